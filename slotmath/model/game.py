@@ -1,0 +1,246 @@
+"""What a game IS: frozen dataclasses, no I/O, no numerics beyond validation.
+
+Units
+-----
+* Line pays are multiples of the line bet (``bet / number of paylines``).
+* Ways pays are coins at the file's ``bet``.
+* Scatter pays are multiples of the total bet.
+* ``level_pays`` give a pay-table column at one bet level, in the same units as the
+  level-1 pay table (so an entry that simply scales with the level would be ``level * pay``);
+  entries not listed scale with the level.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Mapping
+
+
+def _frozen_map(d: Mapping) -> Mapping:
+    return MappingProxyType(dict(d))
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """One reel symbol.
+
+    Parameters
+    ----------
+    name : str
+    pays : mapping of count -> pay (Fraction). Line pays for lines games, coins for ways
+        games, total-bet multiples for scatters.
+    wild : bool
+        Substitutes for every symbol except scatters and bonus symbols (or only for
+        ``substitutes`` when that is given).
+    scatter : bool
+        Pays by count anywhere in the window.
+    bonus : bool
+        A feature symbol: never substituted by wilds, pays nothing on its own.
+    multiplier : int
+        Multiplies every line win the symbol takes part in (compounding with other
+        multiplier symbols on the same line). In ways games a position showing it counts
+        ``multiplier`` ways.
+    substitutes : frozenset of str or None
+        For a wild: the only symbols it substitutes for; None = all it may.
+    level_pays : mapping level -> mapping count -> pay
+        Pay-table columns that are not proportional to the bet level.
+    """
+
+    name: str
+    pays: Mapping[int, Fraction] = field(default_factory=lambda: _frozen_map({}))
+    wild: bool = False
+    scatter: bool = False
+    bonus: bool = False
+    multiplier: int = 1
+    substitutes: frozenset[str] | None = None
+    level_pays: Mapping[int, Mapping[int, Fraction]] = field(
+        default_factory=lambda: _frozen_map({})
+    )
+
+    def pay_at(self, count: int, level: int = 1) -> Fraction:
+        """Pay for ``count`` at bet ``level``, in level-1 pay-table units times the level.
+
+        Examples
+        --------
+        >>> s = Symbol("A", pays={3: Fraction(5)}, level_pays={2: {3: Fraction(12)}})
+        >>> s.pay_at(3), s.pay_at(3, 2), s.pay_at(3, 3), s.pay_at(4)
+        (Fraction(5, 1), Fraction(12, 1), Fraction(15, 1), Fraction(0, 1))
+        """
+        column = self.level_pays.get(level)
+        if column is not None and count in column:
+            return Fraction(column[count])
+        return Fraction(self.pays.get(count, 0)) * level
+
+    def substitutes_for(self, other: "Symbol") -> bool:
+        """Whether this (wild) symbol stands in for ``other``."""
+        if not self.wild or other.scatter or other.bonus or other.wild:
+            return False
+        return self.substitutes is None or other.name in self.substitutes
+
+
+@dataclass(frozen=True)
+class SymbolGroup:
+    """Mixed pays: any member symbol (or a wild standing in for one) counts, e.g. "any bar"."""
+
+    name: str
+    members: frozenset[str]
+    pays: Mapping[int, Fraction]
+    level_pays: Mapping[int, Mapping[int, Fraction]] = field(
+        default_factory=lambda: _frozen_map({})
+    )
+
+    def pay_at(self, count: int, level: int = 1) -> Fraction:
+        column = self.level_pays.get(level)
+        if column is not None and count in column:
+            return Fraction(column[count])
+        return Fraction(self.pays.get(count, 0)) * level
+
+
+@dataclass(frozen=True)
+class Reel:
+    """A circular strip listed top to bottom; optional integer stop weights (virtual reel)."""
+
+    symbols: tuple[str, ...]
+    weights: tuple[int, ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self.symbols)
+
+    @property
+    def stop_weights(self) -> tuple[int, ...]:
+        return self.weights if self.weights is not None else (1,) * len(self.symbols)
+
+    @property
+    def cycle(self) -> int:
+        """Total weight of all stops."""
+        return sum(self.stop_weights)
+
+    def window(self, stop: int, rows: int) -> tuple[str, ...]:
+        """Symbols shown top to bottom when the reel stops at ``stop``.
+
+        Examples
+        --------
+        >>> Reel(("A", "B", "C")).window(2, 2)
+        ('C', 'A')
+        """
+        n = len(self.symbols)
+        return tuple(self.symbols[(stop + r) % n] for r in range(rows))
+
+
+@dataclass(frozen=True)
+class ReelSet:
+    name: str
+    reels: tuple[Reel, ...]
+
+    @property
+    def cycle(self) -> int:
+        total = 1
+        for reel in self.reels:
+            total *= reel.cycle
+        return total
+
+
+@dataclass(frozen=True)
+class FreeSpins:
+    """Scatter-triggered free spins.
+
+    ``awards`` maps scatter count -> spins; a count above the highest listed is awarded as
+    the highest listed.
+    """
+
+    trigger: str
+    awards: Mapping[int, int]
+    reels: str = "base"
+    multiplier: int = 1
+    retrigger: bool = False
+    max_spins: int | None = None
+
+    def award_for(self, count: int) -> int:
+        """Spins awarded for ``count`` trigger symbols.
+
+        Examples
+        --------
+        >>> FreeSpins("SC", {3: 10, 4: 15}).award_for(5)
+        15
+        """
+        return _by_count(self.awards, count)
+
+
+def _by_count(table: Mapping[int, object], count: int):
+    """Value for ``count``: the listed one, the highest listed above the top, else 0."""
+    if not table or count < min(table):
+        return 0
+    if count in table:
+        return table[count]
+    top = max(table)
+    if count > top:
+        return table[top]
+    return 0
+
+
+@dataclass(frozen=True)
+class Game:
+    """A whole game definition.
+
+    Exactly one of ``paylines`` (lines game) and ``ways`` (ways game) is set.
+    """
+
+    name: str
+    rows: tuple[int, ...]
+    bet: int
+    symbols: Mapping[str, Symbol]
+    reel_sets: Mapping[str, ReelSet]
+    paylines: tuple[tuple[int, ...], ...] | None = None
+    ways: bool = False
+    groups: Mapping[str, SymbolGroup] = field(default_factory=lambda: _frozen_map({}))
+    free_spins: FreeSpins | None = None
+    bet_levels: tuple[int, ...] = (1,)
+    description: str = ""
+    source: str | None = None
+
+    @property
+    def n_reels(self) -> int:
+        return len(self.rows)
+
+    @property
+    def base(self) -> ReelSet:
+        return self.reel_sets["base"]
+
+    @property
+    def n_lines(self) -> int:
+        return len(self.paylines) if self.paylines is not None else 0
+
+    @property
+    def scatters(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.symbols.values() if s.scatter)
+
+    def total_bet(self, level: int = 1) -> int:
+        """Total bet in coins at ``level``."""
+        return self.bet * level
+
+    def scatter_pay(self, name: str, count: int, level: int = 1) -> Fraction:
+        """Scatter pay in total bets at ``level`` for ``count`` symbols (top pay above the top).
+
+        Examples
+        --------
+        >>> g = Game("g", (3,), 1, {"S": Symbol("S", pays={2: Fraction(1), 3: Fraction(4)},
+        ...          scatter=True)}, {})
+        >>> g.scatter_pay("S", 1), g.scatter_pay("S", 3), g.scatter_pay("S", 5)
+        (Fraction(0, 1), Fraction(4, 1), Fraction(4, 1))
+        """
+        sym = self.symbols[name]
+        counts = set(sym.pays) | {c for col in sym.level_pays.values() for c in col}
+        if not counts or count < min(counts):
+            return Fraction(0)
+        effective = count if count in counts or count < max(counts) else max(counts)
+        return sym.pay_at(effective, level) / level
+
+    def replace_reels(self, name: str, reels: tuple[Reel, ...]) -> "Game":
+        """A copy with reel set ``name`` replaced (for what-if studies and widgets)."""
+        from dataclasses import replace
+
+        sets = dict(self.reel_sets)
+        sets[name] = ReelSet(name, tuple(reels))
+        return replace(self, reel_sets=_frozen_map(sets))
