@@ -1,0 +1,68 @@
+"""The exact result of full-cycle enumeration of one spin."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class SpinTable:
+    """Exact joint weights of one spin over the full cycle.
+
+    Attributes
+    ----------
+    weights : mapping (trigger_count, credits) -> int
+        ``trigger_count`` is the number of free-spin trigger symbols in the window (0 for
+        a game without free spins; capped at the top count that matters, see
+        ``trigger_cap``); ``credits`` is everything the window pays (lines or ways plus
+        scatters) in the pay model's integer credits. Zero weights are left out.
+    cycle : int
+        Total weight of all stop combinations (the product of the reels' cycles).
+    credits_per_bet : int
+        Credits in one total bet.
+    trigger_cap : int
+        Counts at or above this value are stored as this value (0 without free spins).
+
+    Examples
+    --------
+    >>> t = SpinTable({(0, 0): 3, (0, 10): 1}, 4, 10, 0)
+    >>> t.mean_bets, t.hit_weight
+    (Fraction(1, 4), 1)
+    """
+
+    weights: Mapping[tuple[int, int], int]
+    cycle: int
+    credits_per_bet: int
+    trigger_cap: int = 0
+
+    def __post_init__(self):
+        if sum(self.weights.values()) != self.cycle:
+            raise ValueError("spin table weights do not add up to the cycle")
+
+    @cached_property
+    def mean_bets(self) -> Fraction:
+        """Expected win of the spin in total bets."""
+        total = sum(c * w for (_, c), w in self.weights.items())
+        return Fraction(total, self.cycle * self.credits_per_bet)
+
+    @cached_property
+    def hit_weight(self) -> int:
+        """Weight of the stop combinations that pay anything."""
+        return sum(w for (_, c), w in self.weights.items() if c > 0)
+
+    def credits_weights(self) -> dict[int, int]:
+        """Marginal weights of the win, trigger count summed out."""
+        out: dict[int, int] = {}
+        for (_, c), w in self.weights.items():
+            out[c] = out.get(c, 0) + w
+        return out
+
+    def trigger_weights(self) -> dict[int, int]:
+        """Marginal weights of the trigger count."""
+        out: dict[int, int] = {}
+        for (t, _), w in self.weights.items():
+            out[t] = out.get(t, 0) + w
+        return out
