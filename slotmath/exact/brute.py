@@ -1,0 +1,78 @@
+"""Brute force: the plain reference enumerator of one spin.
+
+Every stop combination of a reel set is visited, its window built and paid by the shared
+rules in :mod:`slotmath.evaluate.window`. Nothing here is clever on purpose: this is the
+number the fast exact engine must reproduce exactly, so it has to be obviously right.
+It is only usable for small games (the work is the full cycle of stop combinations).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from slotmath.evaluate.window import PayModel, window_at
+from slotmath.exact.spin_table import SpinTable
+from slotmath.model.game import Game
+
+
+def brute_force(game: Game, reel_set: str = "base", level: int = 1) -> SpinTable:
+    """Exact weights of one spin by visiting every stop combination.
+
+    Parameters
+    ----------
+    game : Game
+    reel_set : str
+        Name of the reel set to spin (``"base"``, or e.g. the free-spins set).
+    level : int
+        Bet level; pays follow :class:`~slotmath.evaluate.window.PayModel`.
+
+    Returns
+    -------
+    SpinTable
+        Weight of each (trigger count, credits) pair. A combination's weight is the
+        product of its stops' weights; stops of weight zero are skipped. The trigger count
+        is the number of ``game.free_spins.trigger`` symbols in the window, capped at
+        ``trigger_cap = max(game.free_spins.awards)`` (0 and cap 0 without free spins).
+
+    Examples
+    --------
+    >>> from slotmath import loads_game
+    >>> game = loads_game('''
+    ... rows = 1
+    ... bet = 1
+    ... paylines = [[0, 0, 0]]
+    ... [symbols]
+    ... A = { pays = { 3 = 10 } }
+    ... B = {}
+    ... [reels]
+    ... base = [["A", "B"], ["A", "B"], ["A", "B"]]
+    ... ''')
+    >>> table = brute_force(game)
+    >>> dict(table.weights), table.mean_bets
+    ({(0, 10): 1, (0, 0): 7}, Fraction(5, 4))
+    """
+    model = PayModel(game, level)
+    reels = game.reel_sets[reel_set]
+    free_spins = game.free_spins
+    trigger_cap = max(free_spins.awards) if free_spins is not None else 0
+
+    # (stop, weight) of every stop that can happen, reel by reel.
+    live_stops = [
+        [(stop, weight) for stop, weight in enumerate(reel.stop_weights) if weight]
+        for reel in reels.reels
+    ]
+    weights: dict[tuple[int, int], int] = {}
+    for combination in itertools.product(*live_stops):
+        stops = [stop for stop, _ in combination]
+        weight = 1
+        for _, w in combination:
+            weight *= w
+        window = window_at(game, reels, stops)
+        credits = model.spin_win(window)
+        if free_spins is not None:
+            trigger = min(model.scatter_count(window, free_spins.trigger), trigger_cap)
+        else:
+            trigger = 0
+        key = (trigger, credits)
+        weights[key] = weights.get(key, 0) + weight
+    return SpinTable(weights, reels.cycle, model.credits_per_bet, trigger_cap)
