@@ -216,7 +216,7 @@ def _build(data: dict[str, Any]) -> Game:
 # in the tests that use them.
 
 TINY_GAMES: dict[str, str] = {
-    # 3 reels x 1 row, one line. Reel strips: [A, A, W, X], [A, X, W, X], [A, X, X, X].
+    # 3 reels x 1 row, one line (worked out by hand in tests/test_brute.py).
     "three_reel_line": """
 name = "three reel line"
 rows = 1
@@ -227,7 +227,7 @@ W = { wild = true, pays = { 3 = 50 } }
 A = { pays = { 2 = 1, 3 = 10 } }
 X = {}
 [reels]
-base = [["A", "A", "W", "X"], ["A", "X", "W", "X"], ["A", "X", "X", "X"]]
+base = [["A", "A", "W", "X"], ["A", "X", "W", "X"], ["A", "X", "W", "X"]]
 """,
     # Free spins without retrigger: scatter S triggers 2 spins for 2, 4 spins for 3, on the
     # "free" reels with multiplier 2.
