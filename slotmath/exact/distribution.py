@@ -1,0 +1,1070 @@
+"""The win-distribution algebra: exact and floating-point distributions of a win in credits.
+
+A win is an integer number of *credits*; ``credits_per_bet`` credits make one total bet (see
+:class:`slotmath.evaluate.window.PayModel`). Two types share one read-only interface
+(:class:`Distribution`) that :mod:`slotmath.stats` works from:
+
+- :class:`WinDistribution` keeps exact integer weights (Python ints) per win, so probabilities,
+  RTP and hit frequency come out as exact fractions. Its operations (independent sums, mixtures,
+  multipliers, caps, random sums) are exact.
+- :class:`FloatDistribution` keeps float64 probabilities, for distributions whose exact weights
+  grow too large to be practical (long random sums of spins in a feature). Its operations are
+  numerical with the tolerances stated on each method.
+
+Features are built from a spin's distribution with these operations: a feature of ``n`` spins
+is ``spin.power(n)``, a random number of spins is ``spin.compound({n: P(N = n)})``, a win
+multiplier is ``scale``, a win cap is ``cap`` and a choice between outcomes is ``mixture``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+from functools import cached_property
+from typing import Iterable, Literal, Mapping, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+__all__ = ["Distribution", "FloatDistribution", "WinDistribution"]
+
+# Largest span of possible sums (in credit steps) laid out densely during a convolution;
+# wider, sparser supports are indexed through ``np.unique`` instead.
+_DENSE_LIMIT = 1 << 23
+# Credits must stay well inside int64 (sums of two supports, products with multipliers).
+_CREDITS_LIMIT = 1 << 62
+# Exact convolution splits big weights into int64 limbs; beyond this many limb pairs,
+# plain Python-int (object) arithmetic is faster (measured: 4 pairs ~2x faster than objects,
+# 25 pairs ~1.5x slower, supports of 3000 x 3000).
+_MAX_LIMB_PAIRS = 9
+# Largest dense grid a float convolution will lay out for an FFT.
+_FFT_GRID_LIMIT = 1 << 26
+# Float probabilities must add up to 1 within this tolerance.
+_FLOAT_SUM_TOL = 1e-12
+
+
+@runtime_checkable
+class Distribution(Protocol):
+    """The read-only interface shared by :class:`WinDistribution` and :class:`FloatDistribution`.
+
+    ``credits`` are sorted, unique int64 win amounts; ``probs`` their float64 probabilities;
+    ``mean``, ``variance`` and ``std`` are in total bets (``credits / credits_per_bet``);
+    exact distributions return ``Fraction`` where floats return ``float``.
+    """
+
+    @property
+    def credits(self) -> np.ndarray: ...
+
+    @property
+    def probs(self) -> np.ndarray: ...
+
+    @property
+    def credits_per_bet(self) -> int: ...
+
+    @property
+    def mean(self) -> Fraction | float: ...
+
+    @property
+    def variance(self) -> Fraction | float: ...
+
+    @property
+    def std(self) -> float: ...
+
+    @property
+    def hit_probability(self) -> Fraction | float: ...
+
+    @property
+    def max_credits(self) -> int: ...
+
+
+# ---------------------------------------------------------------------------------------------
+# Array helpers shared by both types
+# ---------------------------------------------------------------------------------------------
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+def _check_credits_per_bet(credits_per_bet) -> int:
+    if isinstance(credits_per_bet, bool) or not isinstance(credits_per_bet, numbers.Integral):
+        raise TypeError(f"credits_per_bet must be an integer, got {credits_per_bet!r}")
+    if credits_per_bet < 1:
+        raise ValueError(f"credits_per_bet must be >= 1, got {credits_per_bet}")
+    return int(credits_per_bet)
+
+
+def _as_int(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} must be an integer, got {value!r}")
+    return int(value)
+
+
+def _credits_array(credits: Iterable) -> np.ndarray:
+    values = [_as_int(c, "credits") for c in credits]
+    if any(abs(c) >= _CREDITS_LIMIT for c in values):
+        raise OverflowError("credits must stay below 2**62 in magnitude")
+    return np.array(values, dtype=np.int64).reshape(-1)
+
+
+def _check_credit_range(low: int, high: int) -> None:
+    if abs(low) >= _CREDITS_LIMIT or abs(high) >= _CREDITS_LIMIT:
+        raise OverflowError("credits would leave the supported range (|credits| < 2**62)")
+
+
+def _object_array(values: Sequence[int]) -> np.ndarray:
+    """A 1-d object array of Python ints (never a 2-d array, whatever the values)."""
+    a = np.empty(len(values), dtype=object)
+    a[:] = values
+    return a
+
+
+def _merge(credits: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sort by credits and add the weights of equal credits."""
+    order = np.argsort(credits, kind="stable")
+    c = credits[order]
+    w = weights[order]
+    if len(c) == 0:
+        return c, w
+    starts = np.flatnonzero(np.concatenate(([True], c[1:] != c[:-1])))
+    return c[starts], np.add.reduceat(w, starts)
+
+
+def _outer_sum_layout(c1: np.ndarray, c2: np.ndarray):
+    """Where each sum ``c1[i] + c2[j]`` goes in the result.
+
+    Returns ``(sums, row_positions, size)``: ``row_positions(i)`` gives, for every ``j``, the
+    slot of ``c1[i] + c2[j]`` in an output of ``size`` slots whose credits are ``sums``. Within
+    one row the slots are distinct (``c2`` is unique), so ``out[pos] += ...`` is safe.
+    """
+    lo = int(c1[0]) + int(c2[0])
+    hi = int(c1[-1]) + int(c2[-1])
+    _check_credit_range(lo, hi)
+    span = hi - lo + 1
+    if span <= _DENSE_LIMIT:
+        base = c2 - c2[0]
+        offsets = c1 - c1[0]
+        return lo + np.arange(span, dtype=np.int64), (lambda i: base + offsets[i]), span
+    sums = np.add.outer(c1, c2)
+    unique, inverse = np.unique(sums, return_inverse=True)
+    inverse = inverse.reshape(sums.shape)
+    return unique, (lambda i: inverse[i]), len(unique)
+
+
+def _direct_convolve(c1, w1, c2, w2, dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Plain convolution of two sparse supports in one dtype (int64, float64 or object).
+
+    The caller guarantees that no output slot overflows ``dtype``. Cost ~ len(c1) * len(c2).
+    """
+    if len(c1) > len(c2):
+        c1, w1, c2, w2 = c2, w2, c1, w1
+    sums, row_positions, size = _outer_sum_layout(c1, c2)
+    out = np.zeros(size, dtype=dtype)
+    for i in range(len(c1)):
+        out[row_positions(i)] += w1[i] * w2
+    keep = np.flatnonzero(out != 0)
+    return sums[keep], out[keep]
+
+
+def _limbs(weights: np.ndarray, bits: int, count: int) -> np.ndarray:
+    """Split non-negative Python ints into ``count`` int64 limbs of ``bits`` bits (low first)."""
+    mask = (1 << bits) - 1
+    return np.array(
+        [[(int(w) >> (bits * k)) & mask for k in range(count)] for w in weights], dtype=np.int64
+    ).reshape(len(weights), count)
+
+
+def _exact_convolve(c1, w1, total1, c2, w2, total2) -> tuple[np.ndarray, np.ndarray]:
+    """Exact convolution of Python-int weights, returned as an object array of Python ints.
+
+    Three paths, all exact:
+
+    - every output weight is at most ``total1 * max(w2)`` (and ``total2 * max(w1)``); when
+      that fits in int64 the whole convolution runs in int64;
+    - otherwise weights are split into ``b``-bit limbs and each limb pair is convolved in
+      int64 (``b`` is chosen so that no slot can overflow), then recombined with shifts —
+      much faster than Python ints while the weights have up to a few hundred bits;
+    - for still bigger weights, numpy object arrays of Python ints.
+    """
+    if min(total1 * max(w2), total2 * max(w1)) < 1 << 63:
+        c, w = _direct_convolve(c1, w1.astype(np.int64), c2, w2.astype(np.int64), np.int64)
+        return c, w.astype(object)
+    if len(c1) > len(c2):
+        c1, w1, total1, c2, w2, total2 = c2, w2, total2, c1, w1, total1
+    pairs_per_slot = len(c1)
+    bits = max((59 - pairs_per_slot.bit_length()) // 2, 1)
+    n1 = max(-(-max(int(w) for w in w1).bit_length() // bits), 1)
+    n2 = max(-(-max(int(w) for w in w2).bit_length() // bits), 1)
+    # Per slot: <= len(c1) pairs (i, j) x <= min(n1, n2) limb pairs x < 2**(2 * bits) each.
+    slot_bits = pairs_per_slot.bit_length() + min(n1, n2).bit_length() + 2 * bits
+    if n1 * n2 > _MAX_LIMB_PAIRS or slot_bits > 62:
+        return _direct_convolve(c1, w1, c2, w2, object)
+    l1 = _limbs(w1, bits, n1)
+    l2 = _limbs(w2, bits, n2)
+    sums, row_positions, size = _outer_sum_layout(c1, c2)
+    out = np.zeros((n1 + n2 - 1, size), dtype=np.int64)
+    for i in range(len(c1)):
+        pos = row_positions(i)
+        for a in range(n1):
+            limb = l1[i, a]
+            if limb:
+                for b in range(n2):
+                    out[a + b, pos] += limb * l2[:, b]
+    keep = np.flatnonzero(np.any(out != 0, axis=0))
+    result = np.zeros(len(keep), dtype=object)
+    for k in range(n1 + n2 - 1):
+        result += out[k, keep].astype(object) * (1 << (bits * k))
+    return sums[keep], result
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact distribution
+# ---------------------------------------------------------------------------------------------
+class WinDistribution:
+    """An exact distribution of a win in integer credits, with integer weights.
+
+    The probability of ``credits[i]`` is ``weights[i] / total``. Weights are Python ints, so
+    nothing is rounded: full-cycle hit counts go in unchanged and every operation is exact.
+    Instances are immutable; derived values are computed once, on first use.
+
+    Parameters
+    ----------
+    credits : sequence of int
+        Win amounts in credits. Need not be sorted; repeated amounts are added together.
+    weights : sequence of int
+        Non-negative integer weights, one per amount; zero weights are dropped. At least one
+        must be positive.
+    credits_per_bet : int
+        Credits in one total bet.
+
+    Attributes
+    ----------
+    credits : numpy.ndarray
+        Sorted, unique win amounts (int64, read-only).
+    weights : numpy.ndarray
+        Their weights (dtype object holding Python ints, all > 0, read-only).
+    total : int
+        Sum of the weights (for a spin: the full cycle).
+    credits_per_bet : int
+
+    See Also
+    --------
+    FloatDistribution : the same interface with float64 probabilities.
+
+    Notes
+    -----
+    Two distributions compare equal when they describe the same law: same ``credits_per_bet``,
+    same credits and proportional weights (``{0: 3, 10: 1}`` equals ``{0: 6, 10: 2}``).
+
+    Examples
+    --------
+    >>> d = WinDistribution.from_mapping({0: 3, 10: 1}, credits_per_bet=10)
+    >>> d.mean, d.hit_probability, d.variance
+    (Fraction(1, 4), Fraction(1, 4), Fraction(3, 16))
+    >>> two = d.convolve(d)                 # two independent spins
+    >>> two.as_dict()
+    {0: 9, 10: 6, 20: 1}
+    >>> two.mean == 2 * d.mean
+    True
+    """
+
+    __slots__ = ("credits", "weights", "total", "credits_per_bet", "__dict__")
+
+    def __init__(self, credits: Sequence[int], weights: Sequence[int], credits_per_bet: int):
+        cpb = _check_credits_per_bet(credits_per_bet)
+        c = _credits_array(credits)
+        w = _object_array([_as_int(x, "weights") for x in weights])
+        if len(c) != len(w):
+            raise ValueError(f"{len(c)} credits but {len(w)} weights")
+        if any(x < 0 for x in w):
+            raise ValueError("weights must be non-negative")
+        keep = np.array([x > 0 for x in w], dtype=bool)
+        c, w = _merge(c[keep], w[keep])
+        if len(c) == 0:
+            raise ValueError("a distribution needs at least one positive weight")
+        self._set(c, w, cpb)
+
+    def _set(self, credits: np.ndarray, weights: np.ndarray, cpb: int) -> None:
+        object.__setattr__(self, "credits", _readonly(credits))
+        object.__setattr__(self, "weights", _readonly(weights))
+        object.__setattr__(self, "total", int(sum(weights)))
+        object.__setattr__(self, "credits_per_bet", cpb)
+
+    @classmethod
+    def _trusted(cls, credits: np.ndarray, weights: np.ndarray, cpb: int) -> WinDistribution:
+        """Build without validation: credits sorted unique int64, weights positive Python ints."""
+        self = object.__new__(cls)
+        self._set(credits, weights, cpb)
+        return self
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    # -- constructors ----------------------------------------------------------------------
+    @classmethod
+    def from_mapping(cls, weights: Mapping[int, int], credits_per_bet: int) -> WinDistribution:
+        """A distribution from ``{credits: weight}``.
+
+        Examples
+        --------
+        >>> WinDistribution.from_mapping({20: 1, 0: 4}, 10).as_dict()
+        {0: 4, 20: 1}
+        """
+        return cls(list(weights.keys()), list(weights.values()), credits_per_bet)
+
+    @classmethod
+    def point(cls, credits: int, credits_per_bet: int) -> WinDistribution:
+        """The distribution that always pays ``credits``.
+
+        Examples
+        --------
+        >>> WinDistribution.point(0, 25).as_dict()
+        {0: 1}
+        """
+        return cls([credits], [1], credits_per_bet)
+
+    # -- plain views -----------------------------------------------------------------------
+    def __len__(self) -> int:
+        """Number of distinct win amounts."""
+        return len(self.credits)
+
+    def as_dict(self) -> dict[int, int]:
+        """``{credits: weight}`` with Python ints."""
+        return {int(c): w for c, w in zip(self.credits, self.weights)}
+
+    def __repr__(self) -> str:
+        return (
+            f"WinDistribution({len(self)} amounts, credits_per_bet={self.credits_per_bet}, "
+            f"mean={float(self.mean):.6g} bets, max={self.max_credits} credits)"
+        )
+
+    @cached_property
+    def _key(self) -> tuple:
+        g = math.gcd(*self.weights)
+        return (self.credits_per_bet, self.credits.tobytes(), tuple(w // g for w in self.weights))
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, WinDistribution):
+            return NotImplemented
+        return self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    # -- derived values --------------------------------------------------------------------
+    @cached_property
+    def probs(self) -> np.ndarray:
+        """Probabilities as float64, each correctly rounded from its exact fraction."""
+        t = self.total
+        return _readonly(np.array([w / t for w in self.weights], dtype=np.float64))
+
+    @cached_property
+    def _credit_sum(self) -> int:
+        return int(np.dot(self.credits.astype(object), self.weights))
+
+    @cached_property
+    def mean(self) -> Fraction:
+        """Expected win in total bets, exactly."""
+        return Fraction(self._credit_sum, self.total * self.credits_per_bet)
+
+    @cached_property
+    def second_moment(self) -> Fraction:
+        """Expected squared win in total bets squared, exactly."""
+        c = self.credits.astype(object)
+        return Fraction(int(np.dot(c * c, self.weights)), self.total * self.credits_per_bet**2)
+
+    @cached_property
+    def variance(self) -> Fraction:
+        """Variance of the win in total bets squared, exactly.
+
+        Examples
+        --------
+        >>> WinDistribution.from_mapping({0: 1, 2: 1}, 1).variance
+        Fraction(1, 1)
+        """
+        return self.second_moment - self.mean**2
+
+    @cached_property
+    def std(self) -> float:
+        """Standard deviation of the win in total bets."""
+        return math.sqrt(self.variance)
+
+    @cached_property
+    def hit_probability(self) -> Fraction:
+        """P(win > 0), exactly."""
+        hits = int(sum(self.weights[self.credits > 0]))
+        return Fraction(hits, self.total)
+
+    @cached_property
+    def max_credits(self) -> int:
+        """The largest win amount, in credits."""
+        return int(self.credits[-1])
+
+    def probability_of(self, credits: int) -> Fraction:
+        """P(win == credits), exactly (0 for amounts outside the support).
+
+        Examples
+        --------
+        >>> d = WinDistribution.from_mapping({0: 3, 10: 1}, 10)
+        >>> d.probability_of(10), d.probability_of(5)
+        (Fraction(1, 4), Fraction(0, 1))
+        """
+        i = int(np.searchsorted(self.credits, credits))
+        if i < len(self.credits) and self.credits[i] == credits:
+            return Fraction(self.weights[i], self.total)
+        return Fraction(0)
+
+    def reduced(self) -> WinDistribution:
+        """The same law with the weights divided by their greatest common divisor."""
+        g = math.gcd(*self.weights)
+        if g == 1:
+            return self
+        weights = _object_array([w // g for w in self.weights])
+        return self._trusted(self.credits, weights, self.credits_per_bet)
+
+    def to_float(self) -> FloatDistribution:
+        """The same distribution with float64 probabilities.
+
+        Examples
+        --------
+        >>> WinDistribution.from_mapping({0: 3, 10: 1}, 10).to_float().probs.tolist()
+        [0.75, 0.25]
+        """
+        return FloatDistribution._trusted(self.credits, self.probs.copy(), self.credits_per_bet)
+
+    # -- operations ------------------------------------------------------------------------
+    def _check_same_unit(self, other) -> None:
+        if other.credits_per_bet != self.credits_per_bet:
+            raise ValueError(
+                f"credits_per_bet differ ({self.credits_per_bet} vs {other.credits_per_bet}); "
+                "bring both to a common unit with rescale() first"
+            )
+
+    def convolve(self, other: WinDistribution | FloatDistribution):
+        """Distribution of the sum of two independent wins.
+
+        Exact: the weight of ``c`` is ``sum(w1[a] * w2[b] for a + b == c)`` and the total is
+        ``self.total * other.total``. Convolving with a :class:`FloatDistribution` gives a
+        :class:`FloatDistribution`.
+
+        Parameters
+        ----------
+        other : WinDistribution or FloatDistribution
+            Must have the same ``credits_per_bet``.
+
+        Returns
+        -------
+        WinDistribution or FloatDistribution
+
+        Notes
+        -----
+        Cost is about ``len(self) * len(other)`` numpy operations in int64 (weights split into
+        int64 limbs when products do not fit), so supports of a few thousand amounts take
+        well under a second.
+
+        Examples
+        --------
+        >>> a = WinDistribution.from_mapping({0: 1, 1: 1}, 1)
+        >>> a.convolve(a).as_dict()
+        {0: 1, 1: 2, 2: 1}
+        """
+        if isinstance(other, FloatDistribution):
+            return self.to_float().convolve(other)
+        if not isinstance(other, WinDistribution):
+            raise TypeError(f"cannot convolve with {type(other).__name__}")
+        self._check_same_unit(other)
+        c, w = _exact_convolve(
+            self.credits, self.weights, self.total, other.credits, other.weights, other.total
+        )
+        return self._trusted(c, w, self.credits_per_bet)
+
+    @classmethod
+    def mixture(
+        cls, components: Sequence[tuple[Fraction | int, WinDistribution]]
+    ) -> WinDistribution:
+        """The distribution that follows ``components[k][1]`` with probability ``components[k][0]``.
+
+        Parameters
+        ----------
+        components : sequence of (probability, WinDistribution)
+            Rational probabilities (``int`` or ``Fraction``), non-negative, adding up to
+            exactly 1; all distributions with the same ``credits_per_bet``.
+
+        Returns
+        -------
+        WinDistribution
+            Exact, with the smallest integer weights (divided by their gcd).
+
+        Examples
+        --------
+        >>> from fractions import Fraction
+        >>> lose = WinDistribution.point(0, 1)
+        >>> win = WinDistribution.from_mapping({5: 1, 10: 1}, 1)
+        >>> m = WinDistribution.mixture([(Fraction(2, 3), lose), (Fraction(1, 3), win)])
+        >>> m.as_dict(), m.mean
+        ({0: 4, 5: 1, 10: 1}, Fraction(5, 2))
+        """
+        components = list(components)
+        if not components:
+            raise ValueError("a mixture needs at least one component")
+        probabilities = []
+        for p, d in components:
+            if not isinstance(p, numbers.Rational):
+                raise TypeError(
+                    f"mixing probabilities must be int or Fraction for an exact mixture, got {p!r};"
+                    " use FloatDistribution.mixture for float probabilities"
+                )
+            if not isinstance(d, WinDistribution):
+                raise TypeError(f"components must be WinDistribution, got {type(d).__name__}")
+            p = Fraction(p)
+            if p < 0:
+                raise ValueError(f"mixing probabilities must be non-negative, got {p}")
+            probabilities.append(p)
+        if sum(probabilities) != 1:
+            raise ValueError(f"mixing probabilities add up to {sum(probabilities)}, not 1")
+        first = components[0][1]
+        for _, d in components[1:]:
+            first._check_same_unit(d)
+        used = [(p, d) for p, d in zip(probabilities, (d for _, d in components)) if p]
+        # P(c) = sum_k p_k * w_k(c) / T_k; bring all p_k / T_k to one denominator.
+        scaled = [p / d.total for p, d in used]
+        denominator = math.lcm(*(s.denominator for s in scaled))
+        factors = [s.numerator * (denominator // s.denominator) for s in scaled]
+        credits = np.concatenate([d.credits for _, d in used])
+        weights = np.concatenate([d.weights * f for f, (_, d) in zip(factors, used)])
+        c, w = _merge(credits, weights)
+        return cls._trusted(c, w, first.credits_per_bet).reduced()
+
+    def scale(self, k: int) -> WinDistribution:
+        """Every win multiplied by the integer ``k`` (a win multiplier).
+
+        Examples
+        --------
+        >>> WinDistribution.from_mapping({0: 3, 10: 1}, 10).scale(3).as_dict()
+        {0: 3, 30: 1}
+        """
+        k = _as_int(k, "k")
+        _check_credit_range(int(self.credits[0]) * k, int(self.credits[-1]) * k)
+        c = self.credits * k
+        if k > 0:
+            return self._trusted(c, self.weights, self.credits_per_bet)
+        c, w = _merge(c, self.weights)
+        return self._trusted(c, w, self.credits_per_bet)
+
+    def cap(self, max_credits: int) -> WinDistribution:
+        """Wins above ``max_credits`` paid as ``max_credits`` (a win cap).
+
+        Examples
+        --------
+        >>> WinDistribution.from_mapping({0: 3, 10: 1, 50: 1}, 10).cap(20).as_dict()
+        {0: 3, 10: 1, 20: 1}
+        """
+        max_credits = _as_int(max_credits, "max_credits")
+        _check_credit_range(max_credits, max_credits)
+        if max_credits >= self.max_credits:
+            return self
+        c, w = _merge(np.minimum(self.credits, max_credits), self.weights)
+        return self._trusted(c, w, self.credits_per_bet)
+
+    def shift(self, credits: int) -> WinDistribution:
+        """Every win plus ``credits`` (negative to subtract, e.g. the bet for a net win).
+
+        Examples
+        --------
+        >>> WinDistribution.from_mapping({0: 3, 10: 1}, 10).shift(-10).as_dict()
+        {-10: 3, 0: 1}
+        """
+        credits = _as_int(credits, "credits")
+        _check_credit_range(int(self.credits[0]) + credits, int(self.credits[-1]) + credits)
+        return self._trusted(self.credits + credits, self.weights, self.credits_per_bet)
+
+    def rescale(self, new_credits_per_bet: int) -> WinDistribution:
+        """The same wins expressed in a finer credit unit.
+
+        Parameters
+        ----------
+        new_credits_per_bet : int
+            A multiple of ``credits_per_bet``.
+
+        Examples
+        --------
+        >>> d = WinDistribution.from_mapping({0: 3, 10: 1}, 10).rescale(20)
+        >>> d.as_dict(), d.mean
+        ({0: 3, 20: 1}, Fraction(1, 4))
+        """
+        new = _check_credits_per_bet(new_credits_per_bet)
+        if new % self.credits_per_bet:
+            raise ValueError(
+                f"new credits_per_bet {new} is not a multiple of {self.credits_per_bet}"
+            )
+        scaled = self.scale(new // self.credits_per_bet)
+        return self._trusted(scaled.credits, scaled.weights, new)
+
+    def power(self, n: int) -> WinDistribution:
+        """Distribution of the sum of ``n`` independent copies (``n``-fold convolution).
+
+        Computed by repeated squaring; ``power(0)`` is the point at 0.
+
+        Examples
+        --------
+        >>> WinDistribution.from_mapping({0: 1, 1: 1}, 1).power(3).as_dict()
+        {0: 1, 1: 3, 2: 3, 3: 1}
+        """
+        n = _as_int(n, "n")
+        if n < 0:
+            raise ValueError(f"n must be >= 0, got {n}")
+        result = None
+        base = self
+        while n:
+            if n & 1:
+                result = base if result is None else result.convolve(base)
+            n >>= 1
+            if n:
+                base = base.convolve(base)
+        return result if result is not None else self.point(0, self.credits_per_bet)
+
+    def compound(self, count_distribution: Mapping[int, Fraction | int]) -> WinDistribution:
+        """Distribution of a random sum: ``N`` independent copies with ``N`` drawn independently.
+
+        ``sum(P(N = n) * self.power(n))`` as a mixture, exactly.
+
+        Parameters
+        ----------
+        count_distribution : mapping n -> probability
+            Exact probabilities (``int`` or ``Fraction``) of the number of copies ``n >= 0``,
+            adding up to exactly 1.
+
+        Examples
+        --------
+        >>> from fractions import Fraction
+        >>> d = WinDistribution.from_mapping({0: 1, 1: 1}, 1)
+        >>> d.compound({0: Fraction(1, 2), 2: Fraction(1, 2)}).as_dict()
+        {0: 5, 1: 2, 2: 1}
+        """
+        counts = {_as_int(n, "count"): p for n, p in count_distribution.items()}
+        if not counts:
+            raise ValueError("count_distribution is empty")
+        if min(counts) < 0:
+            raise ValueError("counts must be >= 0")
+        components = []
+        current = self.point(0, self.credits_per_bet)
+        top = max(n for n, p in counts.items() if p) if any(counts.values()) else 0
+        for n in range(top + 1):
+            if counts.get(n):
+                components.append((counts[n], current))
+            if n < top:
+                current = current.convolve(self)
+        components += [(p, current) for n, p in counts.items() if not p]  # zeros: for the sum check
+        return self.mixture(components)
+
+
+# ---------------------------------------------------------------------------------------------
+# Floating-point distribution
+# ---------------------------------------------------------------------------------------------
+def _fft_grid(c1: np.ndarray, c2: np.ndarray) -> tuple[int, int]:
+    """Step (gcd of all credit differences) and number of points of the dense grid of sums."""
+    step = math.gcd(int(np.gcd.reduce(c1 - c1[0])), int(np.gcd.reduce(c2 - c2[0]))) or 1
+    size = int(c1[-1] - c1[0]) // step + int(c2[-1] - c2[0]) // step + 1
+    return step, size
+
+
+def _direct_window(i1, p1, i2, p2, lo: int, hi: int) -> np.ndarray:
+    """Direct sums ``p1[a] * p2[b]`` landing on grid points ``lo..hi`` (``i1[a] + i2[b]``)."""
+    out = np.zeros(hi - lo + 1)
+    start = np.searchsorted(i2, lo - i1, side="left")
+    stop = np.searchsorted(i2, hi - i1, side="right")
+    for a in np.flatnonzero(stop > start):
+        j = slice(start[a], stop[a])
+        out[i2[j] + (i1[a] - lo)] += p1[a] * p2[j]
+    return out
+
+
+# FFT values below this many times the round-off estimate count as unresolved.
+_FFT_RESOLVED = 1e6
+
+
+def _fft_convolve(c1, p1, c2, p2) -> tuple[np.ndarray, np.ndarray]:
+    """Convolution on a dense grid by real FFT, with the tails summed directly.
+
+    - The grid step is the gcd of all credit differences.
+    - The support is exact: an FFT of the two indicator vectors counts the pairs landing on
+      each grid point (integers, rounded), so no amount appears that the sum cannot take.
+    - Round-off in an FFT convolution is about ``eps * log2(n) * |p1|_2 * |p2|_2`` on every
+      point, whatever its size. Points below ``_FFT_RESOLVED`` times that are unresolved;
+      those below the lowest and above the highest resolved point (the two tails, where the
+      max win lives) are recomputed by direct summation. Unresolved points in between keep
+      their FFT value, negative round-off clipped to 0 (and the point dropped).
+    - The result is renormalised to add up to 1.
+    """
+    step, size = _fft_grid(c1, c2)
+    if size > _FFT_GRID_LIMIT:
+        raise ValueError(
+            f"the sums span {size} grid points, too many for an FFT; use method='direct'"
+        )
+    n_fft = 1 << max(size - 1, 1).bit_length()
+    i1 = (c1 - c1[0]) // step
+    i2 = (c2 - c2[0]) // step
+
+    def spectrum(index, values):
+        x = np.zeros(n_fft)
+        x[index] = values
+        return np.fft.rfft(x)
+
+    p = np.fft.irfft(spectrum(i1, p1) * spectrum(i2, p2), n_fft)[:size]
+    support = np.fft.irfft(spectrum(i1, 1.0) * spectrum(i2, 1.0), n_fft)[:size] > 0.5
+    noise = np.finfo(np.float64).eps * math.log2(n_fft) * math.hypot(*p1) * math.hypot(*p2)
+    resolved = np.flatnonzero(support & (p >= _FFT_RESOLVED * noise))
+    if len(i1) > len(i2):
+        i1, p1, i2, p2 = i2, p2, i1, p1
+    if len(resolved) == 0:
+        p = _direct_window(i1, p1, i2, p2, 0, size - 1)
+    else:
+        low, high = int(resolved[0]), int(resolved[-1])
+        if low > 0:
+            p[:low] = _direct_window(i1, p1, i2, p2, 0, low - 1)
+        if high < size - 1:
+            p[high + 1 :] = _direct_window(i1, p1, i2, p2, high + 1, size - 1)
+    p = np.where(support & (p > 0), p, 0.0)
+    keep = np.flatnonzero(p)
+    p = p[keep]
+    return int(c1[0]) + int(c2[0]) + step * keep.astype(np.int64), p / math.fsum(p)
+
+
+class FloatDistribution:
+    """A distribution of a win in integer credits with float64 probabilities.
+
+    For distributions too large to keep exact (long random sums of spins in a feature). It
+    has the interface of :class:`WinDistribution` with floats in place of fractions.
+
+    Parameters
+    ----------
+    credits : sequence of int
+        Win amounts in credits; need not be sorted; repeated amounts are added together.
+    probs : sequence of float
+        Non-negative probabilities adding up to 1 within 1e-12; zeros are dropped.
+    credits_per_bet : int
+
+    Attributes
+    ----------
+    credits : numpy.ndarray
+        Sorted, unique win amounts (int64, read-only).
+    probs : numpy.ndarray
+        Their probabilities (float64, > 0, read-only).
+    credits_per_bet : int
+
+    Examples
+    --------
+    >>> d = FloatDistribution.from_mapping({0: 0.75, 10: 0.25}, 10)
+    >>> d.mean, d.hit_probability, d.variance
+    (0.25, 0.25, 0.1875)
+    >>> d.convolve(d).probs.tolist()
+    [0.5625, 0.375, 0.0625]
+    """
+
+    __slots__ = ("credits", "probs", "credits_per_bet", "__dict__")
+
+    def __init__(self, credits: Sequence[int], probs: Sequence[float], credits_per_bet: int):
+        cpb = _check_credits_per_bet(credits_per_bet)
+        c = _credits_array(credits)
+        p = np.asarray(probs, dtype=np.float64).reshape(-1)
+        if len(c) != len(p):
+            raise ValueError(f"{len(c)} credits but {len(p)} probabilities")
+        if not np.all(np.isfinite(p)) or np.any(p < 0):
+            raise ValueError("probabilities must be finite and non-negative")
+        total = math.fsum(p)
+        if abs(total - 1.0) > _FLOAT_SUM_TOL:
+            raise ValueError(f"probabilities add up to {total!r}, not 1 (tolerance 1e-12)")
+        keep = p > 0
+        c, p = _merge(c[keep], p[keep])
+        self._set(c, p, cpb)
+
+    def _set(self, credits: np.ndarray, probs: np.ndarray, cpb: int) -> None:
+        object.__setattr__(self, "credits", _readonly(credits))
+        object.__setattr__(self, "probs", _readonly(probs))
+        object.__setattr__(self, "credits_per_bet", cpb)
+
+    @classmethod
+    def _trusted(cls, credits: np.ndarray, probs: np.ndarray, cpb: int) -> FloatDistribution:
+        self = object.__new__(cls)
+        self._set(credits, probs, cpb)
+        return self
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    # -- constructors ----------------------------------------------------------------------
+    @classmethod
+    def from_mapping(cls, probs: Mapping[int, float], credits_per_bet: int) -> FloatDistribution:
+        """A distribution from ``{credits: probability}``.
+
+        Examples
+        --------
+        >>> FloatDistribution.from_mapping({10: 0.5, 0: 0.5}, 10).as_dict()
+        {0: 0.5, 10: 0.5}
+        """
+        return cls(list(probs.keys()), [float(p) for p in probs.values()], credits_per_bet)
+
+    @classmethod
+    def point(cls, credits: int, credits_per_bet: int) -> FloatDistribution:
+        """The distribution that always pays ``credits``."""
+        return cls([credits], [1.0], credits_per_bet)
+
+    # -- plain views -----------------------------------------------------------------------
+    def __len__(self) -> int:
+        """Number of distinct win amounts."""
+        return len(self.credits)
+
+    def as_dict(self) -> dict[int, float]:
+        """``{credits: probability}`` with Python numbers."""
+        return {int(c): float(p) for c, p in zip(self.credits, self.probs)}
+
+    def __repr__(self) -> str:
+        return (
+            f"FloatDistribution({len(self)} amounts, credits_per_bet={self.credits_per_bet}, "
+            f"mean={self.mean:.6g} bets, max={self.max_credits} credits)"
+        )
+
+    def to_float(self) -> FloatDistribution:
+        """This distribution (for code that accepts either type)."""
+        return self
+
+    # -- derived values --------------------------------------------------------------------
+    @cached_property
+    def _centred(self) -> tuple[int, np.ndarray, float]:
+        """(c0, credits - c0 as float64, E[credits - c0]) about an integer c0 near the mean.
+
+        Subtracting an integer is exact in int64, so the moments below keep their accuracy
+        when the spread is small against the mean.
+        """
+        c0 = int(self.credits[np.searchsorted(np.cumsum(self.probs), 0.5).clip(0, len(self) - 1)])
+        d = (self.credits - c0).astype(np.float64)
+        return c0, d, math.fsum(d * self.probs)
+
+    @cached_property
+    def mean(self) -> float:
+        """Expected win in total bets."""
+        c0, _, m = self._centred
+        return (c0 + m) / self.credits_per_bet
+
+    @cached_property
+    def second_moment(self) -> float:
+        """Expected squared win in total bets squared."""
+        return self.variance + self.mean**2
+
+    @cached_property
+    def variance(self) -> float:
+        """Variance of the win in total bets squared (computed about a nearby integer)."""
+        _, d, m = self._centred
+        return max(math.fsum(d * d * self.probs) - m * m, 0.0) / self.credits_per_bet**2
+
+    @cached_property
+    def std(self) -> float:
+        """Standard deviation of the win in total bets."""
+        return math.sqrt(self.variance)
+
+    @cached_property
+    def hit_probability(self) -> float:
+        """P(win > 0)."""
+        return math.fsum(self.probs[self.credits > 0])
+
+    @cached_property
+    def max_credits(self) -> int:
+        """The largest win amount, in credits."""
+        return int(self.credits[-1])
+
+    def probability_of(self, credits: int) -> float:
+        """P(win == credits) (0.0 for amounts outside the support)."""
+        i = int(np.searchsorted(self.credits, credits))
+        if i < len(self.credits) and self.credits[i] == credits:
+            return float(self.probs[i])
+        return 0.0
+
+    # -- operations ------------------------------------------------------------------------
+    def _check_same_unit(self, other) -> None:
+        WinDistribution._check_same_unit(self, other)
+
+    def convolve(
+        self,
+        other: FloatDistribution | WinDistribution,
+        method: Literal["auto", "direct", "fft"] = "auto",
+    ) -> FloatDistribution:
+        """Distribution of the sum of two independent wins.
+
+        Parameters
+        ----------
+        other : FloatDistribution or WinDistribution
+            Same ``credits_per_bet``; an exact one is converted with ``to_float``.
+        method : {"auto", "direct", "fft"}
+            ``"direct"`` sums every pair of amounts (cost ~ ``len(self) * len(other)``, error
+            a few ulps relative per probability). ``"fft"`` convolves on a dense grid of the
+            possible sums (step = gcd of the credit differences) by real FFT: the support is
+            exact, but each probability carries an absolute error of about
+            ``2.2e-16 * log2(grid size) * |p1|_2 * |p2|_2`` — below 1e-14 for any
+            distributions — so smaller probabilities are not resolved: they may carry a
+            large relative error, or come out <= 0 and be dropped. The two tails (every
+            amount below the smallest and above the largest well-resolved one, down to the
+            max win) are summed directly, so they keep full relative precision.
+            ``"auto"`` takes the FFT when the pair count is large against the grid.
+
+        Returns
+        -------
+        FloatDistribution
+            Probabilities renormalised to add up to 1.
+
+        Examples
+        --------
+        >>> d = FloatDistribution.from_mapping({0: 0.5, 2: 0.5}, 1)
+        >>> d.convolve(d, method="fft").as_dict()
+        {0: 0.25, 2: 0.5, 4: 0.25}
+        """
+        if isinstance(other, WinDistribution):
+            other = other.to_float()
+        if not isinstance(other, FloatDistribution):
+            raise TypeError(f"cannot convolve with {type(other).__name__}")
+        self._check_same_unit(other)
+        if method not in ("auto", "direct", "fft"):
+            raise ValueError(f"method must be 'auto', 'direct' or 'fft', got {method!r}")
+        c1, p1, c2, p2 = self.credits, self.probs, other.credits, other.probs
+        _check_credit_range(int(c1[0]) + int(c2[0]), int(c1[-1]) + int(c2[-1]))
+        if method == "auto":
+            # Measured: the FFT wins once the pairs exceed ~1.5 x grid x log2(grid); below
+            # twice that, the direct sum is kept for its better relative accuracy.
+            _, grid = _fft_grid(c1, c2)
+            pairs = len(c1) * len(c2)
+            use_fft = grid <= _FFT_GRID_LIMIT and pairs > 2 * grid * grid.bit_length()
+            method = "fft" if use_fft else "direct"
+        if method == "fft":
+            c, p = _fft_convolve(c1, p1, c2, p2)
+        else:
+            c, p = _direct_convolve(c1, p1, c2, p2, np.float64)
+            p = p / math.fsum(p)
+        return self._trusted(c, p, self.credits_per_bet)
+
+    @classmethod
+    def mixture(
+        cls, components: Sequence[tuple[float, FloatDistribution | WinDistribution]]
+    ) -> FloatDistribution:
+        """The distribution that follows ``components[k][1]`` with probability ``components[k][0]``.
+
+        Probabilities must be non-negative and add up to 1 within 1e-12; the result is
+        renormalised to add up to 1.
+
+        Examples
+        --------
+        >>> lose = FloatDistribution.point(0, 1)
+        >>> win = FloatDistribution.from_mapping({5: 0.5, 10: 0.5}, 1)
+        >>> FloatDistribution.mixture([(0.5, lose), (0.5, win)]).as_dict()
+        {0: 0.5, 5: 0.25, 10: 0.25}
+        """
+        components = [(float(p), d.to_float()) for p, d in components]
+        if not components:
+            raise ValueError("a mixture needs at least one component")
+        if any(not math.isfinite(p) or p < 0 for p, _ in components):
+            raise ValueError("mixing probabilities must be finite and non-negative")
+        total = math.fsum(p for p, _ in components)
+        if abs(total - 1.0) > _FLOAT_SUM_TOL:
+            raise ValueError(f"mixing probabilities add up to {total!r}, not 1")
+        first = components[0][1]
+        for _, d in components[1:]:
+            first._check_same_unit(d)
+        used = [(p, d) for p, d in components if p > 0]
+        credits = np.concatenate([d.credits for _, d in used])
+        probs = np.concatenate([p * d.probs for p, d in used])
+        c, p = _merge(credits, probs)
+        keep = p > 0
+        c, p = c[keep], p[keep]
+        return cls._trusted(c, p / math.fsum(p), first.credits_per_bet)
+
+    def scale(self, k: int) -> FloatDistribution:
+        """Every win multiplied by the integer ``k`` (a win multiplier)."""
+        k = _as_int(k, "k")
+        _check_credit_range(int(self.credits[0]) * k, int(self.credits[-1]) * k)
+        c = self.credits * k
+        if k > 0:
+            return self._trusted(c, self.probs, self.credits_per_bet)
+        c, p = _merge(c, self.probs)
+        return self._trusted(c, p, self.credits_per_bet)
+
+    def cap(self, max_credits: int) -> FloatDistribution:
+        """Wins above ``max_credits`` paid as ``max_credits`` (a win cap).
+
+        Examples
+        --------
+        >>> FloatDistribution.from_mapping({0: 0.5, 10: 0.25, 50: 0.25}, 10).cap(10).as_dict()
+        {0: 0.5, 10: 0.5}
+        """
+        max_credits = _as_int(max_credits, "max_credits")
+        _check_credit_range(max_credits, max_credits)
+        if max_credits >= self.max_credits:
+            return self
+        c, p = _merge(np.minimum(self.credits, max_credits), self.probs)
+        return self._trusted(c, p, self.credits_per_bet)
+
+    def shift(self, credits: int) -> FloatDistribution:
+        """Every win plus ``credits``."""
+        credits = _as_int(credits, "credits")
+        _check_credit_range(int(self.credits[0]) + credits, int(self.credits[-1]) + credits)
+        return self._trusted(self.credits + credits, self.probs, self.credits_per_bet)
+
+    def rescale(self, new_credits_per_bet: int) -> FloatDistribution:
+        """The same wins in a finer credit unit (a multiple of ``credits_per_bet``)."""
+        new = _check_credits_per_bet(new_credits_per_bet)
+        if new % self.credits_per_bet:
+            raise ValueError(
+                f"new credits_per_bet {new} is not a multiple of {self.credits_per_bet}"
+            )
+        scaled = self.scale(new // self.credits_per_bet)
+        return self._trusted(scaled.credits, scaled.probs, new)
+
+    def power(self, n: int) -> FloatDistribution:
+        """Distribution of the sum of ``n`` independent copies, by repeated squaring.
+
+        Examples
+        --------
+        >>> FloatDistribution.from_mapping({0: 0.5, 1: 0.5}, 1).power(2).as_dict()
+        {0: 0.25, 1: 0.5, 2: 0.25}
+        """
+        n = _as_int(n, "n")
+        if n < 0:
+            raise ValueError(f"n must be >= 0, got {n}")
+        result = None
+        base = self
+        while n:
+            if n & 1:
+                result = base if result is None else result.convolve(base)
+            n >>= 1
+            if n:
+                base = base.convolve(base)
+        return result if result is not None else self.point(0, self.credits_per_bet)
+
+    def compound(self, count_distribution: Mapping[int, float | Fraction]) -> FloatDistribution:
+        """Distribution of a random sum of ``N`` independent copies, ``N`` independent.
+
+        ``sum(P(N = n) * self.power(n))``; probabilities must add up to 1 within 1e-12.
+
+        Examples
+        --------
+        >>> d = FloatDistribution.from_mapping({0: 0.5, 1: 0.5}, 1)
+        >>> d.compound({0: 0.5, 2: 0.5}).as_dict()
+        {0: 0.625, 1: 0.25, 2: 0.125}
+        """
+        counts = {_as_int(n, "count"): float(p) for n, p in count_distribution.items()}
+        if not counts:
+            raise ValueError("count_distribution is empty")
+        if min(counts) < 0:
+            raise ValueError("counts must be >= 0")
+        top = max((n for n, p in counts.items() if p), default=0)
+        components = [(p, None) for n, p in counts.items() if not p]
+        current = self.point(0, self.credits_per_bet)
+        for n in range(top + 1):
+            if counts.get(n):
+                components.append((counts[n], current))
+            if n < top:
+                current = current.convolve(self)
+        zero = self.point(0, self.credits_per_bet)
+        return self.mixture([(p, d if d is not None else zero) for p, d in components])
