@@ -1,0 +1,39 @@
+"""PAR statistics computed from a win distribution (RTP, hit rate, SD, VI, CI, tails)."""
+
+from slotmath.stats.par import (
+    ConfidenceInterval,
+    ConfidenceRow,
+    MaxWin,
+    ParSummary,
+    WinSizeRow,
+    confidence_table,
+    hit_frequency,
+    hit_frequency_one_in,
+    max_win,
+    normal_quantile,
+    par_summary,
+    rtp,
+    rtp_confidence_interval,
+    standard_deviation,
+    volatility_index,
+    win_size_table,
+)
+
+__all__ = [
+    "ConfidenceInterval",
+    "ConfidenceRow",
+    "MaxWin",
+    "ParSummary",
+    "WinSizeRow",
+    "confidence_table",
+    "hit_frequency",
+    "hit_frequency_one_in",
+    "max_win",
+    "normal_quantile",
+    "par_summary",
+    "rtp",
+    "rtp_confidence_interval",
+    "standard_deviation",
+    "volatility_index",
+    "win_size_table",
+]
