@@ -36,7 +36,11 @@ class Automaton:
     emit: tuple[np.ndarray, ...]
     final: np.ndarray
     start: tuple[int, ...]  # start status of each unit (layer 0)
-    payloads: tuple[tuple, ...]  # per layer: the payload of each status id (for attribution)
+    payloads: tuple[tuple, ...]  # per layer: the payload of each status id
+    # With attribution: per layer {(status, input): best} for settling steps, and per final
+    # status its best, where best = (credits, -key_index, key, count).
+    emit_info: tuple[dict, ...] = ()
+    final_info: tuple = ()
 
 
 def _intern(table: dict, payloads: list, payload) -> int:
@@ -66,7 +70,7 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
     credits = model.key_credits
 
     def zero_best():
-        return (0, 0, None, 0) if attribution else 0
+        return (0, 1, None, 0) if attribution else 0  # loses to every paying candidate
 
     def best_credits(best):
         return best[0] if attribution else best
@@ -88,11 +92,12 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
     payloads = [None, start_payload]  # id 0 is DEAD
     layers_payloads.append(payloads)
     layer_tables.append({None: 0, start_payload: 1})
-    next_tables, emit_tables = [], []
+    next_tables, emit_tables, emit_infos = [], [], []
     for j in range(n):
         cur = layers_payloads[j]
         nxt_payloads: list = [None]
         nxt_table: dict = {None: 0}
+        info: dict = {}
         nt = np.zeros((len(cur), len(names)), dtype=np.int32)
         em = np.zeros((len(cur), len(names)), dtype=np.int64)
         for sid in range(1, len(cur)):
@@ -107,20 +112,24 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
                             new_best = cand
                 if not still:
                     em[sid, a] = best_credits(new_best)
+                    info[sid, a] = new_best
                     continue
                 new_mult = mult * mults[a]
                 pot = max(potential(k, j + 1, new_mult) for k in still)
                 settled = pot < best_credits(new_best) if attribution else pot <= best_credits(new_best)
                 if settled:
                     em[sid, a] = best_credits(new_best)
+                    info[sid, a] = new_best
                     continue
                 nt[sid, a] = _intern(nxt_table, nxt_payloads, (still, new_mult, new_best))
         next_tables.append(nt)
         emit_tables.append(em)
+        emit_infos.append(info)
         layers_payloads.append(nxt_payloads)
         layer_tables.append(nxt_table)
     last = layers_payloads[n]
     final = np.zeros(len(last), dtype=np.int64)
+    final_infos = [None] * len(last)
     for sid in range(1, len(last)):
         alive, mult, best = last[sid]
         b = best
@@ -129,9 +138,11 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
             if cand > b:
                 b = cand
         final[sid] = best_credits(b)
+        final_infos[sid] = b
     return Automaton(
         tuple(next_tables), tuple(emit_tables), final, (1,) * model.game.n_lines,
         tuple(tuple(p) for p in layers_payloads),
+        tuple(emit_infos) if attribution else (), tuple(final_infos) if attribution else (),
     )
 
 
