@@ -6,7 +6,11 @@
 'Classic Fruits'
 """
 
+from slotmath.analysis import Analysis, analyze
 from slotmath.errors import GameFileError
+from slotmath.exact.cycle import spin_table
+from slotmath.exact.direct import direct_method
 from slotmath.io.toml_loader import load_game, loads_game
 
-__all__ = ["GameFileError", "load_game", "loads_game"]
+__all__ = ["Analysis", "GameFileError", "analyze", "direct_method", "load_game", "loads_game",
+           "spin_table"]

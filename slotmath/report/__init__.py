@@ -1,0 +1,1 @@
+"""PAR-sheet tables (pandas) and their renderings (text, JSON)."""

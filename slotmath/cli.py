@@ -1,0 +1,114 @@
+"""Command line: ``slotmath analyze`` and ``slotmath simulate``.
+
+Bad input is reported on one line naming the file, the key and what is wrong, with exit
+status 2; the CLI never prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from slotmath.errors import GameFileError
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 1
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, like every other bad input
+        self.exit(EXIT_BAD_INPUT, f"slotmath: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="slotmath", description="Exact slot-game mathematics.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    a = sub.add_parser("analyze", help="exact PAR sheet of a game file")
+    a.add_argument("file")
+    a.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    a.add_argument("--bet-level", type=int, default=None,
+                   help="bet level (default: the game's first level)")
+    s = sub.add_parser("simulate", help="seeded Monte Carlo cross-check")
+    s.add_argument("file")
+    s.add_argument("--spins", type=int, required=True)
+    s.add_argument("--seed", type=int, required=True)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--bet-level", type=int, default=None)
+    s.add_argument("--progress", action="store_true", help="show a progress bar")
+    return p
+
+
+def _level(game, value, label) -> int:
+    level = game.bet_levels[0] if value is None else value
+    if level not in game.bet_levels:
+        raise GameFileError(label, "bet_levels",
+                            f"bet level {level} is not offered; choose one of {list(game.bet_levels)}")
+    return level
+
+
+def _analyze(args) -> int:
+    import slotmath
+
+    game = slotmath.load_game(args.file)
+    level = _level(game, args.bet_level, args.file)
+    analysis = slotmath.analyze(game, level)
+    if args.json:
+        print(json.dumps(analysis.to_dict(), indent=2, default=str))
+    else:
+        print(analysis.to_text())
+    return 0
+
+
+def _simulate(args) -> int:
+    import slotmath
+    from slotmath.simulate import simulate
+
+    if args.spins < 1:
+        raise GameFileError(None, "--spins", f"must be >= 1, got {args.spins}")
+    if args.seed < 0:
+        raise GameFileError(None, "--seed", f"must be >= 0, got {args.seed}")
+    game = slotmath.load_game(args.file)
+    level = _level(game, args.bet_level, args.file)
+    result = simulate(game, args.spins, args.seed, level=level, progress=args.progress)
+    doc = {
+        "spins": result.spins,
+        "rtp": result.rtp,
+        "std_error": result.std_error,
+        "hit_frequency": result.hit_frequency,
+        "std": result.std,
+        "seed": args.seed,
+        "bet_level": level,
+    }
+    if args.json:
+        print(json.dumps(doc, indent=2))
+    else:
+        print(f"{game.name}: {result.spins:,} rounds, seed {args.seed}, level {level}")
+        print(f"RTP            {result.rtp:.6%}  +/- {1.96 * result.std_error:.6%} (95%)")
+        print(f"hit frequency  {result.hit_frequency:.6%}")
+        print(f"SD (x bet)     {result.std:.4f}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``slotmath`` console script."""
+    args = _parser().parse_args(argv)
+    try:
+        return {"analyze": _analyze, "simulate": _simulate}[args.command](args)
+    except GameFileError as exc:
+        print(f"slotmath: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (ValueError, OverflowError) as exc:
+        print(f"slotmath: error: {args.file}: {exc}".replace("\n", " "), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("slotmath: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # never a traceback from the CLI
+        print(f"slotmath: internal error: {type(exc).__name__}: {exc}".replace("\n", " "),
+              file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

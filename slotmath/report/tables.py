@@ -1,0 +1,119 @@
+"""PAR-sheet tables as pandas DataFrames, built from an :class:`~slotmath.analysis.Analysis`."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pandas as pd
+
+from slotmath.stats import par
+
+
+def _one_in(p) -> float:
+    return float("inf") if not p else 1 / float(p)
+
+
+def symbol_table(analysis) -> pd.DataFrame:
+    """Per pay-table entry and count: hits per cycle, probability, pay and RTP contribution.
+
+    For lines games ``hits`` adds up over the paylines (a spin paying on two lines counts
+    twice), so ``probability`` is hits per paid spin. For ways games ``ways`` is the summed
+    number of ways and ``pay_x_bet`` is the pay per way.
+    """
+    d = analysis.direct
+    cpb = d.credits_per_bet
+    rows = []
+    for p in d.pays:
+        contribution = Fraction(p.total_credits, d.cycle * cpb)
+        row = {
+            "symbol": p.key,
+            "count": p.count,
+            "pay_x_bet": float(Fraction(p.credits, cpb)),
+            "hits": p.hits,
+            "probability": p.hits / d.cycle,
+            "one_in": _one_in(Fraction(p.hits, d.cycle)),
+            "rtp": float(contribution),
+            "rtp_exact": str(contribution),
+        }
+        if d.kind == "ways":
+            row["ways"] = p.ways
+        rows.append(row)
+    columns = ["symbol", "count", "pay_x_bet", "hits"] + (["ways"] if d.kind == "ways" else [])
+    columns += ["probability", "one_in", "rtp", "rtp_exact"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def scatter_table(analysis) -> pd.DataFrame:
+    """Per scatter symbol and count anywhere in the window: weight, probability, pay, spins."""
+    d = analysis.direct
+    game = analysis.game
+    fs = game.free_spins
+    cpb = d.credits_per_bet
+    rows = []
+    for name, counts in d.scatter_counts.items():
+        for c in sorted(counts):
+            w = counts[c]
+            credits = d.scatter_credits[name][c]
+            rows.append({
+                "symbol": name,
+                "count": c,
+                "weight": w,
+                "probability": w / d.cycle,
+                "one_in": _one_in(Fraction(w, d.cycle)),
+                "pay_x_bet": float(Fraction(credits, cpb)),
+                "free_spins": fs.award_for(c) if fs is not None and fs.trigger == name else 0,
+                "rtp": float(Fraction(w * credits, d.cycle * cpb)),
+            })
+    return pd.DataFrame(rows, columns=["symbol", "count", "weight", "probability", "one_in",
+                                       "pay_x_bet", "free_spins", "rtp"])
+
+
+def win_size_frame(analysis) -> pd.DataFrame:
+    """Probability and RTP share of each band of round wins (multiples of the total bet)."""
+    rows = [{"band": r.label, "probability": float(r.probability), "one_in": r.one_in,
+             "rtp_share": float(r.rtp_share)} for r in analysis.win_sizes]
+    return pd.DataFrame(rows, columns=["band", "probability", "one_in", "rtp_share"])
+
+
+def confidence_frame(analysis, spins=(10**3, 10**4, 10**5, 10**6, 10**7, 10**8)) -> pd.DataFrame:
+    """90 % and 95 % intervals of the RTP measured over N paid rounds (normal approximation)."""
+    rows = []
+    for n in spins:
+        lo90, hi90 = analysis.confidence_interval(n, 0.90)
+        lo95, hi95 = analysis.confidence_interval(n, 0.95)
+        rows.append({"spins": n, "lower_90": lo90, "upper_90": hi90,
+                     "lower_95": lo95, "upper_95": hi95})
+    return pd.DataFrame(rows)
+
+
+def summary_frame(analysis) -> pd.DataFrame:
+    """The headline figures as one two-column table (figure, value)."""
+    a = analysis
+    mw = a.max_win
+    items = [
+        ("RTP", f"{a.rtp_float:.6%}  ({a.rtp})"),
+    ]
+    for name, value in a.components.items():
+        items.append((f"  {name}", f"{float(value):.6%}"))
+    items += [
+        ("hit frequency", f"{float(a.hit_frequency):.6%}  (1 in {_one_in(a.hit_frequency):.3f})"),
+        ("base-spin hit frequency", f"{float(a.base_hit_frequency):.6%}"),
+        ("SD (x bet)", f"{a.std:.4f}"),
+        ("volatility index 90%", f"{a.volatility_index(0.90):.4f}"),
+        ("volatility index 95%", f"{a.volatility_index(0.95):.4f}"),
+        ("max win (x bet)", f"{float(mw.multiple):g}  (1 in {mw.one_in:,.0f})"),
+        ("full cycle", f"{a.base_table.cycle:,}"),
+    ]
+    fs = a.free_spins
+    if fs is not None:
+        items += [
+            ("free spins: trigger", f"{float(fs.trigger_probability):.6%}  "
+                                    f"(1 in {_one_in(fs.trigger_probability):.1f})"),
+            ("free spins: spins per feature", f"{float(fs.expected_spins):.4f}"),
+            ("free spins: win per feature (x bet)", f"{float(fs.expected_win):.4f}"),
+        ]
+    return pd.DataFrame(items, columns=["figure", "value"])
+
+
+__all__ = ["confidence_frame", "scatter_table", "summary_frame", "symbol_table",
+           "win_size_frame", "par"]
