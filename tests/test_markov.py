@@ -194,8 +194,11 @@ def test_acyclic_tools_match_the_linear_solve(case):
         assert sum(p for p, _ in rows[i]) == 1  # every row sums to 1
     step = lambda s: rows.get(s, [])  # noqa: E731
     # absorption: forward propagation vs (I - Q)^-1 R
-    Q = [[sum((p for p, t in rows[i] if t == j), Fraction(0)) for j in range(n)] for i in range(n)]
-    R = [[sum((p for p, t in rows[i] if t == j), Fraction(0)) for j in (n, n + 1)] for i in range(n)]
+    def to(i, j):
+        return sum((p for p, t in rows[i] if t == j), Fraction(0))
+
+    Q = [[to(i, j) for j in range(n)] for i in range(n)]
+    R = [[to(i, j) for j in (n, n + 1)] for i in range(n)]
     B = absorption_probabilities(Q, R)
     got = acyclic_absorption(0, step)
     assert got.get(n, 0) == B[0][0] and got.get(n + 1, 0) == B[0][1]

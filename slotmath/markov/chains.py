@@ -242,7 +242,9 @@ _END = object()
 
 
 def acyclic_absorption(
-    start: Hashable, transitions: Callable[[Hashable], Sequence[tuple]]
+    start: Hashable,
+    transitions: Callable[[Hashable], Sequence[tuple]],
+    absorbing: Callable[[Hashable], bool] | None = None,
 ) -> dict:
     """Exact distribution of the absorbing state reached from ``start`` in an acyclic chain.
 
@@ -253,10 +255,14 @@ def acyclic_absorption(
     start : hashable
         Initial state.
     transitions : callable
-        ``transitions(state)`` -> sequence of ``(probability, next_state)``. A state with no
-        transitions is absorbing. Rows may sum to less than 1 (a sub-stochastic chain): the
-        missing mass is killed, which makes the result the probability of absorption along
-        the transitions given (e.g. the probability that every step pays nothing).
+        ``transitions(state)`` -> sequence of ``(probability, next_state)``. Rows may sum to
+        less than 1 (a sub-stochastic chain): the missing mass is killed, which makes the
+        result the probability of absorption along the transitions given (e.g. the
+        probability that every step pays nothing).
+    absorbing : callable, optional
+        ``absorbing(state)`` -> whether ``state`` is absorbing. By default a state with no
+        transitions is absorbing; give this when a sub-stochastic row may be empty (all of
+        its mass killed).
 
     Returns
     -------
@@ -292,7 +298,7 @@ def acyclic_absorption(
         if not m:
             continue
         r = row(s)
-        if not r:
+        if (not r) if absorbing is None else absorbing(s):
             out[s] = out.get(s, 0) + m
             continue
         for p, n in r:
