@@ -1,0 +1,40 @@
+"""Chain tools and the feature chains built on them.
+
+* :mod:`slotmath.markov.chains`: exact absorbing-chain solves, GTH stationary distribution,
+  acyclic absorption and moment DPs.
+* :mod:`slotmath.markov.free_spins`: :class:`FreeSpinsFeature` (spins, win moments, zero-win
+  probability, win distribution of one feature).
+* :mod:`slotmath.markov.round`: :class:`RoundAnalysis` (paid spin plus feature).
+"""
+
+from slotmath.markov.chains import (
+    absorption_probabilities,
+    acyclic_absorption,
+    acyclic_moments,
+    acyclic_order,
+    expected_reward_to_absorption,
+    fundamental_matrix,
+    gth_solve,
+    solve_exact,
+)
+from slotmath.markov.free_spins import (
+    FreeSpinsFeature,
+    NumericWinDistribution,
+    SpinCountDistribution,
+)
+from slotmath.markov.round import RoundAnalysis
+
+__all__ = [
+    "FreeSpinsFeature",
+    "NumericWinDistribution",
+    "RoundAnalysis",
+    "SpinCountDistribution",
+    "absorption_probabilities",
+    "acyclic_absorption",
+    "acyclic_moments",
+    "acyclic_order",
+    "expected_reward_to_absorption",
+    "fundamental_matrix",
+    "gth_solve",
+    "solve_exact",
+]
