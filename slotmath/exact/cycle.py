@@ -3,8 +3,8 @@
 The win of a spin is a sum over units (paylines, or ways pay-table entries) plus scatter
 pays. Reading the reels left to right, every unit's future depends only on its automaton
 status (see :mod:`slotmath.exact.automata`), so stop combinations that leave every unit in the
-same status and the same scatter counts are merged into one *state* carrying the exact
-integer weights of the credits already settled. Each reel's stops are first merged into its
+same status are merged into one *state* carrying the exact integer weights of the
+(scatter counts so far, credits already settled) pairs that reach it. Each reel's stops are first merged into its
 distinct windows. The last reel is folded straight into a dense table of
 (trigger count, credits) -> weight by a compiled kernel.
 
@@ -100,19 +100,19 @@ _EMPTY = -1
 
 
 @njit(cache=True)
-def _row_hash(row):
-    h = np.uint64(1469598103934665603)
-    for x in row:
-        h = (h ^ np.uint64(x + 1)) * np.uint64(1099511628211)
-    return h
+def _mix(h, u, st):
+    h = (h ^ np.uint64(u + 1)) * np.uint64(1099511628211)
+    return (h ^ np.uint64(st)) * np.uint64(1099511628211)
 
 
 @njit(cache=True)
-def _rows_equal(a, b):
-    for i in range(a.shape[0]):
-        if a[i] != b[i]:
-            return False
-    return True
+def _row_hash(row):
+    """Hash of the nonzero (unit, status) pairs of a row: equal rows hash equal."""
+    h = np.uint64(1469598103934665603)
+    for u in range(row.shape[0]):
+        if row[u] != 0:
+            h = _mix(h, u, row[u])
+    return h
 
 
 @njit(cache=True)
@@ -127,167 +127,206 @@ def _rebuild(table, rows, n_rows):
 
 
 @njit(cache=True)
-def _projection(mask, colval, win_scatter, win_weight, proj_ptr, proj_pool, proj_wgt, n_pool):
-    """Windows grouped by what the alive units can see: the values of the columns in
-    ``mask`` and the scatter counts. Computed once per mask; returns (start, stop, n_pool,
-    pool, weights) where pool[start:stop] holds one representative window per group."""
-    if proj_ptr[mask, 0] >= 0:
-        return proj_ptr[mask, 0], proj_ptr[mask, 1], n_pool, proj_pool, proj_wgt
+def _projection(seen, colval, win_sa, win_weight, proj_ptr, pool):
+    """Windows grouped by what the open units can see (the columns in ``seen``).
+
+    Computed once per ``seen`` mask. ``pool`` rows are (representative window, scatter pack,
+    weight, first-of-group flag): one row per distinct scatter pack within each group, the
+    rows of a group adjacent, so a kernel evaluates the units once per group.
+    """
+    if proj_ptr[seen, 0] >= 0:
+        return proj_ptr[seen, 0], proj_ptr[seen, 1], pool
     n_w, n_cols = colval.shape
-    n_t = win_scatter.shape[1]
-    start = n_pool
-    if n_pool + n_w > proj_pool.shape[0]:
-        size = 2 * proj_pool.shape[0] + n_w
-        pool2 = np.empty(size, np.int64)
-        wgt2 = np.empty(size, np.int64)
-        pool2[:n_pool] = proj_pool[:n_pool]
-        wgt2[:n_pool] = proj_wgt[:n_pool]
-        proj_pool, proj_wgt = pool2, wgt2
+    reps = np.empty(n_w, np.int64)
+    gid = np.empty(n_w, np.int64)
+    n_g = 0
     for w in range(n_w):
-        found = -1
-        for q in range(start, n_pool):
-            r = proj_pool[q]
+        g = -1
+        for q in range(n_g):
+            r = reps[q]
             same = True
             for c in range(n_cols):
-                if (mask >> c) & 1 and colval[w, c] != colval[r, c]:
+                if (seen >> c) & 1 and colval[w, c] != colval[r, c]:
                     same = False
                     break
             if same:
-                for t in range(n_t):
-                    if win_scatter[w, t] != win_scatter[r, t]:
-                        same = False
-                        break
-            if same:
-                found = q
+                g = q
                 break
-        if found >= 0:
-            proj_wgt[found] += win_weight[w]
-        else:
-            proj_pool[n_pool] = w
-            proj_wgt[n_pool] = win_weight[w]
-            n_pool += 1
-    proj_ptr[mask, 0] = start
-    proj_ptr[mask, 1] = n_pool
-    return start, n_pool, n_pool, proj_pool, proj_wgt
+        if g < 0:
+            reps[n_g] = w
+            g = n_g
+            n_g += 1
+        gid[w] = g
+    n_pool = proj_ptr[0, 2]
+    if n_pool + n_w > pool.shape[0]:
+        grown = np.empty((2 * pool.shape[0] + n_w, 4), np.int64)
+        grown[:n_pool] = pool[:n_pool]
+        pool = grown
+    start = n_pool
+    for g in range(n_g):
+        g_start = n_pool
+        for w in range(n_w):
+            if gid[w] != g:
+                continue
+            found = -1
+            for q in range(g_start, n_pool):
+                if pool[q, 1] == win_sa[w]:
+                    found = q
+                    break
+            if found >= 0:
+                pool[found, 2] += win_weight[w]
+            else:
+                pool[n_pool, 0] = reps[g]
+                pool[n_pool, 1] = win_sa[w]
+                pool[n_pool, 2] = win_weight[w]
+                pool[n_pool, 3] = 1 if n_pool == g_start else 0
+                n_pool += 1
+    proj_ptr[seen, 0] = start
+    proj_ptr[seen, 1] = n_pool
+    proj_ptr[0, 2] = n_pool
+    return start, n_pool, pool
 
 
 @njit(cache=True)
-def _step_kernel(states, n_units, caps, nt, em, inputs, ucol, colval, win_scatter, win_weight):
+def _open_units(states, s, ucol, alive):
+    na = 0
+    seen = 0
+    for u in range(states.shape[1]):
+        if states[s, u] != 0:
+            alive[na] = u
+            na += 1
+            seen |= 1 << ucol[u]
+    return na, seen
+
+
+@njit(cache=True)
+def _step_kernel(states, nt, em, inputs, ucol, colval, win_sa, win_weight):
     """Move every state through every window of one reel.
 
     Returns the new states (deduplicated exactly: hash, then full-row comparison) and, per
-    old state, the list of distinct (new state, settled credits) outcomes with their summed
-    window weights, in CSR form.
+    old state, its distinct outcomes (new state, settled credits, scatter pack added) with
+    their summed window weights, in CSR form.
     """
-    n_s, width = states.shape
+    n_s, n_units = states.shape
     n_w = colval.shape[0]
     n_cols = colval.shape[1]
-    proj_ptr = np.full((1 << n_cols, 2), -1, np.int64)
-    proj_pool = np.empty(4 * n_w, np.int64)
-    proj_wgt = np.empty(4 * n_w, np.int64)
-    n_pool = 0
-    n_t = width - n_units
+    proj_ptr = np.full((1 << n_cols, 3), -1, np.int64)
+    proj_ptr[0, 2] = 0
+    pool = np.empty((4 * n_w, 4), np.int64)
     cap_rows = 1024
     while cap_rows < 2 * n_s:
         cap_rows *= 2
-    new_states = np.zeros((cap_rows, width), np.int32)
+    new_states = np.zeros((cap_rows, n_units), np.int32)
+    nnz_of = np.zeros(cap_rows, np.int64)
     n_new = 0
     table = np.full(4 * cap_rows, _EMPTY, np.int64)
     mask = table.shape[0] - 1
     ptr = np.zeros(n_s + 1, np.int64)
-    cap_out = n_s * 8 + 16
-    tgt = np.empty(cap_out, np.int64)
-    stl = np.empty(cap_out, np.int64)
-    wgt = np.empty(cap_out, np.int64)
+    out = np.empty((n_s * 8 + 16, 4), np.int64)  # tgt, settled, scatter pack, weight
     k = 0
     alive = np.empty(n_units, np.int64)
-    row = np.zeros(width, np.int32)
-    local_t = np.empty(n_w, np.int64)
-    local_c = np.empty(n_w, np.int64)
-    local_w = np.empty(n_w, np.int64)
+    row = np.zeros(n_units, np.int32)
+    local = np.empty((n_w, 4), np.int64)
+    lsize = 64
+    while lsize < 4 * n_w:
+        lsize *= 2
+    lslot = np.full(lsize, -1, np.int64)
+    lused = np.empty(n_w, np.int64)
+    lmask = lsize - 1
+    sid = 0
+    settled = 0
     for s in range(n_s):
-        na = 0
-        seen = 0
-        for u in range(n_units):
-            if states[s, u] != 0:
-                alive[na] = u
-                na += 1
-                seen |= 1 << ucol[u]
-        start, stop, n_pool, proj_pool, proj_wgt = _projection(
-            seen, colval, win_scatter, win_weight, proj_ptr, proj_pool, proj_wgt, n_pool
-        )
+        na, seen = _open_units(states, s, ucol, alive)
+        start, stop, pool = _projection(seen, colval, win_sa, win_weight, proj_ptr, pool)
         n_local = 0
         for q0 in range(start, stop):
-            w = proj_pool[q0]
-            ww = proj_wgt[q0]
-            row[:] = 0
-            settled = 0
-            for i in range(na):
-                u = alive[i]
-                st = states[s, u]
-                a = inputs[w, u]
-                row[u] = nt[st, a]
-                settled += em[st, a]
-            for t in range(n_t):
-                v = states[s, n_units + t] + win_scatter[w, t]
-                row[n_units + t] = v if v < caps[t] else caps[t]
-            h = np.int64(_row_hash(row) & np.uint64(mask))
+            if pool[q0, 3]:
+                w = pool[q0, 0]
+                settled = 0
+                nnz = 0
+                hv = np.uint64(1469598103934665603)
+                for i in range(na):
+                    u = alive[i]
+                    st = states[s, u]
+                    a = inputs[w, u]
+                    v = nt[st, a]
+                    row[u] = v
+                    settled += em[st, a]
+                    if v != 0:
+                        nnz += 1
+                        hv = _mix(hv, u, v)
+                # Only open units can be nonzero, so a stored row equals this one when it has
+                # as many nonzero entries and agrees on the open units.
+                h = np.int64(hv & np.uint64(mask))
+                while True:
+                    idx = table[h]
+                    if idx == _EMPTY:
+                        if n_new == new_states.shape[0]:
+                            grown = np.zeros((2 * new_states.shape[0], n_units), np.int32)
+                            grown[:n_new] = new_states[:n_new]
+                            new_states = grown
+                            grown_nnz = np.zeros(2 * nnz_of.shape[0], np.int64)
+                            grown_nnz[:n_new] = nnz_of[:n_new]
+                            nnz_of = grown_nnz
+                        for i in range(na):
+                            new_states[n_new, alive[i]] = row[alive[i]]
+                        nnz_of[n_new] = nnz
+                        table[h] = n_new
+                        sid = n_new
+                        n_new += 1
+                        if 2 * n_new > table.shape[0]:
+                            table = np.full(2 * table.shape[0], _EMPTY, np.int64)
+                            mask = table.shape[0] - 1
+                            _rebuild(table, new_states, n_new)
+                        break
+                    if nnz_of[idx] == nnz:
+                        same = True
+                        for i in range(na):
+                            if new_states[idx, alive[i]] != row[alive[i]]:
+                                same = False
+                                break
+                        if same:
+                            sid = idx
+                            break
+                    h = (h + 1) & mask
+            sa = pool[q0, 1]
+            h = ((sid * 1000003 + settled) * 1000003 + sa) * 0x9E3779B97F4A7C15
+            h = (h >> 17) & lmask
             while True:
-                idx = table[h]
-                if idx == _EMPTY:
-                    if n_new == new_states.shape[0]:
-                        grown = np.zeros((2 * new_states.shape[0], width), np.int32)
-                        grown[:n_new] = new_states[:n_new]
-                        new_states = grown
-                    new_states[n_new] = row
-                    table[h] = n_new
-                    sid = n_new
-                    n_new += 1
-                    if 2 * n_new > table.shape[0]:
-                        table = np.full(2 * table.shape[0], _EMPTY, np.int64)
-                        mask = table.shape[0] - 1
-                        _rebuild(table, new_states, n_new)
+                q = lslot[h]
+                if q < 0:
+                    lslot[h] = n_local
+                    lused[n_local] = h
+                    local[n_local, 0] = sid
+                    local[n_local, 1] = settled
+                    local[n_local, 2] = sa
+                    local[n_local, 3] = pool[q0, 2]
+                    n_local += 1
                     break
-                if _rows_equal(new_states[idx], row):
-                    sid = idx
+                if local[q, 0] == sid and local[q, 1] == settled and local[q, 2] == sa:
+                    local[q, 3] += pool[q0, 2]
                     break
-                h = (h + 1) & mask
-            found = False
-            for q in range(n_local):
-                if local_t[q] == sid and local_c[q] == settled:
-                    local_w[q] += ww
-                    found = True
-                    break
-            if not found:
-                local_t[n_local] = sid
-                local_c[n_local] = settled
-                local_w[n_local] = ww
-                n_local += 1
-        if k + n_local > tgt.shape[0]:
-            size = 2 * tgt.shape[0] + n_local
-            tgt2 = np.empty(size, np.int64)
-            stl2 = np.empty(size, np.int64)
-            wgt2 = np.empty(size, np.int64)
-            tgt2[:k] = tgt[:k]
-            stl2[:k] = stl[:k]
-            wgt2[:k] = wgt[:k]
-            tgt, stl, wgt = tgt2, stl2, wgt2
-        for q in range(n_local):
-            tgt[k] = local_t[q]
-            stl[k] = local_c[q]
-            wgt[k] = local_w[q]
-            k += 1
+                h = (h + 1) & lmask
+        if k + n_local > out.shape[0]:
+            grown_out = np.empty((2 * out.shape[0] + n_local, 4), np.int64)
+            grown_out[:k] = out[:k]
+            out = grown_out
+        out[k:k + n_local] = local[:n_local]
+        k += n_local
         ptr[s + 1] = k
-    return new_states[:n_new].copy(), ptr, tgt[:k].copy(), stl[:k].copy(), wgt[:k].copy()
+        for q in range(n_local):
+            lslot[lused[q]] = -1
+    return new_states[:n_new].copy(), ptr, out[:k].copy()
 
 
 @njit(cache=True)
-def _expand_entries(entry_state, entry_credits, entry_weight, ptr, tgt, stl, wgt, span):
-    """Carry every (state, credits, weight) entry through its state's outcomes, merging
-    equal (new state, credits) pairs exactly in an open-addressing table."""
+def _expand_entries(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, span):
+    """Carry every (state, scatter pack, credits, weight) entry through its state's outcomes,
+    merging equal (new state, pack, credits) triples exactly in an open-addressing table."""
+    n_pack = add_table.shape[0]
     n_out = 0
-    for e in range(entry_state.shape[0]):
-        s = entry_state[e]
+    for e in range(e_state.shape[0]):
+        s = e_state[e]
         n_out += ptr[s + 1] - ptr[s]
     size = 16
     while size < 2 * n_out:
@@ -296,126 +335,132 @@ def _expand_entries(entry_state, entry_credits, entry_weight, ptr, tgt, stl, wgt
     vals = np.zeros(size, np.int64)
     mask = size - 1
     used = 0
-    for e in range(entry_state.shape[0]):
-        s = entry_state[e]
-        c = entry_credits[e]
-        wt = entry_weight[e]
+    for e in range(e_state.shape[0]):
+        s = e_state[e]
+        c = e_credits[e]
+        wt = e_weight[e]
+        pk = e_pack[e]
         for q in range(ptr[s], ptr[s + 1]):
-            key = tgt[q] * span + c + stl[q]
+            key = (outcomes[q, 0] * n_pack + add_table[pk, outcomes[q, 2]]) * span + c + outcomes[q, 1]
             h = (key * 0x9E3779B97F4A7C15) & mask
             while True:
                 kk = keys[h]
                 if kk == key:
-                    vals[h] += wt * wgt[q]
+                    vals[h] += wt * outcomes[q, 3]
                     break
                 if kk == _EMPTY:
                     keys[h] = key
-                    vals[h] = wt * wgt[q]
+                    vals[h] = wt * outcomes[q, 3]
                     used += 1
                     break
                 h = (h + 1) & mask
-    out_s = np.empty(used, np.int64)
-    out_c = np.empty(used, np.int64)
-    out_w = np.empty(used, np.int64)
+    o_state = np.empty(used, np.int64)
+    o_pack = np.empty(used, np.int64)
+    o_credits = np.empty(used, np.int64)
+    o_weight = np.empty(used, np.int64)
     i = 0
     for h in range(size):
         if keys[h] != _EMPTY:
-            out_s[i] = keys[h] // span
-            out_c[i] = keys[h] % span
-            out_w[i] = vals[h]
+            sp = keys[h] // span
+            o_state[i] = sp // n_pack
+            o_pack[i] = sp % n_pack
+            o_credits[i] = keys[h] % span
+            o_weight[i] = vals[h]
             i += 1
-    return out_s, out_c, out_w
+    return o_state, o_pack, o_credits, o_weight
 
 
 @njit(cache=True)
-def _last_outcomes(states, n_units, caps, nt, em, final, inputs, ucol, colval, win_scatter,
-                   win_weight,
-                   scatter_credits, trigger_col, trigger_cap):
-    """Per state, the distinct (output row, credits added) outcomes of the last reel."""
-    n_s, width = states.shape
+def _last_outcomes(states, nt, em, final, inputs, ucol, colval, win_sa, win_weight):
+    """Per state, the distinct (credits settled, scatter pack added) outcomes of the last reel."""
+    n_s, n_units = states.shape
     n_w = colval.shape[0]
     n_cols = colval.shape[1]
-    proj_ptr = np.full((1 << n_cols, 2), -1, np.int64)
-    proj_pool = np.empty(4 * n_w, np.int64)
-    proj_wgt = np.empty(4 * n_w, np.int64)
-    n_pool = 0
-    n_t = width - n_units
+    proj_ptr = np.full((1 << n_cols, 3), -1, np.int64)
+    proj_ptr[0, 2] = 0
+    pool = np.empty((4 * n_w, 4), np.int64)
     ptr = np.zeros(n_s + 1, np.int64)
-    cap_out = n_s * 8 + 16
-    out_i = np.empty(cap_out, np.int64)
-    add_c = np.empty(cap_out, np.int64)
-    wgt = np.empty(cap_out, np.int64)
+    out = np.empty((n_s * 8 + 16, 3), np.int64)  # credits, scatter pack, weight
     k = 0
     alive = np.empty(n_units, np.int64)
-    local_i = np.empty(n_w, np.int64)
-    local_c = np.empty(n_w, np.int64)
-    local_w = np.empty(n_w, np.int64)
+    local = np.empty((n_w, 3), np.int64)
+    lsize = 64
+    while lsize < 4 * n_w:
+        lsize *= 2
+    lslot = np.full(lsize, -1, np.int64)
+    lused = np.empty(n_w, np.int64)
+    lmask = lsize - 1
+    add = 0
     for s in range(n_s):
-        na = 0
-        seen = 0
-        for u in range(n_units):
-            if states[s, u] != 0:
-                alive[na] = u
-                na += 1
-                seen |= 1 << ucol[u]
-        start, stop, n_pool, proj_pool, proj_wgt = _projection(
-            seen, colval, win_scatter, win_weight, proj_ptr, proj_pool, proj_wgt, n_pool
-        )
+        na, seen = _open_units(states, s, ucol, alive)
+        start, stop, pool = _projection(seen, colval, win_sa, win_weight, proj_ptr, pool)
         n_local = 0
         for q0 in range(start, stop):
-            w = proj_pool[q0]
-            ww = proj_wgt[q0]
-            add = 0
-            for i in range(na):
-                u = alive[i]
-                st = states[s, u]
-                a = inputs[w, u]
-                add += em[st, a] + final[nt[st, a]]
-            oi = 0
-            for t in range(n_t):
-                v = states[s, n_units + t] + win_scatter[w, t]
-                if v > caps[t]:
-                    v = caps[t]
-                add += scatter_credits[t, v]
-                if t == trigger_col:
-                    oi = v if v < trigger_cap else trigger_cap
-            found = False
-            for q in range(n_local):
-                if local_i[q] == oi and local_c[q] == add:
-                    local_w[q] += ww
-                    found = True
+            if pool[q0, 3]:
+                w = pool[q0, 0]
+                add = 0
+                for i in range(na):
+                    u = alive[i]
+                    st = states[s, u]
+                    a = inputs[w, u]
+                    add += em[st, a] + final[nt[st, a]]
+            sa = pool[q0, 1]
+            h = ((add * 1000003 + sa) * 0x9E3779B97F4A7C15 >> 17) & lmask
+            while True:
+                q = lslot[h]
+                if q < 0:
+                    lslot[h] = n_local
+                    lused[n_local] = h
+                    local[n_local, 0] = add
+                    local[n_local, 1] = sa
+                    local[n_local, 2] = pool[q0, 2]
+                    n_local += 1
                     break
-            if not found:
-                local_i[n_local] = oi
-                local_c[n_local] = add
-                local_w[n_local] = ww
-                n_local += 1
-        if k + n_local > out_i.shape[0]:
-            size = 2 * out_i.shape[0] + n_local
-            a2 = np.empty(size, np.int64)
-            b2 = np.empty(size, np.int64)
-            c2 = np.empty(size, np.int64)
-            a2[:k] = out_i[:k]
-            b2[:k] = add_c[:k]
-            c2[:k] = wgt[:k]
-            out_i, add_c, wgt = a2, b2, c2
-        for q in range(n_local):
-            out_i[k] = local_i[q]
-            add_c[k] = local_c[q]
-            wgt[k] = local_w[q]
-            k += 1
+                if local[q, 0] == add and local[q, 1] == sa:
+                    local[q, 2] += pool[q0, 2]
+                    break
+                h = (h + 1) & lmask
+        if k + n_local > out.shape[0]:
+            grown_out = np.empty((2 * out.shape[0] + n_local, 3), np.int64)
+            grown_out[:k] = out[:k]
+            out = grown_out
+        out[k:k + n_local] = local[:n_local]
+        k += n_local
         ptr[s + 1] = k
-    return ptr, out_i[:k].copy(), add_c[:k].copy(), wgt[:k].copy()
+        for q in range(n_local):
+            lslot[lused[q]] = -1
+    return ptr, out[:k].copy()
 
 
 @njit(cache=True)
-def _fold_last(entry_state, entry_credits, entry_weight, ptr, out_i, add_c, wgt, out):
-    for e in range(entry_state.shape[0]):
-        s = entry_state[e]
-        c = entry_credits[e]
-        wt = entry_weight[e]
+def _fold_last(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, pack_credits,
+               pack_trigger, out):
+    for e in range(e_state.shape[0]):
+        s = e_state[e]
+        c = e_credits[e]
+        wt = e_weight[e]
+        pk = e_pack[e]
         for q in range(ptr[s], ptr[s + 1]):
-            out[out_i[q], c + add_c[q]] += wt * wgt[q]
+            p2 = add_table[pk, outcomes[q, 1]]
+            out[pack_trigger[p2], c + outcomes[q, 0] + pack_credits[p2]] += wt * outcomes[q, 2]
+
+
+def _packing(caps: list[int]):
+    """Mixed-radix packing of capped scatter counts: digits, add table."""
+    radices = [c + 1 for c in caps]
+    n_pack = 1
+    for r in radices:
+        n_pack *= r
+    digits = np.zeros((n_pack, len(caps)), dtype=np.int64)
+    for p in range(n_pack):
+        rest = p
+        for t, r in enumerate(radices):
+            digits[p, t] = rest % r
+            rest //= r
+    place = np.cumprod([1] + radices[:-1]).astype(np.int64) if caps else np.zeros(0, np.int64)
+    summed = np.minimum(digits[:, None, :] + digits[None, :, :], np.asarray(caps, dtype=np.int64))
+    add_table = (summed * place).sum(axis=2).astype(np.int64)
+    return digits, place, add_table
 
 
 def spin_table(game: Game, reel_set: str | ReelSet = "base", level: int = 1,
@@ -429,6 +474,8 @@ def spin_table(game: Game, reel_set: str | ReelSet = "base", level: int = 1,
         Name of the reel set (or the set itself, for what-if strips).
     level : int
         Bet level.
+    model : PayModel, optional
+        The game's pay model at ``level`` (built when not given).
 
     Examples
     --------
@@ -445,51 +492,55 @@ def spin_table(game: Game, reel_set: str | ReelSet = "base", level: int = 1,
             f"full cycle {rs.cycle} is too large for exact int64 weights; reduce stop weights"
         )
     symbol_ids = _symbol_ids(game)
-    tracked, caps_list = _tracked_scatters(game, model)
-    caps = np.asarray(caps_list, dtype=np.int32)
+    tracked, caps = _tracked_scatters(game, model)
+    digits, place, add_table = _packing(caps)
     n = game.n_reels
-    windows = [_reel_windows(game, model, rs, j, symbol_ids, tracked) for j in range(n)]
+    windows = []
+    for j in range(n):
+        rw = _reel_windows(game, model, rs, j, symbol_ids, tracked)
+        pack = (np.minimum(rw.scatter, np.asarray(caps, dtype=np.int32)) * place).sum(axis=1)
+        windows.append((rw, np.ascontiguousarray(pack, dtype=np.int64)))
     if game.paylines is not None:
         automaton = line_automaton(model, symbol_ids)
     else:
-        max_count = max(int(w.inputs.max(initial=0)) for w in windows)
+        max_count = max(int(rw.inputs.max(initial=0)) for rw, _ in windows)
         automaton = ways_automaton(model, max(max_count, 1))
-    n_units = len(automaton.start)
 
-    states = np.asarray([list(automaton.start) + [0] * len(tracked)], dtype=np.int32)
-    entry_state = np.zeros(1, dtype=np.int64)
-    entry_credits = np.zeros(1, dtype=np.int64)
-    entry_weight = np.ones(1, dtype=np.int64)
-
+    states = np.asarray([automaton.start], dtype=np.int32)
+    e_state = np.zeros(1, dtype=np.int64)
+    e_pack = np.zeros(1, dtype=np.int64)
+    e_credits = np.zeros(1, dtype=np.int64)
+    e_weight = np.ones(1, dtype=np.int64)
     for j in range(n - 1):
-        rw = windows[j]
-        states, ptr, tgt, stl, wgt = _step_kernel(
-            states, n_units, caps, automaton.next_status[j], automaton.emit[j], rw.inputs, rw.ucol, rw.columns,
-            rw.scatter, rw.weights,
+        rw, pack = windows[j]
+        states, ptr, outcomes = _step_kernel(
+            states, automaton.next_status[j], automaton.emit[j], rw.inputs, rw.ucol,
+            rw.columns, pack, rw.weights,
         )
-        span = int(entry_credits.max()) + int(stl.max(initial=0)) + 1
-        entry_state, entry_credits, entry_weight = _expand_entries(
-            entry_state, entry_credits, entry_weight, ptr, tgt, stl, wgt, span
+        span = int(e_credits.max()) + int(outcomes[:, 1].max(initial=0)) + 1
+        e_state, e_pack, e_credits, e_weight = _expand_entries(
+            e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, span
         )
 
-    # Last reel: settle everything, add scatter pays, fold into a dense output.
-    rw = windows[n - 1]
-    trigger_col, trigger_cap = -1, 0
-    if game.free_spins is not None and game.free_spins.trigger in tracked:
-        trigger_col = tracked.index(game.free_spins.trigger)
-        trigger_cap = max(game.free_spins.awards)
-    width = max(caps_list, default=0) + 1
-    scatter_credits = np.zeros((len(tracked), width), dtype=np.int64)
-    for t, name in enumerate(tracked):
-        scatter_credits[t, : caps_list[t] + 1] = model.scatter_credits[name][: caps_list[t] + 1]
-    ptr, out_i, add_c, wgt = _last_outcomes(
-        states, n_units, caps, automaton.next_status[n - 1], automaton.emit[n - 1],
-        automaton.final, rw.inputs, rw.ucol, rw.columns, rw.scatter, rw.weights, scatter_credits, trigger_col,
-        trigger_cap,
+    # Last reel: settle every unit, add scatter pays, fold into a dense output.
+    rw, pack = windows[n - 1]
+    ptr, outcomes = _last_outcomes(
+        states, automaton.next_status[n - 1], automaton.emit[n - 1], automaton.final,
+        rw.inputs, rw.ucol, rw.columns, pack, rw.weights,
     )
-    max_credits = int(entry_credits.max()) + int(add_c.max(initial=0))
+    pack_credits = np.zeros(len(digits), dtype=np.int64)
+    pack_trigger = np.zeros(len(digits), dtype=np.int64)
+    trigger_cap = 0
+    for t, name in enumerate(tracked):
+        credits = np.asarray(model.scatter_credits[name], dtype=np.int64)
+        pack_credits += credits[digits[:, t]]
+        if game.free_spins is not None and name == game.free_spins.trigger:
+            trigger_cap = max(game.free_spins.awards)
+            pack_trigger = np.minimum(digits[:, t], trigger_cap)
+    max_credits = int(e_credits.max()) + int(outcomes[:, 0].max(initial=0)) + int(pack_credits.max())
     out = np.zeros((trigger_cap + 1, max_credits + 1), dtype=np.int64)
-    _fold_last(entry_state, entry_credits, entry_weight, ptr, out_i, add_c, wgt, out)
+    _fold_last(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, pack_credits,
+               np.ascontiguousarray(pack_trigger, dtype=np.int64), out)
     t_idx, c_idx = np.nonzero(out)
     weights = {(int(t), int(c)): int(out[t, c]) for t, c in zip(t_idx, c_idx)}
     return SpinTable(weights, rs.cycle, model.credits_per_bet, trigger_cap)
