@@ -37,9 +37,10 @@ def _exact_sum(terms) -> Fraction | sympy.Expr:
     terms = list(terms)
     if all(isinstance(t, (int, Fraction)) for t in terms):
         return sum(terms, Fraction(0))
-    return sympy.nsimplify(0) + sum(
-        sympy.Rational(t.numerator, t.denominator) if isinstance(t, (int, Fraction)) else t
-        for t in terms
+    return sum(
+        (sympy.Rational(t.numerator, t.denominator) if isinstance(t, (int, Fraction)) else t
+         for t in terms),
+        sympy.Integer(0),
     )
 
 
