@@ -1,0 +1,190 @@
+"""Numba kernels of the simulator (private; the tables they read are built in ``tables``).
+
+Randomness never enters here as a generator: the caller draws with its
+``numpy.random.Generator`` and passes raw bits or stops in, so results do not depend on
+how numba splits the work between threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+_CHUNK = 2048  # spins per parallel work item: scratch arrays are allocated once per chunk
+_MASK32 = np.uint64(0xFFFFFFFF)
+_SHIFT32 = np.uint64(32)
+
+
+@njit(cache=True)
+def _line_pay(classes, member, class_multiplier, key_pay):
+    """Highest pay-table entry of one line, classes given reel by reel (PayModel.line_win)."""
+    best = 0
+    for k in range(member.shape[0]):
+        run = 0
+        multiplier = 1
+        for j in range(classes.shape[0]):
+            c = classes[j]
+            if member[k, c] == 0:
+                break
+            run += 1
+            multiplier *= class_multiplier[c]
+        if run > 0:
+            pay = key_pay[k, run] * multiplier
+            if pay > best:
+                best = pay
+    return best
+
+
+@njit(cache=True)
+def line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay):
+    """Pay of every line, indexed by ``sum_j class_j * n_classes ** (n_reels - 1 - j)``."""
+    size = n_classes**n_reels
+    out = np.empty(size, np.int64)
+    classes = np.empty(n_reels, np.int64)
+    for index in range(size):
+        rest = index
+        for j in range(n_reels - 1, -1, -1):
+            classes[j] = rest % n_classes
+            rest //= n_classes
+        out[index] = _line_pay(classes, member, class_multiplier, key_pay)
+    return out
+
+
+@njit(cache=True)
+def _spin_chunk(start, end, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
+                mode, line_part, pay_table, member, class_multiplier, key_pay, ways_count,
+                counts, counted_credits, trigger, trigger_cap, out_win, out_trigger,
+                out_rejected):
+    """Pay spins ``start`` to ``end`` (see :func:`spin_batch`).
+
+    One flat loop on purpose: with helper functions in it (even inlined ones with early
+    returns) numba compiled this loop several times slower.
+    """
+    n_reels = lengths.shape[0]
+    n_lines = line_part.shape[2]
+    n_counted = counts.shape[2]
+    from_bits = bits.shape[0] > 0
+    stops = np.empty(n_reels, np.int64)
+    acc = np.empty(n_lines, np.int64)
+    classes = np.empty(n_reels, np.int64)
+    seen = np.empty(n_counted, np.int64)
+    for i in range(start, end):
+        # The stops. From bits, Lemire's multiply-shift: u = bits * total >> 32 is exactly
+        # uniform on [0, total) unless the low word is below (2**32 - total) % total, in
+        # which case the spin is flagged and drawn again by the caller. A weighted reel
+        # stops where the cumulative weight first exceeds u.
+        rejected = False
+        for j in range(n_reels):
+            if from_bits:
+                product = np.uint64(bits[i * n_reels + j]) * totals[j]
+                if (product & _MASK32) < thresholds[j]:
+                    rejected = True
+                u = np.int64(product >> _SHIFT32)
+                if weighted[j]:
+                    lo = 0
+                    hi = lengths[j] - 1
+                    while lo < hi:
+                        mid = (lo + hi) >> 1
+                        if cumulative[j, mid] > u:
+                            hi = mid
+                        else:
+                            lo = mid + 1
+                    u = lo
+                stops[j] = u
+            else:
+                stops[j] = stops_in[i, j]
+
+        win = 0
+        if mode == 0:  # lines, tabulated: one lookup per line
+            for line in range(n_lines):
+                acc[line] = 0
+            for j in range(n_reels):
+                stop = stops[j]
+                for line in range(n_lines):
+                    acc[line] += line_part[j, stop, line]
+            for line in range(n_lines):
+                win += pay_table[acc[line]]
+        elif mode == 1:  # lines, entry by entry
+            for line in range(n_lines):
+                for j in range(n_reels):
+                    classes[j] = line_part[j, stops[j], line]
+                win += _line_pay(classes, member, class_multiplier, key_pay)
+        else:  # ways
+            for k in range(ways_count.shape[2]):
+                run = 0
+                ways = 1
+                for j in range(n_reels):
+                    c = ways_count[j, stops[j], k]
+                    if c == 0:
+                        break
+                    run += 1
+                    ways *= c
+                if run > 0:
+                    win += key_pay[k, run] * ways
+
+        for s in range(n_counted):  # scatters (and the trigger) anywhere in the window
+            seen[s] = 0
+        for j in range(n_reels):
+            stop = stops[j]
+            for s in range(n_counted):
+                seen[s] += counts[j, stop, s]
+        for s in range(n_counted):
+            win += counted_credits[s, seen[s]]
+        triggered = 0
+        if trigger >= 0:
+            triggered = min(seen[trigger], trigger_cap)
+
+        out_win[i] = win
+        out_trigger[i] = triggered
+        out_rejected[i] = rejected
+
+
+@njit(parallel=True, cache=True)
+def spin_batch(n, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
+               mode, line_part, pay_table, member, class_multiplier, key_pay, ways_count,
+               counts, counted_credits, trigger, trigger_cap, out_win, out_trigger,
+               out_rejected):
+    """Pay ``n`` spins in parallel; their stops come from ``bits`` if it is non-empty (32
+    random bits per reel, spin after spin), else from ``stops_in`` (spin, reel).
+
+    A spin whose bits were rejected for some reel is flagged in ``out_rejected``; the
+    caller draws it again.
+    """
+    n_chunks = (n + _CHUNK - 1) // _CHUNK
+    for chunk in prange(n_chunks):
+        start = chunk * _CHUNK
+        _spin_chunk(start, min(n, start + _CHUNK), bits, stops_in, lengths, totals,
+                    thresholds, weighted, cumulative, mode, line_part, pay_table, member,
+                    class_multiplier, key_pay, ways_count, counts, counted_credits, trigger,
+                    trigger_cap, out_win, out_trigger, out_rejected)
+
+
+@njit(cache=True)
+def spin_batch_serial(n, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
+                      mode, line_part, pay_table, member, class_multiplier, key_pay,
+                      ways_count, counts, counted_credits, trigger, trigger_cap, out_win,
+                      out_trigger, out_rejected):
+    """:func:`spin_batch` on one thread: for small batches, where starting threads costs
+    more than the work."""
+    _spin_chunk(0, n, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
+                mode, line_part, pay_table, member, class_multiplier, key_pay, ways_count,
+                counts, counted_credits, trigger, trigger_cap, out_win, out_trigger,
+                out_rejected)
+
+
+@njit(parallel=True, cache=True)
+def moments(x):
+    """Exact sum, sum of squared deviations from the mean (float) and count of x > 0."""
+    n = x.shape[0]
+    total = 0
+    for i in prange(n):
+        total += x[i]
+    mean = total / n
+    squares = 0.0
+    hits = 0
+    for i in prange(n):
+        d = x[i] - mean
+        squares += d * d
+        if x[i] > 0:
+            hits += 1
+    return total, squares, hits

@@ -1,0 +1,175 @@
+"""Integer tables the simulation kernels work on, precompiled from :class:`PayModel`.
+
+The rules live in :mod:`slotmath.evaluate.window`; this module only re-expresses them as
+arrays indexed by (reel, stop, ...) so that a numba kernel can pay a spin with a handful of
+loads. Everything is in the pay model's integer credits.
+
+Lines
+    Symbols that behave identically on a line (same pay-table memberships and, if they
+    belong anywhere, the same multiplier) are merged into one *line class*; scatters,
+    bonus and non-paying symbols all become the blank class. A line's pay is a function of
+    the classes on it, so when ``classes ** reels`` is small it is tabulated once
+    (``pay_table``) and each line costs one lookup at the index
+    ``sum_j class_j * classes ** (reels - 1 - j)``; ``line_part[j, stop, line]`` holds reel
+    j's term of that sum for every line. Otherwise ``line_part`` holds the classes and
+    the kernel pays each line by walking the pay-table entries.
+Ways
+    ``ways_count[j, stop, key]``: the ways reel j contributes to pay-table entry ``key``
+    (positions showing a member, a multiplier symbol counting as that many).
+Scatters and the trigger
+    ``counts[j, stop, s]``: how many of counted symbol s (every scatter, and the free-spins
+    trigger) reel j shows; ``counted_credits[s, n]`` what n of them pay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from slotmath.evaluate.window import PayModel
+from slotmath.model.game import Game
+
+MODE_LINE_TABLE, MODE_LINE_GENERIC, MODE_WAYS = 0, 1, 2
+MAX_TABLE_ENTRIES = 1 << 21  # 16 MB of int64 line pays at most
+_BITS_LIMIT = 1 << 32  # reels with a larger total weight are drawn by the Generator alone
+
+
+@dataclass(frozen=True, eq=False)
+class PayTables:
+    """A pay model's rules as arrays (shared by every reel set of the game)."""
+
+    mode: int
+    symbol_class: dict[str, int]  # line class of each symbol (lines games)
+    n_classes: int
+    member: np.ndarray  # uint8 [key, class]: class takes part in the key's run
+    class_multiplier: np.ndarray  # int64 [class]
+    key_pay: np.ndarray  # int64 [key, run length 0..reels]: credits
+    pay_table: np.ndarray  # int64 [classes ** reels] (MODE_LINE_TABLE), else empty
+    counted: tuple[str, ...]  # symbols counted anywhere in the window
+    counted_credits: np.ndarray  # int64 [counted symbol, count 0..window]
+    trigger: int  # index of the free-spins trigger in ``counted``; -1 without free spins
+    trigger_cap: int
+    awards: np.ndarray  # int64 [capped trigger count]: free spins awarded
+    credits_per_bet: int
+
+
+@dataclass(frozen=True, eq=False)
+class ReelTables:
+    """One reel set, stop by stop."""
+
+    lengths: np.ndarray  # int64 [reel]
+    totals: np.ndarray  # uint64 [reel]: total stop weight
+    thresholds: np.ndarray  # uint64 [reel]: (2**32 - total) % total, Lemire's rejection bound
+    weighted: np.ndarray  # bool [reel]
+    cumulative: np.ndarray  # int64 [reel, stop]: cumulative weights
+    line_part: np.ndarray  # int32 [reel, stop, line]
+    ways_count: np.ndarray  # int64 [reel, stop, key]
+    counts: np.ndarray  # int64 [reel, stop, counted symbol]
+    bits_draw: bool  # every total < 2**32: stops can come from 32 random bits each
+
+
+def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE_ENTRIES
+                 ) -> PayTables:
+    """The rules of ``model`` as arrays."""
+    from slotmath.simulate._kernels import line_pay_table
+
+    n_reels = game.n_reels
+    keys = model.keys
+    key_pay = np.zeros((len(keys), n_reels + 1), np.int64)
+    for k, key in enumerate(keys):
+        for count, credits in model.key_credits[key].items():
+            key_pay[k, count] = credits
+
+    # Line classes: blank first, then by first appearance.
+    signatures: dict[tuple, int] = {((), 1): 0}
+    symbol_class = {}
+    for name in game.symbols:
+        keys_in = tuple(k for k, key in enumerate(keys) if name in model.key_members[key])
+        signature = (keys_in, model.multiplier[name] if keys_in else 1)
+        symbol_class[name] = signatures.setdefault(signature, len(signatures))
+    n_classes = len(signatures)
+    member = np.zeros((len(keys), n_classes), np.uint8)
+    class_multiplier = np.ones(n_classes, np.int64)
+    for (keys_in, multiplier), c in signatures.items():
+        class_multiplier[c] = multiplier
+        for k in keys_in:
+            member[k, c] = 1
+
+    if game.paylines is None:
+        mode = MODE_WAYS
+        pay_table = np.zeros(0, np.int64)
+    elif n_classes**n_reels <= max_table_entries:
+        mode = MODE_LINE_TABLE
+        pay_table = line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay)
+    else:
+        mode = MODE_LINE_GENERIC
+        pay_table = np.zeros(0, np.int64)
+
+    free_spins = game.free_spins
+    counted = list(model.scatter_credits)
+    if free_spins is not None and free_spins.trigger not in counted:
+        counted.append(free_spins.trigger)
+    window = sum(game.rows)
+    counted_credits = np.zeros((len(counted), window + 1), np.int64)
+    for s, name in enumerate(counted):
+        if name in model.scatter_credits:
+            counted_credits[s] = model.scatter_credits[name]
+    if free_spins is not None:
+        trigger = counted.index(free_spins.trigger)
+        trigger_cap = max(free_spins.awards)
+        awards = np.array([free_spins.award_for(c) for c in range(trigger_cap + 1)], np.int64)
+    else:
+        trigger, trigger_cap, awards = -1, 0, np.zeros(1, np.int64)
+    return PayTables(
+        mode=mode, symbol_class=symbol_class, n_classes=n_classes, member=member,
+        class_multiplier=class_multiplier, key_pay=key_pay, pay_table=pay_table,
+        counted=tuple(counted), counted_credits=counted_credits, trigger=trigger,
+        trigger_cap=trigger_cap, awards=awards, credits_per_bet=model.credits_per_bet,
+    )
+
+
+def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -> ReelTables:
+    """Stop-by-stop tables of one reel set for the rules in ``pays``."""
+    reels = game.reel_sets[reel_set].reels
+    n_reels = len(reels)
+    max_len = max(len(reel) for reel in reels)
+    lengths = np.array([len(reel) for reel in reels], np.int64)
+    totals = [reel.cycle for reel in reels]
+    if max(totals) >= 1 << 62:
+        raise ValueError(f"reel set {reel_set!r}: total stop weight {max(totals)} is too large")
+    cumulative = np.zeros((n_reels, max_len), np.int64)
+    for j, reel in enumerate(reels):
+        cumulative[j, : len(reel)] = np.cumsum(reel.stop_weights)
+        cumulative[j, len(reel):] = totals[j]
+    bits_draw = max(totals) < _BITS_LIMIT
+    totals_u = np.array([t if bits_draw else 1 for t in totals], np.uint64)
+    thresholds = np.array([(_BITS_LIMIT - t) % t if bits_draw else 0 for t in totals], np.uint64)
+    weighted = np.array([reel.weights is not None for reel in reels], np.bool_)
+
+    lines = game.paylines or ()
+    n_lines = len(lines)
+    line_part = np.zeros((n_reels, max_len, n_lines), np.int32)
+    keys = model.keys
+    ways_count = np.zeros((n_reels, max_len, len(keys) if pays.mode == MODE_WAYS else 0),
+                          np.int64)
+    counts = np.zeros((n_reels, max_len, len(pays.counted)), np.int64)
+    for j, (reel, rows) in enumerate(zip(reels, game.rows)):
+        radix = pays.n_classes ** (n_reels - 1 - j) if pays.mode == MODE_LINE_TABLE else 1
+        for stop in range(len(reel)):
+            column = reel.window(stop, rows)
+            for line_index, line in enumerate(lines):
+                line_part[j, stop, line_index] = pays.symbol_class[column[line[j]]] * radix
+            if pays.mode == MODE_WAYS:
+                for k, key in enumerate(keys):
+                    members = model.key_members[key]
+                    ways_count[j, stop, k] = sum(
+                        model.multiplier[s] for s in column if s in members
+                    )
+            for s, name in enumerate(pays.counted):
+                counts[j, stop, s] = column.count(name)
+    return ReelTables(
+        lengths=lengths, totals=totals_u, thresholds=thresholds, weighted=weighted,
+        cumulative=cumulative, line_part=line_part, ways_count=ways_count, counts=counts,
+        bits_draw=bits_draw,
+    )

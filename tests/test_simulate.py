@@ -1,0 +1,351 @@
+"""The Monte Carlo simulator: its numba evaluator against PayModel on every window, its
+draws, its determinism, and its estimates against exact values computed independently
+(brute force, and for free spins Wald's identity over an exact count of feature spins).
+
+Statistical checks use fixed seeds and derandomized hypothesis, so they are deterministic;
+each allows 4.5 standard errors.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from strategies import small_games, tiny_game
+
+import slotmath
+from slotmath import loads_game
+from slotmath.evaluate.window import PayModel, window_at
+from slotmath.exact.brute import brute_force
+from slotmath.model.game import Game
+from slotmath.simulate import SimulationResult, simulate
+from slotmath.simulate import monte_carlo
+from slotmath.simulate.tables import (MODE_LINE_GENERIC, MODE_LINE_TABLE, MODE_WAYS,
+                                      compile_pays, compile_reels)
+
+Z = 4.5  # standard errors allowed between an estimate and the exact value
+
+
+# -- the evaluator: numba == PayModel on every window -------------------------------------
+
+def _reference(game: Game, reel_set: str, level: int, stops: np.ndarray):
+    """PayModel's credits and the capped trigger count for each row of stops."""
+    model = PayModel(game, level)
+    reels = game.reel_sets[reel_set]
+    fs = game.free_spins
+    wins, triggers = [], []
+    for row in stops:
+        window = window_at(game, reels, row)
+        wins.append(model.spin_win(window))
+        triggers.append(min(model.scatter_count(window, fs.trigger), max(fs.awards)) if fs else 0)
+    return np.array(wins, np.int64), np.array(triggers, np.int64)
+
+
+def _all_stops(game: Game, reel_set: str) -> np.ndarray:
+    lengths = [len(reel) for reel in game.reel_sets[reel_set].reels]
+    return np.array(list(itertools.product(*map(range, lengths))), np.int64)
+
+
+def _bits_for(game: Game, reel_set: str, stops: np.ndarray) -> np.ndarray:
+    """32-bit words that the kernel's multiply-shift turns into exactly these stops.
+
+    For a stop starting at cumulative weight u of a reel of total weight T, the largest x
+    with floor(x * T / 2**32) = u is never rejected (its low word is >= 2**32 - T).
+    """
+    reels = game.reel_sets[reel_set].reels
+    bits = np.empty(stops.shape, np.uint32)
+    for j, reel in enumerate(reels):
+        weights = reel.stop_weights
+        total = sum(weights)
+        starts = [sum(weights[:s]) for s in range(len(weights))]
+        for i, stop in enumerate(stops[:, j]):
+            u = starts[stop]
+            bits[i, j] = ((u + 1) * 2**32 - 1) // total
+    return bits.ravel()
+
+
+def _kernel_matches_reference(game: Game):
+    level = game.bet_levels[-1]
+    model = PayModel(game, level)
+    table_sizes = [monte_carlo.compile_pays.__defaults__[0]]
+    if game.paylines is not None:
+        table_sizes.append(0)  # force the entry-by-entry line evaluator too
+    for reel_set in game.reel_sets:
+        stops = _all_stops(game, reel_set)
+        want_win, want_trigger = _reference(game, reel_set, level, stops)
+        for max_table in table_sizes:
+            pays = compile_pays(game, model, max_table)
+            reels = compile_reels(game, model, pays, reel_set)
+            for parallel in (False, True):
+                win, trigger, rejected = monte_carlo._pay(reels, pays, len(stops), stops=stops,
+                                                          parallel=parallel)
+                np.testing.assert_array_equal(win, want_win)
+                np.testing.assert_array_equal(trigger, want_trigger)
+                assert not rejected.any()
+            # From random bits: every stop that can happen (weight > 0).
+            weights = [reel.stop_weights for reel in game.reel_sets[reel_set].reels]
+            live = np.array([all(weights[j][s] for j, s in enumerate(row)) for row in stops])
+            if reels.bits_draw and live.any():
+                bits = _bits_for(game, reel_set, stops[live])
+                win, trigger, rejected = monte_carlo._pay(reels, pays, int(live.sum()),
+                                                          bits=bits)
+                np.testing.assert_array_equal(win, want_win[live])
+                np.testing.assert_array_equal(trigger, want_trigger[live])
+                assert not rejected.any()
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(small_games(max_combinations=1500))
+def test_kernel_pays_every_window_like_paymodel(game):
+    _kernel_matches_reference(game)
+
+
+@pytest.mark.parametrize("name", ["three_reel_line", "free_spins_plain", "free_spins_retrigger"])
+def test_kernel_pays_every_window_of_the_tiny_games(name):
+    _kernel_matches_reference(tiny_game(name))
+
+
+def test_evaluator_modes():
+    lines = tiny_game("three_reel_line")
+    model = PayModel(lines)
+    assert compile_pays(lines, model).mode == MODE_LINE_TABLE
+    assert compile_pays(lines, model, max_table_entries=0).mode == MODE_LINE_GENERIC
+    ways = tiny_game("free_spins_retrigger")
+    assert compile_pays(ways, PayModel(ways)).mode == MODE_WAYS
+
+
+def test_classic_fruits_sampled_windows():
+    game = slotmath.load_game("data/games/classic_fruits.toml")
+    model = PayModel(game)
+    pays = compile_pays(game, model)
+    rng = np.random.default_rng(5)
+    for reel_set in ("base", "free"):
+        reels = compile_reels(game, model, pays, reel_set)
+        lengths = [len(reel) for reel in game.reel_sets[reel_set].reels]
+        stops = np.stack([rng.integers(0, n, 3000) for n in lengths], axis=1)
+        win, trigger, _ = monte_carlo._pay(reels, pays, len(stops), stops=stops)
+        want_win, want_trigger = _reference(game, reel_set, 1, stops)
+        np.testing.assert_array_equal(win, want_win)
+        np.testing.assert_array_equal(trigger, want_trigger)
+
+
+def test_rejected_bits_are_flagged():
+    # All-zero bits: x * T has low word 0, below (2**32 - T) % T unless T is a power of 2.
+    for total, flagged in ((3, True), (5, True), (4, False)):
+        game = loads_game(f"""
+rows = 1
+bet = 1
+paylines = [[0, 0, 0]]
+[symbols]
+A = {{ pays = {{ 3 = 1 }} }}
+[reels]
+base = [{[["A"] * total][0]}, ["A"], ["A"]]
+""".replace("'", '"'))
+        model = PayModel(game)
+        pays = compile_pays(game, model)
+        reels = compile_reels(game, model, pays, "base")
+        _, _, rejected = monte_carlo._pay(reels, pays, 4, bits=np.zeros(12, np.uint32))
+        assert rejected.all() == flagged
+
+
+# -- determinism ----------------------------------------------------------------------------
+
+def test_same_seed_same_result():
+    game = tiny_game("free_spins_retrigger")
+    first = simulate(game, 60_000, seed=11)
+    assert simulate(game, 60_000, seed=11) == first
+    assert simulate(game, 60_000, seed=12) != first
+    assert first.spins == 60_000 and first.seed == 11 and first.level == 1
+
+
+def test_batches_are_deterministic(monkeypatch):
+    game = tiny_game("free_spins_plain")
+    monkeypatch.setattr(monte_carlo, "BATCH", 7_000)  # several batches and a short last one
+    first = simulate(game, 50_000, seed=3)
+    assert simulate(game, 50_000, seed=3) == first
+    assert abs(first.rtp - (first.base + first.free_spins)) < 1e-12
+
+
+def test_bad_arguments():
+    game = tiny_game("three_reel_line")
+    with pytest.raises(ValueError, match="spins"):
+        simulate(game, 0, seed=1)
+    with pytest.raises(ValueError, match="bet level"):
+        simulate(game, 10, seed=1, level=2)
+
+
+def test_progress_bar(capsys):
+    simulate(tiny_game("three_reel_line"), 1000, seed=1, progress=True)
+    assert "spin" in capsys.readouterr().err
+
+
+def test_result_helpers():
+    result = simulate(tiny_game("three_reel_line"), 20_000, seed=2)
+    low, high = result.confidence_interval(2.0)
+    assert low == pytest.approx(result.rtp - 2 * result.std_error)
+    assert high == pytest.approx(result.rtp + 2 * result.std_error)
+    assert result.as_dict()["spins"] == 20_000
+    assert isinstance(result, SimulationResult)
+
+
+# -- estimates against exact values --------------------------------------------------------
+
+def _exact_spin(table) -> tuple[Fraction, float, Fraction]:
+    """Mean (bets), SD (bets) and hit probability of one spin, from its exact table."""
+    weights = table.credits_weights()
+    mean = Fraction(sum(c * w for c, w in weights.items()), table.cycle)
+    square = Fraction(sum(c * c * w for c, w in weights.items()), table.cycle)
+    sd = math.sqrt(square - mean * mean) / table.credits_per_bet
+    return mean / table.credits_per_bet, sd, Fraction(table.hit_weight, table.cycle)
+
+
+def _assert_spin_estimates(result: SimulationResult, table):
+    mean, sd, hit = _exact_spin(table)
+    n = result.spins
+    assert abs(result.rtp - float(mean)) <= Z * sd / math.sqrt(n) + 1e-12
+    hit_sd = math.sqrt(float(hit * (1 - hit)))
+    assert abs(result.hit_frequency - float(hit)) <= Z * hit_sd / math.sqrt(n) + 1e-12
+    assert result.rtp == result.base
+    assert result.free_spins == result.trigger_rate == 0
+
+
+@settings(max_examples=30, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(small_games(free_spins=False, max_combinations=2000))
+def test_simulated_rtp_of_spins_matches_brute_force(game):
+    level = game.bet_levels[-1]
+    result = simulate(game, 100_000, seed=2024, level=level)
+    _assert_spin_estimates(result, brute_force(game, level=level))
+
+
+def test_big_weights_use_rejection_and_the_exact_draw(monkeypatch):
+    # Reel 1 has total weight 3 * 2**30: a quarter of all 32-bit words are rejected and
+    # drawn again. Reel 3's total weight is above 2**32: the Generator draws every stop.
+    base = """
+rows = 1
+bet = 1
+paylines = [[0, 0, 0]]
+[symbols]
+A = {{ pays = {{ 2 = 1, 3 = 5 }} }}
+B = {{ pays = {{ 3 = 20 }} }}
+[reels]
+base = [{{ strip = ["A", "B"], weights = [{0}, {1}] }}, ["A", "B", "A"], {{ strip = ["B", "A"], weights = [{2}, {3}] }}]
+"""
+    calls = []
+    draw = monte_carlo._draw_stops
+    monkeypatch.setattr(monte_carlo, "_draw_stops",
+                        lambda rng, reels, n: calls.append(n) or draw(rng, reels, n))
+    rejecting = loads_game(base.format(2**30, 2**31, 1, 3))
+    result = simulate(rejecting, 200_000, seed=8)
+    assert 0 < sum(calls) < 200_000 * 0.3  # about a quarter of the spins drawn again
+    _assert_spin_estimates(result, brute_force(rejecting))
+
+    calls.clear()
+    huge = loads_game(base.format(1, 2, 2**33, 2**32 + 7))
+    result = simulate(huge, 100_000, seed=8)
+    assert sum(calls) == 100_000  # every spin drawn by the Generator
+    _assert_spin_estimates(result, brute_force(huge))
+
+
+# -- whole rounds with free spins ----------------------------------------------------------
+
+def exact_round(game: Game, level: int = 1) -> dict[str, Fraction]:
+    """Exact round figures by a method independent of the simulator and of markov/.
+
+    The feature's free spins are independent and identically distributed, and whether a
+    next spin is played depends only on the spins before it, so by Wald's identity
+    E[feature win] = multiplier x E[free spin win] x E[number of free spins]. E[number of
+    spins] comes from a plain recursion over (spins left, spins awarded so far).
+    """
+    fs = game.free_spins
+    base = brute_force(game, "base", level)
+    free = brute_force(game, fs.reels, level)
+    cap = fs.max_spins
+
+    base_counts = base.trigger_weights()
+    free_counts = free.trigger_weights()
+    p_free = {c: Fraction(w, free.cycle) for c, w in free_counts.items()}
+
+    @lru_cache(maxsize=None)
+    def spins_left(remaining: int, awarded: int) -> Fraction:
+        if remaining == 0:
+            return Fraction(0)
+        total = Fraction(1)
+        for count, p in p_free.items():
+            extra = fs.award_for(count) if fs.retrigger else 0
+            if cap is not None:
+                extra = min(extra, cap - awarded)
+            total += p * spins_left(remaining - 1 + extra, awarded + extra)
+        return total
+
+    def expected_spins(award: int) -> Fraction:
+        if cap is not None:
+            award = min(award, cap)
+            return spins_left(award, award)
+        if not fs.retrigger:
+            return Fraction(award)
+        per_spin = sum(p * fs.award_for(c) for c, p in p_free.items())
+        return award / (1 - per_spin)  # each spin's expected offspring: a branching process
+
+    trigger_probability = Fraction(0)
+    spins = Fraction(0)
+    for count, weight in base_counts.items():
+        award = fs.award_for(count)
+        if award:
+            p = Fraction(weight, base.cycle)
+            trigger_probability += p
+            spins += p * expected_spins(award)
+    feature = fs.multiplier * free.mean_bets * spins
+    return {
+        "rtp": base.mean_bets + feature,
+        "base": base.mean_bets,
+        "free_spins": feature,
+        "trigger_probability": trigger_probability,
+        "spins_per_feature": spins / trigger_probability if trigger_probability else Fraction(0),
+    }
+
+
+def _assert_round_estimates(result: SimulationResult, exact: dict[str, Fraction]):
+    n = result.spins
+    assert abs(result.rtp - float(exact["rtp"])) <= Z * result.std_error
+    p = float(exact["trigger_probability"])
+    assert abs(result.trigger_rate - p) <= Z * math.sqrt(p * (1 - p) / n) + 1e-12
+    assert abs(result.rtp - (result.base + result.free_spins)) < 1e-9
+
+
+@pytest.mark.parametrize("name", ["free_spins_plain", "free_spins_retrigger"])
+def test_simulated_round_matches_exact(name):
+    game = tiny_game(name)
+    exact = exact_round(game)
+    result = simulate(game, 300_000, seed=99)
+    _assert_round_estimates(result, exact)
+    # The paid spin alone, against its exact SD.
+    _, sd, _ = _exact_spin(brute_force(game))
+    assert abs(result.base - float(exact["base"])) <= Z * sd / math.sqrt(result.spins)
+    assert result.spins_per_feature == pytest.approx(float(exact["spins_per_feature"]), rel=0.05)
+
+
+def test_exact_round_by_hand():
+    # free_spins_plain: no retrigger, so a feature of n spins is exactly n spins.
+    game = tiny_game("free_spins_plain")
+    exact = exact_round(game)
+    base, free = brute_force(game), brute_force(game, "free")
+    p2 = Fraction(base.trigger_weights().get(2, 0), base.cycle)
+    p3 = Fraction(base.trigger_weights().get(3, 0), base.cycle)
+    assert exact["spins_per_feature"] == (2 * p2 + 4 * p3) / (p2 + p3)
+    assert exact["rtp"] == base.mean_bets + (p2 * 2 + p3 * 4) * 2 * free.mean_bets
+
+
+@settings(max_examples=15, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(small_games(free_spins=True, max_combinations=1500))
+def test_simulated_round_matches_exact_on_generated_games(game):
+    exact = exact_round(game)
+    result = simulate(game, 100_000, seed=7)
+    _assert_round_estimates(result, exact)
