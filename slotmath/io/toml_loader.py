@@ -1,12 +1,15 @@
 """TOML game files in; one clear :class:`GameFileError` out for anything wrong.
 
 The format is documented in ``docs/game-format.md``. Every check names the file, the key
-path and what would be right.
+path and what is wrong and what would be right, on one line.
 """
 
 from __future__ import annotations
 
+import difflib
+import json
 import math
+import re
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -22,6 +25,26 @@ TOP_KEYS = {
 SYMBOL_KEYS = {"pays", "wild", "scatter", "bonus", "multiplier", "substitutes", "level_pays"}
 GROUP_KEYS = {"members", "pays", "level_pays"}
 FREE_SPIN_KEYS = {"trigger", "awards", "reels", "multiplier", "retrigger", "max_spins"}
+WEIGHTED_REEL_KEYS = {"strip", "weights"}
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def key_path(*parts: Any) -> str:
+    """A TOML-style dotted key path; names that are not bare TOML keys are quoted.
+
+    Examples
+    --------
+    >>> key_path("symbols", "7", "pays")
+    'symbols.7.pays'
+    >>> key_path("symbols", "any bar")
+    'symbols."any bar"'
+    """
+    out = []
+    for part in parts:
+        text = str(part)
+        out.append(text if _BARE_KEY.fullmatch(text) else json.dumps(text))
+    return ".".join(out)
 
 
 def load_game(path: str | Path) -> Game:
@@ -51,11 +74,14 @@ def load_game(path: str | Path) -> Game:
     path = Path(path)
     label = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not an error
     except FileNotFoundError:
-        raise GameFileError(label, None, "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameFileError(label, None, f"cannot be read: {exc}") from None
+        raise GameFileError(label, None, "no such file: give the path of a TOML game file") from None
+    except UnicodeDecodeError as exc:
+        raise GameFileError(label, None, f"is not UTF-8 text ({exc.reason} at byte "
+                                         f"{exc.start}): save the game file as UTF-8") from None
+    except OSError as exc:
+        raise GameFileError(label, None, f"cannot be read ({exc.strerror or exc})") from None
     return loads_game(text, label)
 
 
@@ -80,15 +106,79 @@ def loads_game(text: str, label: str = "<string>") -> Game:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise GameFileError(label, None, f"not valid TOML ({exc})") from None
+        key, message = _explain_toml_error(text, str(exc))
+        raise GameFileError(label, key, message) from None
     return game_from_dict(data, label)
 
 
 def game_from_dict(data: Mapping[str, Any], label: str = "<dict>") -> Game:
     """Build and validate a :class:`Game` from parsed TOML data."""
+    if not isinstance(data, Mapping):
+        raise GameFileError(label, None, f"must be a table of game keys, got {type(data).__name__}")
     return _Builder(data, label).build()
 
 
+# -- TOML syntax errors ---------------------------------------------------------------------
+_POSITION = re.compile(r"\s*\((?:at line (\d+), column (\d+)|at end of document)\)\s*$")
+_HEADER = re.compile(r"^\s*\[\[?\s*([^\[\]=,#]+?)\s*\]\]?\s*(?:#.*)?$")
+_ASSIGN = re.compile(r"^\s*([A-Za-z0-9_\-.\"' ]+?)\s*=")
+
+
+def _toml_key(raw: str) -> list[str]:
+    """The parts of a dotted TOML key as written (quotes removed, simple cases only)."""
+    return [p.strip().strip("\"'") for p in re.findall(r'"[^"]*"|\'[^\']*\'|[^.]+', raw)]
+
+
+def _explain_toml_error(text: str, raw: str) -> tuple[str | None, str]:
+    """(key path, one-line message) for a tomllib error; duplicate keys get their key path."""
+    match = _POSITION.search(raw)
+    reason = raw[: match.start()] if match else raw
+    lines = text.splitlines()
+    if match and match.group(1):
+        line_no = int(match.group(1))
+        where = f"line {line_no}, column {match.group(2)}"
+    else:
+        line_no = max((i + 1 for i, line in enumerate(lines) if line.split("#")[0].strip()),
+                      default=0)
+        where = "the end of the file"
+
+    def table_at(n: int) -> tuple[list[str], int]:
+        """The table header in force at line ``n`` and the line of the statement there."""
+        statement = 0
+        for i in range(min(n, len(lines)) - 1, -1, -1):
+            if not statement and _ASSIGN.match(lines[i]):
+                statement = i + 1
+            header = _HEADER.match(lines[i])
+            if header:
+                return _toml_key(header.group(1)), statement
+        return [], statement
+
+    declared = re.fullmatch(r"Cannot declare \((.*)\) twice", reason)
+    if declared:
+        parts = re.findall(r"'([^']*)'|\"([^\"]*)\"", declared.group(1))
+        path = key_path(*(a or b for a, b in parts)) if parts else None
+        return path, (f"table declared twice (line {line_no}): TOML allows each table header "
+                      "once; merge the two tables")
+    inline = re.fullmatch(r"Duplicate inline table key '(.*)'", reason)
+    if reason == "Cannot overwrite a value" or inline:
+        header, statement = table_at(line_no)
+        if statement:
+            assigned = _ASSIGN.match(lines[statement - 1]).group(1)
+            path = key_path(*header, *_toml_key(assigned))
+            if inline:
+                return path, (f"key {inline.group(1)!r} is given twice inside this inline table "
+                              f"(line {line_no}): give each key once")
+            return path, (f"key is given twice (second at line {statement}): TOML allows each "
+                          "key once per table; remove or rename one")
+        return None, f"a key is given twice ({where}): TOML allows each key once per table"
+    shown = ""
+    if match and match.group(1) and 0 < line_no <= len(lines) and lines[line_no - 1].strip():
+        snippet = lines[line_no - 1].strip()
+        shown = f" in {snippet[:60] + ('...' if len(snippet) > 60 else '')!r}"
+    return None, f"not valid TOML: {reason} at {where}{shown}"
+
+
+# -- the builder ----------------------------------------------------------------------------
 class _Builder:
     def __init__(self, data: Mapping[str, Any], label: str):
         self.data = data
@@ -98,15 +188,19 @@ class _Builder:
         raise GameFileError(self.label, key, message)
 
     # -- scalar helpers -------------------------------------------------------------------
-    def _unknown(self, table: Mapping, allowed: set[str], where: str):
+    def _unknown(self, table: Mapping, allowed: set[str], prefix: str):
+        """Reject keys not in ``allowed`` (typos get a suggestion); ``prefix`` is the table's path."""
         for key in table:
             if key not in allowed:
-                path = f"{where}.{key}" if where else key
-                self.fail(path, f"unknown key (expected one of: {', '.join(sorted(allowed))})")
+                close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                self.fail(f"{prefix}.{key_path(key)}" if prefix else key_path(key),
+                          f"unknown key: {hint}(expected one of: {', '.join(sorted(allowed))})")
 
     def _int(self, value: Any, key: str, minimum: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(key, f"must be a whole number, got {value!r}")
+            need = f"a whole number >= {minimum}" if minimum is not None else "a whole number"
+            self.fail(key, f"must be {need}, got {value!r}")
         if minimum is not None and value < minimum:
             self.fail(key, f"must be >= {minimum}, got {value}")
         return value
@@ -116,12 +210,17 @@ class _Builder:
             self.fail(key, f"must be true or false, got {value!r}")
         return value
 
+    def _name(self, value: Any, key: str, what: str) -> str:
+        if not isinstance(value, str) or not value:
+            self.fail(key, f"must be {what} (a non-empty string), got {value!r}")
+        return value
+
     def _pay(self, value: Any, key: str) -> Fraction:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            self.fail(key, f"pay must be a number, got {value!r}")
+            self.fail(key, f"pay must be a number like 10, 2.5 or '5/2', got {value!r}")
         if isinstance(value, float):
             if not math.isfinite(value):
-                self.fail(key, f"pay must be finite, got {value!r}")
+                self.fail(key, f"pay must be a finite number, got {value!r}")
             pay = Fraction(str(value))  # the decimal the user wrote, not the binary float
         elif isinstance(value, str):
             try:
@@ -131,26 +230,35 @@ class _Builder:
         else:
             pay = Fraction(value)
         if pay < 0:
-            self.fail(key, f"pay must not be negative, got {value!r}")
+            self.fail(key, f"pay must be >= 0, got {value!r}")
         return pay
 
-    def _count_table(self, table: Any, key: str, n_reels: int, max_count: int | None = None,
+    def _count(self, raw: Any, key: str) -> int:
+        """A count (or level) written as a table key: plain decimal digits."""
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        if not isinstance(raw, str) or not re.fullmatch(r"[0-9]+", raw):
+            self.fail(key, f"must be a whole number written with digits only, got {raw!r}")
+        return int(raw)
+
+    def _count_table(self, table: Any, where: tuple, limit: int, limit_what: str,
                      value=None) -> dict[int, Any]:
+        """``{ count = value }`` with 1 <= count <= limit (``limit_what`` explains the limit)."""
+        key = key_path(*where)
         if not isinstance(table, Mapping):
-            self.fail(key, f"must be a table of count = value, got {table!r}")
+            self.fail(key, f"must be a table of count = value like {{ 3 = 10, 4 = 50 }}, "
+                           f"got {table!r}")
         value = value or self._pay
         out: dict[int, Any] = {}
         for raw, v in table.items():
-            sub = f"{key}.{raw}"
-            try:
-                count = int(raw)
-            except ValueError:
-                self.fail(sub, f"count must be a whole number, got {raw!r}")
+            sub = key_path(*where, raw)
+            count = self._count(raw, sub)
             if count < 1:
                 self.fail(sub, f"count must be >= 1, got {count}")
-            top = max_count if max_count is not None else n_reels
-            if count > top:
-                self.fail(sub, f"count {count} is more than the {top} possible")
+            if count > limit:
+                self.fail(sub, f"count {count} can never happen: at most {limit} ({limit_what})")
+            if count in out:
+                self.fail(sub, f"count {count} is listed twice: give each count once")
             out[count] = value(v, sub)
         return out
 
@@ -160,52 +268,47 @@ class _Builder:
         self._unknown(d, TOP_KEYS, "")
         name = d.get("name", Path(self.label).stem)
         if not isinstance(name, str):
-            self.fail("name", "must be a string")
+            self.fail("name", f"must be a string, got {name!r}")
         description = d.get("description", "")
         if not isinstance(description, str):
-            self.fail("description", "must be a string")
+            self.fail("description", f"must be a string, got {description!r}")
 
         if "reels" not in d:
-            self.fail("reels", "missing: the [reels] table with at least a 'base' reel set")
+            self.fail("reels", "missing: add a [reels] table with at least a 'base' reel set")
         reels_table = d["reels"]
         if not isinstance(reels_table, Mapping) or not reels_table:
             self.fail("reels", "must be a table of named reel sets, e.g. base = [[...], ...]")
         if "base" not in reels_table:
-            self.fail("reels.base", "missing: the base game's reel set")
+            self.fail("reels.base", "missing: the base game's reel set, base = [[...], ...]")
         n_reels = self._n_reels(reels_table)
 
         if "rows" not in d:
             self.fail("rows", "missing: rows per reel (a number, or a list with one per reel)")
         rows = self._rows(d["rows"], n_reels)
         if "bet" not in d:
-            self.fail("bet", "missing: the total bet in coins at bet level 1")
+            self.fail("bet", "missing: the total bet in coins at bet level 1, e.g. bet = 20")
         bet = self._int(d["bet"], "bet", 1)
+        bet_levels = self._bet_levels(d.get("bet_levels", [1]))
 
-        levels = d.get("bet_levels", [1])
-        if not isinstance(levels, list) or not levels:
-            self.fail("bet_levels", "must be a non-empty list of whole numbers >= 1")
-        bet_levels = tuple(self._int(v, f"bet_levels[{i}]", 1) for i, v in enumerate(levels))
-        if len(set(bet_levels)) != len(bet_levels):
-            self.fail("bet_levels", "lists a level twice")
-
-        has_lines, has_ways = "paylines" in d, bool(d.get("ways", False))
-        if "ways" in d:
-            self._bool(d["ways"], "ways")
+        has_lines = "paylines" in d
+        has_ways = self._bool(d["ways"], "ways") if "ways" in d else False
         if has_lines and has_ways:
-            self.fail("paylines", "a game has either paylines or ways = true, not both")
+            self.fail("paylines", "a game has either paylines or ways = true, not both: "
+                                  "remove one")
         if not has_lines and not has_ways:
-            self.fail("paylines", "missing: give paylines = [[...], ...] or ways = true")
+            self.fail("paylines", "missing: give paylines = [[...], ...] (a lines game) or "
+                                  "ways = true (a ways game)")
         paylines = self._paylines(d["paylines"], rows) if has_lines else None
 
         symbols = self._symbols(d.get("symbols"), n_reels, bet_levels, sum(rows))
         groups = self._groups(d.get("groups", {}), symbols, n_reels, bet_levels)
-        reel_sets = {
-            set_name: self._reel_set(set_name, reels, symbols, rows, n_reels)
-            for set_name, reels in reels_table.items()
-        }
+        self._check_multipliers(symbols, groups)
+        reel_sets = {}
+        for set_name, reels in reels_table.items():
+            reel_sets[set_name] = self._reel_set(set_name, reels, symbols, n_reels)
         free_spins = None
         if "free_spins" in d:
-            free_spins = self._free_spins(d["free_spins"], symbols, reel_sets, n_reels, rows)
+            free_spins = self._free_spins(d["free_spins"], symbols, reel_sets, sum(rows))
 
         game = Game(
             name=name,
@@ -228,96 +331,143 @@ class _Builder:
     def _n_reels(self, reels_table: Mapping) -> int:
         base = reels_table["base"]
         if not isinstance(base, list) or not base:
-            self.fail("reels.base", "must be a non-empty list of reels")
+            self.fail("reels.base", "must be a non-empty list of reels, e.g. "
+                                    "base = [[\"A\", \"B\"], [\"B\", \"A\"], [\"A\", \"A\"]]")
         return len(base)
 
     def _rows(self, value: Any, n_reels: int) -> tuple[int, ...]:
         if isinstance(value, list):
             if len(value) != n_reels:
-                self.fail("rows", f"lists {len(value)} reels but the base reel set has {n_reels}")
+                self.fail("rows", f"lists {len(value)} reels but the base reel set has {n_reels}: "
+                                  "give one row count per reel, or a single number")
             return tuple(self._int(v, f"rows[{i}]", 1) for i, v in enumerate(value))
         return (self._int(value, "rows", 1),) * n_reels
 
+    def _bet_levels(self, levels: Any) -> tuple[int, ...]:
+        if not isinstance(levels, list) or not levels:
+            self.fail("bet_levels", f"must be a non-empty list of whole numbers >= 1 like "
+                                    f"[1, 2, 5], got {levels!r}")
+        bet_levels = tuple(self._int(v, f"bet_levels[{i}]", 1) for i, v in enumerate(levels))
+        for i, level in enumerate(bet_levels):
+            if level in bet_levels[:i]:
+                self.fail(f"bet_levels[{i}]", f"level {level} is listed twice: give each level once")
+        if 1 not in bet_levels:
+            self.fail("bet_levels", f"must include level 1 (bet and pays are given at level 1), "
+                                    f"got {list(bet_levels)}")
+        return bet_levels
+
     def _paylines(self, value: Any, rows: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         if not isinstance(value, list) or not value:
-            self.fail("paylines", "must be a non-empty list of lines, one row index per reel")
+            self.fail("paylines", "must be a non-empty list of lines, each one row index per "
+                                  "reel like [1, 1, 1, 1, 1]")
         lines = []
         for i, line in enumerate(value):
             key = f"paylines[{i}]"
             if not isinstance(line, list):
-                self.fail(key, f"must be a list of row indices, got {line!r}")
+                self.fail(key, f"must be a list of row indices, one per reel, got {line!r}")
             if len(line) != len(rows):
-                self.fail(key, f"has {len(line)} entries but the game has {len(rows)} reels")
+                self.fail(key, f"has {len(line)} entries but the game has {len(rows)} reels: "
+                               "give one row index per reel")
             for j, r in enumerate(line):
                 self._int(r, f"{key}[{j}]")
                 if not 0 <= r < rows[j]:
-                    self.fail(f"{key}[{j}]", f"row {r} is outside reel {j + 1}'s rows 0..{rows[j] - 1}")
+                    self.fail(f"{key}[{j}]", f"row {r} is outside reel {j + 1}'s rows: "
+                                             f"use 0 (top) to {rows[j] - 1} (bottom)")
             lines.append(tuple(line))
         return tuple(lines)
 
-    def _level_pays(self, value: Any, key: str, n_reels: int, bet_levels, max_count=None):
+    def _level_pays(self, value: Any, where: tuple, bet_levels, limit: int, limit_what: str,
+                    pay_counts: set[int] | None = None):
+        key = key_path(*where)
         if not isinstance(value, Mapping):
-            self.fail(key, "must be a table of level = { count = pay }")
+            self.fail(key, f"must be a table of level = {{ count = pay }}, got {value!r}")
         out = {}
         for raw, column in value.items():
-            try:
-                level = int(raw)
-            except ValueError:
-                self.fail(f"{key}.{raw}", "bet level must be a whole number")
+            sub = key_path(*where, raw)
+            level = self._count(raw, sub)
+            if level == 1:
+                self.fail(sub, "level 1 pays are the pays table itself: list level_pays only "
+                               "for the other bet levels")
             if level not in bet_levels:
-                self.fail(f"{key}.{raw}", f"bet level {level} is not in bet_levels {list(bet_levels)}")
-            out[level] = _frozen_map(
-                self._count_table(column, f"{key}.{raw}", n_reels, max_count)
-            )
+                self.fail(sub, f"bet level {level} is not in bet_levels {list(bet_levels)}: "
+                               "add it there or remove this column")
+            counts = self._count_table(column, (*where, raw), limit, limit_what)
+            if pay_counts is not None:
+                for count in counts:
+                    if count not in pay_counts:
+                        self.fail(key_path(*where, raw, count),
+                                  f"count {count} is not in this scatter's pays "
+                                  f"{sorted(pay_counts)}: a scatter's counts are the same at "
+                                  "every level (list it in pays, with 0 if need be)")
+            out[level] = _frozen_map(counts)
         return _frozen_map(out)
 
     def _symbols(self, table: Any, n_reels: int, bet_levels, window: int) -> dict[str, Symbol]:
         if table is None:
-            self.fail("symbols", "missing: declare every symbol under [symbols]")
+            self.fail("symbols", "missing: declare every symbol under [symbols], "
+                                 "e.g. A = { pays = { 3 = 10 } }")
         if not isinstance(table, Mapping) or not table:
             self.fail("symbols", "must be a non-empty table of symbol = { ... }")
         symbols: dict[str, Symbol] = {}
         for name, spec in table.items():
-            key = f"symbols.{name}"
+            where = ("symbols", name)
+            key = key_path(*where)
+            self._name(name, key, "a symbol name")
             if not isinstance(spec, Mapping):
-                self.fail(key, "must be a table, e.g. { pays = { 3 = 10 } } or {}")
+                self.fail(key, f"must be a table, e.g. {{ pays = {{ 3 = 10 }} }} or {{}}, "
+                               f"got {spec!r}")
             self._unknown(spec, SYMBOL_KEYS, key)
             wild = self._bool(spec.get("wild", False), f"{key}.wild")
             scatter = self._bool(spec.get("scatter", False), f"{key}.scatter")
             bonus = self._bool(spec.get("bonus", False), f"{key}.bonus")
             if wild and scatter:
-                self.fail(key, "a symbol cannot be both wild and scatter")
+                self.fail(key, "a symbol cannot be both wild and scatter: declare two symbols")
             if bonus and (wild or scatter):
-                self.fail(key, "a bonus symbol cannot also be wild or scatter")
+                self.fail(key, "a bonus symbol cannot also be wild or scatter: keep one of them")
             # Line and ways pays count reels; scatters count every position of the window.
-            max_count = window if scatter else n_reels
-            pays = self._count_table(spec.get("pays", {}), f"{key}.pays", n_reels, max_count)
+            if scatter:
+                limit, limit_what = window, "positions in the window"
+            else:
+                limit, limit_what = n_reels, "reels"
+            pays = self._count_table(spec.get("pays", {}), (*where, "pays"), limit, limit_what)
             if bonus and pays:
-                self.fail(f"{key}.pays", "bonus symbols pay through their feature, not a pay table")
-            level_pays = self._level_pays(spec.get("level_pays", {}), f"{key}.level_pays",
-                                          n_reels, bet_levels, max_count)
+                self.fail(f"{key}.pays", "a bonus symbol pays nothing on its own: remove pays "
+                                         "(its value is in the feature it starts)")
+            if bonus and spec.get("level_pays"):
+                self.fail(f"{key}.level_pays", "a bonus symbol pays nothing on its own: remove "
+                                               "level_pays")
+            level_pays = self._level_pays(spec.get("level_pays", {}), (*where, "level_pays"),
+                                          bet_levels, limit, limit_what,
+                                          set(pays) if scatter else None)
             multiplier = self._int(spec.get("multiplier", 1), f"{key}.multiplier", 1)
-            if multiplier != 1 and scatter:
-                self.fail(f"{key}.multiplier", "a scatter cannot be a multiplier symbol")
+            if multiplier != 1 and (scatter or bonus):
+                kind = "scatter" if scatter else "bonus symbol"
+                self.fail(f"{key}.multiplier", f"a {kind} takes part in no line or way, so it "
+                                               "cannot multiply: remove multiplier")
             substitutes = spec.get("substitutes")
             if substitutes is not None:
                 if not wild:
-                    self.fail(f"{key}.substitutes", "only a wild symbol substitutes")
-                if not isinstance(substitutes, list) or not all(isinstance(s, str) for s in substitutes):
-                    self.fail(f"{key}.substitutes", "must be a list of symbol names")
+                    self.fail(f"{key}.substitutes", "only a wild substitutes: add wild = true "
+                                                    "or remove substitutes")
+                if not isinstance(substitutes, list) or not all(
+                        isinstance(s, str) for s in substitutes):
+                    self.fail(f"{key}.substitutes", f"must be a list of symbol names like "
+                                                    f"[\"A\", \"B\"], got {substitutes!r}")
                 substitutes = frozenset(substitutes)
             symbols[name] = Symbol(
                 name=name, pays=_frozen_map(pays), wild=wild, scatter=scatter, bonus=bonus,
                 multiplier=multiplier, substitutes=substitutes, level_pays=level_pays,
             )
         for name, sym in symbols.items():
-            for other in sym.substitutes or ():
+            for other in sorted(sym.substitutes or ()):
+                key = key_path("symbols", name, "substitutes")
                 if other not in symbols:
-                    self.fail(f"symbols.{name}.substitutes", f"symbol {other!r} is not declared")
+                    self.fail(key, f"symbol {other!r} is not declared in [symbols]")
                 o = symbols[other]
+                kind = "scatter" if o.scatter else "bonus symbol" if o.bonus else "wild"
                 if o.scatter or o.bonus or o.wild:
-                    self.fail(f"symbols.{name}.substitutes",
-                              f"{other!r} is a scatter, bonus or wild symbol: wilds never stand in for it")
+                    self.fail(key, f"{other!r} is a {kind}: wilds never stand in for it, "
+                                   "list only plain symbols")
         return symbols
 
     def _groups(self, table: Any, symbols, n_reels, bet_levels) -> dict[str, SymbolGroup]:
@@ -325,88 +475,122 @@ class _Builder:
             self.fail("groups", "must be a table of group = { members = [...], pays = {...} }")
         groups = {}
         for name, spec in table.items():
-            key = f"groups.{name}"
+            where = ("groups", name)
+            key = key_path(*where)
+            self._name(name, key, "a group name")
             if name in symbols:
-                self.fail(key, "a group cannot share its name with a symbol")
+                self.fail(key, f"a group cannot share its name with the symbol {name!r}: "
+                               "rename the group")
             if not isinstance(spec, Mapping):
-                self.fail(key, "must be a table with members and pays")
+                self.fail(key, "must be a table like { members = [\"A\", \"B\"], "
+                               "pays = { 3 = 5 } }")
             self._unknown(spec, GROUP_KEYS, key)
             members = spec.get("members")
-            if not isinstance(members, list) or len(members) < 2:
-                self.fail(f"{key}.members", "must list at least two symbols")
+            if (not isinstance(members, list) or len(members) < 2
+                    or not all(isinstance(m, str) for m in members)):
+                self.fail(f"{key}.members", f"must list at least two symbol names, got {members!r}")
+            if len(set(members)) != len(members):
+                self.fail(f"{key}.members", "lists a symbol twice: give each member once")
             for m in members:
                 if m not in symbols:
-                    self.fail(f"{key}.members", f"symbol {m!r} is not declared")
-                if symbols[m].scatter or symbols[m].bonus or symbols[m].wild:
-                    self.fail(f"{key}.members", f"{m!r} is a scatter, bonus or wild symbol")
+                    self.fail(f"{key}.members", f"symbol {m!r} is not declared in [symbols]")
+                s = symbols[m]
+                if s.scatter or s.bonus or s.wild:
+                    kind = "scatter" if s.scatter else "bonus symbol" if s.bonus else "wild"
+                    self.fail(f"{key}.members", f"{m!r} is a {kind}: a group lists plain symbols "
+                                                "(wilds join a group by substituting)")
             if "pays" not in spec:
-                self.fail(f"{key}.pays", "missing")
-            pays = self._count_table(spec["pays"], f"{key}.pays", n_reels)
-            level_pays = self._level_pays(spec.get("level_pays", {}), f"{key}.level_pays",
-                                          n_reels, bet_levels)
+                self.fail(f"{key}.pays", "missing: the group's pays by count, e.g. { 3 = 5 }")
+            pays = self._count_table(spec["pays"], (*where, "pays"), n_reels, "reels")
+            level_pays = self._level_pays(spec.get("level_pays", {}), (*where, "level_pays"),
+                                          bet_levels, n_reels, "reels")
             groups[name] = SymbolGroup(name, frozenset(members), _frozen_map(pays), level_pays)
         return groups
 
-    def _reel_set(self, set_name, reels, symbols, rows, n_reels) -> ReelSet:
-        key = f"reels.{set_name}"
+    def _check_multipliers(self, symbols, groups):
+        """A multiplier only acts inside a win: on a wild, a paying symbol or a group member."""
+        in_groups = {m for g in groups.values() for m in g.members}
+        for name, s in symbols.items():
+            if s.multiplier != 1 and not (s.wild or s.pays or s.level_pays or name in in_groups):
+                self.fail(key_path("symbols", name, "multiplier"),
+                          f"has no effect: {name!r} is not wild, pays nothing and is in no "
+                          "group, so it is never part of a win; remove multiplier")
+
+    def _reel_set(self, set_name, reels, symbols, n_reels) -> ReelSet:
+        key = key_path("reels", set_name)
+        self._name(set_name, key, "a reel set name")
         if not isinstance(reels, list):
-            self.fail(key, "must be a list of reels")
+            self.fail(key, f"must be a list of reels, got {reels!r}")
         if len(reels) != n_reels:
-            self.fail(key, f"has {len(reels)} reels but the base reel set has {n_reels}")
+            self.fail(key, f"has {len(reels)} reels but the base reel set has {n_reels}: "
+                           "every reel set has the same number of reels")
         out = []
         for j, reel in enumerate(reels):
             rkey = f"{key}[{j}]"
             weights = None
             if isinstance(reel, Mapping):
-                self._unknown(reel, {"strip", "weights"}, rkey)
+                self._unknown(reel, WEIGHTED_REEL_KEYS, rkey)
                 if "strip" not in reel:
-                    self.fail(f"{rkey}.strip", "missing")
+                    self.fail(f"{rkey}.strip", "missing: a weighted reel is "
+                                               "{ strip = [...], weights = [...] }")
                 strip, weights = reel["strip"], reel.get("weights")
                 skey = f"{rkey}.strip"
             else:
                 strip, skey = reel, rkey
             if not isinstance(strip, list):
-                self.fail(skey, "must be a list of symbol names")
+                self.fail(skey, f"must be a list of symbol names, got {strip!r}")
             if not strip:
-                self.fail(skey, "strip is empty")
+                self.fail(skey, "strip is empty: list at least one symbol")
             for i, s in enumerate(strip):
                 if not isinstance(s, str):
-                    self.fail(f"{skey}[{i}]", f"must be a symbol name, got {s!r}")
+                    self.fail(f"{skey}[{i}]", f"must be a symbol name (a string), got {s!r}")
                 if s not in symbols:
                     self.fail(f"{skey}[{i}]", f"symbol {s!r} is not declared in [symbols]")
             if weights is not None:
                 wkey = f"{rkey}.weights"
                 if not isinstance(weights, list) or len(weights) != len(strip):
-                    self.fail(wkey, f"must list one whole-number weight per stop ({len(strip)})")
+                    got = len(weights) if isinstance(weights, list) else repr(weights)
+                    self.fail(wkey, f"must list one whole-number weight per stop: the strip has "
+                                    f"{len(strip)} stops, got {got}")
                 weights = tuple(self._int(w, f"{wkey}[{i}]", 0) for i, w in enumerate(weights))
                 if sum(weights) == 0:
-                    self.fail(wkey, "all weights are zero")
+                    self.fail(wkey, "all weights are zero: at least one stop needs a weight > 0")
             out.append(Reel(tuple(strip), weights))
         return ReelSet(set_name, tuple(out))
 
-    def _free_spins(self, spec, symbols, reel_sets, n_reels, rows) -> FreeSpins:
+    def _free_spins(self, spec, symbols, reel_sets, window: int) -> FreeSpins:
         key = "free_spins"
         if not isinstance(spec, Mapping):
-            self.fail(key, "must be a table")
+            self.fail(key, "must be a table: [free_spins] with trigger and awards")
         self._unknown(spec, FREE_SPIN_KEYS, key)
         trigger = spec.get("trigger")
         if trigger is None:
-            self.fail(f"{key}.trigger", "missing: the scatter symbol that triggers")
+            self.fail(f"{key}.trigger", "missing: the scatter symbol that triggers, "
+                                        "e.g. trigger = \"SC\"")
+        if not isinstance(trigger, str):
+            self.fail(f"{key}.trigger", f"must be a symbol name (a string), got {trigger!r}")
         if trigger not in symbols:
             self.fail(f"{key}.trigger", f"symbol {trigger!r} is not declared in [symbols]")
         if not symbols[trigger].scatter:
-            self.fail(f"{key}.trigger", f"symbol {trigger!r} is not a scatter")
+            scatters = [n for n, s in symbols.items() if s.scatter]
+            self.fail(f"{key}.trigger", f"symbol {trigger!r} is not a scatter: free spins are "
+                                        f"triggered by a scatter (declared: {scatters})")
         if "awards" not in spec:
-            self.fail(f"{key}.awards", "missing: spins awarded by trigger count")
+            self.fail(f"{key}.awards", "missing: spins awarded by trigger count, "
+                                       "e.g. awards = { 3 = 10 }")
         awards = self._count_table(
-            spec["awards"], f"{key}.awards", n_reels, max_count=sum(rows),
+            spec["awards"], (key, "awards"), window, "positions in the window",
             value=lambda v, k: self._int(v, k, 1),
         )
         if not awards:
-            self.fail(f"{key}.awards", "must award spins for at least one count")
+            self.fail(f"{key}.awards", "must award spins for at least one count, "
+                                       "e.g. { 3 = 10 }")
         reels = spec.get("reels", "base")
+        if not isinstance(reels, str):
+            self.fail(f"{key}.reels", f"must be the name of a reel set, got {reels!r}")
         if reels not in reel_sets:
-            self.fail(f"{key}.reels", f"reel set {reels!r} is not defined under [reels]")
+            self.fail(f"{key}.reels", f"reel set {reels!r} is not defined under [reels] "
+                                      f"(defined: {list(reel_sets)})")
         multiplier = self._int(spec.get("multiplier", 1), f"{key}.multiplier", 1)
         retrigger = self._bool(spec.get("retrigger", False), f"{key}.retrigger")
         max_spins = spec.get("max_spins")
@@ -426,6 +610,7 @@ class _Builder:
         if expected >= 1:
             self.fail(
                 "free_spins.retrigger",
-                f"expected retrigger award per free spin is {float(expected):.4g} >= 1 and there is "
-                "no max_spins cap: the feature would never end",
+                f"expected retrigger award per free spin is {expected} (~{float(expected):.4g})"
+                " >= 1 with no max_spins: the feature would never end; add max_spins, or lower "
+                "the awards or the trigger symbols on the free-spin reels",
             )

@@ -1,0 +1,434 @@
+"""Every kind of bad game file gives one :class:`GameFileError` naming file, key and problem.
+
+One list of cases, one suite (SciPy style): each case is a mutation of the small valid game
+:data:`BASE`, the key path the error must name and a fragment of the message. Adding a check
+to the loader = adding a row here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from slotmath.errors import GameFileError
+from slotmath.io.toml_loader import game_from_dict, load_game, loads_game
+
+# A valid lines game touching every part of the format: wild, scatter, plain symbols, a
+# group, two reel sets, bet levels and retriggering free spins.
+BASE = """\
+name = "base"
+rows = 3
+bet = 10
+bet_levels = [1, 2]
+paylines = [[1, 1, 1], [0, 0, 0]]
+
+[symbols]
+W = { wild = true, pays = { 3 = 50 } }
+SC = { scatter = true, pays = { 3 = 5 } }
+A = { pays = { 2 = 1, 3 = 10 } }
+B = { pays = { 3 = 5 } }
+X = {}
+
+[groups]
+AB = { members = ["A", "B"], pays = { 3 = 2 } }
+
+[reels]
+base = [["A", "B", "W", "SC", "X"], ["B", "A", "X", "W", "SC"], ["X", "A", "B", "SC", "A"]]
+free = [["A", "B", "W", "X"], ["A", "W", "X", "B"], ["A", "B", "X", "SC"]]
+
+[free_spins]
+trigger = "SC"
+awards = { 3 = 5 }
+reels = "free"
+multiplier = 2
+retrigger = true
+"""
+
+REEL_0 = '["A", "B", "W", "SC", "X"], ["B"'  # reel 1 of the base set (unique text)
+WEIGHTED_0 = '{ strip = ["A", "B", "W", "SC", "X"], weights = [1, 2, 3, 4, 5] }, ["B"'
+REELS_TABLE = BASE[BASE.index("[reels]"):BASE.index("[free_spins]")]
+
+Mutation = Callable[[str], "str | None"]
+
+
+def sub(old: str, new: str) -> Mutation:
+    """Replace the one occurrence of ``old`` (a mutation that silently misses is a bug)."""
+
+    def mutate(text: str) -> str:
+        assert text.count(old) == 1, f"mutation target {old!r} occurs {text.count(old)} times"
+        return text.replace(old, new)
+
+    return mutate
+
+
+def subs(*pairs: tuple[str, str]) -> Mutation:
+    """Several replacements in order."""
+
+    def mutate(text: str) -> str:
+        for old, new in pairs:
+            text = sub(old, new)(text)
+        return text
+
+    return mutate
+
+
+def whole(text: str) -> Mutation:
+    """The file is replaced by ``text``."""
+    return lambda _: text
+
+
+def missing_file(_: str) -> None:
+    """No file is written at all."""
+    return None
+
+
+def weighted(weights: str) -> Mutation:
+    """Reel 1 of the base set becomes weighted with the given weights list."""
+    return sub(REEL_0, WEIGHTED_0.replace("[1, 2, 3, 4, 5]", weights))
+
+
+# (id, mutation, key path or None, message fragment)
+CASES: list[tuple[str, Mutation, str | None, str]] = [
+    # -- issue section 3 ------------------------------------------------------------------
+    ("undeclared symbol on a strip", sub('"X", "A", "B", "SC", "A"', '"X", "A", "Q", "SC", "A"'),
+     "reels.base[2][2]", "symbol 'Q' is not declared in [symbols]"),
+    ("undeclared symbol on a free strip", sub('["A", "W", "X", "B"]', '["A", "W", "X", "Q"]'),
+     "reels.free[1][3]", "symbol 'Q' is not declared"),
+    ("payline too short", sub("[1, 1, 1], [0", "[1, 1], [0"),
+     "paylines[0]", "has 2 entries but the game has 3 reels: give one row index per reel"),
+    ("payline too long", sub("[0, 0, 0]]", "[0, 0, 0, 0]]"),
+     "paylines[1]", "has 4 entries but the game has 3 reels"),
+    ("payline row below the reel", sub("[0, 0, 0]]", "[0, 3, 0]]"),
+     "paylines[1][1]", "row 3 is outside reel 2's rows: use 0 (top) to 2 (bottom)"),
+    ("payline row negative", sub("[0, 0, 0]]", "[0, 0, -1]]"),
+     "paylines[1][2]", "row -1 is outside reel 3's rows"),
+    ("empty strip", sub(REEL_0, '[], ["B"'), "reels.base[0]", "strip is empty"),
+    ("empty weighted strip", sub(REEL_0, '{ strip = [] }, ["B"'),
+     "reels.base[0].strip", "strip is empty: list at least one symbol"),
+    ("negative pay", sub("3 = 10 }", "3 = -10 }"), "symbols.A.pays.3", "pay must be >= 0"),
+    ("negative fraction pay", sub("3 = 10 }", '3 = "-5/2" }'), "symbols.A.pays.3",
+     "pay must be >= 0, got '-5/2'"),
+    ("non-numeric pay", sub("3 = 10 }", '3 = "ten" }'), "symbols.A.pays.3",
+     "pay must be a number or a fraction like '5/2', got 'ten'"),
+    ("pay of zero denominator", sub("3 = 10 }", '3 = "1/0" }'), "symbols.A.pays.3",
+     "pay must be a number or a fraction"),
+    ("pay is a list", sub("3 = 10 }", "3 = [10] }"), "symbols.A.pays.3",
+     "pay must be a number like 10, 2.5 or '5/2', got [10]"),
+    ("pay is a boolean", sub("3 = 10 }", "3 = true }"), "symbols.A.pays.3",
+     "pay must be a number"),
+    ("pay is infinite", sub("3 = 10 }", "3 = inf }"), "symbols.A.pays.3",
+     "pay must be a finite number"),
+    ("pay is nan", sub("3 = 10 }", "3 = nan }"), "symbols.A.pays.3", "finite"),
+    ("pays not a table", sub("{ pays = { 3 = 5 } }\nX", "{ pays = 5 }\nX"), "symbols.B.pays",
+     "must be a table of count = value"),
+    ("line pay count above the reels", sub("3 = 10 }", "3 = 10, 4 = 40 }"), "symbols.A.pays.4",
+     "count 4 can never happen: at most 3 (reels)"),
+    ("wild pay count above the reels", sub("{ 3 = 50 }", "{ 3 = 50, 6 = 500 }"),
+     "symbols.W.pays.6", "at most 3 (reels)"),
+    ("group pay count above the reels", sub("pays = { 3 = 2 }", "pays = { 4 = 2 }"),
+     "groups.AB.pays.4", "at most 3 (reels)"),
+    ("scatter count above the window", sub("{ 3 = 5 } }\nA", "{ 3 = 5, 10 = 50 } }\nA"),
+     "symbols.SC.pays.10", "count 10 can never happen: at most 9 (positions in the window)"),
+    ("pay count zero", sub("{ 2 = 1,", "{ 0 = 1,"), "symbols.A.pays.0", "count must be >= 1"),
+    ("pay count not a number", sub("{ 2 = 1,", "{ two = 1,"), "symbols.A.pays.two",
+     "must be a whole number written with digits only, got 'two'"),
+    ("pay count written twice", sub("{ 2 = 1,", "{ 2 = 1, 02 = 3,"), "symbols.A.pays.02",
+     "count 2 is listed twice"),
+    ("not TOML", whole("this is not a game file\n"), None, "not valid TOML"),
+    ("TOML syntax error names the line", sub("bet = 10", "bet = "), None,
+     "not valid TOML: Invalid value at line 3"),
+    ("binary garbage", whole("\x00\x01\x02"), None, "not valid TOML"),
+    ("a top-level key repeated", sub("bet = 10\n", "bet = 10\nbet = 20\n"), "bet",
+     "key is given twice (second at line 4)"),
+    ("a symbol repeated", sub("X = {}\n", "X = {}\nA = {}\n"), "symbols.A",
+     "key is given twice"),
+    ("a key repeated in an inline table", sub("{ 2 = 1, 3 = 10 }", "{ 2 = 1, 3 = 10, 3 = 20 }"),
+     "symbols.A", "key '3' is given twice inside this inline table"),
+    ("a table repeated", sub("[groups]", "[reels]\nbonus = []\n[groups]"), "reels",
+     "table declared twice"),
+    ("a repeated key that is the last statement", lambda t: t + "retrigger = false\n",
+     "free_spins.retrigger", "key is given twice"),
+    ("missing reels", sub(REELS_TABLE, ""), "reels",
+     "missing: add a [reels] table with at least a 'base' reel set"),
+    ("missing base reel set", sub("base = [[", "main = [["), "reels.base",
+     "missing: the base game's reel set"),
+    ("base reel set empty", sub('base = [["A", "B", "W", "SC", "X"], ["B", "A", "X", "W", "SC"], '
+                                '["X", "A", "B", "SC", "A"]]', "base = []"),
+     "reels.base", "must be a non-empty list of reels"),
+    ("both paylines and ways", sub("bet = 10\n", "bet = 10\nways = true\n"), "paylines",
+     "either paylines or ways = true, not both"),
+    ("neither paylines nor ways", sub("paylines = [[1, 1, 1], [0, 0, 0]]\n", ""), "paylines",
+     "missing: give paylines = [[...], ...] (a lines game) or ways = true"),
+    ("ways = false is neither", sub("paylines = [[1, 1, 1], [0, 0, 0]]\n", "ways = false\n"),
+     "paylines", "missing"),
+    ("empty paylines", sub("paylines = [[1, 1, 1], [0, 0, 0]]", "paylines = []"), "paylines",
+     "must be a non-empty list of lines"),
+    ("rows zero", sub("rows = 3", "rows = 0"), "rows", "must be >= 1, got 0"),
+    ("rows negative", sub("rows = 3", "rows = -2"), "rows", "must be >= 1, got -2"),
+    ("rows per reel with a zero", sub("rows = 3", "rows = [3, 0, 3]"), "rows[1]",
+     "must be >= 1, got 0"),
+    ("bet zero", sub("bet = 10", "bet = 0"), "bet", "must be >= 1, got 0"),
+    ("bet negative", sub("bet = 10", "bet = -10"), "bet", "must be >= 1, got -10"),
+    ("bet not whole", sub("bet = 10", "bet = 2.5"), "bet", "must be a whole number >= 1, got 2.5"),
+    ("wild and scatter", sub("W = { wild = true,", "W = { wild = true, scatter = true,"),
+     "symbols.W", "cannot be both wild and scatter"),
+    ("free spins trigger undeclared", sub('trigger = "SC"', 'trigger = "S"'),
+     "free_spins.trigger", "symbol 'S' is not declared in [symbols]"),
+    ("free spins reel set unknown", sub('reels = "free"', 'reels = "bonus"'),
+     "free_spins.reels", "reel set 'bonus' is not defined under [reels] (defined: ['base', 'free'])"),
+    ("retrigger that never ends", sub("awards = { 3 = 5 }", "awards = { 1 = 5 }"),
+     "free_spins.retrigger",
+     "expected retrigger award per free spin is 15/4 (~3.75) >= 1 with no max_spins: "
+     "the feature would never end"),
+    ("retrigger of exactly one spin per spin", subs(
+        ("awards = { 3 = 5 }", "awards = { 1 = 1 }"),
+        ('["A", "B", "X", "SC"]]', '["SC"]]')),
+     "free_spins.retrigger", "is 1 (~1) >= 1"),
+    # -- typos and unknown keys -----------------------------------------------------------
+    ("top-level typo", sub("paylines =", "paylnes ="), "paylnes",
+     "unknown key: did you mean 'paylines'?"),
+    ("symbol key typo", sub("A = { pays", "A = { pay"), "symbols.A.pay",
+     "unknown key: did you mean 'pays'?"),
+    ("quoted symbol name in the key path", sub("X = {}", '"my sym" = { pay = { 3 = 1 } }'),
+     'symbols."my sym".pay', "did you mean 'pays'?"),
+    ("group key typo", sub("members =", "member ="), "groups.AB.member",
+     "did you mean 'members'?"),
+    ("free spins key typo", sub("multiplier = 2", "multiplyer = 2"), "free_spins.multiplyer",
+     "did you mean 'multiplier'?"),
+    ("weighted reel key typo", sub(REEL_0, '{ strip = ["A"], weight = [1] }, ["B"'),
+     "reels.base[0].weight", "did you mean 'weights'?"),
+    ("unknown key without a close match", sub("bet = 10\n", "bet = 10\njackpot = 5\n"),
+     "jackpot", "unknown key: (expected one of:"),
+    # -- weighted stops -------------------------------------------------------------------
+    ("weights too short", weighted("[1, 2, 3]"), "reels.base[0].weights",
+     "one whole-number weight per stop: the strip has 5 stops, got 3"),
+    ("weights too long", weighted("[1, 2, 3, 4, 5, 6]"), "reels.base[0].weights", "got 6"),
+    ("weights not a list", weighted("7"), "reels.base[0].weights", "got 7"),
+    ("negative weight", weighted("[1, -2, 3, 4, 5]"), "reels.base[0].weights[1]",
+     "must be >= 0, got -2"),
+    ("fractional weight", weighted("[1, 2, 3.5, 4, 5]"), "reels.base[0].weights[2]",
+     "must be a whole number >= 0, got 3.5"),
+    ("boolean weight", weighted("[1, 2, 3, true, 5]"), "reels.base[0].weights[3]",
+     "must be a whole number >= 0, got True"),
+    ("all weights zero", weighted("[0, 0, 0, 0, 0]"), "reels.base[0].weights",
+     "all weights are zero: at least one stop needs a weight > 0"),
+    ("weighted reel without strip", sub(REEL_0, '{ weights = [1] }, ["B"'),
+     "reels.base[0].strip", "missing"),
+    # -- groups ---------------------------------------------------------------------------
+    ("group member undeclared", sub('["A", "B"]', '["A", "Q"]'), "groups.AB.members",
+     "symbol 'Q' is not declared in [symbols]"),
+    ("group of one", sub('["A", "B"]', '["A"]'), "groups.AB.members",
+     "must list at least two symbol names"),
+    ("group member not a name", sub('["A", "B"]', '["A", ["B"]]'), "groups.AB.members",
+     "must list at least two symbol names"),
+    ("group member twice", sub('["A", "B"]', '["A", "B", "A"]'), "groups.AB.members",
+     "lists a symbol twice"),
+    ("group member is a scatter", sub('["A", "B"]', '["A", "SC"]'), "groups.AB.members",
+     "'SC' is a scatter"),
+    ("group member is a wild", sub('["A", "B"]', '["A", "W"]'), "groups.AB.members",
+     "'W' is a wild: a group lists plain symbols"),
+    ("group without pays", sub(', pays = { 3 = 2 }', ""), "groups.AB.pays", "missing"),
+    ("group named like a symbol", sub("AB = {", "A = {"), "groups.A",
+     "cannot share its name with the symbol 'A'"),
+    # -- bet levels and level_pays --------------------------------------------------------
+    ("level_pays for a level not in bet_levels",
+     sub("3 = 10 }", "3 = 10 }, level_pays = { 3 = { 3 = 40 } }"),
+     "symbols.A.level_pays.3", "bet level 3 is not in bet_levels [1, 2]"),
+    ("level_pays for level 1", sub("3 = 10 }", "3 = 10 }, level_pays = { 1 = { 3 = 40 } }"),
+     "symbols.A.level_pays.1", "level 1 pays are the pays table itself"),
+    ("level_pays count above the reels",
+     sub("3 = 10 }", "3 = 10 }, level_pays = { 2 = { 4 = 40 } }"),
+     "symbols.A.level_pays.2.4", "at most 3 (reels)"),
+    ("level_pays negative", sub("3 = 10 }", "3 = 10 }, level_pays = { 2 = { 3 = -1 } }"),
+     "symbols.A.level_pays.2.3", "pay must be >= 0"),
+    ("group level_pays for an unknown level",
+     sub("pays = { 3 = 2 }", "pays = { 3 = 2 }, level_pays = { 5 = { 3 = 9 } }"),
+     "groups.AB.level_pays.5", "bet level 5 is not in bet_levels"),
+    ("scatter level_pays adds a count", sub(
+        "{ 3 = 5 } }\nA", "{ 3 = 5 }, level_pays = { 2 = { 4 = 20 } } }\nA"),
+     "symbols.SC.level_pays.2.4", "count 4 is not in this scatter's pays [3]"),
+    ("bet_levels repeat a level", sub("[1, 2]", "[1, 2, 2]"), "bet_levels[2]",
+     "level 2 is listed twice: give each level once"),
+    ("bet_levels without level 1", sub("[1, 2]", "[2, 5]"), "bet_levels",
+     "must include level 1"),
+    ("bet_levels with zero", sub("[1, 2]", "[1, 0]"), "bet_levels[1]", "must be >= 1, got 0"),
+    ("bet_levels empty", sub("[1, 2]", "[]"), "bet_levels", "must be a non-empty list"),
+    ("bet_levels not a list", sub("[1, 2]", "2"), "bet_levels", "must be a non-empty list"),
+    # -- rows per reel ---------------------------------------------------------------------
+    ("rows list too short", sub("rows = 3", "rows = [3, 3]"), "rows",
+     "lists 2 reels but the base reel set has 3: give one row count per reel"),
+    ("rows list too long", sub("rows = 3", "rows = [3, 3, 3, 3]"), "rows", "lists 4 reels"),
+    ("rows missing", sub("rows = 3\n", ""), "rows", "missing"),
+    ("bet missing", sub("bet = 10\n", ""), "bet", "missing"),
+    ("symbols missing", sub("[symbols]", "[more]"), "more", "unknown key"),
+    ("reel set with a different number of reels",
+     sub('free = [["A", "B", "W", "X"], ', "free = ["), "reels.free",
+     "has 2 reels but the base reel set has 3"),
+    # -- free spins -----------------------------------------------------------------------
+    ("trigger is not a scatter", sub('trigger = "SC"', 'trigger = "A"'), "free_spins.trigger",
+     "symbol 'A' is not a scatter"),
+    ("trigger is a list", sub('trigger = "SC"', 'trigger = ["SC"]'), "free_spins.trigger",
+     "must be a symbol name (a string), got ['SC']"),
+    ("trigger missing", sub('trigger = "SC"\n', ""), "free_spins.trigger", "missing"),
+    ("free spins reels is a list", sub('reels = "free"', 'reels = ["free"]'),
+     "free_spins.reels", "must be the name of a reel set"),
+    ("awards missing", sub("awards = { 3 = 5 }\n", ""), "free_spins.awards", "missing"),
+    ("awards empty", sub("awards = { 3 = 5 }", "awards = {}"), "free_spins.awards",
+     "must award spins for at least one count"),
+    ("award of zero spins", sub("awards = { 3 = 5 }", "awards = { 3 = 0 }"),
+     "free_spins.awards.3", "must be >= 1, got 0"),
+    ("award count above the window", sub("awards = { 3 = 5 }", "awards = { 10 = 5 }"),
+     "free_spins.awards.10", "at most 9 (positions in the window)"),
+    ("free spin multiplier zero", sub("multiplier = 2", "multiplier = 0"),
+     "free_spins.multiplier", "must be >= 1"),
+    ("max_spins zero", sub("retrigger = true", "retrigger = true\nmax_spins = 0"),
+     "free_spins.max_spins", "must be >= 1, got 0"),
+    ("free_spins not a table",
+     lambda t: t[: t.index("[free_spins]")].replace("bet = 10\n", "bet = 10\nfree_spins = 3\n"),
+     "free_spins", "must be a table"),
+    # -- symbols ---------------------------------------------------------------------------
+    ("substitutes on a plain symbol", sub("B = { pays", 'B = { substitutes = ["A"], pays'),
+     "symbols.B.substitutes", "only a wild substitutes"),
+    ("substitutes an undeclared symbol", sub("wild = true,", 'wild = true, substitutes = ["Q"],'),
+     "symbols.W.substitutes", "symbol 'Q' is not declared"),
+    ("substitutes a scatter", sub("wild = true,", 'wild = true, substitutes = ["A", "SC"],'),
+     "symbols.W.substitutes", "'SC' is a scatter: wilds never stand in for it"),
+    ("substitutes not a list of names", sub("wild = true,", "wild = true, substitutes = [1],"),
+     "symbols.W.substitutes", "must be a list of symbol names"),
+    ("bonus with pays", sub("X = {}", "X = { bonus = true, pays = { 3 = 1 } }"), "symbols.X.pays",
+     "a bonus symbol pays nothing on its own"),
+    ("bonus and wild", sub("X = {}", "X = { bonus = true, wild = true }"), "symbols.X",
+     "cannot also be wild or scatter"),
+    ("bonus with a multiplier", sub("X = {}", "X = { bonus = true, multiplier = 2 }"),
+     "symbols.X.multiplier", "a bonus symbol takes part in no line or way"),
+    ("scatter with a multiplier", sub("scatter = true,", "scatter = true, multiplier = 2,"),
+     "symbols.SC.multiplier", "a scatter takes part in no line or way"),
+    ("multiplier that never applies", sub("X = {}", "X = { multiplier = 3 }"),
+     "symbols.X.multiplier", "has no effect"),
+    ("multiplier zero", sub("wild = true,", "wild = true, multiplier = 0,"),
+     "symbols.W.multiplier", "must be >= 1, got 0"),
+    ("symbol spec not a table", sub("X = {}", "X = 3"), "symbols.X", "must be a table"),
+    # -- types: booleans are not numbers, strings are not numbers ----------------------------
+    ("payline entry a string", sub("[1, 1, 1]", '[1, "1", 1]'), "paylines[0][1]",
+     "must be a whole number, got '1'"),
+    ("payline entry a float", sub("[1, 1, 1]", "[1, 1.0, 1]"), "paylines[0][1]",
+     "must be a whole number, got 1.0"),
+    ("payline entry a boolean", sub("[1, 1, 1]", "[true, 1, 1]"), "paylines[0][0]",
+     "must be a whole number, got True"),
+    ("payline not a list", sub("[1, 1, 1], [0", "1, [0"), "paylines[0]",
+     "must be a list of row indices"),
+    ("rows a boolean", sub("rows = 3", "rows = true"), "rows", "got True"),
+    ("bet a boolean", sub("bet = 10", "bet = true"), "bet", "got True"),
+    ("bet a string", sub("bet = 10", 'bet = "10"'), "bet", "got '10'"),
+    ("multiplier a boolean", sub("multiplier = 2", "multiplier = true"),
+     "free_spins.multiplier", "got True"),
+    ("award a boolean", sub("awards = { 3 = 5 }", "awards = { 3 = true }"),
+     "free_spins.awards.3", "got True"),
+    ("ways a number", subs(("paylines = [[1, 1, 1], [0, 0, 0]]", "ways = 1")), "ways",
+     "must be true or false, got 1"),
+    ("wild a string", sub("wild = true", 'wild = "yes"'), "symbols.W.wild",
+     "must be true or false, got 'yes'"),
+    ("retrigger a number", sub("retrigger = true", "retrigger = 1"), "free_spins.retrigger",
+     "must be true or false"),
+    ("strip entry a number", sub(REEL_0, '["A", 7, "W"], ["B"'), "reels.base[0][1]",
+     "must be a symbol name (a string), got 7"),
+    ("name a number", sub('name = "base"', "name = 5"), "name", "must be a string"),
+    # -- the file itself ------------------------------------------------------------------
+    ("missing file", missing_file, None, "no such file"),
+]
+
+
+def _run(tmp_path: Path, mutate: Mutation) -> tuple[str, GameFileError]:
+    path = tmp_path / "game.toml"
+    text = mutate(BASE)
+    if text is not None:
+        assert text != BASE, "the mutation changed nothing"
+        path.write_text(text, encoding="utf-8")
+    with pytest.raises(GameFileError) as info:
+        load_game(path)
+    return str(path), info.value
+
+
+def test_base_game_is_valid():
+    game = loads_game(BASE, "base.toml")
+    assert (game.n_reels, game.n_lines, set(game.reel_sets)) == (3, 2, {"base", "free"})
+
+
+@pytest.mark.parametrize("mutate, key, fragment",
+                         [pytest.param(m, k, f, id=i) for i, m, k, f in CASES])
+def test_bad_file_gives_one_line_error(tmp_path, mutate, key, fragment):
+    label, err = _run(tmp_path, mutate)
+    text = str(err)
+    assert type(err) is GameFileError
+    assert "\n" not in text and "\r" not in text
+    assert text.startswith(f"{label}: ")
+    assert err.file == label and err.key == key
+    assert fragment in err.message
+    expected = f"{label}: {key}: {err.message}" if key else f"{label}: {err.message}"
+    assert text == expected
+
+
+def test_case_ids_are_unique():
+    ids = [case[0] for case in CASES]
+    assert len(ids) == len(set(ids))
+
+
+def test_error_is_a_value_error_and_keeps_its_parts():
+    err = GameFileError("g.toml", "symbols.A.pays.3", "pay must be >= 0")
+    assert isinstance(err, ValueError)
+    assert (err.file, err.key, err.message) == ("g.toml", "symbols.A.pays.3", "pay must be >= 0")
+
+
+def test_line_breaks_in_any_part_are_folded():
+    err = GameFileError("a\nb.toml", "symbols.\"x\ny\"", "first\n  second\r\nthird")
+    assert str(err) == 'a b.toml: symbols."x y": first second third'
+
+
+def test_loads_game_uses_its_label():
+    with pytest.raises(GameFileError, match=r"^my game: reels: missing"):
+        loads_game('rows = 1\nbet = 1\npaylines = [[0]]\n[symbols]\nA = {}\n', "my game")
+
+
+def test_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + BASE.encode())
+    assert load_game(path).name == "base"
+
+
+def test_file_that_is_not_utf8(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(BASE.replace('"base"', '"caf\xe9"').encode("latin-1"))
+    with pytest.raises(GameFileError, match=r"latin1\.toml: is not UTF-8 text .*save the game "
+                                            r"file as UTF-8$"):
+        load_game(path)
+
+
+def test_directory_instead_of_file(tmp_path):
+    with pytest.raises(GameFileError, match=r"cannot be read"):
+        load_game(tmp_path)
+
+
+# game_from_dict takes Python data, where keys need not be strings (TOML keys always are).
+@pytest.mark.parametrize("patch, key, fragment", [
+    (lambda d: d["symbols"].update({7: {}}), "symbols.7", "must be a symbol name"),
+    (lambda d: d["symbols"].update({"": {}}), 'symbols.""', "must be a symbol name"),
+    (lambda d: d["symbols"]["A"].update(pays={3.5: 1}), 'symbols.A.pays."3.5"',
+     "must be a whole number written with digits only"),
+    (lambda d: d["symbols"]["A"].update(pays={True: 1}), "symbols.A.pays.True",
+     "must be a whole number"),
+])
+def test_dict_input_with_non_string_names(patch, key, fragment):
+    import tomllib
+
+    data = tomllib.loads(BASE)
+    patch(data)
+    with pytest.raises(GameFileError) as info:
+        game_from_dict(data, "<dict>")
+    assert info.value.key == key and fragment in info.value.message
+
+
+def test_dict_input_that_is_not_a_table():
+    with pytest.raises(GameFileError, match="must be a table of game keys"):
+        game_from_dict([1, 2], "<dict>")
