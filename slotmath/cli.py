@@ -92,7 +92,10 @@ def _simulate(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``slotmath`` console script."""
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # --help, or a usage error already printed on one line
+        return int(exc.code or 0)
     try:
         return {"analyze": _analyze, "simulate": _simulate}[args.command](args)
     except GameFileError as exc:

@@ -1,0 +1,78 @@
+"""analyze(): exact figures against independent paths (brute force, simulation), per game.
+
+One list of cases; adding a game = adding a row.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import slotmath
+from slotmath.exact.brute import brute_force
+from slotmath.simulate import simulate
+from strategies import TINY_GAMES, tiny_game
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = sorted((ROOT / "data/games").glob("*.toml"))
+
+
+def _cases():
+    for name in sorted(TINY_GAMES):
+        yield pytest.param(lambda name=name: tiny_game(name), id=f"tiny:{name}")
+    for path in BUNDLED:
+        yield pytest.param(lambda path=path: slotmath.load_game(path), id=path.stem)
+
+
+CASES = list(_cases())
+
+
+@pytest.mark.parametrize("make", CASES)
+def test_figures_hold_together(make):
+    game = make()
+    for level in game.bet_levels:
+        a = slotmath.analyze(game, level)
+        assert a.rtp == sum(a.components.values())
+        assert a.base_table.mean_bets == a.components[a.direct.kind] + a.components["scatter"]
+        probs = a.distribution.probs
+        assert abs(float(probs.sum()) - 1) < 1e-9
+        assert abs(float(a.distribution.mean) - a.rtp_float) < 1e-9 * max(1, a.rtp_float)
+        assert 0 < a.hit_frequency <= 1
+        if game.free_spins is None:
+            assert a.distribution.mean == a.rtp  # exact distribution, exact mean
+            assert a.hit_frequency == a.base_hit_frequency
+            assert a.variance == a.distribution.variance
+        shares = sum(float(r.rtp_share) for r in a.win_sizes)
+        assert shares == pytest.approx(a.rtp_float, rel=1e-9)
+
+
+@pytest.mark.parametrize("make", CASES)
+def test_seeded_simulation_agrees(make):
+    """The Monte Carlo simulator (an independent path) lands within 4.5 standard errors."""
+    game = make()
+    a = slotmath.analyze(game)
+    sim = simulate(game, 200_000, seed=20261129)
+    assert abs(sim.rtp - a.rtp_float) < 4.5 * a.std / sim.spins**0.5
+    assert abs(sim.hit_frequency - float(a.hit_frequency)) < 4.5 * (
+        float(a.hit_frequency) * (1 - float(a.hit_frequency)) / sim.spins) ** 0.5
+
+
+def test_feature_without_retrigger_by_hand_formula():
+    """Round RTP of a no-retrigger game = base + sum_n P(n) * n * multiplier * E[free spin]."""
+    for name in sorted(TINY_GAMES):
+        game = tiny_game(name)
+        fs = game.free_spins
+        if fs is None or fs.retrigger:
+            continue
+        base = brute_force(game, "base")
+        free = brute_force(game, fs.reels)
+        expected = base.mean_bets
+        for (t, _), w in base.weights.items():
+            n = fs.award_for(t)
+            if fs.max_spins is not None:
+                n = min(n, fs.max_spins)
+            expected += Fraction(w, base.cycle) * n * fs.multiplier * free.mean_bets
+        assert slotmath.analyze(game).rtp == expected

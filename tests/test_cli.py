@@ -1,0 +1,88 @@
+"""The command line: JSON contract, one-line errors with exit status 2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import slotmath
+from slotmath.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = str(ROOT / "data/games/tiny_lines.toml")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_analyze_json_contract(capsys):
+    code, out, err = run(capsys, "analyze", TINY, "--json")
+    assert code == 0 and not err
+    doc = json.loads(out)
+    for key in ("name", "bet", "rtp", "rtp_float", "hit_frequency", "std", "components",
+                "free_spins", "max_win"):
+        assert key in doc
+    rtp = Fraction(doc["rtp"])
+    assert str(rtp) == doc["rtp"]  # exact and reduced, like str(Fraction)
+    assert doc["rtp_float"] == float(rtp)
+    assert sum(Fraction(v) for v in doc["components"].values()) == rtp
+    assert set(doc["components"]) == {"lines", "scatter", "free_spins"}
+    fs = doc["free_spins"]
+    for key in ("trigger_probability", "expected_spins", "expected_win"):
+        Fraction(fs[key])
+    assert Fraction(fs["trigger_probability"]) * Fraction(fs["expected_win"]) == Fraction(
+        doc["components"]["free_spins"])
+    assert set(doc["max_win"]) >= {"multiple", "probability"}
+    analysis = slotmath.analyze(slotmath.load_game(TINY))
+    assert rtp == analysis.rtp
+    assert doc["std"] == pytest.approx(analysis.std, rel=1e-12)
+
+
+def test_analyze_text(capsys):
+    code, out, _ = run(capsys, "analyze", TINY)
+    assert code == 0
+    assert "PAR sheet: Tiny Lines" in out and "Pay table" in out
+
+
+def test_simulate_json(capsys):
+    code, out, _ = run(capsys, "simulate", TINY, "--spins", "20000", "--seed", "7", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["spins"] == 20000
+    assert set(doc) >= {"spins", "rtp", "std_error", "hit_frequency"}
+    again = json.loads(run(capsys, "simulate", TINY, "--spins", "20000", "--seed", "7",
+                           "--json")[1])
+    assert again == doc  # seeded: the same run twice
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["analyze", "missing.toml"], "missing.toml: no such file"),
+    (["analyze", TINY, "--bet-level", "3"], "bet level 3"),
+    (["simulate", TINY, "--spins", "0", "--seed", "1"], "--spins"),
+    (["analyze"], "the following arguments are required"),
+])
+def test_bad_input_is_one_line_exit_2(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert fragment in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bad_game_file_through_the_console_script(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('rows = 3\nbet = 1\nways = true\n[symbols]\nA = {}\n[reels]\nbase = [["A", "Q"]]\n')
+    proc = subprocess.run([sys.executable, "-m", "slotmath.cli", "analyze", str(bad)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("slotmath: error: ")
+    assert str(bad) in proc.stderr and "reels.base[0][1]" in proc.stderr
+    assert "'Q'" in proc.stderr and proc.stderr.count("\n") == 1
