@@ -110,10 +110,14 @@ def _line_pays(game: Game, model: PayModel, rs: ReelSet) -> dict[tuple[str, int,
     after = [1] * (n + 1)  # product of the cycles of reels j.. n-1
     for j in range(n - 1, -1, -1):
         after[j] = after[j + 1] * cycles[j]
-    cache: dict[tuple[int, ...], dict] = {}
+    # Lines whose rows show the same symbol weights (every line, on reels without stop
+    # weights) pay alike: run each distinct line profile once.
+    row_keys = [[tuple(sorted(w.items())) for w in reel_rows] for reel_rows in row_w]
+    cache: dict[tuple, dict] = {}
     totals: dict[tuple[str, int, int], int] = {}
     for line in game.paylines:
-        if line not in cache:
+        profile = tuple(row_keys[j][r] for j, r in enumerate(line))
+        if profile not in cache:
             settled: dict[tuple, int] = {}
             cur = {1: 1}
             for j in range(n):
@@ -133,8 +137,8 @@ def _line_pays(game: Game, model: PayModel, rs: ReelSet) -> dict[tuple[str, int,
             for sid, w in cur.items():
                 best = auto.final_info[sid]
                 settled[best] = settled.get(best, 0) + w
-            cache[line] = settled
-        for (credits, _, key, count), w in cache[line].items():
+            cache[profile] = settled
+        for (credits, _, key, count), w in cache[profile].items():
             if credits:
                 k = (key, count, credits)
                 totals[k] = totals.get(k, 0) + w
