@@ -287,3 +287,36 @@ def test_retriggers_that_end_load():
     # expected 3/4 * 2 = 3/2 but capped: ends
     capped = loads_game(body + "awards = { 1 = 2 }\nmax_spins = 40\n")
     assert capped.free_spins.max_spins == 40
+
+
+# -- the documentation's examples ------------------------------------------------------------
+DOC = ROOT / "docs" / "game-format.md"
+
+
+@pytest.mark.skipif(not DOC.exists(), reason="docs/game-format.md is not present")
+def test_contract_example_in_the_docs_loads():
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index("## The contract example"):]
+    example = section[section.index("```toml\n") + 8: section.index("```\n", 10)]
+    game = loads_game(example, "docs/game-format.md")
+    assert (game.name, game.n_reels, game.n_lines, game.bet) == ("Example Lines", 5, 2, 20)
+    assert [len(r) for r in game.base.reels] == [5, 4, 4, 3, 3]
+    fs = game.free_spins
+    assert (dict(fs.awards), fs.reels, fs.multiplier, fs.retrigger, fs.max_spins) == (
+        {3: 10, 4: 15, 5: 20}, "free", 3, True, 50)
+
+
+def test_documented_line_and_level_examples():
+    from slotmath.evaluate.window import PayModel
+
+    game = loads_game('rows = 1\nbet = 1\npaylines = [[0, 0, 0, 0, 0]]\nbet_levels = [1, 2, 5]\n'
+                      '[symbols]\nW = { wild = true, pays = { 3 = 100 } }\n'
+                      'A = { pays = { 3 = 20, 4 = 50 } }\nX = {}\n'
+                      'R7 = { pays = { 3 = 80, 5 = 1000 }, level_pays = { 5 = { 5 = 10000 } } }\n'
+                      '[reels]\nbase = [["W", "A", "X", "R7"], ["X"], ["X"], ["X"], ["X"]]\n')
+    model = PayModel(game)
+    assert [model.line_win(line.split()).credits
+            for line in ("W W W A X", "W W A A X", "A W W X W", "X W W W W")] == [100, 50, 20, 0]
+    r7 = game.symbols["R7"]
+    assert [r7.pay_at(5, level) for level in (1, 2, 5)] == [1000, 2000, 10000]
+    assert [r7.pay_at(3, level) for level in (1, 2, 5)] == [80, 160, 400]
