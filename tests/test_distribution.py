@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from slotmath.exact.distribution import Distribution, FloatDistribution, WinDistribution
@@ -266,8 +266,15 @@ def assert_close(
     got = np.zeros(len(exact))
     got[on_support] = f.probs
     assert np.max(np.abs(got - exact.probs)) <= atol
-    assert abs(f.mean - float(exact.mean)) <= atol * max(1.0, float(exact.mean))
-    assert abs(f.variance - float(exact.variance)) <= atol * max(1.0, float(exact.variance))
+    # FFT errors are absolute on each probability (~1e-16, stated bound 1e-14), so a moment
+    # driven by a small probability of a big win carries them weighted by the win.
+    x = exact.credits / exact.credits_per_bet
+    mean, var = float(exact.mean), float(exact.variance)
+    point_error = 1e-13 if may_drop else 0.0
+    mean_tol = atol * max(1.0, mean) + point_error * np.abs(x).sum()
+    var_tol = atol * max(1.0, var) + point_error * ((x - mean) ** 2).sum()
+    assert abs(f.mean - mean) <= mean_tol
+    assert abs(f.variance - var) <= var_tol
     assert abs(f.hit_probability - float(exact.hit_probability)) <= atol
     assert f.max_credits == exact.max_credits
 
@@ -281,6 +288,7 @@ def test_float_convolve_agrees_with_exact(a, b, method):
         with pytest.raises(ValueError, match="too many for an FFT"):
             a.to_float().convolve(b.to_float(), method=method)
         return
+    assume(method != "fft" or grid <= 2**20)  # legal but slow: a dense grid of 2**26 points
     got = a.to_float().convolve(b.to_float(), method=method)
     assert_close(got, a.convolve(b), may_drop=method != "direct")
 

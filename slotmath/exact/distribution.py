@@ -257,6 +257,10 @@ class WinDistribution:
 
     Examples
     --------
+    A spin's distribution comes from its full-cycle weights, e.g.
+    ``WinDistribution.from_mapping(table.credits_weights(), table.credits_per_bet)`` for a
+    :class:`~slotmath.exact.spin_table.SpinTable`. By hand:
+
     >>> d = WinDistribution.from_mapping({0: 3, 10: 1}, credits_per_bet=10)
     >>> d.mean, d.hit_probability, d.variance
     (Fraction(1, 4), Fraction(1, 4), Fraction(3, 16))
@@ -714,7 +718,7 @@ def _fft_convolve(c1, p1, c2, p2) -> tuple[np.ndarray, np.ndarray]:
 
     p = np.fft.irfft(spectrum(i1, p1) * spectrum(i2, p2), n_fft)[:size]
     support = np.fft.irfft(spectrum(i1, 1.0) * spectrum(i2, 1.0), n_fft)[:size] > 0.5
-    noise = np.finfo(np.float64).eps * math.log2(n_fft) * math.hypot(*p1) * math.hypot(*p2)
+    noise = np.finfo(np.float64).eps * math.log2(n_fft) * np.linalg.norm(p1) * np.linalg.norm(p2)
     resolved = np.flatnonzero(support & (p >= _FFT_RESOLVED * noise))
     if len(i1) > len(i2):
         i1, p1, i2, p2 = i2, p2, i1, p1
@@ -841,7 +845,7 @@ class FloatDistribution:
         Subtracting an integer is exact in int64, so the moments below keep their accuracy
         when the spread is small against the mean.
         """
-        c0 = int(self.credits[np.searchsorted(np.cumsum(self.probs), 0.5).clip(0, len(self) - 1)])
+        c0 = int(np.rint(np.dot(self.credits.astype(np.float64), self.probs)))
         d = (self.credits - c0).astype(np.float64)
         return c0, d, math.fsum(d * self.probs)
 
