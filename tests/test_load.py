@@ -257,7 +257,8 @@ def test_the_model_is_read_only(extended):
 ])
 def test_pays_are_exact(written, exact):
     game = loads_game(f'rows = 1\nbet = 1\npaylines = [[0, 0, 0]]\n[symbols]\n'
-                      f'A = {{ pays = {{ 3 = {written} }} }}\n[reels]\nbase = [["A"], ["A"], ["A"]]\n')
+                      f'A = {{ pays = {{ 3 = {written} }} }}\n'
+                      '[reels]\nbase = [["A"], ["A"], ["A"]]\n')
     pay = game.symbols["A"].pays[3]
     assert type(pay) is Fraction and pay == exact
 

@@ -177,7 +177,8 @@ CASES: list[tuple[str, Mutation, str | None, str]] = [
     ("free spins trigger undeclared", sub('trigger = "SC"', 'trigger = "S"'),
      "free_spins.trigger", "symbol 'S' is not declared in [symbols]"),
     ("free spins reel set unknown", sub('reels = "free"', 'reels = "bonus"'),
-     "free_spins.reels", "reel set 'bonus' is not defined under [reels] (defined: ['base', 'free'])"),
+     "free_spins.reels",
+     "reel set 'bonus' is not defined under [reels] (defined: ['base', 'free'])"),
     ("retrigger that never ends", sub("awards = { 3 = 5 }", "awards = { 1 = 5 }"),
      "free_spins.retrigger",
      "expected retrigger award per free spin is 15/4 (~3.75) >= 1 with no max_spins: "

@@ -76,7 +76,8 @@ def load_game(path: str | Path) -> Game:
     try:
         text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not an error
     except FileNotFoundError:
-        raise GameFileError(label, None, "no such file: give the path of a TOML game file") from None
+        raise GameFileError(label, None,
+                            "no such file: give the path of a TOML game file") from None
     except UnicodeDecodeError as exc:
         raise GameFileError(label, None, f"is not UTF-8 text ({exc.reason} at byte "
                                          f"{exc.start}): save the game file as UTF-8") from None
@@ -189,7 +190,7 @@ class _Builder:
 
     # -- scalar helpers -------------------------------------------------------------------
     def _unknown(self, table: Mapping, allowed: set[str], prefix: str):
-        """Reject keys not in ``allowed`` (typos get a suggestion); ``prefix`` is the table's path."""
+        """Reject keys not in ``allowed`` (typos get a suggestion); ``prefix`` is its path."""
         for key in table:
             if key not in allowed:
                 close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
@@ -350,7 +351,8 @@ class _Builder:
         bet_levels = tuple(self._int(v, f"bet_levels[{i}]", 1) for i, v in enumerate(levels))
         for i, level in enumerate(bet_levels):
             if level in bet_levels[:i]:
-                self.fail(f"bet_levels[{i}]", f"level {level} is listed twice: give each level once")
+                self.fail(f"bet_levels[{i}]",
+                          f"level {level} is listed twice: give each level once")
         if 1 not in bet_levels:
             self.fail("bet_levels", f"must include level 1 (bet and pays are given at level 1), "
                                     f"got {list(bet_levels)}")
