@@ -189,7 +189,8 @@ def test_mixture_rejects_bad_probabilities():
     with pytest.raises(TypeError):
         WinDistribution.mixture([(0.5, d), (0.5, d)])
     with pytest.raises(ValueError, match="credits_per_bet"):
-        WinDistribution.mixture([(Fraction(1, 2), d), (Fraction(1, 2), WinDistribution.point(0, 5))])
+        other_unit = WinDistribution.point(0, 5)
+        WinDistribution.mixture([(Fraction(1, 2), d), (Fraction(1, 2), other_unit)])
 
 
 @settings(max_examples=30, deadline=None)
@@ -282,7 +283,8 @@ def assert_close(
 @SETTINGS
 @given(dists(), dists(), st.sampled_from(["direct", "fft", "auto"]))
 def test_float_convolve_agrees_with_exact(a, b, method):
-    step = math.gcd(*(int(c - a.credits[0]) for c in a.credits), *(int(c - b.credits[0]) for c in b.credits)) or 1
+    differences = [int(c - d.credits[0]) for d in (a, b) for c in d.credits]
+    step = math.gcd(*differences) or 1
     grid = (a.max_credits - int(a.credits[0]) + b.max_credits - int(b.credits[0])) // step + 1
     if method == "fft" and grid > 2**26:
         with pytest.raises(ValueError, match="too many for an FFT"):

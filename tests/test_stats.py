@@ -140,7 +140,8 @@ def test_win_size_table_adds_up_exactly(d):
             or x > 0 and x > r.lower and (r.upper is None or x <= r.upper) and r.label != "0"
         ]  # fmt: skip
         assert r.probability == sum(d.probability_of(c) for c in members)
-        assert r.rtp_share == sum(Fraction(c, d.credits_per_bet) * d.probability_of(c) for c in members)
+        cpb = d.credits_per_bet
+        assert r.rtp_share == sum(Fraction(c, cpb) * d.probability_of(c) for c in members)
 
 
 @SETTINGS

@@ -2,9 +2,10 @@
 
 Every function takes a :class:`~slotmath.exact.distribution.WinDistribution` (exact) or a
 :class:`~slotmath.exact.distribution.FloatDistribution` (anything else with ``credits``,
-``probs`` and ``credits_per_bet`` is read as a FloatDistribution). Probabilities and RTP figures come
-out as ``Fraction`` for an exact distribution and ``float`` otherwise; figures that involve a
-square root (standard deviation, volatility index, confidence intervals) are floats.
+``probs`` and ``credits_per_bet`` is read as a FloatDistribution). Probabilities and RTP
+figures come out as ``Fraction`` for an exact distribution and ``float`` otherwise; figures
+that involve a square root (standard deviation, volatility index, confidence intervals) are
+floats.
 
 Results are plain frozen dataclasses; turning them into tables is the job of ``report/``
 (``pandas.DataFrame([dataclasses.asdict(row) for row in rows])``).
