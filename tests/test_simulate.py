@@ -111,6 +111,44 @@ def test_kernel_pays_every_window_of_the_tiny_games(name):
     _kernel_matches_reference(tiny_game(name))
 
 
+def _many_lines_game(n_lines: int, seed: int = 4) -> Game:
+    rng = np.random.default_rng(seed)
+    lines = [[int(r) for r in rng.integers(0, 3, 4)] for _ in range(n_lines)]
+    strips = [[str(s) for s in rng.choice(["A", "B", "C", "W", "S", "X"], 6)] for _ in range(4)]
+    return loads_game(f"""
+rows = 3
+bet = {n_lines}
+paylines = {lines}
+[symbols]
+W = {{ wild = true, multiplier = 2 }}
+S = {{ scatter = true, pays = {{ 3 = 5 }} }}
+A = {{ pays = {{ 2 = 1, 3 = 5, 4 = 20 }} }}
+B = {{ pays = {{ 3 = 10, 4 = 40 }} }}
+C = {{ pays = {{ 1 = 1, 4 = 8 }} }}
+X = {{}}
+[reels]
+base = {strips}
+""".replace("'", '"'))
+
+
+def test_more_lines_than_one_mask_word():
+    # 150 lines: three 64-bit words of "may pay" bits per stop pair of reels 1 and 2.
+    game = _many_lines_game(150)
+    reels = compile_reels(game, PayModel(game), compile_pays(game, PayModel(game)), "base")
+    assert reels.pair_mask.shape[2] == 3
+    _kernel_matches_reference(game)
+
+
+def test_all_lines_mask_when_reels_are_long(monkeypatch):
+    from slotmath.simulate import tables
+
+    monkeypatch.setattr(tables, "MAX_MASK_ENTRIES", 10)  # 6 x 6 stop pairs: too many
+    game = _many_lines_game(70)
+    reels = compile_reels(game, PayModel(game), compile_pays(game, PayModel(game)), "base")
+    assert reels.pair_mask.shape[:2] == (1, 1)
+    _kernel_matches_reference(game)
+
+
 def test_evaluator_modes():
     lines = tiny_game("three_reel_line")
     model = PayModel(lines)

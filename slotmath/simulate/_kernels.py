@@ -13,6 +13,14 @@ from numba import njit, prange
 _CHUNK = 2048  # spins per parallel work item: scratch arrays are allocated once per chunk
 _MASK32 = np.uint64(0xFFFFFFFF)
 _SHIFT32 = np.uint64(32)
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+# Index of a 64-bit word's lowest set bit: (lowest bit * De Bruijn constant) >> 58 is unique.
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_SHIFT58 = np.uint64(58)
+_BIT_INDEX = np.zeros(64, np.int64)
+for _bit in range(64):
+    _BIT_INDEX[((1 << _bit) * 0x03F79D71B4CB0A89 & (2**64 - 1)) >> 58] = _bit
 
 
 @njit(cache=True)
@@ -52,9 +60,9 @@ def line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay):
 
 @njit(cache=True)
 def _spin_chunk(start, end, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
-                mode, line_part, pay_table, member, class_multiplier, key_pay, ways_count,
-                counts, counted_credits, trigger, trigger_cap, out_win, out_trigger,
-                out_rejected):
+                mode, line_part, mask_row0, mask_row1, pair_mask, pay_table, member,
+                class_multiplier, key_pay, ways_count, counts, counted_credits, trigger,
+                trigger_cap, out_win, out_trigger, out_rejected):
     """Pay spins ``start`` to ``end`` (see :func:`spin_batch`).
 
     One flat loop on purpose: with helper functions in it (even inlined ones with early
@@ -65,7 +73,6 @@ def _spin_chunk(start, end, bits, stops_in, lengths, totals, thresholds, weighte
     n_counted = counts.shape[2]
     from_bits = bits.shape[0] > 0
     stops = np.empty(n_reels, np.int64)
-    acc = np.empty(n_lines, np.int64)
     classes = np.empty(n_reels, np.int64)
     seen = np.empty(n_counted, np.int64)
     for i in range(start, end):
@@ -95,15 +102,19 @@ def _spin_chunk(start, end, bits, stops_in, lengths, totals, thresholds, weighte
                 stops[j] = stops_in[i, j]
 
         win = 0
-        if mode == 0:  # lines, tabulated: one lookup per line
-            for line in range(n_lines):
-                acc[line] = 0
-            for j in range(n_reels):
-                stop = stops[j]
-                for line in range(n_lines):
-                    acc[line] += line_part[j, stop, line]
-            for line in range(n_lines):
-                win += pay_table[acc[line]]
+        if mode == 0:  # lines, tabulated: one lookup per line that may pay
+            row0 = mask_row0[stops[0]]
+            row1 = mask_row1[stops[1]]
+            for word in range(pair_mask.shape[2]):
+                bits_left = pair_mask[row0, row1, word]
+                while bits_left != _ZERO:
+                    lowest = bits_left & (~bits_left + _ONE)
+                    bits_left ^= lowest
+                    line = word * 64 + _BIT_INDEX[(lowest * _DE_BRUIJN) >> _SHIFT58]
+                    index = 0
+                    for j in range(n_reels):
+                        index += line_part[j, stops[j], line]
+                    win += pay_table[index]
         elif mode == 1:  # lines, entry by entry
             for line in range(n_lines):
                 for j in range(n_reels):
@@ -141,9 +152,9 @@ def _spin_chunk(start, end, bits, stops_in, lengths, totals, thresholds, weighte
 
 @njit(parallel=True, cache=True)
 def spin_batch(n, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
-               mode, line_part, pay_table, member, class_multiplier, key_pay, ways_count,
-               counts, counted_credits, trigger, trigger_cap, out_win, out_trigger,
-               out_rejected):
+               mode, line_part, mask_row0, mask_row1, pair_mask, pay_table, member,
+               class_multiplier, key_pay, ways_count, counts, counted_credits, trigger,
+               trigger_cap, out_win, out_trigger, out_rejected):
     """Pay ``n`` spins in parallel; their stops come from ``bits`` if it is non-empty (32
     random bits per reel, spin after spin), else from ``stops_in`` (spin, reel).
 
@@ -154,22 +165,23 @@ def spin_batch(n, bits, stops_in, lengths, totals, thresholds, weighted, cumulat
     for chunk in prange(n_chunks):
         start = chunk * _CHUNK
         _spin_chunk(start, min(n, start + _CHUNK), bits, stops_in, lengths, totals,
-                    thresholds, weighted, cumulative, mode, line_part, pay_table, member,
-                    class_multiplier, key_pay, ways_count, counts, counted_credits, trigger,
-                    trigger_cap, out_win, out_trigger, out_rejected)
+                    thresholds, weighted, cumulative, mode, line_part, mask_row0, mask_row1,
+                    pair_mask, pay_table, member, class_multiplier, key_pay, ways_count,
+                    counts, counted_credits, trigger, trigger_cap, out_win, out_trigger,
+                    out_rejected)
 
 
 @njit(cache=True)
 def spin_batch_serial(n, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
-                      mode, line_part, pay_table, member, class_multiplier, key_pay,
-                      ways_count, counts, counted_credits, trigger, trigger_cap, out_win,
-                      out_trigger, out_rejected):
+                      mode, line_part, mask_row0, mask_row1, pair_mask, pay_table, member,
+                      class_multiplier, key_pay, ways_count, counts, counted_credits, trigger,
+                      trigger_cap, out_win, out_trigger, out_rejected):
     """:func:`spin_batch` on one thread: for small batches, where starting threads costs
     more than the work."""
     _spin_chunk(0, n, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
-                mode, line_part, pay_table, member, class_multiplier, key_pay, ways_count,
-                counts, counted_credits, trigger, trigger_cap, out_win, out_trigger,
-                out_rejected)
+                mode, line_part, mask_row0, mask_row1, pair_mask, pay_table, member,
+                class_multiplier, key_pay, ways_count, counts, counted_credits, trigger,
+                trigger_cap, out_win, out_trigger, out_rejected)
 
 
 @njit(parallel=True, cache=True)

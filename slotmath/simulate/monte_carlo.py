@@ -208,7 +208,8 @@ def _pay(reels: ReelTables, pays: PayTables, n: int, bits: np.ndarray | None = N
     kernel = _kernels.spin_batch if parallel else _kernels.spin_batch_serial
     kernel(
         n, bits, stops, reels.lengths, reels.totals, reels.thresholds, reels.weighted,
-        reels.cumulative, pays.mode, reels.line_part, pays.pay_table, pays.member,
+        reels.cumulative, pays.mode, reels.line_part, reels.mask_row0, reels.mask_row1,
+        reels.pair_mask, pays.pay_table, pays.member,
         pays.class_multiplier, pays.key_pay, reels.ways_count, reels.counts,
         pays.counted_credits, pays.trigger, pays.trigger_cap, win, trigger, rejected,
     )

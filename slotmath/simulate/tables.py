@@ -11,8 +11,12 @@ Lines
     the classes on it, so when ``classes ** reels`` is small it is tabulated once
     (``pay_table``) and each line costs one lookup at the index
     ``sum_j class_j * classes ** (reels - 1 - j)``; ``line_part[j, stop, line]`` holds reel
-    j's term of that sum for every line. Otherwise ``line_part`` holds the classes and
-    the kernel pays each line by walking the pay-table entries.
+    j's term of that sum for every line. Most lines pay nothing whatever reels 3, 4, ...
+    show, once reels 1 and 2 disagree: ``pair_mask[row0[s0], row1[s1]]`` is the bit set
+    (64 lines a word) of the lines that can still pay after stops s0, s1 of the first two
+    reels, and only those are looked up. Otherwise (a huge table, or a single reel)
+    ``line_part`` holds the classes and the kernel pays each line by walking the pay-table
+    entries.
 Ways
     ``ways_count[j, stop, key]``: the ways reel j contributes to pay-table entry ``key``
     (positions showing a member, a multiplier symbol counting as that many).
@@ -32,6 +36,7 @@ from slotmath.model.game import Game
 
 MODE_LINE_TABLE, MODE_LINE_GENERIC, MODE_WAYS = 0, 1, 2
 MAX_TABLE_ENTRIES = 1 << 21  # 16 MB of int64 line pays at most
+MAX_MASK_ENTRIES = 1 << 20  # stop pairs of reels 1 and 2 with their own line mask, at most
 _BITS_LIMIT = 1 << 32  # reels with a larger total weight are drawn by the Generator alone
 
 
@@ -46,6 +51,7 @@ class PayTables:
     class_multiplier: np.ndarray  # int64 [class]
     key_pay: np.ndarray  # int64 [key, run length 0..reels]: credits
     pay_table: np.ndarray  # int64 [classes ** reels] (MODE_LINE_TABLE), else empty
+    pair_may_pay: np.ndarray  # bool [class on reel 1, class on reel 2] (MODE_LINE_TABLE)
     counted: tuple[str, ...]  # symbols counted anywhere in the window
     counted_credits: np.ndarray  # int64 [counted symbol, count 0..window]
     trigger: int  # index of the free-spins trigger in ``counted``; -1 without free spins
@@ -64,6 +70,9 @@ class ReelTables:
     weighted: np.ndarray  # bool [reel]
     cumulative: np.ndarray  # int64 [reel, stop]: cumulative weights
     line_part: np.ndarray  # int32 [reel, stop, line]
+    mask_row0: np.ndarray  # int64 [stop of reel 1] -> first index of pair_mask
+    mask_row1: np.ndarray  # int64 [stop of reel 2] -> second index of pair_mask
+    pair_mask: np.ndarray  # uint64 [row0, row1, word]: lines that may pay (MODE_LINE_TABLE)
     ways_count: np.ndarray  # int64 [reel, stop, key]
     counts: np.ndarray  # int64 [reel, stop, counted symbol]
     bits_draw: bool  # every total < 2**32: stops can come from 32 random bits each
@@ -96,15 +105,17 @@ def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE
         for k in keys_in:
             member[k, c] = 1
 
+    pay_table = np.zeros(0, np.int64)
+    pair_may_pay = np.ones((1, 1), np.bool_)
     if game.paylines is None:
         mode = MODE_WAYS
-        pay_table = np.zeros(0, np.int64)
-    elif n_classes**n_reels <= max_table_entries:
+    elif n_reels >= 2 and n_classes**n_reels <= max_table_entries:
         mode = MODE_LINE_TABLE
         pay_table = line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay)
+        by_first_two = pay_table.reshape(n_classes, n_classes, -1)
+        pair_may_pay = (by_first_two != 0).any(axis=2)
     else:
         mode = MODE_LINE_GENERIC
-        pay_table = np.zeros(0, np.int64)
 
     free_spins = game.free_spins
     counted = list(model.scatter_credits)
@@ -124,6 +135,7 @@ def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE
     return PayTables(
         mode=mode, symbol_class=symbol_class, n_classes=n_classes, member=member,
         class_multiplier=class_multiplier, key_pay=key_pay, pay_table=pay_table,
+        pair_may_pay=pair_may_pay,
         counted=tuple(counted), counted_credits=counted_credits, trigger=trigger,
         trigger_cap=trigger_cap, awards=awards, credits_per_bet=model.credits_per_bet,
     )
@@ -168,8 +180,34 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
                     )
             for s, name in enumerate(pays.counted):
                 counts[j, stop, s] = column.count(name)
+    mask_row0, mask_row1, pair_mask = _pair_mask(game, reels, pays, line_part)
     return ReelTables(
         lengths=lengths, totals=totals_u, thresholds=thresholds, weighted=weighted,
-        cumulative=cumulative, line_part=line_part, ways_count=ways_count, counts=counts,
+        cumulative=cumulative, line_part=line_part, mask_row0=mask_row0,
+        mask_row1=mask_row1, pair_mask=pair_mask, ways_count=ways_count, counts=counts,
         bits_draw=bits_draw,
     )
+
+
+def _pair_mask(game: Game, reels, pays: PayTables, line_part: np.ndarray):
+    """Per stop pair of reels 1 and 2: the bit set of lines that may still pay."""
+    n_lines = line_part.shape[2]
+    words = max(1, (n_lines + 63) // 64)
+    if pays.mode != MODE_LINE_TABLE:
+        return np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros((1, 1, words), np.uint64)
+    len0, len1 = len(reels[0]), len(reels[1])
+    bit = np.uint64(1) << np.arange(64, dtype=np.uint64)
+    if len0 * len1 > MAX_MASK_ENTRIES:  # one all-lines mask for every stop pair
+        may_pay = np.ones((1, 1, n_lines), np.bool_)
+        row0, row1 = np.zeros(len0, np.int64), np.zeros(len1, np.int64)
+    else:
+        radix0 = pays.n_classes ** (game.n_reels - 1)
+        radix1 = pays.n_classes ** (game.n_reels - 2)
+        classes0 = line_part[0, :len0] // radix0  # [stop, line]
+        classes1 = line_part[1, :len1] // radix1
+        may_pay = pays.pair_may_pay[classes0[:, None, :], classes1[None, :, :]]
+        row0, row1 = np.arange(len0, dtype=np.int64), np.arange(len1, dtype=np.int64)
+    padded = np.zeros(may_pay.shape[:2] + (words * 64,), np.uint64)
+    padded[..., :n_lines] = may_pay
+    mask = (padded.reshape(may_pay.shape[:2] + (words, 64)) * bit).sum(axis=3, dtype=np.uint64)
+    return row0, row1, np.ascontiguousarray(mask)
