@@ -1,0 +1,202 @@
+"""Pure what-if edits of reel strips: change how often a symbol appears, get a new reel.
+
+Used by the strip editor widget and by anyone exploring a game by hand. Every function is
+deterministic and returns a new frozen object; nothing here evaluates pays.
+
+* :func:`with_symbol_count` sets the number of stops showing a symbol. New copies go into
+  the longest stretches between the symbol's existing copies, evenly spaced; copies are
+  removed where they are most crowded. The symbol stays spread along the strip and the other
+  symbols keep their order.
+* :func:`with_symbol_weight` sets a symbol's total stop weight on a weighted (virtual) reel,
+  shared out as evenly as possible over its stops.
+* :func:`replace_reel` puts an edited reel back into a game.
+"""
+
+from __future__ import annotations
+
+from slotmath.model.game import Game, Reel
+
+__all__ = ["replace_reel", "symbol_count", "symbol_weight", "with_symbol_count",
+           "with_symbol_weight"]
+
+
+def symbol_count(reel: Reel, symbol: str) -> int:
+    """Number of stops of ``reel`` showing ``symbol``.
+
+    Examples
+    --------
+    >>> symbol_count(Reel(("A", "B", "A")), "A")
+    2
+    """
+    return reel.symbols.count(symbol)
+
+
+def symbol_weight(reel: Reel, symbol: str) -> int:
+    """Total stop weight of ``symbol`` on ``reel`` (its count on an unweighted reel).
+
+    Examples
+    --------
+    >>> symbol_weight(Reel(("A", "B", "A"), (3, 1, 2)), "A")
+    5
+    """
+    return sum(w for s, w in zip(reel.symbols, reel.stop_weights) if s == symbol)
+
+
+def _insertions(symbols: list[str], symbol: str, extra: int) -> list[int]:
+    """Where to insert ``extra`` more copies of ``symbol``: indices of the stops they go before.
+
+    The stretches between consecutive copies (cyclically) share the new copies in proportion to
+    their lengths (largest quotient first, ties to the earliest stretch); within a stretch the
+    copies are placed evenly. Without copies, they are spread evenly over the whole strip.
+    """
+    n = len(symbols)
+    copies = [p for p, s in enumerate(symbols) if s == symbol]
+    if not copies:
+        return sorted((2 * i + 1) * n // (2 * extra) for i in range(extra))
+    m = len(copies)
+    spans = [((copies[(k + 1) % m] - copies[k] - 1) % n) + 1 for k in range(m)]
+    assigned = [0] * m
+    for _ in range(extra):
+        k = max(range(m), key=lambda k: (spans[k] / (assigned[k] + 1), -k))
+        assigned[k] += 1
+    out = []
+    for k, a in enumerate(assigned):
+        for j in range(1, a + 1):
+            out.append((copies[k] + round(j * spans[k] / (a + 1))) % n)
+    return sorted(out)
+
+
+def _removal_position(symbols: list[str], symbol: str) -> int:
+    """Index of the copy of ``symbol`` to remove: the one closest to its neighbours."""
+    n = len(symbols)
+    copies = [p for p, s in enumerate(symbols) if s == symbol]
+    if len(copies) == 1:
+        return copies[0]
+    best, best_key = copies[0], None
+    for k, p in enumerate(copies):
+        before = (p - copies[k - 1]) % n
+        after = (copies[(k + 1) % len(copies)] - p) % n
+        key = (before + after, min(before, after))
+        if best_key is None or key < best_key:
+            best, best_key = p, key
+    return best
+
+
+def with_symbol_count(reel: Reel, symbol: str, count: int, weight: int | None = None) -> Reel:
+    """A copy of ``reel`` with exactly ``count`` stops showing ``symbol``.
+
+    Parameters
+    ----------
+    reel : Reel
+    symbol : str
+        The symbol to add or remove (the caller checks that the game declares it).
+    count : int
+        The new number of stops showing it, >= 0.
+    weight : int, optional
+        Weighted reels only: the weight of each added stop. Default: the smallest weight
+        among the symbol's stops, or 1 when it has none.
+
+    Returns
+    -------
+    Reel
+        The edited reel; ``reel`` itself when the count is already ``count``.
+
+    Raises
+    ------
+    ValueError
+        For a negative count or an edit that would leave the strip empty.
+
+    Examples
+    --------
+    >>> r = Reel(("A", "B", "B", "B", "B", "B"))
+    >>> with_symbol_count(r, "A", 2).symbols     # the new A goes opposite the old one
+    ('A', 'B', 'B', 'A', 'B', 'B', 'B')
+    >>> with_symbol_count(r, "B", 2).symbols
+    ('A', 'B', 'B')
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"count must be a whole number >= 0, got {count!r}")
+    symbols = list(reel.symbols)
+    weights = list(reel.weights) if reel.weights is not None else None
+    current = symbols.count(symbol)
+    if count == current:
+        return reel
+    if count == 0 and current == len(symbols):
+        raise ValueError(f"removing every {symbol!r} would leave the strip empty")
+    if weights is not None and count > current:
+        if weight is None:
+            own = [w for s, w in zip(symbols, weights) if s == symbol]
+            weight = min(own) if own else 1
+        if isinstance(weight, bool) or not isinstance(weight, int) or weight < 0:
+            raise ValueError(f"weight must be a whole number >= 0, got {weight!r}")
+    if count > current:
+        for at in reversed(_insertions(symbols, symbol, count - current)):
+            symbols.insert(at, symbol)
+            if weights is not None:
+                weights.insert(at, weight)
+        current = count
+    while current > count:
+        at = _removal_position(symbols, symbol)
+        del symbols[at]
+        if weights is not None:
+            del weights[at]
+        current -= 1
+    if weights is not None and sum(weights) == 0:
+        raise ValueError("the edit would leave every stop with weight 0")
+    return Reel(tuple(symbols), tuple(weights) if weights is not None else None)
+
+
+def with_symbol_weight(reel: Reel, symbol: str, total: int) -> Reel:
+    """A copy of a weighted ``reel`` whose stops showing ``symbol`` weigh ``total`` in all.
+
+    The total is shared over the symbol's stops as evenly as possible, the first stops taking
+    the remainder; other stops keep their weights. An unweighted reel is treated as all
+    weights 1.
+
+    Raises
+    ------
+    ValueError
+        When the symbol is not on the reel, ``total`` is negative, or every weight would be 0.
+
+    Examples
+    --------
+    >>> r = Reel(("A", "X", "A", "X"), (1, 3, 1, 3))
+    >>> with_symbol_weight(r, "A", 5).weights
+    (3, 3, 2, 3)
+    """
+    if isinstance(total, bool) or not isinstance(total, int) or total < 0:
+        raise ValueError(f"total weight must be a whole number >= 0, got {total!r}")
+    stops = [p for p, s in enumerate(reel.symbols) if s == symbol]
+    if not stops:
+        raise ValueError(f"symbol {symbol!r} is not on the reel; add a stop with with_symbol_count")
+    weights = list(reel.stop_weights)
+    share, extra = divmod(total, len(stops))
+    for k, p in enumerate(stops):
+        weights[p] = share + (1 if k < extra else 0)
+    if sum(weights) == 0:
+        raise ValueError("the edit would leave every stop with weight 0")
+    return Reel(reel.symbols, tuple(weights))
+
+
+def replace_reel(game: Game, reel_set: str, index: int, reel: Reel) -> Game:
+    """A copy of ``game`` with reel ``index`` (0 = reel 1) of ``reel_set`` replaced.
+
+    Raises
+    ------
+    ValueError
+        When the reel shows a symbol the game does not declare.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/classic_fruits.toml")
+    >>> reel = with_symbol_count(g.base.reels[1], "W", 4)
+    >>> symbol_count(replace_reel(g, "base", 1, reel).base.reels[1], "W")
+    4
+    """
+    unknown = sorted(set(reel.symbols) - set(game.symbols))
+    if unknown:
+        raise ValueError(f"symbols {unknown} are not declared by game {game.name!r}")
+    reels = list(game.reel_sets[reel_set].reels)
+    reels[index] = reel
+    return game.replace_reels(reel_set, tuple(reels))
