@@ -109,3 +109,15 @@ def test_peer_games_reproduce_stated_rtp(path):
     assert abs(rtp * 100 - percent) < Fraction(1, 2 * 10**6)
     assert direct_method(game).rtp == rtp
     assert sum(table.weights.values()) == game.base.cycle
+
+
+def test_ways_game_with_more_entries_than_the_mask_table():
+    """More than 16 pay-table entries: the engine groups identical windows only."""
+    names = [f"S{i}" for i in range(18)]
+    symbols = {n: {"pays": {"2": 1 + i % 3, "3": 5 + i}} for i, n in enumerate(names)}
+    symbols["W"] = {"wild": True}
+    reels = [[*names[:9], "W"], [*names[9:], "W"], [*names[4:13], "W", "W"]]
+    data = {"rows": 2, "bet": 10, "ways": True, "symbols": symbols, "reels": {"base": reels}}
+    from slotmath.io.toml_loader import game_from_dict
+
+    check_game(game_from_dict(data, "<18 entries>"))
