@@ -34,7 +34,7 @@ Z = 4.5  # standard errors allowed between an estimate and the exact value
 # -- the evaluator: numba == PayModel on every window -------------------------------------
 
 def _reference(game: Game, reel_set: str, level: int, stops: np.ndarray):
-    """PayModel's credits and the capped trigger count for each row of stops."""
+    """PayModel's credits and the free spins awarded for each row of stops."""
     model = PayModel(game, level)
     reels = game.reel_sets[reel_set]
     fs = game.free_spins
@@ -42,7 +42,7 @@ def _reference(game: Game, reel_set: str, level: int, stops: np.ndarray):
     for row in stops:
         window = window_at(game, reels, row)
         wins.append(model.spin_win(window))
-        triggers.append(min(model.scatter_count(window, fs.trigger), max(fs.awards)) if fs else 0)
+        triggers.append(fs.award_for(model.scatter_count(window, fs.trigger)) if fs else 0)
     return np.array(wins, np.int64), np.array(triggers, np.int64)
 
 
@@ -51,22 +51,21 @@ def _all_stops(game: Game, reel_set: str) -> np.ndarray:
     return np.array(list(itertools.product(*map(range, lengths))), np.int64)
 
 
-def _bits_for(game: Game, reel_set: str, stops: np.ndarray) -> np.ndarray:
-    """32-bit words that the kernel's multiply-shift turns into exactly these stops.
+def _bits_for(game: Game, reel_set: str, stops: np.ndarray, width: int) -> np.ndarray:
+    """Random words that the kernel's multiply-shift turns into exactly these stops.
 
-    For a stop starting at cumulative weight u of a reel of total weight T, the largest x
-    with floor(x * T / 2**32) = u is never rejected (its low word is >= 2**32 - T).
+    For a stop starting at cumulative weight u of a reel of total weight T, the largest
+    w-bit x with floor(x * T / 2**w) = u is never rejected (its low bits are >= 2**w - T).
+    32-bit words are passed as two 16-bit words, low half first.
     """
     reels = game.reel_sets[reel_set].reels
-    bits = np.empty(stops.shape, np.uint32)
-    for j, reel in enumerate(reels):
-        weights = reel.stop_weights
-        total = sum(weights)
-        starts = [sum(weights[:s]) for s in range(len(weights))]
-        for i, stop in enumerate(stops[:, j]):
-            u = starts[stop]
-            bits[i, j] = ((u + 1) * 2**32 - 1) // total
-    return bits.ravel()
+    words = []
+    for row in stops:
+        for j, stop in enumerate(row):
+            weights = reels[j].stop_weights
+            x = ((sum(weights[:stop]) + 1) * 2**width - 1) // sum(weights)
+            words += [x] if width == 16 else [x & 0xFFFF, x >> 16]
+    return np.array(words, np.uint16)
 
 
 def _kernel_matches_reference(game: Game):
@@ -90,8 +89,8 @@ def _kernel_matches_reference(game: Game):
             # From random bits: every stop that can happen (weight > 0).
             weights = [reel.stop_weights for reel in game.reel_sets[reel_set].reels]
             live = np.array([all(weights[j][s] for j, s in enumerate(row)) for row in stops])
-            if reels.bits_draw and live.any():
-                bits = _bits_for(game, reel_set, stops[live])
+            if reels.bit_width and live.any():
+                bits = _bits_for(game, reel_set, stops[live], reels.bit_width)
                 win, trigger, rejected = monte_carlo._pay(reels, pays, int(live.sum()),
                                                           bits=bits)
                 np.testing.assert_array_equal(win, want_win[live])
@@ -107,8 +106,16 @@ def test_kernel_pays_every_window_like_paymodel(game):
 
 
 @pytest.mark.parametrize("name", ["three_reel_line", "free_spins_plain", "free_spins_retrigger"])
-def test_kernel_pays_every_window_of_the_tiny_games(name):
-    _kernel_matches_reference(tiny_game(name))
+@pytest.mark.parametrize("width", [16, 32])
+def test_kernel_pays_every_window_of_the_tiny_games(name, width, monkeypatch):
+    from slotmath.simulate import tables
+
+    if width == 32:  # short reels take 16 bits a stop; make them take 32
+        monkeypatch.setattr(tables, "NARROW_LIMIT", 0)
+    game = tiny_game(name)
+    model = PayModel(game)
+    assert compile_reels(game, model, compile_pays(game, model), "base").bit_width == width
+    _kernel_matches_reference(game)
 
 
 def _many_lines_game(n_lines: int, seed: int = 4) -> Game:
@@ -174,8 +181,8 @@ def test_classic_fruits_sampled_windows():
 
 
 def test_rejected_bits_are_flagged():
-    # All-zero bits: x * T has low word 0, below (2**32 - T) % T unless T is a power of 2.
-    for total, flagged in ((3, True), (5, True), (4, False)):
+    # All-zero bits: x * T has low bits 0, below (2**w - T) % T unless T is a power of 2.
+    for total, flagged in ((3, True), (5, True), (4, False), (3 * 2**20, True), (2**20, False)):
         game = loads_game(f"""
 rows = 1
 bet = 1
@@ -183,12 +190,13 @@ paylines = [[0, 0, 0]]
 [symbols]
 A = {{ pays = {{ 3 = 1 }} }}
 [reels]
-base = [{[["A"] * total][0]}, ["A"], ["A"]]
-""".replace("'", '"'))
+base = [{{ strip = ["A"], weights = [{total}] }}, ["A"], ["A"]]
+""")
         model = PayModel(game)
         pays = compile_pays(game, model)
         reels = compile_reels(game, model, pays, "base")
-        _, _, rejected = monte_carlo._pay(reels, pays, 4, bits=np.zeros(12, np.uint32))
+        assert reels.bit_width == (16 if total < 2**10 else 32)
+        _, _, rejected = monte_carlo._pay(reels, pays, 4, bits=np.zeros(24, np.uint16))
         assert rejected.all() == flagged
 
 

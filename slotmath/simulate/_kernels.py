@@ -11,8 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 _CHUNK = 2048  # spins per parallel work item: scratch arrays are allocated once per chunk
-_MASK32 = np.uint64(0xFFFFFFFF)
-_SHIFT32 = np.uint64(32)
+_SIXTEEN = np.uint64(16)
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 # Index of a 64-bit word's lowest set bit: (lowest bit * De Bruijn constant) >> 58 is unique.
@@ -59,10 +58,10 @@ def line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay):
 
 
 @njit(cache=True)
-def _spin_chunk(start, end, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
-                mode, line_part, mask_row0, mask_row1, pair_mask, pay_table, member,
-                class_multiplier, key_pay, ways_count, counts, counted_credits, trigger,
-                trigger_cap, out_win, out_trigger, out_rejected):
+def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
+                cumulative, mode, line_part, mask_row0, mask_row1, pair_mask, pay_table,
+                member, class_multiplier, key_pay, ways_count, counts, counted_credits,
+                trigger, trigger_cap, awards, out_win, out_award, out_rejected):
     """Pay spins ``start`` to ``end`` (see :func:`spin_batch`).
 
     One flat loop on purpose: with helper functions in it (even inlined ones with early
@@ -72,21 +71,30 @@ def _spin_chunk(start, end, bits, stops_in, lengths, totals, thresholds, weighte
     n_lines = line_part.shape[2]
     n_counted = counts.shape[2]
     from_bits = bits.shape[0] > 0
+    wide = bit_width == 32
+    width = np.uint64(bit_width)
+    low_mask = (np.uint64(1) << width) - np.uint64(1)
     stops = np.empty(n_reels, np.int64)
     classes = np.empty(n_reels, np.int64)
     seen = np.empty(n_counted, np.int64)
     for i in range(start, end):
-        # The stops. From bits, Lemire's multiply-shift: u = bits * total >> 32 is exactly
-        # uniform on [0, total) unless the low word is below (2**32 - total) % total, in
-        # which case the spin is flagged and drawn again by the caller. A weighted reel
-        # stops where the cumulative weight first exceeds u.
+        # The stops. From w random bits x (w = 16, or 32 from two 16-bit words), Lemire's
+        # multiply-shift: u = x * total >> w is exactly uniform on [0, total) unless the
+        # low w bits of the product are below (2**w - total) % total, in which case the
+        # spin is flagged and drawn again by the caller. A weighted reel stops where the
+        # cumulative weight first exceeds u.
         rejected = False
         for j in range(n_reels):
             if from_bits:
-                product = np.uint64(bits[i * n_reels + j]) * totals[j]
-                if (product & _MASK32) < thresholds[j]:
+                if wide:
+                    k = 2 * (i * n_reels + j)
+                    x = np.uint64(bits[k]) | (np.uint64(bits[k + 1]) << _SIXTEEN)
+                else:
+                    x = np.uint64(bits[i * n_reels + j])
+                product = x * totals[j]
+                if (product & low_mask) < thresholds[j]:
                     rejected = True
-                u = np.int64(product >> _SHIFT32)
+                u = np.int64(product >> width)
                 if weighted[j]:
                     lo = 0
                     hi = lengths[j] - 1
@@ -141,62 +149,64 @@ def _spin_chunk(start, end, bits, stops_in, lengths, totals, thresholds, weighte
                 seen[s] += counts[j, stop, s]
         for s in range(n_counted):
             win += counted_credits[s, seen[s]]
-        triggered = 0
+        award = 0
         if trigger >= 0:
-            triggered = min(seen[trigger], trigger_cap)
+            award = awards[min(seen[trigger], trigger_cap)]
 
         out_win[i] = win
-        out_trigger[i] = triggered
+        out_award[i] = award
         out_rejected[i] = rejected
 
 
 @njit(parallel=True, cache=True)
-def spin_batch(n, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
-               mode, line_part, mask_row0, mask_row1, pair_mask, pay_table, member,
-               class_multiplier, key_pay, ways_count, counts, counted_credits, trigger,
-               trigger_cap, out_win, out_trigger, out_rejected):
-    """Pay ``n`` spins in parallel; their stops come from ``bits`` if it is non-empty (32
-    random bits per reel, spin after spin), else from ``stops_in`` (spin, reel).
+def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
+               cumulative, mode, line_part, mask_row0, mask_row1, pair_mask, pay_table,
+               member, class_multiplier, key_pay, ways_count, counts, counted_credits,
+               trigger, trigger_cap, awards, out_win, out_award, out_rejected):
+    """Pay ``n`` spins in parallel: credits and the free spins they award.
 
-    A spin whose bits were rejected for some reel is flagged in ``out_rejected``; the
-    caller draws it again.
+    The stops come from ``bits`` if it is non-empty (``bit_width`` random bits per reel,
+    spin after spin, in 16-bit words), else from ``stops_in`` (spin, reel). A spin whose
+    bits were rejected for some reel is flagged in ``out_rejected``; the caller draws it
+    again.
     """
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     for chunk in prange(n_chunks):
         start = chunk * _CHUNK
-        _spin_chunk(start, min(n, start + _CHUNK), bits, stops_in, lengths, totals,
-                    thresholds, weighted, cumulative, mode, line_part, mask_row0, mask_row1,
-                    pair_mask, pay_table, member, class_multiplier, key_pay, ways_count,
-                    counts, counted_credits, trigger, trigger_cap, out_win, out_trigger,
-                    out_rejected)
+        _spin_chunk(start, min(n, start + _CHUNK), bits, bit_width, stops_in, lengths,
+                    totals, thresholds, weighted, cumulative, mode, line_part, mask_row0,
+                    mask_row1, pair_mask, pay_table, member, class_multiplier, key_pay,
+                    ways_count, counts, counted_credits, trigger, trigger_cap, awards,
+                    out_win, out_award, out_rejected)
 
 
 @njit(cache=True)
-def spin_batch_serial(n, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
-                      mode, line_part, mask_row0, mask_row1, pair_mask, pay_table, member,
-                      class_multiplier, key_pay, ways_count, counts, counted_credits, trigger,
-                      trigger_cap, out_win, out_trigger, out_rejected):
+def spin_batch_serial(n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
+                      cumulative, mode, line_part, mask_row0, mask_row1, pair_mask,
+                      pay_table, member, class_multiplier, key_pay, ways_count, counts,
+                      counted_credits, trigger, trigger_cap, awards, out_win, out_award,
+                      out_rejected):
     """:func:`spin_batch` on one thread: for small batches, where starting threads costs
     more than the work."""
-    _spin_chunk(0, n, bits, stops_in, lengths, totals, thresholds, weighted, cumulative,
-                mode, line_part, mask_row0, mask_row1, pair_mask, pay_table, member,
-                class_multiplier, key_pay, ways_count, counts, counted_credits, trigger,
-                trigger_cap, out_win, out_trigger, out_rejected)
+    _spin_chunk(0, n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
+                cumulative, mode, line_part, mask_row0, mask_row1, pair_mask, pay_table,
+                member, class_multiplier, key_pay, ways_count, counts, counted_credits,
+                trigger, trigger_cap, awards, out_win, out_award, out_rejected)
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True)
 def moments(x):
     """Exact sum, sum of squared deviations from the mean (float) and count of x > 0."""
     n = x.shape[0]
     total = 0
-    for i in prange(n):
-        total += x[i]
-    mean = total / n
-    squares = 0.0
     hits = 0
-    for i in prange(n):
-        d = x[i] - mean
-        squares += d * d
+    for i in range(n):
+        total += x[i]
         if x[i] > 0:
             hits += 1
+    mean = total / n
+    squares = 0.0
+    for i in range(n):
+        d = x[i] - mean
+        squares += d * d
     return total, squares, hits

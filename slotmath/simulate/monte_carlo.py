@@ -107,11 +107,11 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     scatters) is multiplied by the feature multiplier. With ``retrigger`` the awards apply
     during free spins too, truncated so that the feature never exceeds ``max_spins`` spins.
 
-    Paid spins are drawn in batches: 32 random bits per reel, turned into a stop by
-    Lemire's multiply-shift with rejection (exactly uniform, or exactly by weight through
-    the cumulative weights); the rare rejected spin is drawn again with
-    ``Generator.integers``. Reels whose total weight reaches 2**32 and all free spins are
-    drawn with ``Generator.integers`` directly. The batch is paid in parallel by a numba
+    Paid spins are drawn in batches: 16 random bits per reel (32 when a reel's total
+    weight is above 1024), turned into a stop by Lemire's multiply-shift with rejection
+    (exactly uniform, or exactly by weight through the cumulative weights); the rare
+    rejected spin is drawn again with ``Generator.integers``. Reels whose total weight
+    reaches 2**32 and all free spins are drawn with ``Generator.integers`` directly. The batch is paid in parallel by a numba
     kernel on integer tables compiled from :class:`~slotmath.evaluate.window.PayModel`;
     the features of the batch's triggered rounds are then played in order, one free spin
     of every running feature at a time.
@@ -150,18 +150,19 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
               desc=game.name) as bar:
         while done < spins:
             n = min(BATCH, spins - done)
-            win, trigger = _paid_spins(rng, base_reels, pays, n)
-            base_total += int(win.sum())
-            awarded = pays.awards[trigger]
+            win, awarded = _paid_spins(rng, base_reels, pays, n)  # win: the paid spin's
             triggered = np.flatnonzero(awarded)
+            batch_feature = 0
             if triggered.size:
                 feature_win, played = _play_features(rng, free_reels, pays, free_spins,
                                                      awarded[triggered])
-                win[triggered] += feature_win
-                feature_total += int(feature_win.sum())
+                win[triggered] += feature_win  # win: the whole round's
+                batch_feature = int(feature_win.sum())
                 features += triggered.size
                 feature_spins += int(played.sum())
             batch_total, batch_squares, batch_hits = _kernels.moments(win)
+            feature_total += batch_feature
+            base_total += int(batch_total) - batch_feature
             batch_mean = batch_total / n
             delta = batch_mean - mean
             squares += batch_squares + delta * delta * done * n / (done + n)
@@ -191,29 +192,29 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
 def _pay(reels: ReelTables, pays: PayTables, n: int, bits: np.ndarray | None = None,
          stops: np.ndarray | None = None, parallel: bool | None = None
          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Credits, capped trigger count and rejection flag of ``n`` spins (bits or stops).
+    """Credits, free spins awarded and rejection flag of ``n`` spins (bits or stops).
 
     ``parallel=None`` uses the threaded kernel for batches of at least ``PARALLEL_MIN``.
     """
     n_reels = reels.lengths.shape[0]
     if bits is None:
-        bits = np.zeros(0, np.uint32)
+        bits = np.zeros(0, np.uint16)
     if stops is None:
         stops = np.zeros((0, n_reels), np.int64)
     win = np.empty(n, np.int64)
-    trigger = np.empty(n, np.int64)
+    award = np.empty(n, np.int64)
     rejected = np.empty(n, np.bool_)
     if parallel is None:
         parallel = n >= PARALLEL_MIN
     kernel = _kernels.spin_batch if parallel else _kernels.spin_batch_serial
     kernel(
-        n, bits, stops, reels.lengths, reels.totals, reels.thresholds, reels.weighted,
-        reels.cumulative, pays.mode, reels.line_part, reels.mask_row0, reels.mask_row1,
-        reels.pair_mask, pays.pay_table, pays.member,
-        pays.class_multiplier, pays.key_pay, reels.ways_count, reels.counts,
-        pays.counted_credits, pays.trigger, pays.trigger_cap, win, trigger, rejected,
+        n, bits, reels.bit_width, stops, reels.lengths, reels.totals, reels.thresholds,
+        reels.weighted, reels.cumulative, pays.mode, reels.line_part, reels.mask_row0,
+        reels.mask_row1, reels.pair_mask, pays.pay_table, pays.member, pays.class_multiplier,
+        pays.key_pay, reels.ways_count, reels.counts, pays.counted_credits, pays.trigger,
+        pays.trigger_cap, pays.awards, win, award, rejected,
     )
-    return win, trigger, rejected
+    return win, award, rejected
 
 
 def _draw_stops(rng: np.random.Generator, reels: ReelTables, n: int) -> np.ndarray:
@@ -233,20 +234,21 @@ def _draw_stops(rng: np.random.Generator, reels: ReelTables, n: int) -> np.ndarr
 
 def _paid_spins(rng: np.random.Generator, reels: ReelTables, pays: PayTables,
                 n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Credits and capped trigger count of ``n`` paid spins."""
-    if not reels.bits_draw:
-        win, trigger, _ = _pay(reels, pays, n, stops=_draw_stops(rng, reels, n))
-        return win, trigger
-    # 32 random bits per reel: 64-bit draws (the Generator's cheapest) split in two.
-    words = n * reels.lengths.shape[0]
-    bits = rng.integers(0, np.iinfo(np.uint64).max, size=(words + 1) // 2, dtype=np.uint64,
-                        endpoint=True).view(np.uint32)
-    win, trigger, rejected = _pay(reels, pays, n, bits=bits)
+    """Credits and free spins awarded of ``n`` paid spins."""
+    if not reels.bit_width:
+        win, award, _ = _pay(reels, pays, n, stops=_draw_stops(rng, reels, n))
+        return win, award
+    # bit_width random bits per reel, as 16-bit words cut from 64-bit draws (the
+    # Generator's cheapest).
+    words = n * reels.lengths.shape[0] * (reels.bit_width // 16)
+    bits = rng.integers(0, np.iinfo(np.uint64).max, size=(words + 3) // 4, dtype=np.uint64,
+                        endpoint=True).view(np.uint16)
+    win, award, rejected = _pay(reels, pays, n, bits=bits)
     again = np.flatnonzero(rejected)
     if again.size:
         stops = _draw_stops(rng, reels, again.size)
-        win[again], trigger[again], _ = _pay(reels, pays, again.size, stops=stops)
-    return win, trigger
+        win[again], award[again], _ = _pay(reels, pays, again.size, stops=stops)
+    return win, award
 
 
 def _play_features(rng, reels: ReelTables, pays: PayTables, free_spins,
@@ -258,12 +260,11 @@ def _play_features(rng, reels: ReelTables, pays: PayTables, free_spins,
     played = np.zeros(awarded.size, np.int64)
     running = np.arange(awarded.size)
     while running.size:  # one free spin of every running feature, in feature order
-        win, trigger, _ = _pay(reels, pays, running.size,
-                               stops=_draw_stops(rng, reels, running.size))
+        win, extra, _ = _pay(reels, pays, running.size,
+                             stops=_draw_stops(rng, reels, running.size))
         total[running] += win
         played[running] += 1
         if free_spins.retrigger:
-            extra = pays.awards[trigger]
             if cap is not None:
                 extra = np.minimum(extra, cap - awarded[running])
             awarded[running] += extra

@@ -37,7 +37,8 @@ from slotmath.model.game import Game
 MODE_LINE_TABLE, MODE_LINE_GENERIC, MODE_WAYS = 0, 1, 2
 MAX_TABLE_ENTRIES = 1 << 21  # 16 MB of int64 line pays at most
 MAX_MASK_ENTRIES = 1 << 20  # stop pairs of reels 1 and 2 with their own line mask, at most
-_BITS_LIMIT = 1 << 32  # reels with a larger total weight are drawn by the Generator alone
+NARROW_LIMIT = 1 << 10  # reels of total weight up to this take 16 random bits a stop
+WIDE_LIMIT = 1 << 32  # below this 32 bits; a larger total is drawn by the Generator alone
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,7 +67,7 @@ class ReelTables:
 
     lengths: np.ndarray  # int64 [reel]
     totals: np.ndarray  # uint64 [reel]: total stop weight
-    thresholds: np.ndarray  # uint64 [reel]: (2**32 - total) % total, Lemire's rejection bound
+    thresholds: np.ndarray  # uint64 [reel]: (2**bit_width - total) % total, Lemire's bound
     weighted: np.ndarray  # bool [reel]
     cumulative: np.ndarray  # int64 [reel, stop]: cumulative weights
     line_part: np.ndarray  # int32 [reel, stop, line]
@@ -75,7 +76,7 @@ class ReelTables:
     pair_mask: np.ndarray  # uint64 [row0, row1, word]: lines that may pay (MODE_LINE_TABLE)
     ways_count: np.ndarray  # int64 [reel, stop, key]
     counts: np.ndarray  # int64 [reel, stop, counted symbol]
-    bits_draw: bool  # every total < 2**32: stops can come from 32 random bits each
+    bit_width: int  # random bits per stop (16 or 32); 0: stops drawn by the Generator
 
 
 def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE_ENTRIES
@@ -154,9 +155,12 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
     for j, reel in enumerate(reels):
         cumulative[j, : len(reel)] = np.cumsum(reel.stop_weights)
         cumulative[j, len(reel):] = totals[j]
-    bits_draw = max(totals) < _BITS_LIMIT
-    totals_u = np.array([t if bits_draw else 1 for t in totals], np.uint64)
-    thresholds = np.array([(_BITS_LIMIT - t) % t if bits_draw else 0 for t in totals], np.uint64)
+    # 16 bits a stop halve the drawing work; they are rejected (and the spin drawn again)
+    # with probability below total / 2**16 a reel, so only for short reels.
+    bit_width = 16 if max(totals) <= NARROW_LIMIT else 32 if max(totals) < WIDE_LIMIT else 0
+    totals_u = np.array(totals if bit_width else [1] * n_reels, np.uint64)
+    thresholds = np.array([(2**bit_width - t) % t if bit_width else 0 for t in totals],
+                          np.uint64)
     weighted = np.array([reel.weights is not None for reel in reels], np.bool_)
 
     lines = game.paylines or ()
@@ -185,7 +189,7 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
         lengths=lengths, totals=totals_u, thresholds=thresholds, weighted=weighted,
         cumulative=cumulative, line_part=line_part, mask_row0=mask_row0,
         mask_row1=mask_row1, pair_mask=pair_mask, ways_count=ways_count, counts=counts,
-        bits_draw=bits_draw,
+        bit_width=bit_width,
     )
 
 
