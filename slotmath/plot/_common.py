@@ -1,0 +1,29 @@
+"""Shared helpers of the plot modules: what counts as a result, where to draw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def as_distribution(result: Any):
+    """The win distribution of ``result``: an Analysis's ``.distribution``, or the object
+    itself when it already has ``credits``, ``probs`` and ``credits_per_bet``."""
+    if all(hasattr(result, name) for name in ("credits", "probs", "credits_per_bet")):
+        return result
+    dist = getattr(result, "distribution", None)
+    if dist is not None:
+        return dist
+    raise TypeError(
+        "expected an Analysis or a win distribution (credits, probs, credits_per_bet), "
+        f"got {type(result).__name__}"
+    )
+
+
+def axes(ax=None):
+    """``ax``, or new Axes on a new pyplot figure."""
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots()
+    return ax
