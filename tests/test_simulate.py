@@ -142,7 +142,7 @@ def test_more_lines_than_one_mask_word():
     # 150 lines: three 64-bit words of "may pay" bits per stop pair of reels 1 and 2.
     game = _many_lines_game(150)
     reels = compile_reels(game, PayModel(game), compile_pays(game, PayModel(game)), "base")
-    assert reels.pair_mask.shape[2] == 3
+    assert reels.mask_12.shape[2] == reels.mask_23.shape[2] == 3
     _kernel_matches_reference(game)
 
 
@@ -152,7 +152,23 @@ def test_all_lines_mask_when_reels_are_long(monkeypatch):
     monkeypatch.setattr(tables, "MAX_MASK_ENTRIES", 10)  # 6 x 6 stop pairs: too many
     game = _many_lines_game(70)
     reels = compile_reels(game, PayModel(game), compile_pays(game, PayModel(game)), "base")
-    assert reels.pair_mask.shape[:2] == (1, 1)
+    assert reels.mask_12.shape[:2] == reels.mask_23.shape[:2] == (1, 1)
+    _kernel_matches_reference(game)
+
+
+@pytest.mark.parametrize("strips", [[["A", "W", "X"]], [["A", "W", "X"], ["X", "A", "A", "W"]]])
+def test_one_and_two_reel_games(strips):
+    game = loads_game(f"""
+rows = 2
+bet = 2
+paylines = [{[0] * len(strips)}, {[1] * len(strips)}]
+[symbols]
+W = {{ wild = true, multiplier = 3 }}
+A = {{ pays = {{ {", ".join(f"{k} = {3 * k - 2}" for k in range(1, len(strips) + 1))} }} }}
+X = {{}}
+[reels]
+base = {strips}
+""".replace("'", '"'))
     _kernel_matches_reference(game)
 
 

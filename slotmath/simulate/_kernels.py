@@ -59,7 +59,7 @@ def line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay):
 
 @njit(cache=True)
 def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-                cumulative, mode, line_part, mask_row0, mask_row1, pair_mask, pay_table,
+                cumulative, mode, line_part, mask_rows, mask_12, mask_23, pay_table,
                 member, class_multiplier, key_pay, ways_count, counts, counted_credits,
                 trigger, trigger_cap, awards, out_win, out_award, out_rejected):
     """Pay spins ``start`` to ``end`` (see :func:`spin_batch`).
@@ -111,10 +111,17 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
 
         win = 0
         if mode == 0:  # lines, tabulated: one lookup per line that may pay
-            row0 = mask_row0[stops[0]]
-            row1 = mask_row1[stops[1]]
-            for word in range(pair_mask.shape[2]):
-                bits_left = pair_mask[row0, row1, word]
+            row_1 = mask_rows[0, stops[0]]
+            row_2 = mask_rows[1, stops[1]]
+            row_2b = 0
+            row_3 = 0
+            if n_reels >= 3:
+                row_2b = mask_rows[2, stops[1]]
+                row_3 = mask_rows[3, stops[2]]
+            for word in range(mask_12.shape[2]):
+                bits_left = mask_12[row_1, row_2, word]
+                if n_reels >= 3:
+                    bits_left &= mask_23[row_2b, row_3, word]
                 while bits_left != _ZERO:
                     lowest = bits_left & (~bits_left + _ONE)
                     bits_left ^= lowest
@@ -160,7 +167,7 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
 
 @njit(parallel=True, cache=True)
 def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-               cumulative, mode, line_part, mask_row0, mask_row1, pair_mask, pay_table,
+               cumulative, mode, line_part, mask_rows, mask_12, mask_23, pay_table,
                member, class_multiplier, key_pay, ways_count, counts, counted_credits,
                trigger, trigger_cap, awards, out_win, out_award, out_rejected):
     """Pay ``n`` spins in parallel: credits and the free spins they award.
@@ -174,22 +181,22 @@ def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weight
     for chunk in prange(n_chunks):
         start = chunk * _CHUNK
         _spin_chunk(start, min(n, start + _CHUNK), bits, bit_width, stops_in, lengths,
-                    totals, thresholds, weighted, cumulative, mode, line_part, mask_row0,
-                    mask_row1, pair_mask, pay_table, member, class_multiplier, key_pay,
+                    totals, thresholds, weighted, cumulative, mode, line_part, mask_rows,
+                    mask_12, mask_23, pay_table, member, class_multiplier, key_pay,
                     ways_count, counts, counted_credits, trigger, trigger_cap, awards,
                     out_win, out_award, out_rejected)
 
 
 @njit(cache=True)
 def spin_batch_serial(n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-                      cumulative, mode, line_part, mask_row0, mask_row1, pair_mask,
+                      cumulative, mode, line_part, mask_rows, mask_12, mask_23,
                       pay_table, member, class_multiplier, key_pay, ways_count, counts,
                       counted_credits, trigger, trigger_cap, awards, out_win, out_award,
                       out_rejected):
     """:func:`spin_batch` on one thread: for small batches, where starting threads costs
     more than the work."""
     _spin_chunk(0, n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-                cumulative, mode, line_part, mask_row0, mask_row1, pair_mask, pay_table,
+                cumulative, mode, line_part, mask_rows, mask_12, mask_23, pay_table,
                 member, class_multiplier, key_pay, ways_count, counts, counted_credits,
                 trigger, trigger_cap, awards, out_win, out_award, out_rejected)
 

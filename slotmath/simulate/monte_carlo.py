@@ -209,8 +209,8 @@ def _pay(reels: ReelTables, pays: PayTables, n: int, bits: np.ndarray | None = N
     kernel = _kernels.spin_batch if parallel else _kernels.spin_batch_serial
     kernel(
         n, bits, reels.bit_width, stops, reels.lengths, reels.totals, reels.thresholds,
-        reels.weighted, reels.cumulative, pays.mode, reels.line_part, reels.mask_row0,
-        reels.mask_row1, reels.pair_mask, pays.pay_table, pays.member, pays.class_multiplier,
+        reels.weighted, reels.cumulative, pays.mode, reels.line_part, reels.mask_rows,
+        reels.mask_12, reels.mask_23, pays.pay_table, pays.member, pays.class_multiplier,
         pays.key_pay, reels.ways_count, reels.counts, pays.counted_credits, pays.trigger,
         pays.trigger_cap, pays.awards, win, award, rejected,
     )

@@ -11,10 +11,12 @@ Lines
     the classes on it, so when ``classes ** reels`` is small it is tabulated once
     (``pay_table``) and each line costs one lookup at the index
     ``sum_j class_j * classes ** (reels - 1 - j)``; ``line_part[j, stop, line]`` holds reel
-    j's term of that sum for every line. Most lines pay nothing whatever reels 3, 4, ...
-    show, once reels 1 and 2 disagree: ``pair_mask[row0[s0], row1[s1]]`` is the bit set
-    (64 lines a word) of the lines that can still pay after stops s0, s1 of the first two
-    reels, and only those are looked up. Otherwise (a huge table, or a single reel)
+    j's term of that sum for every line. Most lines pay nothing whatever the later reels
+    show once the first reels disagree, so only lines in two bit sets (64 lines a word)
+    are looked up: ``mask_12[rows[0, s0], rows[1, s1]]``, the lines that may still pay
+    after stops s0, s1 of reels 1 and 2, and ``mask_23[rows[2, s1], rows[3, s2]]``, the
+    lines whose classes on reels 2 and 3 occur together in some paying line (a necessary
+    condition when there are 3 reels or more). Otherwise (a huge table, or a single reel)
     ``line_part`` holds the classes and the kernel pays each line by walking the pay-table
     entries.
 Ways
@@ -52,7 +54,8 @@ class PayTables:
     class_multiplier: np.ndarray  # int64 [class]
     key_pay: np.ndarray  # int64 [key, run length 0..reels]: credits
     pay_table: np.ndarray  # int64 [classes ** reels] (MODE_LINE_TABLE), else empty
-    pair_may_pay: np.ndarray  # bool [class on reel 1, class on reel 2] (MODE_LINE_TABLE)
+    may_pay_12: np.ndarray  # bool [class on reel 1, class on reel 2]: a line may still pay
+    may_pay_23: np.ndarray  # bool [class on reel 2, class on reel 3]: together in a paying line
     counted: tuple[str, ...]  # symbols counted anywhere in the window
     counted_credits: np.ndarray  # int64 [counted symbol, count 0..window]
     trigger: int  # index of the free-spins trigger in ``counted``; -1 without free spins
@@ -71,9 +74,9 @@ class ReelTables:
     weighted: np.ndarray  # bool [reel]
     cumulative: np.ndarray  # int64 [reel, stop]: cumulative weights
     line_part: np.ndarray  # int32 [reel, stop, line]
-    mask_row0: np.ndarray  # int64 [stop of reel 1] -> first index of pair_mask
-    mask_row1: np.ndarray  # int64 [stop of reel 2] -> second index of pair_mask
-    pair_mask: np.ndarray  # uint64 [row0, row1, word]: lines that may pay (MODE_LINE_TABLE)
+    mask_rows: np.ndarray  # int64 [4, stop]: stop -> row of mask_12 (reels 1, 2), mask_23
+    mask_12: np.ndarray  # uint64 [row, row, word]: lines that may pay (MODE_LINE_TABLE)
+    mask_23: np.ndarray  # uint64 [row, row, word]: lines that may pay (MODE_LINE_TABLE)
     ways_count: np.ndarray  # int64 [reel, stop, key]
     counts: np.ndarray  # int64 [reel, stop, counted symbol]
     bit_width: int  # random bits per stop (16 or 32); 0: stops drawn by the Generator
@@ -107,14 +110,17 @@ def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE
             member[k, c] = 1
 
     pay_table = np.zeros(0, np.int64)
-    pair_may_pay = np.ones((1, 1), np.bool_)
+    may_pay_12 = may_pay_23 = np.ones((n_classes, n_classes), np.bool_)
     if game.paylines is None:
         mode = MODE_WAYS
     elif n_reels >= 2 and n_classes**n_reels <= max_table_entries:
         mode = MODE_LINE_TABLE
         pay_table = line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay)
-        by_first_two = pay_table.reshape(n_classes, n_classes, -1)
-        pair_may_pay = (by_first_two != 0).any(axis=2)
+        pays_at_all = pay_table.reshape(n_classes, n_classes, -1) != 0
+        may_pay_12 = pays_at_all.any(axis=2)
+        if n_reels >= 3:
+            pays_at_all = pays_at_all.reshape(n_classes, n_classes, n_classes, -1)
+            may_pay_23 = pays_at_all.any(axis=(0, 3))
     else:
         mode = MODE_LINE_GENERIC
 
@@ -136,7 +142,7 @@ def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE
     return PayTables(
         mode=mode, symbol_class=symbol_class, n_classes=n_classes, member=member,
         class_multiplier=class_multiplier, key_pay=key_pay, pay_table=pay_table,
-        pair_may_pay=pair_may_pay,
+        may_pay_12=may_pay_12, may_pay_23=may_pay_23,
         counted=tuple(counted), counted_credits=counted_credits, trigger=trigger,
         trigger_cap=trigger_cap, awards=awards, credits_per_bet=model.credits_per_bet,
     )
@@ -184,34 +190,37 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
                     )
             for s, name in enumerate(pays.counted):
                 counts[j, stop, s] = column.count(name)
-    mask_row0, mask_row1, pair_mask = _pair_mask(game, reels, pays, line_part)
+    mask_rows = np.zeros((4, max_len), np.int64)
+    mask_12 = mask_23 = np.zeros((1, 1, max(1, (n_lines + 63) // 64)), np.uint64)
+    if pays.mode == MODE_LINE_TABLE:
+        classes = [line_part[j] // pays.n_classes ** (n_reels - 1 - j) for j in range(n_reels)]
+        mask_rows[0], mask_rows[1], mask_12 = _pair_mask(pays.may_pay_12, *classes[:2])
+        if n_reels >= 3:
+            mask_rows[2], mask_rows[3], mask_23 = _pair_mask(pays.may_pay_23, *classes[1:3])
     return ReelTables(
         lengths=lengths, totals=totals_u, thresholds=thresholds, weighted=weighted,
-        cumulative=cumulative, line_part=line_part, mask_row0=mask_row0,
-        mask_row1=mask_row1, pair_mask=pair_mask, ways_count=ways_count, counts=counts,
-        bit_width=bit_width,
+        cumulative=cumulative, line_part=line_part, mask_rows=mask_rows, mask_12=mask_12,
+        mask_23=mask_23, ways_count=ways_count, counts=counts, bit_width=bit_width,
     )
 
 
-def _pair_mask(game: Game, reels, pays: PayTables, line_part: np.ndarray):
-    """Per stop pair of reels 1 and 2: the bit set of lines that may still pay."""
-    n_lines = line_part.shape[2]
+def _pair_mask(may_pay: np.ndarray, classes_a: np.ndarray, classes_b: np.ndarray):
+    """Bit sets of the lines with ``may_pay[class on reel a, class on reel b]``, per pair of
+    stops of the two reels (``classes_*[stop, line]``, padded to the longest strip).
+
+    Returns the row of each stop of either reel and the bit sets ``[row a, row b, word]``;
+    with too many stop pairs, one row per reel whose bit set holds every line.
+    """
+    len_a, len_b, n_lines = classes_a.shape[0], classes_b.shape[0], classes_a.shape[1]
     words = max(1, (n_lines + 63) // 64)
-    if pays.mode != MODE_LINE_TABLE:
-        return np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros((1, 1, words), np.uint64)
-    len0, len1 = len(reels[0]), len(reels[1])
-    bit = np.uint64(1) << np.arange(64, dtype=np.uint64)
-    if len0 * len1 > MAX_MASK_ENTRIES:  # one all-lines mask for every stop pair
-        may_pay = np.ones((1, 1, n_lines), np.bool_)
-        row0, row1 = np.zeros(len0, np.int64), np.zeros(len1, np.int64)
+    if len_a * len_b > MAX_MASK_ENTRIES:
+        keep = np.ones((1, 1, n_lines), np.bool_)
+        rows_a, rows_b = np.zeros(len_a, np.int64), np.zeros(len_b, np.int64)
     else:
-        radix0 = pays.n_classes ** (game.n_reels - 1)
-        radix1 = pays.n_classes ** (game.n_reels - 2)
-        classes0 = line_part[0, :len0] // radix0  # [stop, line]
-        classes1 = line_part[1, :len1] // radix1
-        may_pay = pays.pair_may_pay[classes0[:, None, :], classes1[None, :, :]]
-        row0, row1 = np.arange(len0, dtype=np.int64), np.arange(len1, dtype=np.int64)
-    padded = np.zeros(may_pay.shape[:2] + (words * 64,), np.uint64)
-    padded[..., :n_lines] = may_pay
-    mask = (padded.reshape(may_pay.shape[:2] + (words, 64)) * bit).sum(axis=3, dtype=np.uint64)
-    return row0, row1, np.ascontiguousarray(mask)
+        keep = may_pay[classes_a[:, None, :], classes_b[None, :, :]]
+        rows_a, rows_b = np.arange(len_a, dtype=np.int64), np.arange(len_b, dtype=np.int64)
+    padded = np.zeros(keep.shape[:2] + (words * 64,), np.uint64)
+    padded[..., :n_lines] = keep
+    bit = np.uint64(1) << np.arange(64, dtype=np.uint64)
+    mask = (padded.reshape(keep.shape[:2] + (words, 64)) * bit).sum(axis=3, dtype=np.uint64)
+    return rows_a, rows_b, np.ascontiguousarray(mask)
