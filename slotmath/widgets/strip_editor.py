@@ -1,0 +1,276 @@
+"""A strip editor panel: one slider per symbol and reel, exact figures and charts redrawn live.
+
+Only wiring: the strips are edited by :mod:`slotmath.model.edit`, the figures come from
+:func:`slotmath.analyze`, the charts from :mod:`slotmath.plot`.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Sequence
+
+import ipywidgets as widgets
+from IPython.display import display
+from matplotlib.figure import Figure
+
+from slotmath.analysis import Analysis, analyze
+from slotmath.model.edit import (
+    replace_reel,
+    symbol_count,
+    symbol_weight,
+    with_symbol_count,
+    with_symbol_weight,
+)
+from slotmath.model.game import Game, Reel
+from slotmath.plot import (
+    plot_rtp_breakdown,
+    plot_rtp_sweep,
+    plot_win_distribution,
+    rtp_sweep_data,
+)
+
+__all__ = ["StripEditor", "strip_editor", "summary_html"]
+
+#: How far either side of the current value the sweep chart looks.
+SWEEP_HALF_WIDTH = 3
+
+
+def summary_html(analysis: Analysis) -> str:
+    """The headline exact figures of an analysis as a small HTML table.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> a = slotmath.analyze(slotmath.load_game("data/games/classic_3reel.toml"))
+    >>> "317035/332514" in summary_html(a)
+    True
+    """
+    rows = [("RTP", f"{analysis.rtp_float:.6%} &nbsp; <code>{analysis.rtp}</code>")]
+    for name, value in analysis.components.items():
+        rows.append((f"&nbsp;&nbsp;{html.escape(name)}", f"{float(value):.6%}"))
+    hit = float(analysis.hit_frequency)
+    rows.append(("hit frequency", f"{hit:.4%} (1 in {1 / hit:.3f})" if hit else "0"))
+    rows.append(("SD (x bet)", f"{analysis.std:.4f}"))
+    fs = analysis.free_spins
+    if fs is not None and fs.trigger_probability:
+        rows.append(("free spins", f"1 in {float(1 / fs.trigger_probability):.2f}, "
+                                   f"{float(fs.expected_spins):.2f} spins, "
+                                   f"{float(fs.expected_win):.2f} x bet per feature"))
+    mw = analysis.max_win
+    rows.append(("top spin award", f"{float(mw.multiple):g} x bet, 1 in {mw.one_in:,.0f}"))
+    body = "".join(f"<tr><td style='padding-right:1em'>{k}</td><td>{v}</td></tr>"
+                   for k, v in rows)
+    return f"<table class='slotmath-summary'>{body}</table>"
+
+
+class StripEditor(widgets.VBox):
+    """The panel built by :func:`strip_editor`.
+
+    Attributes
+    ----------
+    original : Game
+        The game as loaded; the sliders are always applied to it (so moving a slider back
+        restores the original strip exactly).
+    game : Game
+        The game with the current slider values.
+    analysis : Analysis
+        :func:`slotmath.analyze` of ``game``.
+    sliders : dict (reel index, symbol) -> ipywidgets.IntSlider
+        Reel index 0 is reel 1. On a plain reel a slider sets the symbol's number of stops;
+        on a weighted reel its total stop weight.
+    summary : ipywidgets.HTML
+        The exact figures shown (see :func:`summary_html`), or the error of the last edit.
+    charts : ipywidgets.Output
+        Win distribution, RTP breakdown and (with ``sweep``) the RTP against the last
+        edited slider.
+    figure : matplotlib.figure.Figure or None
+        The figure last shown in ``charts`` (None with ``draw=False``).
+    """
+
+    def __init__(self, game: Game, reel_set: str = "base", *, level: int = 1,
+                 symbols: Sequence[str] | None = None, max_value: int | None = None,
+                 sweep: bool = True, draw: bool = True):
+        self.original = game
+        self.reel_set = reel_set
+        self.level = level
+        self.sweep = sweep
+        self.draw = draw
+        self._last: tuple[int, str] | None = None
+        self._muted = False
+        self.figure: Figure | None = None
+        reels = game.reel_sets[reel_set].reels
+        if symbols is None:
+            on_reels = {s for reel in reels for s in reel.symbols}
+            symbols = [s for s in game.symbols if s in on_reels]
+        self.symbols = tuple(symbols)
+
+        self.sliders: dict[tuple[int, str], widgets.IntSlider] = {}
+        cells: list[widgets.Widget] = [widgets.HTML("<b>symbol</b>")]
+        cells += [widgets.HTML(f"<b>reel {j + 1}</b>" + (" (weights)" if r.weights else ""))
+                  for j, r in enumerate(reels)]
+        for s in self.symbols:
+            cells.append(widgets.HTML(f"<code>{html.escape(s)}</code>"))
+            for j, reel in enumerate(reels):
+                value = self._value(reel, s)
+                top = max_value if max_value is not None else self._default_max(reels)
+                slider = widgets.IntSlider(
+                    value=value, min=0, max=max(top, value), continuous_update=False,
+                    disabled=reel.weights is not None and s not in reel.symbols,
+                    layout=widgets.Layout(width="150px"),
+                )
+                slider.observe(self._on_change(j, s), names="value")
+                self.sliders[(j, s)] = slider
+                cells.append(slider)
+        grid = widgets.GridBox(cells, layout=widgets.Layout(
+            grid_template_columns=f"90px repeat({len(reels)}, 160px)"))
+        self.reset_button = widgets.Button(description="Reset strips", icon="undo")
+        self.reset_button.on_click(lambda _: self.reset())
+        self.summary = widgets.HTML()
+        self.charts = widgets.Output()
+        title = widgets.HTML(f"<b>{html.escape(game.name)}</b>: reel set "
+                             f"<code>{html.escape(reel_set)}</code>, bet level {level}")
+        super().__init__([title, grid, self.reset_button, self.summary, self.charts])
+        self.game = game
+        self.analysis = analyze(game, level)
+        self._refresh()
+
+    # -- editing ----------------------------------------------------------------------------
+    @staticmethod
+    def _value(reel: Reel, symbol: str) -> int:
+        return symbol_weight(reel, symbol) if reel.weights is not None else symbol_count(reel, symbol)
+
+    def _default_max(self, reels) -> int:
+        top = max((self._value(r, s) for r in reels for s in self.symbols), default=0)
+        return max(8, 2 * top)
+
+    def _on_change(self, j: int, symbol: str):
+        def handler(change):
+            if self._muted:
+                return
+            self._last = (j, symbol)
+            self.update()
+        return handler
+
+    def edited_game(self) -> Game:
+        """The original game with every slider's value applied."""
+        game = self.original
+        for j, reel in enumerate(self.original.reel_sets[self.reel_set].reels):
+            edited = reel
+            for s in self.symbols:
+                value = self.sliders[(j, s)].value
+                if value == self._value(reel, s):
+                    continue
+                if reel.weights is None:
+                    edited = with_symbol_count(edited, s, value)
+                else:
+                    edited = with_symbol_weight(edited, s, value)
+            if edited is not reel:
+                game = replace_reel(game, self.reel_set, j, edited)
+        return game
+
+    def update(self) -> None:
+        """Recompute from the sliders and redraw. A failing edit (an empty strip, a feature
+        that would never end) is reported in the summary and leaves the last good state."""
+        try:
+            game = self.edited_game()
+            analysis = analyze(game, self.level)
+            analysis.rtp  # compute now, inside the try
+        except Exception as exc:  # noqa: BLE001 - a UI boundary: show it, keep the panel alive
+            self.summary.value = (f"<span style='color:#b00'>cannot analyse this edit: "
+                                  f"{html.escape(str(exc))}</span>")
+            return
+        self.game, self.analysis = game, analysis
+        self._refresh()
+
+    def reset(self) -> None:
+        """Put every slider back to the loaded game's value (one recomputation)."""
+        reels = self.original.reel_sets[self.reel_set].reels
+        self._muted = True
+        try:
+            for (j, s), slider in self.sliders.items():
+                slider.value = self._value(reels[j], s)
+        finally:
+            self._muted = False
+        self._last = None
+        self.update()
+
+    # -- display ----------------------------------------------------------------------------
+    def _refresh(self) -> None:
+        self.summary.value = summary_html(self.analysis)
+        if not self.draw:
+            return
+        n = 3 if self.sweep and self._last is not None else 2
+        fig = Figure(figsize=(5 * n, 3.6), layout="constrained")
+        axes = fig.subplots(1, n)
+        plot_win_distribution(self.analysis, ax=axes[0], bins=40)
+        plot_rtp_breakdown(self.analysis, ax=axes[1])
+        if n == 3:
+            j, s = self._last
+            value = self.sliders[(j, s)].value
+            lo = max(0, value - SWEEP_HALF_WIDTH)
+            reel = self.game.reel_sets[self.reel_set].reels[j]
+            if reel.weights is not None and s not in reel.symbols:
+                lo = value
+            values = [v for v in range(lo, value + SWEEP_HALF_WIDTH + 1)
+                      if self._sweep_ok(reel, s, v)]
+            data = rtp_sweep_data(self.game, s, values, reel_set=self.reel_set, reels=[j],
+                                  level=self.level)
+            what = "total weight" if reel.weights is not None else "stops"
+            plot_rtp_sweep(data, ax=axes[2], current=value, label=f"{s} {what} on reel {j + 1}")
+        self.figure = fig
+        with self.charts:
+            self.charts.clear_output(wait=True)
+            display(fig)
+
+    @staticmethod
+    def _sweep_ok(reel: Reel, symbol: str, value: int) -> bool:
+        if reel.weights is None:
+            return value > 0 or set(reel.symbols) != {symbol}
+        others = sum(w for s, w in zip(reel.symbols, reel.weights) if s != symbol)
+        return value > 0 or others > 0
+
+
+def strip_editor(game: Game, reel_set: str = "base", *, level: int = 1,
+                 symbols: Sequence[str] | None = None, max_value: int | None = None,
+                 sweep: bool = True, draw: bool = True) -> StripEditor:
+    """An ipywidgets panel to change symbol counts on the reel strips and see the exact
+    RTP, hit frequency and win distribution follow.
+
+    One slider per symbol and reel of ``reel_set``: on a plain reel it sets the number of
+    stops showing the symbol (copies are added or removed spread along the strip, see
+    :func:`slotmath.model.edit.with_symbol_count`); on a weighted reel it sets the symbol's
+    total stop weight. Each change (on release: ``continuous_update=False``) re-runs
+    :func:`slotmath.analyze` on the edited game and redraws the charts.
+
+    Parameters
+    ----------
+    game : Game
+    reel_set : str
+        The reel set to edit ("base", or the free-spin set).
+    level : int
+        Bet level of the analysis.
+    symbols : sequence of str, optional
+        The symbols to offer sliders for; default every symbol on the reel set.
+    max_value : int, optional
+        Slider maximum; default twice the largest count (or weight), at least 8.
+    sweep : bool
+        Also chart the RTP against the last edited slider (a few extra analyses per change).
+    draw : bool
+        Draw the charts (False: figures only, e.g. for tests).
+
+    Returns
+    -------
+    StripEditor
+        The panel (an ``ipywidgets.VBox``); display it as the last expression of a cell.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> from slotmath.widgets import strip_editor
+    >>> panel = strip_editor(slotmath.load_game("data/games/classic_3reel.toml"), draw=False)
+    >>> panel.sliders[(0, "W3")].value = 2          # W3 weighs 2 on reel 1 instead of 1
+    >>> panel.analysis.rtp
+    Fraction(6350, 6003)
+    """
+    return StripEditor(game, reel_set, level=level, symbols=symbols, max_value=max_value,
+                       sweep=sweep, draw=draw)
