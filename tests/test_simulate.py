@@ -172,6 +172,37 @@ base = {strips}
     _kernel_matches_reference(game)
 
 
+TWO_SCATTERS = """
+rows = 2
+bet = 3
+paylines = [[0, 0, 0], [1, 1, 1], [0, 1, 0]]
+[symbols]
+W = { wild = true }
+S = { scatter = true, pays = { 2 = 1, 3 = 4 } }
+T = { scatter = true, pays = { 1 = 1, 4 = 9 } }
+A = { pays = { 3 = 7 } }
+X = {}
+[reels]
+base = [["A", "S", "T", "X"], ["W", "T", "S", "A", "X"], ["T", "S", "A", "X"]]
+[free_spins]
+trigger = "T"
+awards = { 2 = 3, 3 = 6 }
+"""
+
+
+@pytest.mark.parametrize("table", [True, False])
+def test_two_scatters(table, monkeypatch):
+    from slotmath.simulate import tables
+
+    if not table:  # count digits read one by one instead of a table by count code
+        monkeypatch.setattr(tables, "MAX_COUNT_CODES", 1)
+    game = loads_game(TWO_SCATTERS)
+    pays = compile_pays(game, PayModel(game))
+    assert pays.counted == ("S", "T")
+    assert (pays.scatter_table.size > 0) == table
+    _kernel_matches_reference(game)
+
+
 def test_evaluator_modes():
     lines = tiny_game("three_reel_line")
     model = PayModel(lines)

@@ -60,8 +60,9 @@ def line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay):
 @njit(cache=True)
 def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
                 cumulative, mode, line_part, mask_rows, mask_12, mask_23, pay_table,
-                member, class_multiplier, key_pay, ways_count, counts, counted_credits,
-                trigger, trigger_cap, awards, out_win, out_award, out_rejected):
+                member, class_multiplier, key_pay, ways_count, count_code, count_radix,
+                scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
+                out_win, out_award, out_rejected):
     """Pay spins ``start`` to ``end`` (see :func:`spin_batch`).
 
     One flat loop on purpose: with helper functions in it (even inlined ones with early
@@ -69,14 +70,13 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
     """
     n_reels = lengths.shape[0]
     n_lines = line_part.shape[2]
-    n_counted = counts.shape[2]
     from_bits = bits.shape[0] > 0
+    any_weighted = weighted.any()
     wide = bit_width == 32
     width = np.uint64(bit_width)
     low_mask = (np.uint64(1) << width) - np.uint64(1)
     stops = np.empty(n_reels, np.int64)
     classes = np.empty(n_reels, np.int64)
-    seen = np.empty(n_counted, np.int64)
     for i in range(start, end):
         # The stops. From w random bits x (w = 16, or 32 from two 16-bit words), Lemire's
         # multiply-shift: u = x * total >> w is exactly uniform on [0, total) unless the
@@ -84,30 +84,32 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
         # spin is flagged and drawn again by the caller. A weighted reel stops where the
         # cumulative weight first exceeds u.
         rejected = False
-        for j in range(n_reels):
-            if from_bits:
+        if not from_bits:
+            for j in range(n_reels):
+                stops[j] = stops_in[i, j]
+        else:
+            for j in range(n_reels):
                 if wide:
                     k = 2 * (i * n_reels + j)
                     x = np.uint64(bits[k]) | (np.uint64(bits[k + 1]) << _SIXTEEN)
                 else:
                     x = np.uint64(bits[i * n_reels + j])
                 product = x * totals[j]
-                if (product & low_mask) < thresholds[j]:
-                    rejected = True
-                u = np.int64(product >> width)
-                if weighted[j]:
-                    lo = 0
-                    hi = lengths[j] - 1
-                    while lo < hi:
-                        mid = (lo + hi) >> 1
-                        if cumulative[j, mid] > u:
-                            hi = mid
-                        else:
-                            lo = mid + 1
-                    u = lo
-                stops[j] = u
-            else:
-                stops[j] = stops_in[i, j]
+                rejected |= (product & low_mask) < thresholds[j]
+                stops[j] = np.int64(product >> width)
+            if any_weighted:
+                for j in range(n_reels):
+                    if weighted[j]:
+                        u = stops[j]
+                        lo = 0
+                        hi = lengths[j] - 1
+                        while lo < hi:
+                            mid = (lo + hi) >> 1
+                            if cumulative[j, mid] > u:
+                                hi = mid
+                            else:
+                                lo = mid + 1
+                        stops[j] = lo
 
         win = 0
         if mode == 0:  # lines, tabulated: one lookup per line that may pay
@@ -148,17 +150,22 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
                 if run > 0:
                     win += key_pay[k, run] * ways
 
-        for s in range(n_counted):  # scatters (and the trigger) anywhere in the window
-            seen[s] = 0
+        # Scatters (and the trigger) anywhere in the window: the counts of every counted
+        # symbol as the digits of one number, summed reel by reel.
+        code = 0
         for j in range(n_reels):
-            stop = stops[j]
-            for s in range(n_counted):
-                seen[s] += counts[j, stop, s]
-        for s in range(n_counted):
-            win += counted_credits[s, seen[s]]
+            code += count_code[j, stops[j]]
         award = 0
-        if trigger >= 0:
-            award = awards[min(seen[trigger], trigger_cap)]
+        if scatter_table.shape[0] > 0:
+            win += scatter_table[code]
+            award = award_table[code]
+        else:  # too many counted symbols for a table: digit by digit
+            for s in range(counted_credits.shape[0]):
+                count = code % count_radix
+                code //= count_radix
+                win += counted_credits[s, count]
+                if s == trigger:
+                    award = awards[min(count, trigger_cap)]
 
         out_win[i] = win
         out_award[i] = award
@@ -168,8 +175,9 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
 @njit(parallel=True, cache=True)
 def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
                cumulative, mode, line_part, mask_rows, mask_12, mask_23, pay_table,
-               member, class_multiplier, key_pay, ways_count, counts, counted_credits,
-               trigger, trigger_cap, awards, out_win, out_award, out_rejected):
+               member, class_multiplier, key_pay, ways_count, count_code, count_radix,
+               scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
+               out_win, out_award, out_rejected):
     """Pay ``n`` spins in parallel: credits and the free spins they award.
 
     The stops come from ``bits`` if it is non-empty (``bit_width`` random bits per reel,
@@ -183,22 +191,24 @@ def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weight
         _spin_chunk(start, min(n, start + _CHUNK), bits, bit_width, stops_in, lengths,
                     totals, thresholds, weighted, cumulative, mode, line_part, mask_rows,
                     mask_12, mask_23, pay_table, member, class_multiplier, key_pay,
-                    ways_count, counts, counted_credits, trigger, trigger_cap, awards,
-                    out_win, out_award, out_rejected)
+                    ways_count, count_code, count_radix, scatter_table, award_table,
+                    counted_credits, trigger, trigger_cap, awards, out_win, out_award,
+                    out_rejected)
 
 
 @njit(cache=True)
 def spin_batch_serial(n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
                       cumulative, mode, line_part, mask_rows, mask_12, mask_23,
-                      pay_table, member, class_multiplier, key_pay, ways_count, counts,
-                      counted_credits, trigger, trigger_cap, awards, out_win, out_award,
-                      out_rejected):
+                      pay_table, member, class_multiplier, key_pay, ways_count, count_code,
+                      count_radix, scatter_table, award_table, counted_credits, trigger,
+                      trigger_cap, awards, out_win, out_award, out_rejected):
     """:func:`spin_batch` on one thread: for small batches, where starting threads costs
     more than the work."""
     _spin_chunk(0, n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
                 cumulative, mode, line_part, mask_rows, mask_12, mask_23, pay_table,
-                member, class_multiplier, key_pay, ways_count, counts, counted_credits,
-                trigger, trigger_cap, awards, out_win, out_award, out_rejected)
+                member, class_multiplier, key_pay, ways_count, count_code, count_radix,
+                scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
+                out_win, out_award, out_rejected)
 
 
 @njit(cache=True)

@@ -211,7 +211,8 @@ def _pay(reels: ReelTables, pays: PayTables, n: int, bits: np.ndarray | None = N
         n, bits, reels.bit_width, stops, reels.lengths, reels.totals, reels.thresholds,
         reels.weighted, reels.cumulative, pays.mode, reels.line_part, reels.mask_rows,
         reels.mask_12, reels.mask_23, pays.pay_table, pays.member, pays.class_multiplier,
-        pays.key_pay, reels.ways_count, reels.counts, pays.counted_credits, pays.trigger,
+        pays.key_pay, reels.ways_count, reels.count_code, pays.count_radix,
+        pays.scatter_table, pays.award_table, pays.counted_credits, pays.trigger,
         pays.trigger_cap, pays.awards, win, award, rejected,
     )
     return win, award, rejected

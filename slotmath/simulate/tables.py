@@ -23,8 +23,11 @@ Ways
     ``ways_count[j, stop, key]``: the ways reel j contributes to pay-table entry ``key``
     (positions showing a member, a multiplier symbol counting as that many).
 Scatters and the trigger
-    ``counts[j, stop, s]``: how many of counted symbol s (every scatter, and the free-spins
-    trigger) reel j shows; ``counted_credits[s, n]`` what n of them pay.
+    The counts of the counted symbols (every scatter, and the free-spins trigger) are the
+    digits, base ``window + 1``, of one number: ``count_code[j, stop]`` is reel j's share,
+    and the sum over the reels indexes ``scatter_table`` (credits of all scatters) and
+    ``award_table`` (free spins awarded). With too many counted symbols for a table the
+    kernel reads the digits and pays each from ``counted_credits[s, count]``.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from slotmath.model.game import Game
 MODE_LINE_TABLE, MODE_LINE_GENERIC, MODE_WAYS = 0, 1, 2
 MAX_TABLE_ENTRIES = 1 << 21  # 16 MB of int64 line pays at most
 MAX_MASK_ENTRIES = 1 << 20  # stop pairs of reels 1 and 2 with their own line mask, at most
+MAX_COUNT_CODES = 1 << 16  # scatter and award tables by count code, at most
 NARROW_LIMIT = 1 << 10  # reels of total weight up to this take 16 random bits a stop
 WIDE_LIMIT = 1 << 32  # below this 32 bits; a larger total is drawn by the Generator alone
 
@@ -58,6 +62,9 @@ class PayTables:
     may_pay_23: np.ndarray  # bool [class on reel 2, class on reel 3]: together in a paying line
     counted: tuple[str, ...]  # symbols counted anywhere in the window
     counted_credits: np.ndarray  # int64 [counted symbol, count 0..window]
+    count_radix: int  # window + 1: the base of the count code
+    scatter_table: np.ndarray  # int64 [count code]: credits of all scatters; or empty
+    award_table: np.ndarray  # int64 [count code]: free spins awarded; or empty
     trigger: int  # index of the free-spins trigger in ``counted``; -1 without free spins
     trigger_cap: int
     awards: np.ndarray  # int64 [capped trigger count]: free spins awarded
@@ -78,7 +85,7 @@ class ReelTables:
     mask_12: np.ndarray  # uint64 [row, row, word]: lines that may pay (MODE_LINE_TABLE)
     mask_23: np.ndarray  # uint64 [row, row, word]: lines that may pay (MODE_LINE_TABLE)
     ways_count: np.ndarray  # int64 [reel, stop, key]
-    counts: np.ndarray  # int64 [reel, stop, counted symbol]
+    count_code: np.ndarray  # int64 [reel, stop]: sum of count * radix ** counted symbol
     bit_width: int  # random bits per stop (16 or 32); 0: stops drawn by the Generator
 
 
@@ -139,11 +146,25 @@ def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE
         awards = np.array([free_spins.award_for(c) for c in range(trigger_cap + 1)], np.int64)
     else:
         trigger, trigger_cap, awards = -1, 0, np.zeros(1, np.int64)
+    radix = window + 1
+    if radix ** len(counted) >= 1 << 62:
+        raise ValueError(f"{len(counted)} scatter symbols in a window of {window}: too many")
+    scatter_table = award_table = np.zeros(0, np.int64)
+    if radix ** len(counted) <= MAX_COUNT_CODES:
+        digits = np.indices((radix,) * len(counted)).reshape(len(counted), radix ** len(counted))
+        digits = digits[::-1]  # digits[s, code]: the count of counted symbol s
+        scatter_table = np.zeros(digits.shape[1], np.int64)  # code = sum digit_s radix**s
+        for s in range(len(counted)):
+            scatter_table += counted_credits[s, digits[s]]
+        award_table = np.zeros(digits.shape[1], np.int64)
+        if trigger >= 0:
+            award_table = awards[np.minimum(digits[trigger], trigger_cap)]
     return PayTables(
         mode=mode, symbol_class=symbol_class, n_classes=n_classes, member=member,
         class_multiplier=class_multiplier, key_pay=key_pay, pay_table=pay_table,
         may_pay_12=may_pay_12, may_pay_23=may_pay_23,
-        counted=tuple(counted), counted_credits=counted_credits, trigger=trigger,
+        counted=tuple(counted), counted_credits=counted_credits, count_radix=radix,
+        scatter_table=scatter_table, award_table=award_table, trigger=trigger,
         trigger_cap=trigger_cap, awards=awards, credits_per_bet=model.credits_per_bet,
     )
 
@@ -175,7 +196,7 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
     keys = model.keys
     ways_count = np.zeros((n_reels, max_len, len(keys) if pays.mode == MODE_WAYS else 0),
                           np.int64)
-    counts = np.zeros((n_reels, max_len, len(pays.counted)), np.int64)
+    count_code = np.zeros((n_reels, max_len), np.int64)
     for j, (reel, rows) in enumerate(zip(reels, game.rows)):
         radix = pays.n_classes ** (n_reels - 1 - j) if pays.mode == MODE_LINE_TABLE else 1
         for stop in range(len(reel)):
@@ -189,7 +210,7 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
                         model.multiplier[s] for s in column if s in members
                     )
             for s, name in enumerate(pays.counted):
-                counts[j, stop, s] = column.count(name)
+                count_code[j, stop] += column.count(name) * pays.count_radix**s
     mask_rows = np.zeros((4, max_len), np.int64)
     mask_12 = mask_23 = np.zeros((1, 1, max(1, (n_lines + 63) // 64)), np.uint64)
     if pays.mode == MODE_LINE_TABLE:
@@ -200,7 +221,7 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
     return ReelTables(
         lengths=lengths, totals=totals_u, thresholds=thresholds, weighted=weighted,
         cumulative=cumulative, line_part=line_part, mask_rows=mask_rows, mask_12=mask_12,
-        mask_23=mask_23, ways_count=ways_count, counts=counts, bit_width=bit_width,
+        mask_23=mask_23, ways_count=ways_count, count_code=count_code, bit_width=bit_width,
     )
 
 
