@@ -110,11 +110,12 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     Paid spins are drawn in batches: 16 random bits per reel (32 when a reel's total
     weight is above 1024), turned into a stop by Lemire's multiply-shift with rejection
     (exactly uniform, or exactly by weight through the cumulative weights); the rare
-    rejected spin is drawn again with ``Generator.integers``. Reels whose total weight
-    reaches 2**32 and all free spins are drawn with ``Generator.integers`` directly. The batch is paid in parallel by a numba
-    kernel on integer tables compiled from :class:`~slotmath.evaluate.window.PayModel`;
-    the features of the batch's triggered rounds are then played in order, one free spin
-    of every running feature at a time.
+    rejected spin is drawn again with ``Generator.integers``, which also draws every stop
+    of a reel set whose total weight reaches 2**32. The batch is paid in parallel by a
+    numba kernel on integer tables compiled from
+    :class:`~slotmath.evaluate.window.PayModel`; the features of the batch's triggered
+    rounds are then played in order, one free spin of every running feature at a time,
+    drawn and paid the same way.
 
     Examples
     --------
@@ -150,7 +151,7 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
               desc=game.name) as bar:
         while done < spins:
             n = min(BATCH, spins - done)
-            win, awarded = _paid_spins(rng, base_reels, pays, n)  # win: the paid spin's
+            win, awarded = _spins(rng, base_reels, pays, n)  # win: the paid spin's
             triggered = np.flatnonzero(awarded)
             batch_feature = 0
             if triggered.size:
@@ -233,9 +234,9 @@ def _draw_stops(rng: np.random.Generator, reels: ReelTables, n: int) -> np.ndarr
     return stops
 
 
-def _paid_spins(rng: np.random.Generator, reels: ReelTables, pays: PayTables,
-                n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Credits and free spins awarded of ``n`` paid spins."""
+def _spins(rng: np.random.Generator, reels: ReelTables, pays: PayTables,
+           n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Credits and free spins awarded of ``n`` random spins."""
     if not reels.bit_width:
         win, award, _ = _pay(reels, pays, n, stops=_draw_stops(rng, reels, n))
         return win, award
@@ -261,8 +262,7 @@ def _play_features(rng, reels: ReelTables, pays: PayTables, free_spins,
     played = np.zeros(awarded.size, np.int64)
     running = np.arange(awarded.size)
     while running.size:  # one free spin of every running feature, in feature order
-        win, extra, _ = _pay(reels, pays, running.size,
-                             stops=_draw_stops(rng, reels, running.size))
+        win, extra = _spins(rng, reels, pays, running.size)
         total[running] += win
         played[running] += 1
         if free_spins.retrigger:
