@@ -40,7 +40,8 @@ def rtp_breakdown_data(result: Any) -> pd.DataFrame:
     """
     components = result if isinstance(result, Mapping) else getattr(result, "components", None)
     if components is None:
-        raise TypeError(f"expected an Analysis or a mapping of components, got {type(result).__name__}")
+        raise TypeError("expected an Analysis or a mapping of components, "
+                        f"got {type(result).__name__}")
     names = list(components)
     exact = [Fraction(components[n]) for n in names]
     total = sum(exact, Fraction(0))

@@ -137,7 +137,9 @@ class StripEditor(widgets.VBox):
     # -- editing ----------------------------------------------------------------------------
     @staticmethod
     def _value(reel: Reel, symbol: str) -> int:
-        return symbol_weight(reel, symbol) if reel.weights is not None else symbol_count(reel, symbol)
+        if reel.weights is not None:
+            return symbol_weight(reel, symbol)
+        return symbol_count(reel, symbol)
 
     def _default_max(self, reels) -> int:
         top = max((self._value(r, s) for r in reels for s in self.symbols), default=0)
