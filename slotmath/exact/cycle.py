@@ -200,6 +200,48 @@ def _open_units(states, s, ucol, alive):
 
 
 @njit(cache=True)
+def _merge_local(local, lslot, lused, lmask, n_local, a, b, c, weight):
+    """Add ``weight`` to the outcome (a, b, c) of the current state; returns the new count."""
+    h = (((a * 1000003 + b) * 1000003 + c) * 0x9E3779B97F4A7C15 >> 17) & lmask
+    while True:
+        q = lslot[h]
+        if q < 0:
+            lslot[h] = n_local
+            lused[n_local] = h
+            local[n_local, 0] = a
+            local[n_local, 1] = b
+            local[n_local, 2] = c
+            local[n_local, 3] = weight
+            return n_local + 1
+        if local[q, 0] == a and local[q, 1] == b and local[q, 2] == c:
+            local[q, 3] += weight
+            return n_local
+        h = (h + 1) & lmask
+
+
+@njit(cache=True)
+def _local_table(n_w):
+    """Scratch space for merging one state's outcomes: rows, hash slots, used slots."""
+    lsize = 64
+    while lsize < 4 * n_w:
+        lsize *= 2
+    return np.empty((n_w, 4), np.int64), np.full(lsize, -1, np.int64), np.empty(n_w, np.int64)
+
+
+@njit(cache=True)
+def _flush_local(out, k, local, lslot, lused, n_local):
+    """Append the state's outcomes to the CSR rows (growing them) and clear the slots."""
+    if k + n_local > out.shape[0]:
+        grown = np.empty((2 * out.shape[0] + n_local, 4), np.int64)
+        grown[:k] = out[:k]
+        out = grown
+    out[k:k + n_local] = local[:n_local]
+    for q in range(n_local):
+        lslot[lused[q]] = -1
+    return out, k + n_local
+
+
+@njit(cache=True)
 def _step_kernel(states, nt, em, inputs, ucol, colval, win_sa, win_weight):
     """Move every state through every window of one reel.
 
@@ -226,13 +268,8 @@ def _step_kernel(states, nt, em, inputs, ucol, colval, win_sa, win_weight):
     k = 0
     alive = np.empty(n_units, np.int64)
     row = np.zeros(n_units, np.int32)
-    local = np.empty((n_w, 4), np.int64)
-    lsize = 64
-    while lsize < 4 * n_w:
-        lsize *= 2
-    lslot = np.full(lsize, -1, np.int64)
-    lused = np.empty(n_w, np.int64)
-    lmask = lsize - 1
+    local, lslot, lused = _local_table(n_w)
+    lmask = lslot.shape[0] - 1
     sid = 0
     settled = 0
     for s in range(n_s):
@@ -289,33 +326,10 @@ def _step_kernel(states, nt, em, inputs, ucol, colval, win_sa, win_weight):
                             sid = idx
                             break
                     h = (h + 1) & mask
-            sa = pool[q0, 1]
-            h = ((sid * 1000003 + settled) * 1000003 + sa) * 0x9E3779B97F4A7C15
-            h = (h >> 17) & lmask
-            while True:
-                q = lslot[h]
-                if q < 0:
-                    lslot[h] = n_local
-                    lused[n_local] = h
-                    local[n_local, 0] = sid
-                    local[n_local, 1] = settled
-                    local[n_local, 2] = sa
-                    local[n_local, 3] = pool[q0, 2]
-                    n_local += 1
-                    break
-                if local[q, 0] == sid and local[q, 1] == settled and local[q, 2] == sa:
-                    local[q, 3] += pool[q0, 2]
-                    break
-                h = (h + 1) & lmask
-        if k + n_local > out.shape[0]:
-            grown_out = np.empty((2 * out.shape[0] + n_local, 4), np.int64)
-            grown_out[:k] = out[:k]
-            out = grown_out
-        out[k:k + n_local] = local[:n_local]
-        k += n_local
+            n_local = _merge_local(local, lslot, lused, lmask, n_local, sid, settled,
+                                   pool[q0, 1], pool[q0, 2])
+        out, k = _flush_local(out, k, local, lslot, lused, n_local)
         ptr[s + 1] = k
-        for q in range(n_local):
-            lslot[lused[q]] = -1
     return new_states[:n_new].copy(), ptr, out[:k].copy()
 
 
@@ -380,16 +394,11 @@ def _last_outcomes(states, nt, em, final, inputs, ucol, colval, win_sa, win_weig
     proj_ptr[0, 2] = 0
     pool = np.empty((4 * n_w, 4), np.int64)
     ptr = np.zeros(n_s + 1, np.int64)
-    out = np.empty((n_s * 8 + 16, 3), np.int64)  # credits, scatter pack, weight
+    out = np.empty((n_s * 8 + 16, 4), np.int64)  # credits, scatter pack, 0, weight
     k = 0
     alive = np.empty(n_units, np.int64)
-    local = np.empty((n_w, 3), np.int64)
-    lsize = 64
-    while lsize < 4 * n_w:
-        lsize *= 2
-    lslot = np.full(lsize, -1, np.int64)
-    lused = np.empty(n_w, np.int64)
-    lmask = lsize - 1
+    local, lslot, lused = _local_table(n_w)
+    lmask = lslot.shape[0] - 1
     add = 0
     for s in range(n_s):
         na, seen = _open_units(states, s, ucol, alive)
@@ -404,31 +413,10 @@ def _last_outcomes(states, nt, em, final, inputs, ucol, colval, win_sa, win_weig
                     st = states[s, u]
                     a = inputs[w, u]
                     add += em[st, a] + final[nt[st, a]]
-            sa = pool[q0, 1]
-            h = ((add * 1000003 + sa) * 0x9E3779B97F4A7C15 >> 17) & lmask
-            while True:
-                q = lslot[h]
-                if q < 0:
-                    lslot[h] = n_local
-                    lused[n_local] = h
-                    local[n_local, 0] = add
-                    local[n_local, 1] = sa
-                    local[n_local, 2] = pool[q0, 2]
-                    n_local += 1
-                    break
-                if local[q, 0] == add and local[q, 1] == sa:
-                    local[q, 2] += pool[q0, 2]
-                    break
-                h = (h + 1) & lmask
-        if k + n_local > out.shape[0]:
-            grown_out = np.empty((2 * out.shape[0] + n_local, 3), np.int64)
-            grown_out[:k] = out[:k]
-            out = grown_out
-        out[k:k + n_local] = local[:n_local]
-        k += n_local
+            n_local = _merge_local(local, lslot, lused, lmask, n_local, add, pool[q0, 1], 0,
+                                   pool[q0, 2])
+        out, k = _flush_local(out, k, local, lslot, lused, n_local)
         ptr[s + 1] = k
-        for q in range(n_local):
-            lslot[lused[q]] = -1
     return ptr, out[:k].copy()
 
 
@@ -442,7 +430,7 @@ def _fold_last(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, p
         pk = e_pack[e]
         for q in range(ptr[s], ptr[s + 1]):
             p2 = add_table[pk, outcomes[q, 1]]
-            out[pack_trigger[p2], c + outcomes[q, 0] + pack_credits[p2]] += wt * outcomes[q, 2]
+            out[pack_trigger[p2], c + outcomes[q, 0] + pack_credits[p2]] += wt * outcomes[q, 3]
 
 
 def _packing(caps: list[int]):
