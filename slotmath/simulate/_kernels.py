@@ -59,7 +59,7 @@ def line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay):
 
 @njit(cache=True)
 def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-                cumulative, mode, line_part, mask_rows, mask_12, mask_23, pay_table,
+                cumulative, mode, line_part, mask_strides, mask_12, mask_23, pay_table,
                 member, class_multiplier, key_pay, ways_count, count_code, count_radix,
                 scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
                 out_win, out_award, out_rejected):
@@ -70,6 +70,7 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
     """
     n_reels = lengths.shape[0]
     n_lines = line_part.shape[2]
+    n_words = (n_lines + 63) // 64
     from_bits = bits.shape[0] > 0
     any_weighted = weighted.any()
     wide = bit_width == 32
@@ -113,17 +114,14 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
 
         win = 0
         if mode == 0:  # lines, tabulated: one lookup per line that may pay
-            row_1 = mask_rows[0, stops[0]]
-            row_2 = mask_rows[1, stops[1]]
-            row_2b = 0
-            row_3 = 0
+            at_12 = stops[0] * mask_strides[0] + stops[1] * mask_strides[1]
+            at_23 = 0
             if n_reels >= 3:
-                row_2b = mask_rows[2, stops[1]]
-                row_3 = mask_rows[3, stops[2]]
-            for word in range(mask_12.shape[2]):
-                bits_left = mask_12[row_1, row_2, word]
+                at_23 = stops[1] * mask_strides[2] + stops[2] * mask_strides[3]
+            for word in range(n_words):
+                bits_left = mask_12[at_12 + word]
                 if n_reels >= 3:
-                    bits_left &= mask_23[row_2b, row_3, word]
+                    bits_left &= mask_23[at_23 + word]
                 while bits_left != _ZERO:
                     lowest = bits_left & (~bits_left + _ONE)
                     bits_left ^= lowest
@@ -174,7 +172,7 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
 
 @njit(parallel=True, cache=True)
 def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-               cumulative, mode, line_part, mask_rows, mask_12, mask_23, pay_table,
+               cumulative, mode, line_part, mask_strides, mask_12, mask_23, pay_table,
                member, class_multiplier, key_pay, ways_count, count_code, count_radix,
                scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
                out_win, out_award, out_rejected):
@@ -189,7 +187,7 @@ def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weight
     for chunk in prange(n_chunks):
         start = chunk * _CHUNK
         _spin_chunk(start, min(n, start + _CHUNK), bits, bit_width, stops_in, lengths,
-                    totals, thresholds, weighted, cumulative, mode, line_part, mask_rows,
+                    totals, thresholds, weighted, cumulative, mode, line_part, mask_strides,
                     mask_12, mask_23, pay_table, member, class_multiplier, key_pay,
                     ways_count, count_code, count_radix, scatter_table, award_table,
                     counted_credits, trigger, trigger_cap, awards, out_win, out_award,
@@ -198,14 +196,14 @@ def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weight
 
 @njit(cache=True)
 def spin_batch_serial(n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-                      cumulative, mode, line_part, mask_rows, mask_12, mask_23,
+                      cumulative, mode, line_part, mask_strides, mask_12, mask_23,
                       pay_table, member, class_multiplier, key_pay, ways_count, count_code,
                       count_radix, scatter_table, award_table, counted_credits, trigger,
                       trigger_cap, awards, out_win, out_award, out_rejected):
     """:func:`spin_batch` on one thread: for small batches, where starting threads costs
     more than the work."""
     _spin_chunk(0, n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-                cumulative, mode, line_part, mask_rows, mask_12, mask_23, pay_table,
+                cumulative, mode, line_part, mask_strides, mask_12, mask_23, pay_table,
                 member, class_multiplier, key_pay, ways_count, count_code, count_radix,
                 scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
                 out_win, out_award, out_rejected)

@@ -210,7 +210,7 @@ def _pay(reels: ReelTables, pays: PayTables, n: int, bits: np.ndarray | None = N
     kernel = _kernels.spin_batch if parallel else _kernels.spin_batch_serial
     kernel(
         n, bits, reels.bit_width, stops, reels.lengths, reels.totals, reels.thresholds,
-        reels.weighted, reels.cumulative, pays.mode, reels.line_part, reels.mask_rows,
+        reels.weighted, reels.cumulative, pays.mode, reels.line_part, reels.mask_strides,
         reels.mask_12, reels.mask_23, pays.pay_table, pays.member, pays.class_multiplier,
         pays.key_pay, reels.ways_count, reels.count_code, pays.count_radix,
         pays.scatter_table, pays.award_table, pays.counted_credits, pays.trigger,

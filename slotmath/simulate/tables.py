@@ -13,10 +13,12 @@ Lines
     ``sum_j class_j * classes ** (reels - 1 - j)``; ``line_part[j, stop, line]`` holds reel
     j's term of that sum for every line. Most lines pay nothing whatever the later reels
     show once the first reels disagree, so only lines in two bit sets (64 lines a word)
-    are looked up: ``mask_12[rows[0, s0], rows[1, s1]]``, the lines that may still pay
-    after stops s0, s1 of reels 1 and 2, and ``mask_23[rows[2, s1], rows[3, s2]]``, the
-    lines whose classes on reels 2 and 3 occur together in some paying line (a necessary
-    condition when there are 3 reels or more). Otherwise (a huge table, or a single reel)
+    are looked up: the lines that may still pay after stops s0, s1 of reels 1 and 2
+    (``mask_12``), and the lines whose classes at stops s1, s2 of reels 2 and 3 occur
+    together in some paying line (``mask_23``, a necessary condition when there are 3
+    reels or more). Each is a flat array read at ``a * stride_a + b * stride_b + word``
+    for stops a, b; for very long reels the strides are 0 and the one bit set holds every
+    line. Otherwise (a huge table, or a single reel)
     ``line_part`` holds the classes and the kernel pays each line by walking the pay-table
     entries.
 Ways
@@ -81,9 +83,9 @@ class ReelTables:
     weighted: np.ndarray  # bool [reel]
     cumulative: np.ndarray  # int64 [reel, stop]: cumulative weights
     line_part: np.ndarray  # int32 [reel, stop, line]
-    mask_rows: np.ndarray  # int64 [4, stop]: stop -> row of mask_12 (reels 1, 2), mask_23
-    mask_12: np.ndarray  # uint64 [row, row, word]: lines that may pay (MODE_LINE_TABLE)
-    mask_23: np.ndarray  # uint64 [row, row, word]: lines that may pay (MODE_LINE_TABLE)
+    mask_strides: np.ndarray  # int64 [4]: strides of mask_12 (2), then of mask_23 (2)
+    mask_12: np.ndarray  # uint64 [flat]: lines that may pay (MODE_LINE_TABLE)
+    mask_23: np.ndarray  # uint64 [flat]: lines that may pay (MODE_LINE_TABLE)
     ways_count: np.ndarray  # int64 [reel, stop, key]
     count_code: np.ndarray  # int64 [reel, stop]: sum of count * radix ** counted symbol
     bit_width: int  # random bits per stop (16 or 32); 0: stops drawn by the Generator
@@ -211,16 +213,16 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
                     )
             for s, name in enumerate(pays.counted):
                 count_code[j, stop] += column.count(name) * pays.count_radix**s
-    mask_rows = np.zeros((4, max_len), np.int64)
-    mask_12 = mask_23 = np.zeros((1, 1, max(1, (n_lines + 63) // 64)), np.uint64)
+    mask_strides = np.zeros(4, np.int64)
+    mask_12 = mask_23 = np.zeros(max(1, (n_lines + 63) // 64), np.uint64)
     if pays.mode == MODE_LINE_TABLE:
         classes = [line_part[j] // pays.n_classes ** (n_reels - 1 - j) for j in range(n_reels)]
-        mask_rows[0], mask_rows[1], mask_12 = _pair_mask(pays.may_pay_12, *classes[:2])
+        mask_strides[:2], mask_12 = _pair_mask(pays.may_pay_12, *classes[:2])
         if n_reels >= 3:
-            mask_rows[2], mask_rows[3], mask_23 = _pair_mask(pays.may_pay_23, *classes[1:3])
+            mask_strides[2:], mask_23 = _pair_mask(pays.may_pay_23, *classes[1:3])
     return ReelTables(
         lengths=lengths, totals=totals_u, thresholds=thresholds, weighted=weighted,
-        cumulative=cumulative, line_part=line_part, mask_rows=mask_rows, mask_12=mask_12,
+        cumulative=cumulative, line_part=line_part, mask_strides=mask_strides, mask_12=mask_12,
         mask_23=mask_23, ways_count=ways_count, count_code=count_code, bit_width=bit_width,
     )
 
@@ -229,19 +231,19 @@ def _pair_mask(may_pay: np.ndarray, classes_a: np.ndarray, classes_b: np.ndarray
     """Bit sets of the lines with ``may_pay[class on reel a, class on reel b]``, per pair of
     stops of the two reels (``classes_*[stop, line]``, padded to the longest strip).
 
-    Returns the row of each stop of either reel and the bit sets ``[row a, row b, word]``;
-    with too many stop pairs, one row per reel whose bit set holds every line.
+    Returns the strides of stops a and b and the bit sets, flat; with too many stop pairs,
+    strides 0 and one bit set that holds every line.
     """
     len_a, len_b, n_lines = classes_a.shape[0], classes_b.shape[0], classes_a.shape[1]
     words = max(1, (n_lines + 63) // 64)
     if len_a * len_b > MAX_MASK_ENTRIES:
         keep = np.ones((1, 1, n_lines), np.bool_)
-        rows_a, rows_b = np.zeros(len_a, np.int64), np.zeros(len_b, np.int64)
+        strides = (0, 0)
     else:
         keep = may_pay[classes_a[:, None, :], classes_b[None, :, :]]
-        rows_a, rows_b = np.arange(len_a, dtype=np.int64), np.arange(len_b, dtype=np.int64)
+        strides = (len_b * words, words)
     padded = np.zeros(keep.shape[:2] + (words * 64,), np.uint64)
     padded[..., :n_lines] = keep
     bit = np.uint64(1) << np.arange(64, dtype=np.uint64)
     mask = (padded.reshape(keep.shape[:2] + (words, 64)) * bit).sum(axis=3, dtype=np.uint64)
-    return rows_a, rows_b, np.ascontiguousarray(mask)
+    return strides, mask.ravel()
