@@ -108,7 +108,8 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     during free spins too, truncated so that the feature never exceeds ``max_spins`` spins.
 
     Paid spins are drawn in batches: 16 random bits per reel (32 when a reel's total
-    weight is above 1024), turned into a stop by Lemire's multiply-shift with rejection
+    weight is above 1024, and for free spins), turned into a stop by Lemire's
+    multiply-shift with rejection
     (exactly uniform, or exactly by weight through the cumulative weights); the rare
     rejected spin is drawn again with ``Generator.integers``, which also draws every stop
     of a reel set whose total weight reaches 2**32. The batch is paid in parallel by a
@@ -191,9 +192,10 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
 
 
 def _pay(reels: ReelTables, pays: PayTables, n: int, bits: np.ndarray | None = None,
-         stops: np.ndarray | None = None, parallel: bool | None = None
+         bit_width: int = 0, stops: np.ndarray | None = None, parallel: bool | None = None
          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Credits, free spins awarded and rejection flag of ``n`` spins (bits or stops).
+    """Credits, free spins awarded and rejection flag of ``n`` spins: from ``bit_width``
+    random bits a stop, or from given stops.
 
     ``parallel=None`` uses the threaded kernel for batches of at least ``PARALLEL_MIN``.
     """
@@ -209,7 +211,8 @@ def _pay(reels: ReelTables, pays: PayTables, n: int, bits: np.ndarray | None = N
         parallel = n >= PARALLEL_MIN
     kernel = _kernels.spin_batch if parallel else _kernels.spin_batch_serial
     kernel(
-        n, bits, reels.bit_width, stops, reels.lengths, reels.totals, reels.thresholds,
+        n, bits, bit_width, stops, reels.lengths, reels.totals,
+        reels.thresholds[0 if bit_width == 16 else 1],
         reels.weighted, reels.cumulative, pays.mode, reels.line_part, reels.mask_strides,
         reels.mask_12, reels.mask_23, pays.pay_table, pays.member, pays.class_multiplier,
         pays.key_pay, reels.ways_count, reels.count_code, pays.count_radix,
@@ -234,18 +237,22 @@ def _draw_stops(rng: np.random.Generator, reels: ReelTables, n: int) -> np.ndarr
     return stops
 
 
-def _spins(rng: np.random.Generator, reels: ReelTables, pays: PayTables,
-           n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Credits and free spins awarded of ``n`` random spins."""
-    if not reels.bit_width:
+def _spins(rng: np.random.Generator, reels: ReelTables, pays: PayTables, n: int,
+           narrow: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Credits and free spins awarded of ``n`` random spins.
+
+    ``narrow``: 16 random bits a stop where the reels allow it (half the drawing work, but
+    more spins rejected and drawn again: for large batches), else 32.
+    """
+    widths = [w for w in reels.bit_widths if narrow or w == 32]
+    if not widths:
         win, award, _ = _pay(reels, pays, n, stops=_draw_stops(rng, reels, n))
         return win, award
-    # bit_width random bits per reel, as 16-bit words cut from 64-bit draws (the
-    # Generator's cheapest).
-    words = n * reels.lengths.shape[0] * (reels.bit_width // 16)
+    # The random bits, as 16-bit words cut from 64-bit draws (the Generator's cheapest).
+    words = n * reels.lengths.shape[0] * (widths[0] // 16)
     bits = rng.integers(0, np.iinfo(np.uint64).max, size=(words + 3) // 4, dtype=np.uint64,
                         endpoint=True).view(np.uint16)
-    win, award, rejected = _pay(reels, pays, n, bits=bits)
+    win, award, rejected = _pay(reels, pays, n, bits=bits, bit_width=widths[0])
     again = np.flatnonzero(rejected)
     if again.size:
         stops = _draw_stops(rng, reels, again.size)
@@ -262,7 +269,7 @@ def _play_features(rng, reels: ReelTables, pays: PayTables, free_spins,
     played = np.zeros(awarded.size, np.int64)
     running = np.arange(awarded.size)
     while running.size:  # one free spin of every running feature, in feature order
-        win, extra = _spins(rng, reels, pays, running.size)
+        win, extra = _spins(rng, reels, pays, running.size, narrow=False)
         total[running] += win
         played[running] += 1
         if free_spins.retrigger:

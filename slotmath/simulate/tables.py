@@ -79,7 +79,7 @@ class ReelTables:
 
     lengths: np.ndarray  # int64 [reel]
     totals: np.ndarray  # uint64 [reel]: total stop weight
-    thresholds: np.ndarray  # uint64 [reel]: (2**bit_width - total) % total, Lemire's bound
+    thresholds: np.ndarray  # uint64 [16 or 32 bits, reel]: (2**bits - total) % total
     weighted: np.ndarray  # bool [reel]
     cumulative: np.ndarray  # int64 [reel, stop]: cumulative weights
     line_part: np.ndarray  # int32 [reel, stop, line]
@@ -88,7 +88,7 @@ class ReelTables:
     mask_23: np.ndarray  # uint64 [flat]: lines that may pay (MODE_LINE_TABLE)
     ways_count: np.ndarray  # int64 [reel, stop, key]
     count_code: np.ndarray  # int64 [reel, stop]: sum of count * radix ** counted symbol
-    bit_width: int  # random bits per stop (16 or 32); 0: stops drawn by the Generator
+    bit_widths: tuple[int, ...]  # random bits a stop may take: (16, 32), (32,) or ()
 
 
 def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE_ENTRIES
@@ -186,10 +186,11 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
         cumulative[j, len(reel):] = totals[j]
     # 16 bits a stop halve the drawing work; they are rejected (and the spin drawn again)
     # with probability below total / 2**16 a reel, so only for short reels.
-    bit_width = 16 if max(totals) <= NARROW_LIMIT else 32 if max(totals) < WIDE_LIMIT else 0
-    totals_u = np.array(totals if bit_width else [1] * n_reels, np.uint64)
-    thresholds = np.array([(2**bit_width - t) % t if bit_width else 0 for t in totals],
-                          np.uint64)
+    bit_widths = tuple(w for w, limit in ((16, NARROW_LIMIT + 1), (32, WIDE_LIMIT))
+                       if max(totals) < limit)
+    totals_u = np.array(totals if bit_widths else [1] * n_reels, np.uint64)
+    thresholds = np.array([[(2**w - t) % t if w in bit_widths else 0 for t in totals]
+                           for w in (16, 32)], np.uint64)
     weighted = np.array([reel.weights is not None for reel in reels], np.bool_)
 
     lines = game.paylines or ()
@@ -223,7 +224,7 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
     return ReelTables(
         lengths=lengths, totals=totals_u, thresholds=thresholds, weighted=weighted,
         cumulative=cumulative, line_part=line_part, mask_strides=mask_strides, mask_12=mask_12,
-        mask_23=mask_23, ways_count=ways_count, count_code=count_code, bit_width=bit_width,
+        mask_23=mask_23, ways_count=ways_count, count_code=count_code, bit_widths=bit_widths,
     )
 
 
