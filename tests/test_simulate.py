@@ -98,7 +98,7 @@ def _kernel_matches_reference(game: Game):
                 assert not rejected.any()
 
 
-@settings(max_examples=60, deadline=None, derandomize=True,
+@settings(max_examples=100, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(small_games(max_combinations=1500))
 def test_kernel_pays_every_window_like_paymodel(game):
