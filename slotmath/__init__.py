@@ -11,6 +11,7 @@ from slotmath.errors import GameFileError
 from slotmath.exact.cycle import spin_table
 from slotmath.exact.direct import direct_method
 from slotmath.io.toml_loader import load_game, loads_game
+from slotmath.simulate import SimulationResult, simulate
 
-__all__ = ["Analysis", "GameFileError", "analyze", "direct_method", "load_game", "loads_game",
-           "spin_table"]
+__all__ = ["Analysis", "GameFileError", "SimulationResult", "analyze", "direct_method",
+           "load_game", "loads_game", "simulate", "spin_table"]
