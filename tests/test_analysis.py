@@ -5,7 +5,6 @@ One list of cases; adding a game = adding a row.
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 from pathlib import Path
 

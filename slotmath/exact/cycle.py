@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from slotmath.evaluate.window import PayModel
-from slotmath.exact.automata import Automaton, line_automaton, ways_automaton
+from slotmath.exact.automata import line_automaton, ways_automaton
 from slotmath.exact.spin_table import SpinTable
 from slotmath.model.game import Game, ReelSet
 
