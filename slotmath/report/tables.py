@@ -14,11 +14,15 @@ def _one_in(p) -> float:
 
 
 def symbol_table(analysis) -> pd.DataFrame:
-    """Per pay-table entry and count: hits per cycle, probability, pay and RTP contribution.
+    """Per pay-table entry and count: hits per cycle, hits per spin, pay and RTP contribution.
 
     For lines games ``hits`` adds up over the paylines (a spin paying on two lines counts
-    twice), so ``probability`` is hits per paid spin. For ways games ``ways`` is the summed
-    number of ways and ``pay_x_bet`` is the pay per way.
+    twice), so ``hits_per_spin`` can exceed 1 and ``one_in`` is spins per hit. Rows are split
+    by the credits paid, so a multiplier wild's x2 and x4 wins of the same entry are separate
+    rows. For ways games ``hits`` counts stop combinations (``hits_per_spin`` is then a
+    probability), ``ways`` is the summed number of ways and ``pay_x_bet`` is the pay per way.
+    ``rtp_exact`` is the exact contribution as "p/q"; the contributions add up to the lines
+    or ways component exactly.
     """
     d = analysis.direct
     cpb = d.credits_per_bet
@@ -30,7 +34,7 @@ def symbol_table(analysis) -> pd.DataFrame:
             "count": p.count,
             "pay_x_bet": float(Fraction(p.credits, cpb)),
             "hits": p.hits,
-            "probability": p.hits / d.cycle,
+            "hits_per_spin": p.hits / d.cycle,
             "one_in": _one_in(Fraction(p.hits, d.cycle)),
             "rtp": float(contribution),
             "rtp_exact": str(contribution),
@@ -39,7 +43,7 @@ def symbol_table(analysis) -> pd.DataFrame:
             row["ways"] = p.ways
         rows.append(row)
     columns = ["symbol", "count", "pay_x_bet", "hits"] + (["ways"] if d.kind == "ways" else [])
-    columns += ["probability", "one_in", "rtp", "rtp_exact"]
+    columns += ["hits_per_spin", "one_in", "rtp", "rtp_exact"]
     return pd.DataFrame(rows, columns=columns)
 
 
