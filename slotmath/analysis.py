@@ -141,12 +141,31 @@ class Analysis:
                                             self.base_table.credits_per_bet)
 
     @cached_property
+    def _numeric_round(self):
+        return self.round.win_distribution()
+
+    @cached_property
     def distribution(self) -> WinDistribution | FloatDistribution:
         """The round's win distribution: exact without free spins, float64 with them."""
         if self.game.free_spins is None:
             return self.base_distribution
-        numeric = self.round.win_distribution()
+        numeric = self._numeric_round
         return FloatDistribution(numeric.credits, numeric.probs, numeric.credits_per_bet)
+
+    @cached_property
+    def distribution_error(self) -> dict:
+        """How the round distribution was computed and its error bounds (probability mass)."""
+        if self.game.free_spins is None:
+            return {"method": "exact full-cycle enumeration", "exact": True}
+        n = self._numeric_round
+        return {
+            "method": "FFT over the free-spins chain, convolved with the exact base spin",
+            "exact": False,
+            "aliased_mass_bound": n.aliased_mass_bound,
+            "dropped_mass": n.dropped_mass,
+            "noise_floor": n.noise_floor,
+            "mean_error": abs(n.mean_bets - self.rtp_float),
+        }
 
     @cached_property
     def free_spins(self) -> FreeSpinsSummary | None:

@@ -56,6 +56,7 @@ def analysis_dict(a) -> dict:
              "90": list(a.confidence_interval(n, 0.90))}
             for n in (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
         ],
+        "round_distribution": a.distribution_error,
         "win_sizes": [
             {"band": r.label, "probability": float(r.probability), "rtp_share": float(r.rtp_share)}
             for r in a.win_sizes
@@ -70,5 +71,7 @@ def analysis_dict(a) -> dict:
             "expected_spins": _exact(fs.expected_spins),
             "expected_win": _exact(fs.expected_win),
             "rtp": _exact(fs.rtp),
+            "spins_distribution_exact": fs.spins_distribution.exact,
+            "spins_tail_mass": fs.spins_distribution.tail_mass,
         }
     return out
