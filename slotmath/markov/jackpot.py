@@ -1,0 +1,1187 @@
+"""Progressive jackpot pools as a Markov renewal process: time between hits, the stationary
+pool, the value paid at a hit and the jackpot's long-run RTP.
+
+The model
+---------
+One pool (Minor, Major, Super, ...) is fed by an endless stream of paid rounds **at one bet
+level**: every round bets ``B`` (currency). The long-run figures "at bet level L" therefore
+assume that the pool is fed by play at level L only. A real shared pool is fed by every player
+at every level; its growth per round and the hit law then mix over levels, which is a
+different (also stationary) model: a caller can approximate it by passing the mean bet.
+
+Within one round, in this order:
+
+1. **Contribution.** A fraction ``c`` of the bet is contributed; a fraction ``r`` of that
+   (``epsilon = r c B``) goes to a reserve for the *next* jackpot, the rest
+   (``delta = (1 - r) c B``) into the current pool. Rounds contribute before they are played.
+2. **Chances.** The round gets ``K`` chances to hit (bonus-wheel spins), ``K`` random with the
+   given law ``P(K = k)``, ``k = 0..kmax``, independent of the pool and of other rounds. Each
+   chance hits independently with probability ``p(pool)``, given by a hit-probability law
+   (:class:`LinearLaw`, :class:`SaturatingLaw`, :class:`ConstantLaw`) that must not decrease
+   with the pool. Any dependence on the bet level is carried by the law's parameters
+   (``law.scaled(factor)``).
+3. **Hit.** The pool's value is paid; the pool restarts at ``seed + reserve`` and the reserve
+   restarts at 0 (the operator adds the seed). A later chance of the same round plays against
+   the restarted pool (and may hit it again: the rule sheet locks a jackpot per game round only
+   against *other* rounds).
+
+There is no upper limit on the pool; money is a real number (no rounding to cents); the
+server-side value is what is paid (the display delay of the rule sheet plays no role).
+
+A **cycle** runs from one hit to the next; its **length** ``N`` is the number of rounds
+contributed in between (``N = 0`` when both hits fall in the same round). With ``N_prev`` the
+previous cycle's length, the cycle starts at ``v0 = seed + epsilon N_prev`` and pays
+``v0 + delta N``; after ``n`` rounds the pool is ``v0 + n delta``, deterministic, so given
+``v0`` the cycle-length law is a product of per-round survival probabilities
+``G(1 - p(v0 + n delta))`` (``G`` the generating function of ``K``). Because ``v0`` depends on
+``N_prev``, cycle lengths form a Markov chain (and, with several chances per round, so does the
+number of chances left in the round of a hit). The **pool at a random round** is the pool
+after that round's contribution, before its chances.
+
+Method
+------
+*Lattice.* Starting from the seed, the pool after ``k`` rounds is ``x_k = seed + k delta``.
+The per-round hit probability ``h_k = 1 - G(1 - p(x_k))``, its split by the number of chances
+left after the hit, the cumulative hazard ``H_k = -sum_{i<=k} log(1 - h_i)`` and the expected
+chances played per round are computed once, vectorised, on this lattice. It is cut where the
+survival of every cycle considered falls below ``tail`` (default ``1e-15``); the largest mass
+cut off is :attr:`PoolAnalysis.truncated_mass`.
+
+*Start values on a grid.* Cycle start values ``seed + epsilon N_prev`` are placed on a grid of
+``M`` lattice points ``seed + j s delta`` (``grid_points``, default 512, spacing ``s`` lattice
+steps, covering every start value that has survival above ``tail``). From grid start ``j`` the
+cycle-length law is ``exp(H_{js} - H_{js+n-1}) h_{js+n}``: every row is a shift of one array,
+so the transition kernel, after splitting each next start value linearly between its two grid
+neighbours (the Markov-chain approximation of [KD]_, which keeps the mean start value exact),
+is built from running sums in ``O(M^2 + lattice)`` operations. Chances left in a hit round are
+played against the restarted value at once (several hits in a round restart at the seed), so
+the chain observed at the start of each cycle's first full round has ``M`` states; its
+stationary law comes from :func:`~slotmath.markov.chains.gth_solve` [GTH]_.
+
+*Figures.* Markov renewal-reward [Cinlar]_ gives the mean rounds between hits (rounds per
+cycle / hits per cycle), the hit-value law and the stationary pool law at a random round
+(Palm inversion: each cycle weights the rounds it spends at each pool value [Asmussen]_); all
+are running sums over the lattice.
+
+*Error.* The numerics are exact on the lattice except (a) the truncation, bounded by
+``truncated_mass`` (relative effect on the means below a few ``tail``), and (b) the grid:
+linear splitting is second order in the grid spacing, so the whole solve is repeated on the
+grid with twice the spacing and ``2 |fine - coarse|`` (for a second-order scheme
+``|fine - coarse|`` is about three times the fine grid's error, the Richardson estimate
+[Richardson]_; the factor 2 is a margin for grids too coarse to be in the asymptotic regime)
+plus a roundoff allowance of ``1e-11`` relative is reported in
+:attr:`PoolAnalysis.error_bounds`. The tests hold this bound against the exact chain on
+``(previous cycle length, chances left)`` without a grid, on grids from 4 to 512 points. There is no grid error
+when start values cannot move: ``r = 0`` (or ``c = 0``) gives one grid point.
+
+*Exact parts.* The increments ``delta``, ``epsilon`` and the contribution share ``c`` of the
+RTP are :class:`~fractions.Fraction`. Money is conserved (every contribution, reserve included,
+is paid eventually; the operator adds a seed per hit), so the long-run paid per unit bet is
+exactly ``c + seed / (B E[N])``: :attr:`PoolAnalysis.rtp_from_identity` evaluates it, and the
+direct ratio :attr:`PoolAnalysis.rtp_contribution` = mean value paid / mean bet between hits
+agrees with it (the grid splitting preserves the mean start value, so the identity holds in
+the discretised chain as well). Likewise the mean ``p`` at a wheel spin equals
+``1 / (E[K] E[N])`` (hits per chance).
+
+:func:`simulate_pool` plays the literal process (contributions, each chance a Bernoulli draw of
+``p(pool)``, restarts) with a ``numpy.random.Generator``, for cross-checks.
+
+References
+----------
+.. [GTH] W. K. Grassmann, M. I. Taksar and D. P. Heyman, "Regenerative analysis and steady
+   state distributions for Markov chains", *Operations Research* 33(5), 1985, 1107-1116.
+.. [KD] H. J. Kushner and P. Dupuis, *Numerical Methods for Stochastic Control Problems in
+   Continuous Time*, 2nd ed., Springer, 2001, ch. 5 (interpolating a transition onto the
+   neighbouring grid points so that the local mean is kept).
+.. [Cinlar] E. Cinlar, *Introduction to Stochastic Processes*, Prentice-Hall, 1975, ch. 10
+   (Markov renewal processes, renewal-reward).
+.. [Asmussen] S. Asmussen, *Applied Probability and Queues*, 2nd ed., Springer, 2003,
+   ch. VII (Palm distributions, time averages from cycle averages).
+.. [Richardson] L. F. Richardson, "The deferred approach to the limit", *Phil. Trans. R. Soc.
+   A* 226, 1927, 299-361.
+.. [Wald] A. Wald, "On cumulative sums of random variables", *Ann. Math. Stat.* 15, 1944.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Protocol
+
+import numpy as np
+from numba import njit
+
+from slotmath.markov.chains import gth_solve
+
+__all__ = [
+    "ConstantLaw",
+    "DiscreteDistribution",
+    "HitProbabilityLaw",
+    "JackpotModel",
+    "JackpotPool",
+    "LinearLaw",
+    "PoolAnalysis",
+    "PoolSimulation",
+    "SaturatingLaw",
+    "analyze_pool",
+    "simulate_pool",
+]
+
+#: Survival probability at which a cycle-length law is cut.
+TAIL = 1e-15
+#: Default number of grid points for cycle start values.
+GRID_POINTS = 512
+#: Longest lattice (rounds) tried before the pool is declared (practically) never hit.
+MAX_LATTICE = 1 << 24
+#: Relative roundoff allowance added to every error bound.
+ROUNDOFF = 1e-11
+#: Largest per-round hazard ``-log(1 - h)`` used (a certain hit becomes ``1 - e^-60``).
+_HAZARD_CAP = 60.0
+
+
+def _fraction(x, what: str) -> Fraction:
+    """A Fraction from an int, Fraction, decimal string or float (floats via their repr)."""
+    if isinstance(x, bool):
+        raise TypeError(f"{what} must be a number, not {x!r}")
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            raise ValueError(f"{what} must be finite, not {x!r}")
+        return Fraction(repr(x))
+    try:
+        return Fraction(x)
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{what} must be a number, not {x!r}") from None
+
+
+# -- hit-probability laws -----------------------------------------------------------------------
+
+
+class HitProbabilityLaw(Protocol):
+    """What a hit-probability law provides: ``law(pool) -> probability``, vectorised, with
+    values in [0, 1], not decreasing in the pool."""
+
+    def __call__(self, pool): ...
+
+
+@dataclass(frozen=True)
+class ConstantLaw:
+    """Every chance hits with the same probability, whatever the pool.
+
+    Parameters
+    ----------
+    probability : float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> ConstantLaw(0.01)(np.array([50.0, 5000.0]))
+    array([0.01, 0.01])
+    """
+
+    probability: float
+
+    def __post_init__(self):
+        if not 0 <= self.probability <= 1:
+            raise ValueError(f"probability must be in [0, 1], not {self.probability!r}")
+
+    def __call__(self, pool):
+        return np.full(np.shape(pool), float(self.probability))[()]
+
+    def scaled(self, factor: float) -> ConstantLaw:
+        """The law with every probability multiplied by ``factor`` (capped at 1)."""
+        return ConstantLaw(min(1.0, float(self.probability) * factor))
+
+
+@dataclass(frozen=True)
+class LinearLaw:
+    """Probability proportional to the pool: ``p = min(1, rate * pool)``.
+
+    Parameters
+    ----------
+    rate : float
+        Probability per currency unit in the pool, >= 0.
+
+    Examples
+    --------
+    >>> LinearLaw(1e-4)(np.array([50.0, 100.0, 20000.0]))
+    array([0.005, 0.01 , 1.   ])
+    """
+
+    rate: float
+
+    def __post_init__(self):
+        if not self.rate >= 0:
+            raise ValueError(f"rate must be >= 0, not {self.rate!r}")
+
+    def __call__(self, pool):
+        return np.minimum(1.0, float(self.rate) * np.asarray(pool, dtype=float))[()]
+
+    def scaled(self, factor: float) -> LinearLaw:
+        """The law with every probability multiplied by ``factor`` (capped at 1)."""
+        return LinearLaw(float(self.rate) * factor)
+
+
+@dataclass(frozen=True)
+class SaturatingLaw:
+    """Probability rising with the pool towards a ceiling: ``p = p_max * pool / (pool + half)``.
+
+    Parameters
+    ----------
+    p_max : float
+        The limit for a large pool, in [0, 1].
+    half : float
+        The pool at which ``p = p_max / 2``, >= 0.
+
+    Examples
+    --------
+    >>> SaturatingLaw(0.02, 5000.0)(np.array([0.0, 5000.0, 15000.0]))
+    array([0.   , 0.01 , 0.015])
+    """
+
+    p_max: float
+    half: float
+
+    def __post_init__(self):
+        if not 0 <= self.p_max <= 1:
+            raise ValueError(f"p_max must be in [0, 1], not {self.p_max!r}")
+        if not self.half >= 0:
+            raise ValueError(f"half must be >= 0, not {self.half!r}")
+
+    def __call__(self, pool):
+        x = np.asarray(pool, dtype=float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = float(self.p_max) * x / (x + float(self.half))
+        return np.where(x + float(self.half) > 0, p, 0.0)[()]
+
+    def scaled(self, factor: float) -> SaturatingLaw:
+        """The law with every probability multiplied by ``factor`` (``p_max`` capped at 1)."""
+        return SaturatingLaw(min(1.0, float(self.p_max) * factor), self.half)
+
+
+# -- the pool and the stream of rounds feeding it -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JackpotPool:
+    """One progressive jackpot: its seed, contribution and reserve rules and its hit law.
+
+    Parameters
+    ----------
+    name : str
+    seed : number
+        Restart value (currency) before the reserve is added, >= 0.
+    contribution : number
+        Fraction ``c`` of every bet contributed, in [0, 1).
+    reserve_fraction : number
+        Fraction ``r`` of each contribution set aside for the next jackpot, in [0, 1).
+    law : HitProbabilityLaw
+        ``law(pool)`` -> probability that one chance hits.
+
+    Numbers are kept as :class:`~fractions.Fraction` (floats through their repr, so ``0.024``
+    is ``3/125``).
+
+    Examples
+    --------
+    >>> minor = JackpotPool("Minor", 50, "0.024", "0.1", LinearLaw(2e-4))
+    >>> minor.contribution, minor.reserve_fraction
+    (Fraction(3, 125), Fraction(1, 10))
+    """
+
+    name: str
+    seed: Fraction
+    contribution: Fraction
+    reserve_fraction: Fraction
+    law: HitProbabilityLaw
+
+    def __post_init__(self):
+        seed = _fraction(self.seed, "seed")
+        c = _fraction(self.contribution, "contribution")
+        r = _fraction(self.reserve_fraction, "reserve_fraction")
+        if seed < 0:
+            raise ValueError(f"{self.name}: seed must be >= 0, not {seed}")
+        if not 0 <= c < 1:
+            raise ValueError(f"{self.name}: contribution must be in [0, 1), not {c}")
+        if not 0 <= r < 1:
+            raise ValueError(f"{self.name}: reserve_fraction must be in [0, 1), not {r}")
+        if not callable(self.law):
+            raise TypeError(f"{self.name}: law must be callable, not {self.law!r}")
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "contribution", c)
+        object.__setattr__(self, "reserve_fraction", r)
+
+
+@dataclass(frozen=True)
+class JackpotModel:
+    """A pool fed by paid rounds of bet ``bet``, each with ``K`` chances to hit it.
+
+    Parameters
+    ----------
+    pool : JackpotPool
+    bet : number
+        Bet per round (currency), > 0.
+    chances : mapping k -> P(K = k)
+        Law of the number of chances (wheel spins) per round, ``k >= 0``; Fractions summing to
+        exactly 1, or floats summing to 1 within ``1e-12``. Stored as sorted ``(k, P)`` pairs.
+
+    Examples
+    --------
+    >>> pool = JackpotPool("Minor", 50, "0.024", "0.1", LinearLaw(2e-4))
+    >>> m = JackpotModel(pool, 1, {0: Fraction(49, 50), 1: Fraction(1, 50)})
+    >>> m.pool_increment, m.reserve_increment, m.mean_chances
+    (Fraction(27, 1250), Fraction(3, 1250), Fraction(1, 50))
+    """
+
+    pool: JackpotPool
+    bet: Fraction
+    chances: tuple[tuple[int, Fraction | float], ...]
+
+    def __post_init__(self):
+        bet = _fraction(self.bet, "bet")
+        if bet <= 0:
+            raise ValueError(f"bet must be > 0, not {bet}")
+        items = dict(self.chances).items() if isinstance(self.chances, Mapping) else self.chances
+        pairs = []
+        for k, prob in sorted(items):
+            if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
+                raise ValueError(f"chances: a number of chances must be an int >= 0, not {k!r}")
+            if isinstance(prob, float) and not math.isfinite(prob):
+                raise ValueError(f"chances[{k}] must be finite, not {prob!r}")
+            if prob < 0:
+                raise ValueError(f"chances[{k}] must be >= 0, not {prob!r}")
+            if prob:
+                pairs.append((int(k), prob))
+        if len({k for k, _ in pairs}) != len(pairs):
+            raise ValueError("chances: a number of chances is listed twice")
+        exact = all(isinstance(p, (int, Fraction)) for _, p in pairs)
+        total = sum((p for _, p in pairs), Fraction(0) if exact else 0.0)
+        if (total != 1) if exact else abs(total - 1) > 1e-12:
+            raise ValueError(f"chances: probabilities must sum to 1, not {total}")
+        if not any(k > 0 for k, _ in pairs):
+            raise ValueError("chances: no round ever has a chance to hit the pool")
+        object.__setattr__(self, "bet", bet)
+        object.__setattr__(self, "chances", tuple(pairs))
+
+    @property
+    def contribution_per_round(self) -> Fraction:
+        """``c B``: currency contributed per round (pool plus reserve)."""
+        return self.pool.contribution * self.bet
+
+    @property
+    def pool_increment(self) -> Fraction:
+        """``delta = (1 - r) c B``: growth of the pool per round."""
+        return (1 - self.pool.reserve_fraction) * self.contribution_per_round
+
+    @property
+    def reserve_increment(self) -> Fraction:
+        """``epsilon = r c B``: growth of the reserve per round."""
+        return self.pool.reserve_fraction * self.contribution_per_round
+
+    @property
+    def max_chances(self) -> int:
+        """``kmax``, the most chances a round can have."""
+        return max(k for k, _ in self.chances)
+
+    @property
+    def mean_chances(self) -> Fraction | float:
+        """``E[K]``, chances per round (a Fraction when the law is given in Fractions)."""
+        return sum((k * p for k, p in self.chances), Fraction(0))
+
+    @cached_property
+    def chance_pmf(self) -> np.ndarray:
+        """``P(K = k)`` for ``k = 0..kmax`` as floats."""
+        pmf = np.zeros(self.max_chances + 1)
+        for k, p in self.chances:
+            pmf[k] = float(p)
+        return pmf
+
+    def analyze(self, *, grid_points: int = GRID_POINTS, tail: float = TAIL) -> PoolAnalysis:
+        """:class:`PoolAnalysis` of this model (solved on return)."""
+        analysis = PoolAnalysis(self, grid_points, tail)
+        _ = analysis._solution  # solve now: errors surface here, and timings mean something
+        return analysis
+
+    def simulate(self, rounds: int, rng: np.random.Generator, **kwargs) -> PoolSimulation:
+        """:func:`simulate_pool` of this model."""
+        return simulate_pool(self, rounds, rng, **kwargs)
+
+
+# -- a distribution on sorted support points ----------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class DiscreteDistribution:
+    """A numerically computed distribution: sorted support points and their probabilities.
+
+    Examples
+    --------
+    >>> d = DiscreteDistribution(np.array([1.0, 2.0, 4.0]), np.array([0.5, 0.25, 0.25]))
+    >>> d.mean, float(d.cdf(2.0)), float(d.quantile(0.9))
+    (2.0, 0.75, 4.0)
+    """
+
+    values: np.ndarray
+    probabilities: np.ndarray
+
+    @cached_property
+    def mean(self) -> float:
+        return float(self.values @ self.probabilities / self.probabilities.sum())
+
+    @cached_property
+    def std(self) -> float:
+        w = self.probabilities / self.probabilities.sum()
+        return float(math.sqrt(max(0.0, ((self.values - self.mean) ** 2) @ w)))
+
+    @cached_property
+    def _cumulative(self) -> np.ndarray:
+        c = np.cumsum(self.probabilities)
+        return c / c[-1]
+
+    def cdf(self, x):
+        """``P(X <= x)``, vectorised."""
+        i = np.searchsorted(self.values, x, side="right")
+        return np.where(i > 0, self._cumulative[np.maximum(i - 1, 0)], 0.0)[()]
+
+    def quantile(self, q):
+        """Smallest support point ``x`` with ``P(X <= x) >= q``, vectorised."""
+        i = np.searchsorted(self._cumulative, np.asarray(q) - 1e-15, side="left")
+        return self.values[np.minimum(i, len(self.values) - 1)][()]
+
+
+# -- numerics: the lattice --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Lattice:
+    """Per-round quantities at pool values ``x_k = seed + k delta``, ``k = 0..L-1``."""
+
+    p: np.ndarray  # chance hit probability p(x_k)
+    hit: np.ndarray  # h_k = P(the round hits at least once)
+    hit_left: np.ndarray  # (kmax, L): P(first hit leaves m chances in the round), m = 0..kmax-1
+    spins: np.ndarray  # expected chances played until the first hit or the round's end
+    H: np.ndarray  # cumulative hazard, H_0 = 0
+    n_max: int  # cycle from the seed: survival below tail after n_max rounds
+    rho: Fraction  # epsilon / delta (0 when start values cannot move)
+    fine: tuple[int, int]  # (s, M): grid spacing in lattice steps, grid points
+    coarse: tuple[int, int]  # the same with spacing 2 s
+
+
+def _round_quantities(p: np.ndarray, pmf: np.ndarray):
+    """Hit probability of a round, its split by chances left, and chances played."""
+    kmax = len(pmf) - 1
+    with np.errstate(divide="ignore"):
+        log_miss = np.log1p(-p)  # -inf where p == 1
+    hit = np.zeros_like(p)
+    for k in range(1, kmax + 1):
+        if pmf[k]:
+            hit += pmf[k] * -np.expm1(k * log_miss)
+    miss_pow = np.empty((kmax + 1, len(p)))
+    miss_pow[0] = 1.0
+    for i in range(1, kmax + 1):
+        miss_pow[i] = miss_pow[i - 1] * (1.0 - p)
+    hit_left = np.zeros((kmax, len(p)))
+    for m in range(kmax):
+        for k in range(m + 1, kmax + 1):
+            if pmf[k]:
+                hit_left[m] += pmf[k] * miss_pow[k - m - 1]
+        hit_left[m] *= p
+    spins = np.zeros_like(p)
+    partial = np.zeros_like(p)  # sum_{i<k} (1-p)^i
+    for k in range(1, kmax + 1):
+        partial += miss_pow[k - 1]
+        if pmf[k]:
+            spins += pmf[k] * partial
+    return hit, hit_left, spins
+
+
+def _grids(i_top: int, grid_points: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``(s, M)`` of the fine grid (spacing ``s`` lattice steps, ``M`` points covering
+    ``0..i_top``) and of the coarse grid (spacing ``2 s``) used for the error bound."""
+    if i_top == 0:
+        return (1, 1), (1, 1)
+    s = max(1, -(-i_top // (grid_points - 1)))
+    return (s, -(-i_top // s) + 1), (2 * s, -(-i_top // (2 * s)) + 1)
+
+
+def _build_lattice(model: JackpotModel, grid_points: int, tail: float) -> _Lattice:
+    """Grow the lattice (doubling) until every cycle from every grid start is cut at ``tail``."""
+    pool = model.pool
+    seed = float(pool.seed)
+    delta = float(model.pool_increment)
+    rho = (
+        model.reserve_increment / model.pool_increment if model.pool_increment > 0 else Fraction(0)
+    )
+    threshold = -math.log(tail)
+    pmf = model.chance_pmf
+    parts: list[tuple[np.ndarray, ...]] = []
+    length, H_last, p_last = 0, 0.0, 0.0
+    while True:
+        size = max(1 << 12, length)
+        x = seed + delta * np.arange(length, length + size)
+        p = np.asarray(pool.law(x), dtype=float)
+        if p.shape != x.shape:
+            raise ValueError(f"{pool.name}: law(pool) must return one probability per value")
+        if not (np.all(p >= 0) and np.all(p <= 1)):
+            raise ValueError(f"{pool.name}: the hit law gave a probability outside [0, 1]")
+        if np.any(np.diff(p) < 0) or p[0] < p_last:
+            raise ValueError(f"{pool.name}: the hit probability must not decrease with the pool")
+        hit, hit_left, spins = _round_quantities(p, pmf)
+        with np.errstate(divide="ignore"):
+            hazard = np.minimum(-np.log1p(-hit), _HAZARD_CAP)
+        if length == 0:
+            hazard[0] = 0.0  # k = 0 is the restart, not a round
+        H_part = H_last + np.cumsum(hazard)
+        parts.append((p, hit, hit_left, spins, H_part))
+        length += size
+        H_last, p_last = float(H_part[-1]), float(p[-1])
+        H = np.concatenate([part[4] for part in parts])
+        n_max = int(np.searchsorted(H, threshold))
+        if n_max < length:
+            (s, M), (s2, M2) = _grids(math.ceil(n_max * rho), grid_points)
+            top = max((M - 1) * s, (M2 - 1) * s2)
+            if top < length and H[-1] >= H[top] + threshold:
+                L = int(np.searchsorted(H, H[top] + threshold)) + 1
+                return _Lattice(
+                    p=np.concatenate([part[0] for part in parts])[:L],
+                    hit=np.concatenate([part[1] for part in parts])[:L],
+                    hit_left=np.concatenate([part[2] for part in parts], axis=1)[:, :L],
+                    spins=np.concatenate([part[3] for part in parts])[:L],
+                    H=H[:L],
+                    n_max=n_max,
+                    rho=rho,
+                    fine=(s, M),
+                    coarse=(s2, M2),
+                )
+        if length >= MAX_LATTICE:
+            raise ValueError(
+                f"{pool.name}: the pool survives more than {MAX_LATTICE} rounds with "
+                f"probability above {tail}: is the hit law (practically) zero?"
+            )
+
+
+# -- numerics: the chain on cycle start values ------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Solution:
+    """The stationary chain on one grid and the renewal-reward sums derived from it."""
+
+    spacing: int  # s, lattice steps between grid points
+    offsets: np.ndarray  # lattice index of each grid point, j s
+    nu: np.ndarray  # stationary law of the grid start of a cycle's first full round
+    hits_at_restart: np.ndarray  # (kmax, M): per cycle, P(full-round hit -> grid j, m left)
+    row_weight: np.ndarray  # nu_j exp(H_{js}), the weight of the shifted row j
+    rounds: float  # rounds per cycle of the chain (one full-round phase)
+    hits: float  # hits per cycle (the full-round hit plus hits in the rest of its round)
+    first_tail_hits: np.ndarray  # (M,) expected first extra hits at grid value j
+    later_tail_hits: float  # expected further extra hits (they pay the seed)
+    tail_spins: float  # chances played after the full-round hit in its round
+    tail_sum_p: float  # sum of p over those chances
+    truncated: float  # largest probability that a cycle outlasts the lattice
+    clipped: float  # mass of next start values beyond the grid top (dropped)
+
+
+def _split_weights(lat: _Lattice, s: int, M: int):
+    """Interval boundaries ``n_u`` (``u = 0..M``) of cycle lengths whose next start lies in
+    ``[u, u+1)`` grid steps, and ``n_u rho / s - u`` (the position of ``n_u`` in its interval).
+    """
+    L = len(lat.H)
+    if lat.rho == 0:
+        bounds = np.array([1] + [L] * M, dtype=np.int64)
+        return bounds, np.zeros(M), 0.0
+    bounds = np.empty(M + 1, dtype=np.int64)
+    offset0 = np.empty(M)
+    for u in range(M + 1):
+        n = 1 if u == 0 else max(1, math.ceil(Fraction(u * s) / lat.rho))
+        bounds[u] = min(n, L)
+        if u < M:
+            offset0[u] = float(n * lat.rho / s - u)
+    return bounds, offset0, float(lat.rho / s)
+
+
+def _solve(lat: _Lattice, s: int, M: int) -> _Solution:
+    L = len(lat.H)
+    offsets = np.arange(M, dtype=np.int64) * s
+    if offsets[-1] >= L:
+        raise AssertionError("lattice does not cover the grid")  # _build_lattice guarantees it
+    bounds, offset0, slope = _split_weights(lat, s, M)
+    kmax = lat.hit_left.shape[0]
+    decay = np.exp(-np.concatenate(([0.0], lat.H[:-1])))  # exp(-H_{k-1}), survival to round k
+    row_scale = np.exp(lat.H[offsets])
+    a = np.minimum(offsets[:, None] + bounds[None, :], L)  # (M, M+1) lattice index bounds
+    lo, hi = a[:, :-1], a[:, 1:]
+    R = np.zeros((kmax, M, M))
+    beyond = np.zeros(M)
+    for m in range(kmax):
+        g = decay * lat.hit_left[m]
+        g[0] = 0.0
+        A = np.zeros(L + 2)
+        A[:L] = np.cumsum(g[::-1])[::-1]  # A[k] = sum_{i>=k} g_i
+        E = np.zeros(L + 3)
+        E[: L + 2] = np.cumsum(A[::-1])[::-1]  # E[k] = sum_{i>=k} A_i
+        mass = A[lo] - A[hi]
+        # sum over the interval of (n - n_u) g: (E[lo+1] - E[hi]) - (hi - lo - 1) A[hi]
+        first = (E[lo + 1] - E[hi]) - (hi - lo - 1) * A[hi]
+        upper = np.clip(offset0[None, :] * mass + slope * first, 0.0, mass)
+        lower = mass - upper
+        R[m] += lower
+        R[m][:, 1:] += upper[:, :-1]
+        beyond += (upper[:, -1] + A[hi[:, -1]]) * row_scale
+        R[m] *= row_scale[:, None]
+    # Chances left in the hit round play against the restarted value v_j (first) and, after a
+    # hit there, against the seed: no hit keeps grid j, any hit restarts at the seed (grid 0).
+    p_grid = lat.p[offsets]
+    p_seed = lat.p[0]
+    no_hit = np.empty((kmax, M))
+    tail_hits = np.zeros((kmax, M))  # expected hits among the m chances left
+    first_hit = np.empty((kmax, M))
+    for m in range(kmax):
+        no_hit[m] = (1.0 - p_grid) ** m
+        first_hit[m] = 1.0 - no_hit[m]
+        for i in range(1, m + 1):
+            before = (1.0 - p_grid) ** (i - 1)
+            tail_hits[m] += before * p_grid + (1.0 - before) * p_seed
+    Q = np.einsum("mjk,mk->jk", R, no_hit)
+    Q[:, 0] += np.einsum("mjk,mk->j", R, first_hit)
+    nu = gth_solve(Q) if M > 1 else np.ones(1)
+    hits_at_restart = np.einsum("j,mjk->mk", nu, R)
+    full_hits = float(hits_at_restart.sum())
+    extra = float((hits_at_restart * tail_hits).sum())
+    first_tail = (hits_at_restart * first_hit).sum(axis=0)
+    Z = np.cumsum(np.exp(-lat.H)[::-1])[::-1]  # E[N' | start k] = exp(H_k) Z_k
+    rounds = float(nu @ (row_scale * Z[offsets]))
+    truncated = float(np.exp(lat.H[offsets[-1]] - lat.H[-1]))
+    return _Solution(
+        spacing=s,
+        offsets=offsets,
+        nu=nu,
+        hits_at_restart=hits_at_restart,
+        row_weight=nu * row_scale,
+        rounds=rounds,
+        hits=full_hits + extra,
+        first_tail_hits=first_tail,
+        later_tail_hits=extra - float(first_tail.sum()),
+        tail_spins=float(hits_at_restart.sum(axis=1) @ np.arange(kmax)),
+        tail_sum_p=extra,
+        truncated=truncated,
+        clipped=float(beyond.max()),
+    )
+
+
+@njit(cache=True)
+def _shifted_mixture(weights, offsets, g):
+    """``out[n] = sum_j weights[j] g[offsets[j] + n]`` for ``n >= 1`` (the cycle-length law)."""
+    size = g.shape[0]
+    out = np.zeros(size)
+    for j in range(weights.shape[0]):
+        w = weights[j]
+        o = offsets[j]
+        for n in range(1, size - o):
+            out[n] += w * g[o + n]
+    return out
+
+
+# -- the analysis -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class PoolAnalysis:
+    """Long-run figures of one jackpot pool fed at one bet level (see the module notes).
+
+    Parameters
+    ----------
+    model : JackpotModel
+    grid_points : int
+        Grid points for cycle start values (at least 3; fewer are used when the start values
+        span fewer lattice steps).
+    tail : float
+        Survival probability at which cycle-length laws are cut.
+
+    Notes
+    -----
+    Scalars are floats; the exact parts are :attr:`contribution_rtp` and the model's
+    increments. :attr:`error_bounds` gives an absolute error bound for each scalar figure.
+    Money is in currency units, rounds are paid rounds at bet ``model.bet``.
+
+    Examples
+    --------
+    A small pool, hit about once in a hundred rounds, with up to two chances per round:
+
+    >>> pool = JackpotPool("Mini", 5, "0.04", "0.1", LinearLaw(0.002))
+    >>> a = analyze_pool(pool, 1, {0: 0.5, 1: 0.4, 2: 0.1})
+    >>> round(a.mean_rounds_between_hits, 3), round(a.hit_value_mean, 4)
+    (100.529, 9.0211)
+    >>> abs(a.rtp_contribution - a.rtp_from_identity) < 1e-12
+    True
+    >>> a.error_bounds["mean_rounds_between_hits"] / a.mean_rounds_between_hits < 1e-4
+    True
+    """
+
+    model: JackpotModel
+    grid_points: int = GRID_POINTS
+    tail: float = TAIL
+
+    def __post_init__(self):
+        if not isinstance(self.grid_points, (int, np.integer)) or self.grid_points < 3:
+            raise ValueError(f"grid_points must be an int >= 3, not {self.grid_points!r}")
+        if not 0 < self.tail <= 1e-6:
+            raise ValueError(f"tail must be in (0, 1e-6], not {self.tail!r}")
+
+    # -- the solves ------------------------------------------------------------------------------
+    @cached_property
+    def _lattice(self) -> _Lattice:
+        return _build_lattice(self.model, self.grid_points, self.tail)
+
+    @cached_property
+    def _solution(self) -> _Solution:
+        return _solve(self._lattice, *self._lattice.fine)
+
+    @cached_property
+    def _coarse(self) -> _Solution:
+        return _solve(self._lattice, *self._lattice.coarse)
+
+    @cached_property
+    def _values(self) -> np.ndarray:
+        """Pool values on the lattice, ``seed + k delta``."""
+        n = len(self._lattice.H)
+        return float(self.model.pool.seed) + float(self.model.pool_increment) * np.arange(n)
+
+    def _round_weights(self, sol: _Solution) -> np.ndarray:
+        """Expected rounds per cycle played at each lattice pool value."""
+        lat = self._lattice
+        at = np.zeros(len(lat.H))
+        at[sol.offsets] = sol.row_weight
+        reach = np.concatenate(([0.0], np.cumsum(at)[:-1]))  # sum over starts below k
+        return reach * np.exp(-np.concatenate(([0.0], lat.H[:-1])))
+
+    def _figures(self, sol: _Solution) -> dict[str, float]:
+        lat = self._lattice
+        x = self._values
+        seed = float(self.model.pool.seed)
+        bet = float(self.model.bet)
+        rounds_at = self._round_weights(sol)
+        full_hits = rounds_at * lat.hit
+        grid_values = x[sol.offsets]
+        paid = float(x @ full_hits + grid_values @ sol.first_tail_hits + seed * sol.later_tail_hits)
+        mean_rounds = sol.rounds / sol.hits
+        hit_value_mean = paid / sol.hits
+        restarts = sol.hits_at_restart.sum(axis=0)
+        extra = sol.hits - float(restarts.sum())
+        spins = float(rounds_at @ lat.spins) + sol.tail_spins
+        sum_p = float(rounds_at @ (lat.p * lat.spins)) + sol.tail_sum_p
+        return {
+            "mean_rounds_between_hits": mean_rounds,
+            "hit_value_mean": hit_value_mean,
+            "rtp_contribution": hit_value_mean / (bet * mean_rounds),
+            "expected_hit_probability_per_spin": sum_p / spins,
+            "expected_hit_probability_per_round": float(full_hits.sum()) / sol.rounds,
+            "mean_pool": float(x @ rounds_at) / float(rounds_at.sum()),
+            "mean_restart_value": float(grid_values @ restarts + seed * extra) / sol.hits,
+        }
+
+    @cached_property
+    def _fine_figures(self) -> dict[str, float]:
+        return self._figures(self._solution)
+
+    # -- scalars -------------------------------------------------------------------------------
+    @property
+    def pool(self) -> JackpotPool:
+        return self.model.pool
+
+    @property
+    def grid_size(self) -> int:
+        """Grid points actually used for cycle start values."""
+        return len(self._solution.offsets)
+
+    @property
+    def grid_spacing(self) -> float:
+        """Distance (currency) between neighbouring grid start values."""
+        return self._solution.spacing * float(self.model.pool_increment)
+
+    @property
+    def mean_rounds_between_hits(self) -> float:
+        """``E[N]``: the pool is hit once in this many rounds in the long run."""
+        return self._fine_figures["mean_rounds_between_hits"]
+
+    @property
+    def hits_per_round(self) -> float:
+        """``1 / E[N]``: expected hits per round."""
+        return 1.0 / self.mean_rounds_between_hits
+
+    @property
+    def hit_value_mean(self) -> float:
+        """Mean value paid at a hit (currency)."""
+        return self._fine_figures["hit_value_mean"]
+
+    @property
+    def rtp_contribution(self) -> float:
+        """Long-run paid per unit bet: mean value paid per hit / mean bet between hits."""
+        return self._fine_figures["rtp_contribution"]
+
+    @property
+    def contribution_rtp(self) -> Fraction:
+        """The exact part of the RTP: every contribution is paid eventually, so ``c``."""
+        return self.model.pool.contribution
+
+    @property
+    def seed_rtp(self) -> float:
+        """The operator's seeds per unit bet: ``seed / (B E[N])``."""
+        return float(self.model.pool.seed) / (float(self.model.bet) * self.mean_rounds_between_hits)
+
+    @property
+    def rtp_from_identity(self) -> float:
+        """``c + seed / (B E[N])``: the long-run identity (money conservation)."""
+        return float(self.contribution_rtp) + self.seed_rtp
+
+    @property
+    def expected_hit_probability_per_spin(self) -> float:
+        """Mean of ``p(pool)`` over the pool met by a wheel spin (a chance), stationary.
+
+        This is the probability that a wheel spin lands the jackpot, for the RTP left to the
+        other wheel divisions; it equals ``1 / (E[K] E[N])`` (hits per chance).
+        """
+        return self._fine_figures["expected_hit_probability_per_spin"]
+
+    @property
+    def expected_hit_probability_per_round(self) -> float:
+        """Probability that a round hits the pool at least once, stationary.
+
+        ``E[1 - G(1 - p(pool))]`` over the pool at a random round; below
+        :attr:`hits_per_round` only by the rounds that hit twice. Per wheel spin, see
+        :attr:`expected_hit_probability_per_spin`.
+        """
+        return self._fine_figures["expected_hit_probability_per_round"]
+
+    @property
+    def mean_pool(self) -> float:
+        """Mean of the stationary pool at a random round (after its contribution)."""
+        return self._fine_figures["mean_pool"]
+
+    @property
+    def mean_restart_value(self) -> float:
+        """Mean value the pool restarts at after a hit (``seed + epsilon E[N]``)."""
+        return self._fine_figures["mean_restart_value"]
+
+    @property
+    def truncated_mass(self) -> float:
+        """Largest probability, over grid start values, that a cycle outlasts the lattice (plus
+        next start values dropped beyond the grid's top; both below ``tail``)."""
+        sol = self._solution
+        return max(sol.truncated, self._coarse.truncated) + sol.clipped
+
+    @cached_property
+    def error_bounds(self) -> dict[str, float]:
+        """Absolute error bound of each scalar figure.
+
+        ``2 |fine - coarse|`` (the same solve on a grid with twice the spacing; the scheme is
+        second order, so ``|fine - coarse|`` is about three times the fine grid's error) plus the
+        truncation's
+        effect (``truncated_mass`` times the mean cycle in units of the last cycle's hazard) and
+        a roundoff allowance of ``1e-11`` relative.
+        """
+        fine, coarse = self._fine_figures, self._figures(self._coarse)
+        lat = self._lattice
+        hazard_end = max(float(lat.hit[-1]), 1e-300)
+        cut = self.truncated_mass * (2.0 + 1.0 / (hazard_end * self.mean_rounds_between_hits))
+        out = {k: 2 * abs(fine[k] - coarse[k]) + (ROUNDOFF + cut) * abs(fine[k]) for k in fine}
+        out["rtp_from_identity"] = out["rtp_contribution"]
+        return out
+
+    # -- distributions -------------------------------------------------------------------------
+    @cached_property
+    def stationary_pool(self) -> DiscreteDistribution:
+        """Law of the pool at a random round (after its contribution, before its chances)."""
+        w = self._round_weights(self._solution)
+        keep = w > 0
+        return DiscreteDistribution(self._values[keep], w[keep] / w.sum())
+
+    @cached_property
+    def hit_value_distribution(self) -> DiscreteDistribution:
+        """Law of the value paid at a hit (on the lattice ``seed + k delta``)."""
+        sol = self._solution
+        mass = self._round_weights(sol) * self._lattice.hit
+        mass[sol.offsets] += sol.first_tail_hits
+        mass[0] += sol.later_tail_hits
+        keep = mass > 0
+        return DiscreteDistribution(self._values[keep], mass[keep] / sol.hits)
+
+    @cached_property
+    def restart_value_distribution(self) -> DiscreteDistribution:
+        """Law of the value the pool restarts at after a hit (``seed +`` the reserve)."""
+        sol = self._solution
+        mass = sol.hits_at_restart.sum(axis=0)
+        mass[0] += sol.hits - float(mass.sum())
+        return DiscreteDistribution(self._values[sol.offsets], mass / sol.hits)
+
+    @cached_property
+    def cycle_length_distribution(self) -> DiscreteDistribution:
+        """Law of the number of rounds between consecutive hits (0: same round)."""
+        sol = self._solution
+        lat = self._lattice
+        g = np.exp(-np.concatenate(([0.0], lat.H[:-1]))) * lat.hit
+        g[0] = 0.0
+        mass = _shifted_mixture(sol.row_weight, sol.offsets, g)
+        mass[0] = sol.hits - float(sol.hits_at_restart.sum())
+        keep = mass > 0
+        return DiscreteDistribution(np.flatnonzero(keep).astype(float), mass[keep] / sol.hits)
+
+    def summary(self) -> dict[str, float]:
+        """The scalar figures as plain floats (for reports and JSON)."""
+        out = dict(self._fine_figures)
+        out.update(
+            hits_per_round=self.hits_per_round,
+            rtp_from_identity=self.rtp_from_identity,
+            contribution_rtp=float(self.contribution_rtp),
+            seed_rtp=self.seed_rtp,
+            truncated_mass=self.truncated_mass,
+        )
+        return out
+
+
+def analyze_pool(
+    pool: JackpotPool,
+    bet,
+    chances: Mapping[int, Fraction | float],
+    *,
+    grid_points: int = GRID_POINTS,
+    tail: float = TAIL,
+) -> PoolAnalysis:
+    """Stationary analysis of a progressive pool fed by rounds of bet ``bet``.
+
+    Parameters
+    ----------
+    pool : JackpotPool
+    bet : number
+        Bet per round (currency); the pool is assumed to be fed at this bet only.
+    chances : mapping k -> P(K = k)
+        Law of the number of chances to hit the pool per round.
+    grid_points, tail
+        Numerical controls, see :class:`PoolAnalysis`.
+
+    Returns
+    -------
+    PoolAnalysis
+        Solved (the stationary chain is computed before returning; distributions are lazy).
+
+    Examples
+    --------
+    A Minor pool whose bonus wheel comes up once in fifty rounds:
+
+    >>> minor = JackpotPool("Minor", 50, "0.024", "0.1", LinearLaw(2e-4))
+    >>> a = analyze_pool(minor, 1, {0: 0.98, 1: 0.019, 2: 0.001})
+    >>> print(f"1 in {a.mean_rounds_between_hits:,.0f} rounds, RTP {a.rtp_contribution:.4%}")
+    1 in 2,459 rounds, RTP 4.4331%
+    """
+    return JackpotModel(pool, bet, chances).analyze(grid_points=grid_points, tail=tail)
+
+
+# -- simulation ---------------------------------------------------------------------------------
+
+
+def _ratio_estimate(numerator, denominator, batches: int) -> tuple[float, float]:
+    """``sum(numerator) / sum(denominator)`` and its standard error by batch means over
+    consecutive cycles (the cycles form a Markov chain, so single cycles are not independent).
+    """
+    num = np.asarray(numerator, dtype=float)
+    den = np.asarray(denominator, dtype=float)
+    ratio = float(num.sum() / den.sum())
+    b = min(batches, len(num) // 2)
+    if b < 2:
+        return ratio, math.inf
+    starts = np.linspace(0, len(num), b + 1).astype(np.int64)[:-1]
+    nb, db = np.add.reduceat(num, starts), np.add.reduceat(den, starts)
+    resid = nb - ratio * db
+    return ratio, float(math.sqrt((resid @ resid) / (b * (b - 1))) / db.mean())
+
+
+@dataclass(frozen=True, eq=False)
+class PoolSimulation:
+    """The record of :func:`simulate_pool`.
+
+    Attributes
+    ----------
+    model : JackpotModel
+    rounds : int
+    hit_rounds : numpy.ndarray of int64
+        Round (1-based) of each hit, in order; a round that hits twice appears twice.
+    values_paid : numpy.ndarray
+        Value paid at each hit.
+    start_values : numpy.ndarray
+        Value the cycle ended by each hit started at (the initial pool for the first hit).
+    initial_pool, initial_reserve, final_pool, final_reserve : float
+    """
+
+    model: JackpotModel
+    rounds: int
+    hit_rounds: np.ndarray
+    values_paid: np.ndarray
+    start_values: np.ndarray
+    initial_pool: float
+    initial_reserve: float
+    final_pool: float
+    final_reserve: float
+
+    @property
+    def hits(self) -> int:
+        return len(self.hit_rounds)
+
+    @property
+    def rounds_between_hits(self) -> np.ndarray:
+        """Lengths of the complete cycles (between consecutive hits)."""
+        return np.diff(self.hit_rounds)
+
+    @property
+    def total_paid(self) -> float:
+        return float(self.values_paid.sum())
+
+    @property
+    def total_bet(self) -> float:
+        return self.rounds * float(self.model.bet)
+
+    @property
+    def paid_per_unit_bet(self) -> float:
+        """Everything paid over everything bet, the whole run (starting from the initial pool)."""
+        return self.total_paid / self.total_bet
+
+    def cycle_estimate(self, numerator, denominator=None, batches: int = 32):
+        """Renewal-reward estimate over complete cycles with a batch-means standard error.
+
+        Parameters
+        ----------
+        numerator, denominator : array_like, one value per complete cycle
+            ``denominator`` defaults to one per cycle (a mean per hit).
+        batches : int
+
+        Returns
+        -------
+        (estimate, standard_error)
+        """
+        num = np.asarray(numerator, dtype=float)
+        den = np.ones_like(num) if denominator is None else denominator
+        return _ratio_estimate(num, den, batches)
+
+    def estimate(self, name: str, batches: int = 32) -> tuple[float, float]:
+        """Simulated counterpart of a :class:`PoolAnalysis` figure, with its standard error.
+
+        ``name`` is one of ``mean_rounds_between_hits``, ``hits_per_round``,
+        ``hit_value_mean``, ``rtp_contribution``, ``mean_pool``, ``mean_restart_value``.
+        Only complete cycles (from the first hit on) count.
+        """
+        n = self.rounds_between_hits.astype(float)
+        v = self.values_paid[1:]
+        start = self.start_values[1:]
+        delta = float(self.model.pool_increment)
+        per_cycle = {
+            "mean_rounds_between_hits": (n, None),
+            "hits_per_round": (np.ones_like(n), n),
+            "hit_value_mean": (v, None),
+            "rtp_contribution": (v, n * float(self.model.bet)),
+            "mean_pool": (n * start + delta * n * (n + 1) / 2, n),
+            "mean_restart_value": (start, None),
+        }
+        if name not in per_cycle:
+            raise KeyError(f"no simulated estimate named {name!r}; have {sorted(per_cycle)}")
+        return self.cycle_estimate(*per_cycle[name], batches=batches)
+
+
+def simulate_pool(
+    model: JackpotModel,
+    rounds: int,
+    rng: np.random.Generator,
+    *,
+    initial_pool: float | None = None,
+    initial_reserve: float = 0.0,
+) -> PoolSimulation:
+    """Play ``rounds`` consecutive rounds of the pool process, literally.
+
+    Each round contributes, then draws its number of chances ``K``; each chance hits with
+    probability ``law(pool)`` (one uniform per chance); a hit pays the pool and restarts it at
+    ``seed + reserve``. Rounds without chances only contribute, so the simulator draws the
+    gaps between rounds with chances (geometric) and the chances of those rounds only; the
+    pool at round ``t`` is ``v0 + (t - t0) delta`` since the last restart ``(t0, v0)``.
+
+    Parameters
+    ----------
+    model : JackpotModel
+    rounds : int
+    rng : numpy.random.Generator
+        The only source of randomness.
+    initial_pool : float, optional
+        Pool before round 1 (default: the seed).
+    initial_reserve : float
+
+    Returns
+    -------
+    PoolSimulation
+
+    Examples
+    --------
+    >>> pool = JackpotPool("Mini", 5, "0.04", "0.1", LinearLaw(0.002))
+    >>> model = JackpotModel(pool, 1, {0: 0.5, 1: 0.4, 2: 0.1})
+    >>> sim = simulate_pool(model, 100_000, np.random.default_rng(1))
+    >>> sim.hits
+    1004
+    >>> conserved = sim.initial_pool + 0.04 * sim.rounds + 5 * sim.hits
+    >>> bool(abs(conserved - sim.total_paid - sim.final_pool - sim.final_reserve) < 1e-6)
+    True
+    """
+    if rounds < 0:
+        raise ValueError(f"rounds must be >= 0, not {rounds}")
+    law = model.pool.law
+    seed = float(model.pool.seed)
+    delta = float(model.pool_increment)
+    epsilon = float(model.reserve_increment)
+    pmf = model.chance_pmf
+    kmax = len(pmf) - 1
+    any_chance = float(1.0 - pmf[0]) if pmf[0] > 0 else 1.0
+    chance_cdf = np.cumsum(pmf[1:]) / pmf[1:].sum()
+    v0 = seed if initial_pool is None else float(initial_pool)
+    r0 = float(initial_reserve)
+    t0 = 0
+    hit_rounds: list[int] = []
+    values: list[float] = []
+    starts: list[float] = []
+    last = 0
+    window = 256
+    chunk = 1 << 16
+    while last < rounds:
+        t = last + np.cumsum(rng.geometric(any_chance, size=chunk))
+        last = int(t[-1])
+        t = t[t <= rounds]
+        if t.size == 0:
+            continue
+        k = np.minimum(1 + np.searchsorted(chance_cdf, rng.random(t.size), side="right"), kmax)
+        at = np.repeat(t, k)
+        u = rng.random(at.size)
+        pos = 0
+        cycle_from = 0
+        while pos < at.size:
+            end = min(pos + window, at.size)
+            hit = np.flatnonzero(u[pos:end] < law(v0 + (at[pos:end] - t0) * delta))
+            if hit.size == 0:
+                pos = end
+                window = min(2 * window, 1 << 20)
+                continue
+            i = pos + int(hit[0])
+            t_hit = int(at[i])
+            hit_rounds.append(t_hit)
+            values.append(v0 + (t_hit - t0) * delta)
+            starts.append(v0)
+            v0 = seed + r0 + (t_hit - t0) * epsilon
+            r0 = 0.0
+            t0 = t_hit
+            window = max(256, 2 * (i + 1 - cycle_from))
+            pos = cycle_from = i + 1
+    return PoolSimulation(
+        model=model,
+        rounds=int(rounds),
+        hit_rounds=np.array(hit_rounds, dtype=np.int64),
+        values_paid=np.array(values),
+        start_values=np.array(starts),
+        initial_pool=seed if initial_pool is None else float(initial_pool),
+        initial_reserve=float(initial_reserve),
+        final_pool=v0 + (rounds - t0) * delta,
+        final_reserve=r0 + (rounds - t0) * epsilon,
+    )
