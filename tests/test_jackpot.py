@@ -469,6 +469,16 @@ def test_laws_that_cannot_be_analysed(monkeypatch):
         analyze_pool(decreasing, 1, {1: 1})
 
 
+def test_reserve_fraction_limit():
+    """Start values up to seed + r/(1-r) times the longest cycle's growth: beyond r = 1/2 the
+    row scaling can underflow, which is reported rather than computed wrongly."""
+    hoarding = JackpotPool("X", 50, "0.024", "0.9", LinearLaw(1e-5))
+    with pytest.raises(ValueError, match="below 1/2"):
+        analyze_pool(hoarding, 1, {1: 1})
+    half = analyze_pool(JackpotPool("X", 50, "0.024", "0.49", LinearLaw(1e-3)), 1, {1: 1})
+    assert half.rtp_contribution == pytest.approx(half.rtp_from_identity, rel=1e-12)
+
+
 def test_certain_hit_and_free_contribution():
     """p = 1 on every chance: every round hits, N = 1 (or 0 for a second chance); c = 0:
     the pool never grows, cycles are geometric."""
