@@ -5,6 +5,8 @@
 * :mod:`slotmath.markov.free_spins`: :class:`FreeSpinsFeature` (spins, win moments, zero-win
   probability, win distribution of one feature).
 * :mod:`slotmath.markov.round`: :class:`RoundAnalysis` (paid spin plus feature).
+* :mod:`slotmath.markov.jackpot`: progressive jackpot pools (renewal model with a reserve,
+  hit-probability laws, stationary pool, value at hit, RTP contribution) and their simulator.
 """
 
 from slotmath.markov.chains import (
@@ -22,10 +24,34 @@ from slotmath.markov.free_spins import (
     NumericWinDistribution,
     SpinCountDistribution,
 )
+from slotmath.markov.jackpot import (
+    ConstantLaw,
+    DiscreteDistribution,
+    HitProbabilityLaw,
+    JackpotModel,
+    JackpotPool,
+    LinearLaw,
+    PoolAnalysis,
+    PoolSimulation,
+    SaturatingLaw,
+    analyze_pool,
+    simulate_pool,
+)
 from slotmath.markov.round import RoundAnalysis
 
 __all__ = [
+    "ConstantLaw",
+    "DiscreteDistribution",
     "FreeSpinsFeature",
+    "HitProbabilityLaw",
+    "JackpotModel",
+    "JackpotPool",
+    "LinearLaw",
+    "PoolAnalysis",
+    "PoolSimulation",
+    "SaturatingLaw",
+    "analyze_pool",
+    "simulate_pool",
     "NumericWinDistribution",
     "RoundAnalysis",
     "SpinCountDistribution",
