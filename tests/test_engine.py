@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import slotmath
 from slotmath.evaluate.window import PayModel, window_at
-from slotmath.exact.brute import brute_force
-from slotmath.exact.cycle import spin_table
+from slotmath.exact.brute import brute_force, brute_force_line_trigger
+from slotmath.exact.cycle import line_trigger_table, spin_table
 from slotmath.exact.direct import direct_method
 from strategies import TINY_GAMES, small_games, tiny_game
 
@@ -121,3 +122,18 @@ def test_ways_game_with_more_entries_than_the_mask_table():
     from slotmath.io.toml_loader import game_from_dict
 
     check_game(game_from_dict(data, "<18 entries>"))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(small_games(ways=False, max_combinations=3000), st.data())
+def test_line_trigger_table_equals_brute_force(game, data):
+    """Line-triggered feature counts (e.g. a bonus game on 3 in succession from reel 1)."""
+    symbol = data.draw(st.sampled_from(sorted(game.symbols)))
+    count = data.draw(st.integers(1, game.n_reels))
+    cap = data.draw(st.sampled_from([None, 1, 2]))
+    for name in game.reel_sets:
+        fast = line_trigger_table(game, symbol, count, name, cap=cap)
+        slow = brute_force_line_trigger(game, symbol, count, name, cap=cap)
+        assert fast == slow
+        assert fast.spin_table() == spin_table(game, name)

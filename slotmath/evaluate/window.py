@@ -188,6 +188,22 @@ class PayModel:
     def scatter_win(self, window: Window) -> int:
         return sum(self.scatter_credits[n][self.scatter_count(window, n)] for n in self.scatter_credits)
 
+    def trigger_lines(self, window: Window, symbol: str, count: int) -> int:
+        """Paylines showing ``symbol`` at least ``count`` times in succession from reel 1.
+
+        Only the symbol itself counts (wilds do not stand in), as for a line-triggered
+        bonus game.
+        """
+        lines = 0
+        for line in self.game.paylines:
+            run = 0
+            for j, r in enumerate(line):
+                if window[j][r] != symbol:
+                    break
+                run += 1
+            lines += run >= count
+        return lines
+
     def pattern_win(self, window: Window) -> int:
         """Lines or ways win of a window, in credits."""
         return self.lines_win(window) if self.game.paylines is not None else self.ways_win(window)

@@ -41,6 +41,8 @@ class Automaton:
     # status its best, where best = (credits, -key_index, key, count).
     emit_info: tuple[dict, ...] = ()
     final_info: tuple = ()
+    # With a line trigger: per layer, 1 where the step completes the trigger run on the line.
+    emit_trigger: tuple[np.ndarray, ...] = ()
 
 
 def _intern(table: dict, payloads: list, payload) -> int:
@@ -52,14 +54,19 @@ def _intern(table: dict, payloads: list, payload) -> int:
     return sid
 
 
-def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: bool = False) -> Automaton:
+def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: bool = False,
+                   line_trigger: tuple[str, int] | None = None) -> Automaton:
     """The automaton of one payline (all lines share it).
 
-    Payload of an open status: ``(alive_keys, mult, best)`` where ``alive_keys`` is the set of
-    pay-table entries matched on every reel so far, ``mult`` the product of their multiplier
-    symbols, ``best`` the best settled candidate: ``credits`` or, with ``attribution``,
-    ``(credits, -key_index, key, count)`` (ties go to the first entry, as in
-    ``PayModel.line_win``).
+    Payload of an open status: ``(pay, run)``. ``pay`` is ``(alive_keys, mult, best)`` while
+    the line's pay is open, where ``alive_keys`` is the set of pay-table entries matched on
+    every reel so far, ``mult`` the product of their multiplier symbols, ``best`` the best
+    settled candidate: ``credits`` or, with ``attribution``, ``(credits, -key_index, key,
+    count)`` (ties go to the first entry, as in ``PayModel.line_win``); ``pay`` is None once
+    the pay is settled (its credits were emitted on that step). ``run`` follows an optional
+    ``line_trigger = (symbol, count)``: the number of ``symbol`` in succession from reel 1 so
+    far, -1 once the run is broken or complete; the step that completes ``count`` emits 1 in
+    ``emit_trigger``. A line is DEAD when both are settled.
     """
     n = model.game.n_reels
     keys = model.keys
@@ -68,6 +75,7 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
     mults = [model.multiplier[s] for s in names]
     max_mult = max(mults) if mults else 1
     credits = model.key_credits
+    trigger_symbol, trigger_count = line_trigger if line_trigger else (None, 0)
 
     def zero_best():
         return (0, 1, None, 0) if attribution else 0  # loses to every paying candidate
@@ -86,13 +94,38 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
             default=0,
         )
 
-    layers_payloads: list[list] = []
-    layer_tables: list[dict] = []
-    start_payload = (frozenset(keys), 1, zero_best())
-    payloads = [None, start_payload]  # id 0 is DEAD
-    layers_payloads.append(payloads)
-    layer_tables.append({None: 0, start_payload: 1})
-    next_tables, emit_tables, emit_infos = [], [], []
+    def pay_step(pay, j, a, sym):
+        """(new pay payload or None, credits emitted now, attribution of the emission)."""
+        if pay is None:
+            return None, 0, None
+        alive, mult, best = pay
+        still = frozenset(k for k in alive if sym in model.key_members[k])
+        new_best = best
+        if j > 0:
+            for k in alive - still:
+                cand = candidate(k, j, mult)
+                if cand > new_best:
+                    new_best = cand
+        if not still:
+            return None, best_credits(new_best), new_best
+        new_mult = mult * mults[a]
+        pot = max(potential(k, j + 1, new_mult) for k in still)
+        settled = pot < best_credits(new_best) if attribution else pot <= best_credits(new_best)
+        if settled:
+            return None, best_credits(new_best), new_best
+        return (still, new_mult, new_best), 0, None
+
+    def run_step(run, sym):
+        """(new run, 1 if the trigger run completes now)."""
+        if run < 0 or sym != trigger_symbol:
+            return -1, 0
+        if run + 1 == trigger_count:
+            return -1, 1
+        return run + 1, 0
+
+    start_payload = ((frozenset(keys), 1, zero_best()), 0 if line_trigger else -1)
+    layers_payloads: list[list] = [[None, start_payload]]  # id 0 is DEAD
+    next_tables, emit_tables, emit_infos, trigger_tables = [], [], [], []
     for j in range(n):
         cur = layers_payloads[j]
         nxt_payloads: list = [None]
@@ -100,38 +133,33 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
         info: dict = {}
         nt = np.zeros((len(cur), len(names)), dtype=np.int32)
         em = np.zeros((len(cur), len(names)), dtype=np.int64)
+        et = np.zeros((len(cur), len(names)), dtype=np.int64)
         for sid in range(1, len(cur)):
-            alive, mult, best = cur[sid]
+            pay, run = cur[sid]
             for a, sym in enumerate(names):
-                still = frozenset(k for k in alive if sym in model.key_members[k])
-                new_best = best
-                if j > 0:
-                    for k in alive - still:
-                        cand = candidate(k, j, mult)
-                        if cand > new_best:
-                            new_best = cand
-                if not still:
-                    em[sid, a] = best_credits(new_best)
-                    info[sid, a] = new_best
+                new_pay, emitted, emitted_info = pay_step(pay, j, a, sym)
+                new_run, fired = run_step(run, sym)
+                em[sid, a] = emitted
+                et[sid, a] = fired
+                if emitted_info is not None:
+                    info[sid, a] = emitted_info
+                if new_pay is None and new_run < 0:
                     continue
-                new_mult = mult * mults[a]
-                pot = max(potential(k, j + 1, new_mult) for k in still)
-                settled = pot < best_credits(new_best) if attribution else pot <= best_credits(new_best)
-                if settled:
-                    em[sid, a] = best_credits(new_best)
-                    info[sid, a] = new_best
-                    continue
-                nt[sid, a] = _intern(nxt_table, nxt_payloads, (still, new_mult, new_best))
+                nt[sid, a] = _intern(nxt_table, nxt_payloads, (new_pay, new_run))
         next_tables.append(nt)
         emit_tables.append(em)
         emit_infos.append(info)
+        trigger_tables.append(et)
         layers_payloads.append(nxt_payloads)
-        layer_tables.append(nxt_table)
     last = layers_payloads[n]
     final = np.zeros(len(last), dtype=np.int64)
     final_infos = [None] * len(last)
     for sid in range(1, len(last)):
-        alive, mult, best = last[sid]
+        pay, _ = last[sid]
+        if pay is None:
+            final_infos[sid] = zero_best()
+            continue
+        alive, mult, best = pay
         b = best
         for k in alive:
             cand = candidate(k, n, mult)
@@ -143,6 +171,7 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
         tuple(next_tables), tuple(emit_tables), final, (1,) * model.game.n_lines,
         tuple(tuple(p) for p in layers_payloads),
         tuple(emit_infos) if attribution else (), tuple(final_infos) if attribution else (),
+        tuple(trigger_tables) if line_trigger else (),
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 
 from slotmath.evaluate.window import PayModel, window_at
-from slotmath.exact.spin_table import SpinTable
+from slotmath.exact.spin_table import LineTriggerTable, SpinTable
 from slotmath.model.game import Game
 
 
@@ -76,3 +76,48 @@ def brute_force(game: Game, reel_set: str = "base", level: int = 1) -> SpinTable
         key = (trigger, credits)
         weights[key] = weights.get(key, 0) + weight
     return SpinTable(weights, reels.cycle, model.credits_per_bet, trigger_cap)
+
+
+def brute_force_line_trigger(game: Game, symbol: str, count: int, reel_set: str = "base",
+                             level: int = 1, cap: int | None = None) -> LineTriggerTable:
+    """Exact (trigger count, trigger lines, credits) weights by visiting every combination.
+
+    Trigger lines are counted by :meth:`PayModel.trigger_lines` and capped at ``cap``
+    (default: the number of paylines).
+
+    Examples
+    --------
+    >>> from slotmath import loads_game
+    >>> game = loads_game('''
+    ... rows = 1
+    ... bet = 1
+    ... paylines = [[0, 0, 0]]
+    ... [symbols]
+    ... A = { pays = { 3 = 10 } }
+    ... B = {}
+    ... [reels]
+    ... base = [["A", "B"], ["A", "B"], ["A", "B"]]
+    ... ''')
+    >>> brute_force_line_trigger(game, "B", 2).line_weights()
+    {0: 6, 1: 2}
+    """
+    model = PayModel(game, level)
+    reels = game.reel_sets[reel_set]
+    free_spins = game.free_spins
+    trigger_cap = max(free_spins.awards) if free_spins is not None else 0
+    cap = game.n_lines if cap is None else cap
+    weights: dict[tuple[int, int, int], int] = {}
+    for stops in itertools.product(*[range(len(reel)) for reel in reels.reels]):
+        weight = 1
+        for reel, stop in zip(reels.reels, stops):
+            weight *= reel.stop_weights[stop]
+        if not weight:
+            continue
+        window = window_at(game, reels, stops)
+        trigger = 0
+        if free_spins is not None:
+            trigger = min(model.scatter_count(window, free_spins.trigger), trigger_cap)
+        lines = min(model.trigger_lines(window, symbol, count), cap)
+        key = (trigger, lines, model.spin_win(window))
+        weights[key] = weights.get(key, 0) + weight
+    return LineTriggerTable(weights, reels.cycle, model.credits_per_bet, trigger_cap, cap)

@@ -21,7 +21,7 @@ from numba import njit
 
 from slotmath.evaluate.window import PayModel
 from slotmath.exact.automata import line_automaton, ways_automaton
-from slotmath.exact.spin_table import SpinTable
+from slotmath.exact.spin_table import LineTriggerTable, SpinTable
 from slotmath.model.game import Game, ReelSet
 
 _INT64_SAFE = 2**62
@@ -242,7 +242,8 @@ def _flush_local(out, k, local, lslot, lused, n_local):
 
 
 @njit(cache=True)
-def _step_kernel(states, nt, em, inputs, ucol, colval, win_sa, win_weight):
+def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval, win_sa,
+                 win_weight):
     """Move every state through every window of one reel.
 
     Returns the new states (deduplicated exactly: hash, then full-row comparison) and, per
@@ -272,6 +273,7 @@ def _step_kernel(states, nt, em, inputs, ucol, colval, win_sa, win_weight):
     lmask = lslot.shape[0] - 1
     sid = 0
     settled = 0
+    fired = 0
     for s in range(n_s):
         na, seen = _open_units(states, s, ucol, alive)
         start, stop, pool = _projection(seen, colval, win_sa, win_weight, proj_ptr, pool)
@@ -280,6 +282,7 @@ def _step_kernel(states, nt, em, inputs, ucol, colval, win_sa, win_weight):
             if pool[q0, 3]:
                 w = pool[q0, 0]
                 settled = 0
+                fired = 0
                 nnz = 0
                 hv = np.uint64(1469598103934665603)
                 for i in range(na):
@@ -289,6 +292,7 @@ def _step_kernel(states, nt, em, inputs, ucol, colval, win_sa, win_weight):
                     v = nt[st, a]
                     row[u] = v
                     settled += em[st, a]
+                    fired += et[st, a]
                     if v != 0:
                         nnz += 1
                         hv = _mix(hv, u, v)
@@ -326,8 +330,9 @@ def _step_kernel(states, nt, em, inputs, ucol, colval, win_sa, win_weight):
                             sid = idx
                             break
                     h = (h + 1) & mask
-            n_local = _merge_local(local, lslot, lused, lmask, n_local, sid, settled,
-                                   pool[q0, 1], pool[q0, 2])
+            sa = pool[q0, 1] + min(fired, line_cap) * line_place
+            n_local = _merge_local(local, lslot, lused, lmask, n_local, sid, settled, sa,
+                                   pool[q0, 2])
         out, k = _flush_local(out, k, local, lslot, lused, n_local)
         ptr[s + 1] = k
     return new_states[:n_new].copy(), ptr, out[:k].copy()
@@ -385,7 +390,8 @@ def _expand_entries(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_tab
 
 
 @njit(cache=True)
-def _last_outcomes(states, nt, em, final, inputs, ucol, colval, win_sa, win_weight):
+def _last_outcomes(states, nt, em, et, line_place, line_cap, final, inputs, ucol, colval,
+                   win_sa, win_weight):
     """Per state, the distinct (credits settled, scatter pack added) outcomes of the last reel."""
     n_s, n_units = states.shape
     n_w = colval.shape[0]
@@ -400,6 +406,7 @@ def _last_outcomes(states, nt, em, final, inputs, ucol, colval, win_sa, win_weig
     local, lslot, lused = _local_table(n_w)
     lmask = lslot.shape[0] - 1
     add = 0
+    fired = 0
     for s in range(n_s):
         na, seen = _open_units(states, s, ucol, alive)
         start, stop, pool = _projection(seen, colval, win_sa, win_weight, proj_ptr, pool)
@@ -408,13 +415,15 @@ def _last_outcomes(states, nt, em, final, inputs, ucol, colval, win_sa, win_weig
             if pool[q0, 3]:
                 w = pool[q0, 0]
                 add = 0
+                fired = 0
                 for i in range(na):
                     u = alive[i]
                     st = states[s, u]
                     a = inputs[w, u]
                     add += em[st, a] + final[nt[st, a]]
-            n_local = _merge_local(local, lslot, lused, lmask, n_local, add, pool[q0, 1], 0,
-                                   pool[q0, 2])
+                    fired += et[st, a]
+            sa = pool[q0, 1] + min(fired, line_cap) * line_place
+            n_local = _merge_local(local, lslot, lused, lmask, n_local, add, sa, 0, pool[q0, 2])
         out, k = _flush_local(out, k, local, lslot, lused, n_local)
         ptr[s + 1] = k
     return ptr, out[:k].copy()
@@ -451,6 +460,81 @@ def _packing(caps: list[int]):
     return digits, place, add_table
 
 
+def _enumerate(game: Game, rs: ReelSet, model: PayModel,
+               line_trigger: tuple[str, int] | None, line_cap: int):
+    """The DP itself: dense weights out[trigger index, trigger-line index, credits]."""
+    if rs.cycle >= _INT64_SAFE:
+        raise OverflowError(
+            f"full cycle {rs.cycle} is too large for exact int64 weights; reduce stop weights"
+        )
+    symbol_ids = _symbol_ids(game)
+    tracked, caps = _tracked_scatters(game, model)
+    digit_caps = caps + ([line_cap] if line_trigger else [])
+    digits, place, add_table = _packing(digit_caps)
+    scatter_caps = np.asarray(caps, dtype=np.int32)
+    n = game.n_reels
+    windows = []
+    for j in range(n):
+        rw = _reel_windows(game, model, rs, j, symbol_ids, tracked)
+        pack = (np.minimum(rw.scatter, scatter_caps) * place[: len(caps)]).sum(axis=1)
+        windows.append((rw, np.ascontiguousarray(pack, dtype=np.int64)))
+    if game.paylines is not None:
+        automaton = line_automaton(model, symbol_ids, line_trigger=line_trigger)
+    else:
+        if line_trigger:
+            raise ValueError("a line trigger needs a lines game")
+        max_count = max(int(rw.inputs.max(initial=0)) for rw, _ in windows)
+        automaton = ways_automaton(model, max(max_count, 1))
+    if line_trigger:
+        emit_trigger = automaton.emit_trigger
+        line_place = int(place[-1])
+    else:
+        emit_trigger = tuple(np.zeros_like(em) for em in automaton.emit)
+        line_place = 0
+
+    states = np.asarray([automaton.start], dtype=np.int32)
+    e_state = np.zeros(1, dtype=np.int64)
+    e_pack = np.zeros(1, dtype=np.int64)
+    e_credits = np.zeros(1, dtype=np.int64)
+    e_weight = np.ones(1, dtype=np.int64)
+    for j in range(n - 1):
+        rw, pack = windows[j]
+        states, ptr, outcomes = _step_kernel(
+            states, automaton.next_status[j], automaton.emit[j], emit_trigger[j], line_place,
+            line_cap, rw.inputs, rw.ucol, rw.columns, pack, rw.weights,
+        )
+        span = int(e_credits.max()) + int(outcomes[:, 1].max(initial=0)) + 1
+        e_state, e_pack, e_credits, e_weight = _expand_entries(
+            e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, span
+        )
+
+    # Last reel: settle every unit, add scatter pays, fold into a dense output.
+    rw, pack = windows[n - 1]
+    ptr, outcomes = _last_outcomes(
+        states, automaton.next_status[n - 1], automaton.emit[n - 1], emit_trigger[n - 1],
+        line_place, line_cap, automaton.final, rw.inputs, rw.ucol, rw.columns, pack,
+        rw.weights,
+    )
+    pack_credits = np.zeros(len(digits), dtype=np.int64)
+    pack_trigger = np.zeros(len(digits), dtype=np.int64)
+    trigger_cap = 0
+    for t, name in enumerate(tracked):
+        credits = np.asarray(model.scatter_credits[name], dtype=np.int64)
+        pack_credits += credits[digits[:, t]]
+        if game.free_spins is not None and name == game.free_spins.trigger:
+            trigger_cap = max(game.free_spins.awards)
+            pack_trigger = np.minimum(digits[:, t], trigger_cap)
+    # Output row: trigger index * (line_cap + 1) + trigger-line index.
+    out_row = pack_trigger * (line_cap + 1)
+    if line_trigger:
+        out_row = out_row + digits[:, -1]
+    max_credits = int(e_credits.max()) + int(outcomes[:, 0].max(initial=0)) + int(pack_credits.max())
+    out = np.zeros(((trigger_cap + 1) * (line_cap + 1), max_credits + 1), dtype=np.int64)
+    _fold_last(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, pack_credits,
+               np.ascontiguousarray(out_row, dtype=np.int64), out)
+    return out.reshape(trigger_cap + 1, line_cap + 1, max_credits + 1), trigger_cap
+
+
 def spin_table(game: Game, reel_set: str | ReelSet = "base", level: int = 1,
                model: PayModel | None = None) -> SpinTable:
     """Exact (trigger count, credits) weights of one spin over the full cycle.
@@ -475,60 +559,42 @@ def spin_table(game: Game, reel_set: str | ReelSet = "base", level: int = 1,
     """
     rs = game.reel_sets[reel_set] if isinstance(reel_set, str) else reel_set
     model = model or PayModel(game, level)
-    if rs.cycle >= _INT64_SAFE:
-        raise OverflowError(
-            f"full cycle {rs.cycle} is too large for exact int64 weights; reduce stop weights"
-        )
-    symbol_ids = _symbol_ids(game)
-    tracked, caps = _tracked_scatters(game, model)
-    digits, place, add_table = _packing(caps)
-    n = game.n_reels
-    windows = []
-    for j in range(n):
-        rw = _reel_windows(game, model, rs, j, symbol_ids, tracked)
-        pack = (np.minimum(rw.scatter, np.asarray(caps, dtype=np.int32)) * place).sum(axis=1)
-        windows.append((rw, np.ascontiguousarray(pack, dtype=np.int64)))
-    if game.paylines is not None:
-        automaton = line_automaton(model, symbol_ids)
-    else:
-        max_count = max(int(rw.inputs.max(initial=0)) for rw, _ in windows)
-        automaton = ways_automaton(model, max(max_count, 1))
-
-    states = np.asarray([automaton.start], dtype=np.int32)
-    e_state = np.zeros(1, dtype=np.int64)
-    e_pack = np.zeros(1, dtype=np.int64)
-    e_credits = np.zeros(1, dtype=np.int64)
-    e_weight = np.ones(1, dtype=np.int64)
-    for j in range(n - 1):
-        rw, pack = windows[j]
-        states, ptr, outcomes = _step_kernel(
-            states, automaton.next_status[j], automaton.emit[j], rw.inputs, rw.ucol,
-            rw.columns, pack, rw.weights,
-        )
-        span = int(e_credits.max()) + int(outcomes[:, 1].max(initial=0)) + 1
-        e_state, e_pack, e_credits, e_weight = _expand_entries(
-            e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, span
-        )
-
-    # Last reel: settle every unit, add scatter pays, fold into a dense output.
-    rw, pack = windows[n - 1]
-    ptr, outcomes = _last_outcomes(
-        states, automaton.next_status[n - 1], automaton.emit[n - 1], automaton.final,
-        rw.inputs, rw.ucol, rw.columns, pack, rw.weights,
-    )
-    pack_credits = np.zeros(len(digits), dtype=np.int64)
-    pack_trigger = np.zeros(len(digits), dtype=np.int64)
-    trigger_cap = 0
-    for t, name in enumerate(tracked):
-        credits = np.asarray(model.scatter_credits[name], dtype=np.int64)
-        pack_credits += credits[digits[:, t]]
-        if game.free_spins is not None and name == game.free_spins.trigger:
-            trigger_cap = max(game.free_spins.awards)
-            pack_trigger = np.minimum(digits[:, t], trigger_cap)
-    max_credits = int(e_credits.max()) + int(outcomes[:, 0].max(initial=0)) + int(pack_credits.max())
-    out = np.zeros((trigger_cap + 1, max_credits + 1), dtype=np.int64)
-    _fold_last(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, pack_credits,
-               np.ascontiguousarray(pack_trigger, dtype=np.int64), out)
-    t_idx, c_idx = np.nonzero(out)
-    weights = {(int(t), int(c)): int(out[t, c]) for t, c in zip(t_idx, c_idx)}
+    out, trigger_cap = _enumerate(game, rs, model, None, 0)
+    dense = out[:, 0, :]
+    t_idx, c_idx = np.nonzero(dense)
+    weights = {(int(t), int(c)): int(dense[t, c]) for t, c in zip(t_idx, c_idx)}
     return SpinTable(weights, rs.cycle, model.credits_per_bet, trigger_cap)
+
+
+def line_trigger_table(game: Game, symbol: str, count: int, reel_set: str | ReelSet = "base",
+                       level: int = 1, cap: int | None = None,
+                       model: PayModel | None = None) -> LineTriggerTable:
+    """Exact weights of (trigger count, trigger lines, credits) for one spin.
+
+    *Trigger lines* counts the paylines on which ``symbol`` shows at least ``count`` times in
+    succession from reel 1 (a line-triggered feature such as a bonus game); counts above
+    ``cap`` (default: every line) are stored as ``cap``. The rest is as in
+    :func:`spin_table`.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/tiny_lines.toml")
+    >>> t = line_trigger_table(g, "BAR", 3)
+    >>> t.spin_table() == spin_table(g)
+    True
+    >>> t.line_weights()  # BAR on reel 1 row r and on reels 2 and 3 of a line: 5 lines
+    {0: 507, 1: 5}
+    """
+    rs = game.reel_sets[reel_set] if isinstance(reel_set, str) else reel_set
+    model = model or PayModel(game, level)
+    if symbol not in game.symbols:
+        raise ValueError(f"symbol {symbol!r} is not in the game")
+    if count < 1:
+        raise ValueError(f"count must be >= 1, got {count}")
+    cap = game.n_lines if cap is None else cap
+    out, trigger_cap = _enumerate(game, rs, model, (symbol, count), cap)
+    t_idx, b_idx, c_idx = np.nonzero(out)
+    weights = {(int(t), int(b), int(c)): int(out[t, b, c])
+               for t, b, c in zip(t_idx, b_idx, c_idx)}
+    return LineTriggerTable(weights, rs.cycle, model.credits_per_bet, trigger_cap, cap)

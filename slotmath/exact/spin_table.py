@@ -66,3 +66,47 @@ class SpinTable:
         for (t, _), w in self.weights.items():
             out[t] = out.get(t, 0) + w
         return out
+
+
+@dataclass(frozen=True)
+class LineTriggerTable:
+    """Exact joint weights of one spin with a line-triggered feature.
+
+    Attributes
+    ----------
+    weights : mapping (trigger_count, trigger_lines, credits) -> int
+        As in :class:`SpinTable`, plus the number of paylines that trigger the feature
+        (capped at ``line_cap``).
+    cycle, credits_per_bet, trigger_cap : as in :class:`SpinTable`
+    line_cap : int
+
+    Examples
+    --------
+    >>> t = LineTriggerTable({(0, 0, 0): 2, (0, 1, 5): 1, (1, 0, 5): 1}, 4, 5, 1, 1)
+    >>> t.line_weights(), t.spin_table().mean_bets
+    ({0: 3, 1: 1}, Fraction(1, 2))
+    """
+
+    weights: Mapping[tuple[int, int, int], int]
+    cycle: int
+    credits_per_bet: int
+    trigger_cap: int = 0
+    line_cap: int = 1
+
+    def __post_init__(self):
+        if sum(self.weights.values()) != self.cycle:
+            raise ValueError("line-trigger table weights do not add up to the cycle")
+
+    def spin_table(self) -> SpinTable:
+        """The (trigger count, credits) marginal."""
+        out: dict[tuple[int, int], int] = {}
+        for (t, _, c), w in self.weights.items():
+            out[t, c] = out.get((t, c), 0) + w
+        return SpinTable(out, self.cycle, self.credits_per_bet, self.trigger_cap)
+
+    def line_weights(self) -> dict[int, int]:
+        """Marginal weights of the number of trigger lines."""
+        out: dict[int, int] = {}
+        for (_, b, _), w in self.weights.items():
+            out[b] = out.get(b, 0) + w
+        return dict(sorted(out.items()))
