@@ -219,7 +219,29 @@ def _exact_convolve(c1, w1, total1, c2, w2, total2) -> tuple[np.ndarray, np.ndar
 # ---------------------------------------------------------------------------------------------
 # Exact distribution
 # ---------------------------------------------------------------------------------------------
-class WinDistribution:
+class _Immutable:
+    """Shared by both distribution types: built once through ``_set``, never changed."""
+
+    __slots__ = ()
+
+    def _set(self, credits: np.ndarray, values: np.ndarray, cpb: int) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def _trusted(cls, credits: np.ndarray, values: np.ndarray, cpb: int):
+        """Build without validation: credits sorted unique int64, values already checked."""
+        self = object.__new__(cls)
+        self._set(credits, values, cpb)
+        return self
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+
+class WinDistribution(_Immutable):
     """An exact distribution of a win in integer credits, with integer weights.
 
     The probability of ``credits[i]`` is ``weights[i] / total``. Weights are Python ints, so
@@ -293,18 +315,6 @@ class WinDistribution:
         object.__setattr__(self, "total", int(sum(weights)))
         object.__setattr__(self, "credits_per_bet", cpb)
 
-    @classmethod
-    def _trusted(cls, credits: np.ndarray, weights: np.ndarray, cpb: int) -> WinDistribution:
-        """Build without validation: credits sorted unique int64, weights positive Python ints."""
-        self = object.__new__(cls)
-        self._set(credits, weights, cpb)
-        return self
-
-    def __setattr__(self, name, value):
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __delattr__(self, name):
-        raise AttributeError(f"{type(self).__name__} is immutable")
 
     # -- constructors ----------------------------------------------------------------------
     @classmethod
@@ -736,7 +746,7 @@ def _fft_convolve(c1, p1, c2, p2) -> tuple[np.ndarray, np.ndarray]:
     return int(c1[0]) + int(c2[0]) + step * keep.astype(np.int64), p / math.fsum(p)
 
 
-class FloatDistribution:
+class FloatDistribution(_Immutable):
     """A distribution of a win in integer credits with float64 probabilities.
 
     For distributions too large to keep exact (long random sums of spins in a feature). It
@@ -789,17 +799,6 @@ class FloatDistribution:
         object.__setattr__(self, "probs", _readonly(probs))
         object.__setattr__(self, "credits_per_bet", cpb)
 
-    @classmethod
-    def _trusted(cls, credits: np.ndarray, probs: np.ndarray, cpb: int) -> FloatDistribution:
-        self = object.__new__(cls)
-        self._set(credits, probs, cpb)
-        return self
-
-    def __setattr__(self, name, value):
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __delattr__(self, name):
-        raise AttributeError(f"{type(self).__name__} is immutable")
 
     # -- constructors ----------------------------------------------------------------------
     @classmethod
