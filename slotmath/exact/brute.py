@@ -15,6 +15,19 @@ from slotmath.exact.spin_table import LineTriggerTable, SpinTable
 from slotmath.model.game import Game
 
 
+def _combinations(reels):
+    """Every stop combination that can happen, with its weight (the product of its stops')."""
+    live_stops = [
+        [(stop, weight) for stop, weight in enumerate(reel.stop_weights) if weight]
+        for reel in reels.reels
+    ]
+    for combination in itertools.product(*live_stops):
+        weight = 1
+        for _, w in combination:
+            weight *= w
+        yield [stop for stop, _ in combination], weight
+
+
 def brute_force(game: Game, reel_set: str = "base", level: int = 1) -> SpinTable:
     """Exact weights of one spin by visiting every stop combination.
 
@@ -56,17 +69,8 @@ def brute_force(game: Game, reel_set: str = "base", level: int = 1) -> SpinTable
     free_spins = game.free_spins
     trigger_cap = max(free_spins.awards) if free_spins is not None else 0
 
-    # (stop, weight) of every stop that can happen, reel by reel.
-    live_stops = [
-        [(stop, weight) for stop, weight in enumerate(reel.stop_weights) if weight]
-        for reel in reels.reels
-    ]
     weights: dict[tuple[int, int], int] = {}
-    for combination in itertools.product(*live_stops):
-        stops = [stop for stop, _ in combination]
-        weight = 1
-        for _, w in combination:
-            weight *= w
+    for stops, weight in _combinations(reels):
         window = window_at(game, reels, stops)
         credits = model.spin_win(window)
         if free_spins is not None:
@@ -107,12 +111,7 @@ def brute_force_line_trigger(game: Game, symbol: str, count: int, reel_set: str 
     trigger_cap = max(free_spins.awards) if free_spins is not None else 0
     cap = game.n_lines if cap is None else cap
     weights: dict[tuple[int, int, int], int] = {}
-    for stops in itertools.product(*[range(len(reel)) for reel in reels.reels]):
-        weight = 1
-        for reel, stop in zip(reels.reels, stops):
-            weight *= reel.stop_weights[stop]
-        if not weight:
-            continue
+    for stops, weight in _combinations(reels):
         window = window_at(game, reels, stops)
         trigger = 0
         if free_spins is not None:
