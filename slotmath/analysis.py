@@ -16,16 +16,16 @@ win distribution of a game with free spins, and what is read off it (win-size ta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
 from slotmath.evaluate.window import PayModel
-from slotmath.exact.cycle import spin_table
+from slotmath.exact.cycle import line_trigger_table, spin_table
 from slotmath.exact.direct import DirectResult, direct_method
 from slotmath.exact.distribution import FloatDistribution, WinDistribution
-from slotmath.exact.spin_table import SpinTable
+from slotmath.exact.spin_table import LineTriggerTable, SpinTable
 from slotmath.markov.round import RoundAnalysis
 from slotmath.model.game import Game
 from slotmath.stats import par
@@ -40,6 +40,54 @@ def fraction_text(value) -> str:
     if isinstance(value, int):
         return str(value)
     return str(value)
+
+
+def _wheel_sums(wheel, credits: tuple[int, ...], multiplier: int, k_max: int) -> list[dict]:
+    """Exact weights of the total prize of k wheel spins, k = 0..k_max (total W^k each)."""
+    one: dict[int, int] = {}
+    for c, w in zip(credits, wheel.weights):
+        if w:
+            one[c * multiplier] = one.get(c * multiplier, 0) + w
+    sums = [{0: 1}]
+    for _ in range(k_max):
+        nxt: dict[int, int] = {}
+        for a, wa in sums[-1].items():
+            for b, wb in one.items():
+                nxt[a + b] = nxt.get(a + b, 0) + wa * wb
+        sums.append(nxt)
+    return sums
+
+
+def fold_wheel(table: LineTriggerTable, wheel, credits: tuple[int, ...], window_multiplier: int,
+               wheel_multiplier: int) -> SpinTable:
+    """A spin table of everything one spin pays, bonus wheel included, exactly.
+
+    The window's credits are multiplied by ``window_multiplier`` (the free-spin multiplier),
+    the wheel's by ``wheel_multiplier``; each spin plays ``wheel.spins_for(lines)`` wheel
+    spins, independent of the window. Weights are kept whole by giving every outcome the
+    same denominator: cycle x (wheel total)^(most wheel spins in one spin).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from slotmath.model.game import BonusWheel
+    >>> wheel = BonusWheel("B", 3, "once", (Fraction(1), Fraction(3)), (1, 1))
+    >>> t = LineTriggerTable({(0, 0, 0): 3, (0, 1, 0): 1}, 4, 1)
+    >>> folded = fold_wheel(t, wheel, (1, 3), 1, 1)
+    >>> dict(folded.weights), folded.mean_bets
+    ({(0, 0): 6, (0, 1): 1, (0, 3): 1}, Fraction(1, 2))
+    """
+    k_max = max((wheel.spins_for(b) for (_, b, _) in table.weights), default=0)
+    total = sum(wheel.weights)
+    sums = _wheel_sums(wheel, credits, wheel_multiplier, k_max)
+    out: dict[tuple[int, int], int] = {}
+    for (t, b, c), w in table.weights.items():
+        k = wheel.spins_for(b)
+        scale = w * total ** (k_max - k)
+        for x, wx in sums[k].items():
+            key = (t, c * window_multiplier + x)
+            out[key] = out.get(key, 0) + scale * wx
+    return SpinTable(out, table.cycle * total**k_max, table.credits_per_bet, table.trigger_cap)
 
 
 @dataclass(frozen=True)
@@ -89,10 +137,51 @@ class Analysis:
     def direct(self) -> DirectResult:
         return direct_method(self.game, "base", self.level, self.model)
 
+    def _trigger_table(self, reel_set: str) -> LineTriggerTable:
+        wheel = self.game.bonus_wheel
+        cap = 1 if wheel.per_spin == "once" else None
+        return line_trigger_table(self.game, wheel.symbol, wheel.count, reel_set, self.level,
+                                  cap=cap, model=self.model)
+
+    @cached_property
+    def wheel_spins(self) -> dict[str, Fraction]:
+        """Exact expected bonus-wheel spins per spin, on the base and the free-spin reels."""
+        wheel = self.game.bonus_wheel
+        if wheel is None:
+            return {}
+        out = {}
+        sets = {"base": "base"}
+        if self.game.free_spins is not None:
+            sets["free_spins"] = self.game.free_spins.reels
+        for label, name in sets.items():
+            t = self._trigger_table(name)
+            spins = sum(w * wheel.spins_for(b) for (_, b, _), w in t.weights.items())
+            out[label] = Fraction(spins, t.cycle)
+        return out
+
+    @cached_property
+    def round_tables(self) -> tuple[SpinTable, SpinTable | None]:
+        """The paid spin and one free spin as the round sees them: bonus-wheel wins folded in,
+        free-spin credits already multiplied (only where the rules multiply them)."""
+        fs, wheel = self.game.free_spins, self.game.bonus_wheel
+        if wheel is None:
+            return self.base_table, self.free_table
+        credits = self.model.wheel_credits
+        base = fold_wheel(self._trigger_table("base"), wheel, credits, 1, 1)
+        if fs is None:
+            return base, None
+        m = fs.multiplier
+        free = fold_wheel(self._trigger_table(fs.reels), wheel, credits, m,
+                          m if wheel.multiplied else 1)
+        return base, free
+
     @cached_property
     def round(self) -> RoundAnalysis:
         fs = self.game.free_spins
-        return RoundAnalysis(self.base_table, self.free_table, fs)
+        base, free = self.round_tables
+        if fs is not None and self.game.bonus_wheel is not None:
+            fs = replace(fs, multiplier=1)  # the folded free-spin table is already multiplied
+        return RoundAnalysis(base, free, fs)
 
     # -- headline figures -----------------------------------------------------------------
     @property
@@ -106,9 +195,26 @@ class Analysis:
 
     @cached_property
     def components(self) -> dict[str, Fraction]:
-        """Exact RTP by source: "lines" or "ways", "scatter" (base game), "free_spins"."""
+        """Exact RTP by source: "lines" or "ways", "scatter" (base game), "free_spins", and
+        "bonus_wheel" for a game with one (wheel wins in the base game and in free spins;
+        "free_spins" is then the rest of the feature)."""
         out = dict(self.direct.components)
-        out["free_spins"] = self.round.feature_rtp
+        feature = self.round.feature_rtp
+        wheel = self.game.bonus_wheel
+        if wheel is not None:
+            spins = self.wheel_spins
+            base_part = spins["base"] * wheel.mean
+            free_part = Fraction(0)
+            if "free_spins" in spins:
+                fs = self.game.free_spins
+                per_round = self.round.trigger_probability * (
+                    self.round.expected_spins_per_feature if self.round.trigger_probability else 0)
+                free_part = per_round * spins["free_spins"] * wheel.mean * (
+                    fs.multiplier if wheel.multiplied else 1)
+            out["free_spins"] = feature - free_part
+            out["bonus_wheel"] = base_part + free_part
+        else:
+            out["free_spins"] = feature
         return out
 
     @property
@@ -118,8 +224,9 @@ class Analysis:
 
     @property
     def base_hit_frequency(self) -> Fraction:
-        """Exact P(the paid spin itself pays)."""
-        return Fraction(self.base_table.hit_weight, self.base_table.cycle)
+        """Exact P(the paid spin itself pays), its bonus wheel included."""
+        base = self.round_tables[0]
+        return Fraction(base.hit_weight, base.cycle)
 
     @property
     def variance(self) -> Fraction:
@@ -136,9 +243,10 @@ class Analysis:
 
     @cached_property
     def base_distribution(self) -> WinDistribution:
-        """Exact distribution of the paid spin's own win (lines or ways plus scatter)."""
-        return WinDistribution.from_mapping(self.base_table.credits_weights(),
-                                            self.base_table.credits_per_bet)
+        """Exact distribution of the paid spin's own win (lines or ways, scatter, and the
+        bonus wheel it may trigger)."""
+        base = self.round_tables[0]
+        return WinDistribution.from_mapping(base.credits_weights(), base.credits_per_bet)
 
     @cached_property
     def _numeric_round(self):

@@ -102,6 +102,9 @@ class PayModel:
             }
         denominators = [f.denominator for t in in_bets.values() for f in t.values()]
         denominators += [f.denominator for t in scatter_in_bets.values() for f in t.values()]
+        wheel = game.bonus_wheel
+        if wheel is not None:
+            denominators += [Fraction(p).denominator for p in wheel.prizes]
         scale = 1
         for d in denominators:
             scale = scale * d // math.gcd(scale, d)
@@ -116,6 +119,10 @@ class PayModel:
             for k, t in scatter_in_bets.items()
         }
         self.multiplier: Mapping[str, int] = {s.name: s.multiplier for s in syms.values()}
+        # Bonus wheel prizes (total-bet multiples, the same at every level) in credits.
+        self.wheel_credits: tuple[int, ...] = (
+            tuple(int(Fraction(p) * scale) for p in wheel.prizes) if wheel is not None else ()
+        )
 
     def to_bets(self, credits: int) -> Fraction:
         """Credits as a multiple of the total bet."""

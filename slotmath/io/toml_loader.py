@@ -16,14 +16,24 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from slotmath.errors import GameFileError
-from slotmath.model.game import FreeSpins, Game, Reel, ReelSet, Symbol, SymbolGroup, _frozen_map
+from slotmath.model.game import (
+    BonusWheel,
+    FreeSpins,
+    Game,
+    Reel,
+    ReelSet,
+    Symbol,
+    SymbolGroup,
+    _frozen_map,
+)
 
 TOP_KEYS = {
     "name", "description", "rows", "bet", "paylines", "ways", "bet_levels", "symbols",
-    "groups", "reels", "free_spins",
+    "groups", "reels", "free_spins", "bonus_wheel",
 }
 SYMBOL_KEYS = {"pays", "wild", "scatter", "bonus", "multiplier", "substitutes", "level_pays"}
 GROUP_KEYS = {"members", "pays", "level_pays"}
+BONUS_WHEEL_KEYS = {"symbol", "count", "per_spin", "prizes", "weights", "multiplied", "labels"}
 FREE_SPIN_KEYS = {"trigger", "awards", "reels", "multiplier", "retrigger", "max_spins"}
 WEIGHTED_REEL_KEYS = {"strip", "weights"}
 
@@ -310,6 +320,12 @@ class _Builder:
         free_spins = None
         if "free_spins" in d:
             free_spins = self._free_spins(d["free_spins"], symbols, reel_sets, sum(rows))
+        bonus_wheel = None
+        if "bonus_wheel" in d:
+            if paylines is None:
+                self.fail("bonus_wheel", "a line-triggered bonus wheel needs paylines, and this "
+                                         "is a ways game")
+            bonus_wheel = self._bonus_wheel(d["bonus_wheel"], symbols, len(rows))
 
         game = Game(
             name=name,
@@ -322,6 +338,7 @@ class _Builder:
             groups=_frozen_map(groups),
             reel_sets=_frozen_map(reel_sets),
             free_spins=free_spins,
+            bonus_wheel=bonus_wheel,
             bet_levels=bet_levels,
             source=self.label,
         )
@@ -599,6 +616,47 @@ class _Builder:
         if max_spins is not None:
             max_spins = self._int(max_spins, f"{key}.max_spins", 1)
         return FreeSpins(trigger, _frozen_map(awards), reels, multiplier, retrigger, max_spins)
+
+    def _bonus_wheel(self, spec, symbols, n_reels: int) -> BonusWheel:
+        key = "bonus_wheel"
+        if not isinstance(spec, Mapping):
+            self.fail(key, "must be a table: [bonus_wheel] with symbol, prizes and weights")
+        self._unknown(spec, BONUS_WHEEL_KEYS, key)
+        symbol = spec.get("symbol")
+        if not isinstance(symbol, str):
+            self.fail(f"{key}.symbol", "missing or not a string: the bonus symbol that triggers "
+                                       "on a line, e.g. symbol = \"BN\"")
+        if symbol not in symbols:
+            self.fail(f"{key}.symbol", f"symbol {symbol!r} is not declared in [symbols]")
+        if not symbols[symbol].bonus:
+            self.fail(f"{key}.symbol", f"symbol {symbol!r} is not a bonus symbol: declare it "
+                                       "with bonus = true (wilds never stand in for it)")
+        count = self._int(spec.get("count", 3), f"{key}.count", 1)
+        if count > n_reels:
+            self.fail(f"{key}.count", f"count {count} is more than the {n_reels} reels")
+        per_spin = spec.get("per_spin", "once")
+        if per_spin not in ("once", "per_line"):
+            self.fail(f"{key}.per_spin", f"must be \"once\" (one wheel spin however many lines "
+                                         f"trigger) or \"per_line\", got {per_spin!r}")
+        prizes = spec.get("prizes")
+        weights = spec.get("weights")
+        if not isinstance(prizes, list) or not prizes:
+            self.fail(f"{key}.prizes", "missing: a list of prizes, one per wheel division, in "
+                                       "multiples of the total bet")
+        if not isinstance(weights, list) or len(weights) != len(prizes):
+            self.fail(f"{key}.weights", f"must list one whole-number weight per division "
+                                        f"({len(prizes)})")
+        prizes_f = tuple(self._pay(v, f"{key}.prizes[{i}]") for i, v in enumerate(prizes))
+        weights_i = tuple(self._int(v, f"{key}.weights[{i}]", 0) for i, v in enumerate(weights))
+        if sum(weights_i) == 0:
+            self.fail(f"{key}.weights", "all weights are zero: the wheel could never stop")
+        labels = spec.get("labels", [])
+        if not isinstance(labels, list) or (labels and len(labels) != len(prizes)) or not all(
+                isinstance(x, str) for x in labels):
+            self.fail(f"{key}.labels", f"must be a list of {len(prizes)} division names")
+        multiplied = self._bool(spec.get("multiplied", False), f"{key}.multiplied")
+        return BonusWheel(symbol, count, per_spin, prizes_f, weights_i, multiplied,
+                          tuple(labels))
 
     def _check_free_spins_end(self, game: Game):
         fs = game.free_spins

@@ -1,5 +1,5 @@
 """What a game is: frozen dataclasses."""
 
-from slotmath.model.game import FreeSpins, Game, Reel, ReelSet, Symbol, SymbolGroup
+from slotmath.model.game import BonusWheel, FreeSpins, Game, Reel, ReelSet, Symbol, SymbolGroup
 
-__all__ = ["FreeSpins", "Game", "Reel", "ReelSet", "Symbol", "SymbolGroup"]
+__all__ = ["BonusWheel", "FreeSpins", "Game", "Reel", "ReelSet", "Symbol", "SymbolGroup"]

@@ -168,6 +168,42 @@ class FreeSpins:
         return _by_count(self.awards, count)
 
 
+@dataclass(frozen=True)
+class BonusWheel:
+    """A line-triggered bonus game: a weighted wheel paying multiples of the total bet.
+
+    Triggered when ``symbol`` shows ``count`` or more times in succession from reel 1 on a
+    payline (only the symbol itself counts; wilds do not stand in), in the base game and in
+    free spins alike. ``per_spin = "once"`` plays one wheel spin however many lines trigger;
+    ``"per_line"`` plays one per triggering line. In free spins the wheel win is multiplied
+    by the free-spin multiplier only when ``multiplied`` is true.
+
+    Examples
+    --------
+    >>> w = BonusWheel("BN", 3, "once", (Fraction(1), Fraction(5)), (3, 1))
+    >>> w.mean
+    Fraction(2, 1)
+    """
+
+    symbol: str
+    count: int
+    per_spin: str
+    prizes: tuple[Fraction, ...]
+    weights: tuple[int, ...]
+    multiplied: bool = False
+    labels: tuple[str, ...] = ()
+
+    @property
+    def mean(self) -> Fraction:
+        """Expected prize of one wheel spin, in total bets."""
+        total = sum(self.weights)
+        return sum((p * w for p, w in zip(self.prizes, self.weights)), Fraction(0)) / total
+
+    def spins_for(self, lines: int) -> int:
+        """Wheel spins played when ``lines`` paylines trigger."""
+        return min(lines, 1) if self.per_spin == "once" else lines
+
+
 def _by_count(table: Mapping[int, object], count: int):
     """Value for ``count``: the listed one, the highest listed above the top, else 0."""
     if not table or count < min(table):
@@ -196,6 +232,7 @@ class Game:
     ways: bool = False
     groups: Mapping[str, SymbolGroup] = field(default_factory=lambda: _frozen_map({}))
     free_spins: FreeSpins | None = None
+    bonus_wheel: BonusWheel | None = None
     bet_levels: tuple[int, ...] = (1,)
     description: str = ""
     source: str | None = None
