@@ -64,6 +64,17 @@ def analysis_dict(a) -> dict:
         "pays": a.symbol_table.to_dict(orient="records"),
         "scatters": a.scatter_table.to_dict(orient="records"),
     }
+    wheel = game.bonus_wheel
+    if wheel is not None:
+        out["bonus_wheel"] = {
+            "symbol": wheel.symbol,
+            "count": wheel.count,
+            "per_spin": wheel.per_spin,
+            "mean_prize": _exact(wheel.mean),
+            "multiplied_in_free_spins": wheel.multiplied,
+            "wheel_spins_per_spin": {k: _exact(v) for k, v in a.wheel_spins.items()},
+            "rtp": _exact(a.components["bonus_wheel"]),
+        }
     fs = a.free_spins
     if fs is not None:
         out["free_spins"] = {
