@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from strategies import small_games, tiny_game
 
 import slotmath
 from slotmath import loads_game
 from slotmath.evaluate.window import PayModel, window_at
-from slotmath.exact.brute import brute_force
-from slotmath.model.game import Game
+from slotmath.exact.brute import brute_force, brute_force_line_trigger
+from slotmath.model.game import BonusWheel, Game
 from slotmath.simulate import SimulationResult, simulate
 from slotmath.simulate import monte_carlo
 from slotmath.simulate.tables import (MODE_LINE_GENERIC, MODE_LINE_TABLE, MODE_WAYS,
@@ -34,16 +36,21 @@ Z = 4.5  # standard errors allowed between an estimate and the exact value
 # -- the evaluator: numba == PayModel on every window -------------------------------------
 
 def _reference(game: Game, reel_set: str, level: int, stops: np.ndarray):
-    """PayModel's credits and the free spins awarded for each row of stops."""
+    """PayModel's credits, the free spins awarded and the bonus-wheel trigger lines (empty
+    without a wheel) for each row of stops."""
     model = PayModel(game, level)
     reels = game.reel_sets[reel_set]
     fs = game.free_spins
-    wins, triggers = [], []
+    wheel = game.bonus_wheel
+    wins, triggers, lines = [], [], []
     for row in stops:
         window = window_at(game, reels, row)
         wins.append(model.spin_win(window))
         triggers.append(fs.award_for(model.scatter_count(window, fs.trigger)) if fs else 0)
-    return np.array(wins, np.int64), np.array(triggers, np.int64)
+        if wheel is not None:
+            lines.append(model.trigger_lines(window, wheel.symbol, wheel.count))
+    return (np.array(wins, np.int64), np.array(triggers, np.int64),
+            np.array(lines, np.int64))
 
 
 def _all_stops(game: Game, reel_set: str) -> np.ndarray:
@@ -76,32 +83,43 @@ def _kernel_matches_reference(game: Game):
         table_sizes.append(0)  # force the entry-by-entry line evaluator too
     for reel_set in game.reel_sets:
         stops = _all_stops(game, reel_set)
-        want_win, want_trigger = _reference(game, reel_set, level, stops)
+        want_win, want_trigger, want_lines = _reference(game, reel_set, level, stops)
         for max_table in table_sizes:
             pays = compile_pays(game, model, max_table)
             reels = compile_reels(game, model, pays, reel_set)
             for parallel in (False, True):
-                win, trigger, rejected = monte_carlo._pay(reels, pays, len(stops), stops=stops,
-                                                          parallel=parallel)
+                win, trigger, lines, rejected = monte_carlo._pay(
+                    reels, pays, len(stops), stops=stops, parallel=parallel)
                 np.testing.assert_array_equal(win, want_win)
                 np.testing.assert_array_equal(trigger, want_trigger)
+                np.testing.assert_array_equal(lines, want_lines)
                 assert not rejected.any()
             # From random bits: every stop that can happen (weight > 0).
             weights = [reel.stop_weights for reel in game.reel_sets[reel_set].reels]
             live = np.array([all(weights[j][s] for j, s in enumerate(row)) for row in stops])
             for width in reels.bit_widths if live.any() else ():
                 bits = _bits_for(game, reel_set, stops[live], width)
-                win, trigger, rejected = monte_carlo._pay(reels, pays, int(live.sum()),
-                                                          bits=bits, bit_width=width)
+                win, trigger, lines, rejected = monte_carlo._pay(
+                    reels, pays, int(live.sum()), bits=bits, bit_width=width)
                 np.testing.assert_array_equal(win, want_win[live])
                 np.testing.assert_array_equal(trigger, want_trigger[live])
+                np.testing.assert_array_equal(lines, want_lines[live] if game.bonus_wheel
+                                              else want_lines)
                 assert not rejected.any()
 
 
 @settings(max_examples=100, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
-@given(small_games(max_combinations=1500))
-def test_kernel_pays_every_window_like_paymodel(game):
+@given(small_games(max_combinations=1500), st.data())
+def test_kernel_pays_every_window_like_paymodel(game, data):
+    # Lines games get a bonus wheel on a symbol of their own (the bonus symbol when there is
+    # one, else any: a wild only counts as itself), so trigger lines are compared too.
+    if game.paylines is not None and data.draw(st.integers(0, 3), label="wheel") > 0:
+        names = sorted(game.symbols, key=lambda name: (name != "BN", name))
+        symbol = data.draw(st.sampled_from(names), label="wheel symbol")
+        count = data.draw(st.integers(1, game.n_reels), label="wheel count")
+        game = replace(game, bonus_wheel=BonusWheel(symbol, count, "per_line",
+                                                    (Fraction(1, 3),), (1,)))
     _kernel_matches_reference(game)
 
 
@@ -139,6 +157,15 @@ def test_more_lines_than_one_mask_word():
     reels = compile_reels(game, PayModel(game), compile_pays(game, PayModel(game)), "base")
     assert reels.mask_12.size == reels.mask_23.size == 6 * 6 * 3
     _kernel_matches_reference(game)
+    # Bonus-wheel trigger lines spread over three words too.
+    first_two = [set(reel.symbols) for reel in game.base.reels[:2]]
+    symbol = min(first_two[0] & first_two[1])
+    for count, most in ((1, 40), (2, 10)):  # lines of all three words trigger, or a few
+        wheel_game = replace(game, bonus_wheel=BonusWheel(symbol, count, "per_line",
+                                                          (Fraction(1),), (1,)))
+        _kernel_matches_reference(wheel_game)
+        stops = _all_stops(wheel_game, "base")
+        assert _reference(wheel_game, "base", 1, stops)[2].max() > most
 
 
 def test_all_lines_mask_when_reels_are_long(monkeypatch):
@@ -217,8 +244,8 @@ def test_classic_fruits_sampled_windows():
         reels = compile_reels(game, model, pays, reel_set)
         lengths = [len(reel) for reel in game.reel_sets[reel_set].reels]
         stops = np.stack([rng.integers(0, n, 3000) for n in lengths], axis=1)
-        win, trigger, _ = monte_carlo._pay(reels, pays, len(stops), stops=stops)
-        want_win, want_trigger = _reference(game, reel_set, 1, stops)
+        win, trigger, _, _ = monte_carlo._pay(reels, pays, len(stops), stops=stops)
+        want_win, want_trigger, _ = _reference(game, reel_set, 1, stops)
         np.testing.assert_array_equal(win, want_win)
         np.testing.assert_array_equal(trigger, want_trigger)
 
@@ -240,8 +267,8 @@ base = [{{ strip = ["A"], weights = [{total}] }}, ["A"], ["A"]]
         reels = compile_reels(game, model, pays, "base")
         assert reels.bit_widths == ((16, 32) if total <= 2**10 else (32,))
         for width in reels.bit_widths:
-            _, _, rejected = monte_carlo._pay(reels, pays, 4, bits=np.zeros(24, np.uint16),
-                                              bit_width=width)
+            _, _, _, rejected = monte_carlo._pay(reels, pays, 4, bits=np.zeros(24, np.uint16),
+                                                 bit_width=width)
             assert rejected.all() == flagged
 
 
@@ -440,3 +467,189 @@ def test_simulated_round_matches_exact_on_generated_games(game):
     exact = exact_round(game)
     result = simulate(game, 100_000, seed=7)
     _assert_round_estimates(result, exact)
+
+
+# -- the bonus wheel -----------------------------------------------------------------------
+
+WHEEL_GAME = """
+name = "Wheel test"
+rows = 3
+bet = 5
+paylines = [[1, 1, 1], [0, 0, 0], [2, 2, 2], [0, 1, 2], [2, 1, 0]]
+
+[symbols]
+W  = { wild = true, pays = { 3 = 20 } }
+SC = { scatter = true, pays = { 3 = 2 } }
+BN = { bonus = true }
+A  = { pays = { 2 = 1, 3 = 5 } }
+X  = {}
+
+[reels]
+base = [["A", "BN", "X", "SC", "A", "BN"], ["BN", "W", "A", "X", "SC", "BN"], ["A", "BN", "SC", "X", "BN", "W"]]
+free = [["A", "BN", "X", "SC", "W"], ["BN", "W", "A", "SC", "BN"], ["A", "BN", "SC", "X", "BN"]]
+
+[free_spins]
+trigger = "SC"
+awards = { 3 = 3 }
+reels = "free"
+multiplier = 3
+retrigger = true
+max_spins = 9
+
+[bonus_wheel]
+symbol = "BN"
+count = 2
+per_spin = "per_line"
+prizes = [1, 1, 2, "5/2"]
+weights = [3, 3, 2, 1]
+"""
+
+
+def _wheel_game(per_spin: str = "per_line", multiplied: bool = False,
+                retrigger: bool = True) -> Game:
+    text = WHEEL_GAME.replace('per_spin = "per_line"', f'per_spin = "{per_spin}"')
+    text = text.replace("retrigger = true", f"retrigger = {str(retrigger).lower()}")
+    return loads_game(text + f"multiplied = {str(multiplied).lower()}\n")
+
+
+def exact_wheel_round(game: Game) -> dict[str, Fraction]:
+    """Exact round figures of a wheel game without retrigger, from brute-force tables.
+
+    A spin with b trigger lines plays k(b) wheel spins (b, or min(b, 1) for "once"), each
+    worth E[W] = sum prize x weight / sum weight. Without retrigger a feature of n spins is
+    n independent free spins, so E[round] = E[base credits + k(b) E[W]] + sum_n P(n) n
+    E[free spin win], E[free spin win] = m E[free credits] + m_W E[k(b)] E[W] (m_W = m if
+    the wheel is multiplied, else 1). Also the exact SD of the paid spin with its wheel
+    spins: given b, the k wheel prizes are independent, E[S^2] = k E[W^2] + k (k - 1) E[W]^2.
+    """
+    fs, wheel = game.free_spins, game.bonus_wheel
+    assert not fs.retrigger
+    total_weight = sum(wheel.weights)
+    prize = sum(Fraction(p) * w for p, w in zip(wheel.prizes, wheel.weights)) / total_weight
+    prize_square = sum(Fraction(p) ** 2 * w
+                       for p, w in zip(wheel.prizes, wheel.weights)) / total_weight
+
+    def spins_for(lines: int) -> int:
+        return lines if wheel.per_spin == "per_line" else min(lines, 1)
+
+    def table(reel_set: str):
+        t = brute_force_line_trigger(game, wheel.symbol, wheel.count, reel_set)
+        return t, {key: Fraction(w, t.cycle) for key, w in t.weights.items()}
+
+    base, p_base = table("base")
+    _, p_free = table(fs.reels)
+    per_bet = base.credits_per_bet
+    base_mean = base_square = base_wheel = Fraction(0)
+    spins = Fraction(0)
+    for (trigger, lines, credits), p in p_base.items():
+        c, k = Fraction(credits, per_bet), spins_for(lines)
+        base_mean += p * (c + k * prize)
+        base_wheel += p * k * prize
+        base_square += p * (c * c + 2 * c * k * prize + k * prize_square
+                            + k * (k - 1) * prize * prize)
+        spins += p * fs.award_for(trigger)
+    free_credits = sum(p * Fraction(c, per_bet) for (_, _, c), p in p_free.items())
+    free_wheel = sum(p * spins_for(b) for (_, b, _), p in p_free.items()) * prize
+    wheel_multiplier = fs.multiplier if wheel.multiplied else 1
+    free_spin = fs.multiplier * free_credits + wheel_multiplier * free_wheel
+    return {
+        "rtp": base_mean + spins * free_spin,
+        "base": base_mean,
+        "base_sd": math.sqrt(base_square - base_mean * base_mean),
+        "free_spins": spins * free_spin,
+        "bonus_wheel": base_wheel + spins * wheel_multiplier * free_wheel,
+    }
+
+
+def test_exact_wheel_round_by_hand():
+    # One reel set of a single window: BN on both lines' first two reels, so 2 trigger
+    # lines every spin; a scatter-free game: no feature.
+    game = loads_game("""
+rows = 1
+bet = 2
+paylines = [[0, 0], [0, 0]]
+[symbols]
+BN = { bonus = true }
+S = { scatter = true }
+[reels]
+base = [["BN"], ["BN"]]
+free = [["BN"], ["BN"]]
+[free_spins]
+trigger = "S"
+awards = { 2 = 1 }
+reels = "free"
+retrigger = false
+[bonus_wheel]
+symbol = "BN"
+count = 2
+per_spin = "per_line"
+prizes = [1, 4]
+weights = [1, 1]
+""")
+    exact = exact_wheel_round(game)
+    assert exact["rtp"] == exact["base"] == exact["bonus_wheel"] == 5  # 2 spins of mean 5/2
+    assert exact["base_sd"] == pytest.approx(math.sqrt(2 * 9 / 4))  # 2 prizes of SD 3/2
+    once = exact_wheel_round(replace(game, bonus_wheel=replace(game.bonus_wheel,
+                                                               per_spin="once")))
+    assert once["rtp"] == Fraction(5, 2) and once["base_sd"] == pytest.approx(1.5)
+
+
+@pytest.mark.parametrize("per_spin, multiplied", [("per_line", False), ("once", True)])
+def test_simulated_wheel_round_matches_exact(per_spin, multiplied):
+    game = _wheel_game(per_spin, multiplied, retrigger=False)
+    exact = exact_wheel_round(game)
+    result = simulate(game, 300_000, seed=21)
+    n = result.spins
+    assert abs(result.rtp - float(exact["rtp"])) <= Z * result.std_error
+    assert abs(result.base - float(exact["base"])) <= Z * exact["base_sd"] / math.sqrt(n)
+    assert abs(result.rtp - (result.base + result.free_spins)) < 1e-9
+    assert 0 < result.bonus_wheel < result.rtp
+    # The wheel's share, loosely: its SD is below the round's here (prizes of 1 to 5/2 bets).
+    assert abs(result.bonus_wheel - float(exact["bonus_wheel"])) <= Z * result.std_error
+
+
+def test_wheel_kernel_counts_trigger_lines_on_every_window():
+    for per_spin in ("per_line", "once"):
+        _kernel_matches_reference(_wheel_game(per_spin))
+
+
+def test_wheel_same_seed_same_result(monkeypatch):
+    game = _wheel_game()
+    first = simulate(game, 40_000, seed=5)
+    assert simulate(game, 40_000, seed=5) == first
+    assert simulate(game, 40_000, seed=6) != first
+    assert first.bonus_wheel > 0
+    monkeypatch.setattr(monte_carlo, "BATCH", 7_000)  # several batches and a short last one
+    batched = simulate(game, 40_000, seed=5)
+    assert simulate(game, 40_000, seed=5) == batched
+    assert abs(batched.rtp - (batched.base + batched.free_spins)) < 1e-12
+
+
+def test_wheel_draws_by_weight():
+    # Division 1 has weight 0: never drawn. Per line: spin i plays lines[i] wheel spins.
+    game = loads_game(WHEEL_GAME.replace("weights = [3, 3, 2, 1]", "weights = [3, 0, 2, 1]")
+                      .replace("prizes = [1, 1, 2, \"5/2\"]", "prizes = [1, 100, 2, \"5/2\"]"))
+    model = PayModel(game)
+    pays = compile_pays(game, model)
+    per_bet = model.credits_per_bet
+    assert pays.wheel_credits.tolist() == [per_bet, 100 * per_bet, 2 * per_bet, 5 * per_bet // 2]
+    rng = np.random.Generator(np.random.PCG64(3))
+    lines = np.array([0, 1, 3, 0, 2] * 20_000)
+    wins = monte_carlo._wheel_wins(rng, pays, lines)
+    assert not wins[lines == 0].any()
+    one = wins[lines == 1] / per_bet
+    assert set(np.unique(one)) == {1, 2, 2.5}
+    for prize, weight in ((1, 3), (2, 2), (2.5, 1)):
+        p = weight / 6
+        assert abs((one == prize).mean() - p) <= Z * math.sqrt(p * (1 - p) / one.size)
+    assert wins[lines == 3].max() <= 3 * 5 * per_bet // 2
+    once = replace(pays, wheel_per_line=False)
+    assert (monte_carlo._wheel_wins(rng, once, lines)[lines > 0] / per_bet <= 2.5).all()
+
+
+def test_wheel_needs_paylines():
+    ways = tiny_game("free_spins_retrigger")
+    game = replace(ways, bonus_wheel=BonusWheel(ways.free_spins.trigger, 2, "once",
+                                                (Fraction(1),), (1,)))
+    with pytest.raises(ValueError, match="bonus wheel"):
+        simulate(game, 10, seed=1)

@@ -62,7 +62,7 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
                 cumulative, mode, line_part, mask_strides, mask_12, mask_23, pay_table,
                 member, class_multiplier, key_pay, ways_count, count_code, count_radix,
                 scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
-                out_win, out_award, out_rejected):
+                wheel_count, wheel_mask, out_win, out_award, out_lines, out_rejected):
     """Pay spins ``start`` to ``end`` (see :func:`spin_batch`).
 
     One flat loop on purpose: with helper functions in it (even inlined ones with early
@@ -165,6 +165,19 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
                 if s == trigger:
                     award = awards[min(count, trigger_cap)]
 
+        # Bonus-wheel trigger lines: the lines showing the wheel symbol on each of reels
+        # 1 to wheel_count, as the AND of one bit set a reel, counted bit by bit.
+        if wheel_count > 0:
+            lines = 0
+            for word in range(wheel_mask.shape[2]):
+                common = wheel_mask[0, stops[0], word]
+                for j in range(1, wheel_count):
+                    common &= wheel_mask[j, stops[j], word]
+                while common != _ZERO:
+                    common &= common - _ONE
+                    lines += 1
+            out_lines[i] = lines
+
         out_win[i] = win
         out_award[i] = award
         out_rejected[i] = rejected
@@ -175,8 +188,9 @@ def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weight
                cumulative, mode, line_part, mask_strides, mask_12, mask_23, pay_table,
                member, class_multiplier, key_pay, ways_count, count_code, count_radix,
                scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
-               out_win, out_award, out_rejected):
-    """Pay ``n`` spins in parallel: credits and the free spins they award.
+               wheel_count, wheel_mask, out_win, out_award, out_lines, out_rejected):
+    """Pay ``n`` spins in parallel: credits, the free spins they award and, when
+    ``wheel_count > 0``, the bonus-wheel trigger lines (``out_lines``; else not written).
 
     The stops come from ``bits`` if it is non-empty (``bit_width`` random bits per reel,
     spin after spin, in 16-bit words), else from ``stops_in`` (spin, reel). A spin whose
@@ -190,8 +204,8 @@ def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weight
                     totals, thresholds, weighted, cumulative, mode, line_part, mask_strides,
                     mask_12, mask_23, pay_table, member, class_multiplier, key_pay,
                     ways_count, count_code, count_radix, scatter_table, award_table,
-                    counted_credits, trigger, trigger_cap, awards, out_win, out_award,
-                    out_rejected)
+                    counted_credits, trigger, trigger_cap, awards, wheel_count, wheel_mask,
+                    out_win, out_award, out_lines, out_rejected)
 
 
 @njit(cache=True)
@@ -199,14 +213,15 @@ def spin_batch_serial(n, bits, bit_width, stops_in, lengths, totals, thresholds,
                       cumulative, mode, line_part, mask_strides, mask_12, mask_23,
                       pay_table, member, class_multiplier, key_pay, ways_count, count_code,
                       count_radix, scatter_table, award_table, counted_credits, trigger,
-                      trigger_cap, awards, out_win, out_award, out_rejected):
+                      trigger_cap, awards, wheel_count, wheel_mask, out_win, out_award,
+                      out_lines, out_rejected):
     """:func:`spin_batch` on one thread: for small batches, where starting threads costs
     more than the work."""
     _spin_chunk(0, n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
                 cumulative, mode, line_part, mask_strides, mask_12, mask_23, pay_table,
                 member, class_multiplier, key_pay, ways_count, count_code, count_radix,
                 scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
-                out_win, out_award, out_rejected)
+                wheel_count, wheel_mask, out_win, out_award, out_lines, out_rejected)
 
 
 @njit(cache=True)

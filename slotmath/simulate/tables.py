@@ -30,6 +30,11 @@ Scatters and the trigger
     and the sum over the reels indexes ``scatter_table`` (credits of all scatters) and
     ``award_table`` (free spins awarded). With too many counted symbols for a table the
     kernel reads the digits and pays each from ``counted_credits[s, count]``.
+Bonus wheel
+    A line triggers the wheel when its first ``count`` reels all show the wheel symbol
+    (wilds never stand in). ``wheel_mask[j, stop, word]`` is the bit set (64 lines a word)
+    of the lines that show the symbol on reel j at that stop, for reels j < ``count``; the
+    kernel ANDs them and counts the bits. Without a wheel it is empty and never read.
 """
 
 from __future__ import annotations
@@ -71,6 +76,11 @@ class PayTables:
     trigger_cap: int
     awards: np.ndarray  # int64 [capped trigger count]: free spins awarded
     credits_per_bet: int
+    wheel_symbol: str | None  # the bonus wheel's trigger symbol; None without a wheel
+    wheel_count: int  # reels from reel 1 it must show on a line; 0 without a wheel
+    wheel_per_line: bool  # one wheel spin per trigger line (else one per spin that triggers)
+    wheel_cumulative: np.ndarray  # int64 [division]: cumulative weights of the wheel
+    wheel_credits: np.ndarray  # int64 [division]: prize in credits
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,6 +98,7 @@ class ReelTables:
     mask_23: np.ndarray  # uint64 [flat]: lines that may pay (MODE_LINE_TABLE)
     ways_count: np.ndarray  # int64 [reel, stop, key]
     count_code: np.ndarray  # int64 [reel, stop]: sum of count * radix ** counted symbol
+    wheel_mask: np.ndarray  # uint64 [reel < wheel count, stop, word]: lines showing the symbol
     bit_widths: tuple[int, ...]  # random bits a stop may take: (16, 32), (32,) or ()
 
 
@@ -133,6 +144,11 @@ def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE
     else:
         mode = MODE_LINE_GENERIC
 
+    wheel = game.bonus_wheel
+    if wheel is not None and (game.paylines is None or not 1 <= wheel.count <= n_reels):
+        raise ValueError(f"bonus wheel: needs paylines and a count of 1 to {n_reels} reels")
+    if wheel is not None and not 0 < sum(wheel.weights) < 1 << 62:
+        raise ValueError(f"bonus wheel: total weight {sum(wheel.weights)} is out of range")
     free_spins = game.free_spins
     counted = list(model.scatter_credits)
     if free_spins is not None and free_spins.trigger not in counted:
@@ -168,6 +184,11 @@ def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE
         counted=tuple(counted), counted_credits=counted_credits, count_radix=radix,
         scatter_table=scatter_table, award_table=award_table, trigger=trigger,
         trigger_cap=trigger_cap, awards=awards, credits_per_bet=model.credits_per_bet,
+        wheel_symbol=wheel.symbol if wheel is not None else None,
+        wheel_count=wheel.count if wheel is not None else 0,
+        wheel_per_line=wheel is not None and wheel.per_spin == "per_line",
+        wheel_cumulative=np.cumsum(np.array(wheel.weights if wheel else (), np.int64)),
+        wheel_credits=np.array(model.wheel_credits, np.int64),
     )
 
 
@@ -200,6 +221,8 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
     ways_count = np.zeros((n_reels, max_len, len(keys) if pays.mode == MODE_WAYS else 0),
                           np.int64)
     count_code = np.zeros((n_reels, max_len), np.int64)
+    n_words = max(1, (n_lines + 63) // 64)
+    wheel_mask = np.zeros((pays.wheel_count, max_len, n_words), np.uint64)
     for j, (reel, rows) in enumerate(zip(reels, game.rows)):
         radix = pays.n_classes ** (n_reels - 1 - j) if pays.mode == MODE_LINE_TABLE else 1
         for stop in range(len(reel)):
@@ -214,6 +237,11 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
                     )
             for s, name in enumerate(pays.counted):
                 count_code[j, stop] += column.count(name) * pays.count_radix**s
+            if j < pays.wheel_count:
+                for line_index, line in enumerate(lines):
+                    if column[line[j]] == pays.wheel_symbol:
+                        wheel_mask[j, stop, line_index // 64] |= np.uint64(1) << np.uint64(
+                            line_index % 64)
     mask_strides = np.zeros(4, np.int64)
     mask_12 = mask_23 = np.zeros(max(1, (n_lines + 63) // 64), np.uint64)
     if pays.mode == MODE_LINE_TABLE:
@@ -224,7 +252,8 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
     return ReelTables(
         lengths=lengths, totals=totals_u, thresholds=thresholds, weighted=weighted,
         cumulative=cumulative, line_part=line_part, mask_strides=mask_strides, mask_12=mask_12,
-        mask_23=mask_23, ways_count=ways_count, count_code=count_code, bit_widths=bit_widths,
+        mask_23=mask_23, ways_count=ways_count, count_code=count_code, wheel_mask=wheel_mask,
+        bit_widths=bit_widths,
     )
 
 
