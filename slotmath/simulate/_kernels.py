@@ -166,8 +166,10 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
                     award = awards[min(count, trigger_cap)]
 
         # Bonus-wheel trigger lines: the lines showing the wheel symbol on each of reels
-        # 1 to wheel_count, as the AND of one bit set a reel, counted bit by bit.
-        if wheel_count > 0:
+        # 1 to wheel_count, as the AND of one bit set a reel, counted bit by bit. Without a
+        # wheel ``wheel_mask`` is None: numba compiles a version without this block, so
+        # games without a wheel run the loop they ran before the wheel existed.
+        if wheel_mask is not None:
             lines = 0
             for word in range(wheel_mask.shape[2]):
                 common = wheel_mask[0, stops[0], word]
@@ -189,8 +191,8 @@ def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weight
                member, class_multiplier, key_pay, ways_count, count_code, count_radix,
                scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
                wheel_count, wheel_mask, out_win, out_award, out_lines, out_rejected):
-    """Pay ``n`` spins in parallel: credits, the free spins they award and, when
-    ``wheel_count > 0``, the bonus-wheel trigger lines (``out_lines``; else not written).
+    """Pay ``n`` spins in parallel: credits, the free spins they award and, unless
+    ``wheel_mask`` is None (no wheel), the bonus-wheel trigger lines (``out_lines``).
 
     The stops come from ``bits`` if it is non-empty (``bit_width`` random bits per reel,
     spin after spin, in 16-bit words), else from ``stops_in`` (spin, reel). A spin whose

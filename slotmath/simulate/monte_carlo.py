@@ -228,6 +228,7 @@ def _pay(reels: ReelTables, pays: PayTables, n: int, bits: np.ndarray | None = N
     win = np.empty(n, np.int64)
     award = np.empty(n, np.int64)
     lines = np.zeros(n if pays.wheel_count else 0, np.int64)
+    wheel_mask = reels.wheel_mask if pays.wheel_count else None  # None: kernel without wheel
     rejected = np.empty(n, np.bool_)
     if parallel is None:
         parallel = n >= PARALLEL_MIN
@@ -239,7 +240,7 @@ def _pay(reels: ReelTables, pays: PayTables, n: int, bits: np.ndarray | None = N
         reels.mask_12, reels.mask_23, pays.pay_table, pays.member, pays.class_multiplier,
         pays.key_pay, reels.ways_count, reels.count_code, pays.count_radix,
         pays.scatter_table, pays.award_table, pays.counted_credits, pays.trigger,
-        pays.trigger_cap, pays.awards, pays.wheel_count, reels.wheel_mask, win, award, lines,
+        pays.trigger_cap, pays.awards, pays.wheel_count, wheel_mask, win, award, lines,
         rejected,
     )
     return win, award, lines, rejected
