@@ -112,15 +112,26 @@ def _kernel_matches_reference(game: Game):
           suppress_health_check=[HealthCheck.too_slow])
 @given(small_games(max_combinations=1500), st.data())
 def test_kernel_pays_every_window_like_paymodel(game, data):
-    # Lines games get a bonus wheel on a symbol of their own (the bonus symbol when there is
-    # one, else any: a wild only counts as itself), so trigger lines are compared too.
     if game.paylines is not None and data.draw(st.integers(0, 3), label="wheel") > 0:
-        names = sorted(game.symbols, key=lambda name: (name != "BN", name))
-        symbol = data.draw(st.sampled_from(names), label="wheel symbol")
-        count = data.draw(st.integers(1, game.n_reels), label="wheel count")
-        game = replace(game, bonus_wheel=BonusWheel(symbol, count, "per_line",
-                                                    (Fraction(1, 3),), (1,)))
+        game = _with_wheel(game, data)
     _kernel_matches_reference(game)
+
+
+def _with_wheel(game: Game, data) -> Game:
+    """The game with a bonus wheel on a symbol of reel 1 (the bonus symbol first; a wild
+    only counts as itself), so that trigger lines are compared too."""
+    names = sorted(set(game.base.reels[0].symbols), key=lambda name: (name != "BN", name))
+    symbol = data.draw(st.sampled_from(names), label="wheel symbol")
+    count = data.draw(st.integers(1, game.n_reels), label="wheel count")
+    return replace(game, bonus_wheel=BonusWheel(symbol, count, "per_line",
+                                                (Fraction(1, 3),), (1,)))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(small_games(ways=False, max_combinations=1500), st.data())
+def test_kernel_counts_wheel_trigger_lines_like_paymodel(game, data):
+    _kernel_matches_reference(_with_wheel(game, data))
 
 
 @pytest.mark.parametrize("name", ["three_reel_line", "free_spins_plain", "free_spins_retrigger"])
