@@ -274,6 +274,34 @@ multiplier = 3
 retrigger = true
 max_spins = 12
 """,
+    "bonus_wheel": """
+name = "bonus wheel"
+rows = 3
+bet = 5
+paylines = [[1, 1, 1], [0, 0, 0], [2, 2, 2], [0, 1, 2], [2, 1, 0]]
+[symbols]
+W  = { wild = true, pays = { 3 = 20 } }
+SC = { scatter = true, pays = { 3 = 2 } }
+BN = { bonus = true }
+A  = { pays = { 2 = 1, 3 = 5 } }
+X  = {}
+[reels]
+base = [["A", "BN", "X", "SC", "A", "X"], ["BN", "W", "A", "X", "SC", "X"], ["A", "BN", "SC", "X", "X", "W"]]
+free = [["A", "BN", "X", "SC", "W"], ["BN", "W", "A", "SC", "X"], ["A", "BN", "SC", "X", "X"]]
+[free_spins]
+trigger = "SC"
+awards = { 3 = 3 }
+reels = "free"
+multiplier = 3
+retrigger = true
+max_spins = 9
+[bonus_wheel]
+symbol = "BN"
+count = 2
+per_spin = "per_line"
+prizes = [1, 1, 2, "5/2"]
+weights = [3, 3, 2, 1]
+""",
 }
 
 
