@@ -215,6 +215,54 @@ def _build(data: dict[str, Any]) -> Game:
 # Small enough for brute force in milliseconds; their exact numbers are worked out by hand
 # in the tests that use them.
 
+WHEEL_GAME = """
+name = "Wheel test"
+rows = 3
+bet = 5
+paylines = [[1, 1, 1], [0, 0, 0], [2, 2, 2], [0, 1, 2], [2, 1, 0]]
+
+[symbols]
+W  = { wild = true, pays = { 3 = 20 } }
+SC = { scatter = true, pays = { 3 = 2 } }
+BN = { bonus = true }
+A  = { pays = { 2 = 1, 3 = 5 } }
+X  = {}
+
+[reels]
+base = [["A", "BN", "X", "SC", "A", "BN"], ["BN", "W", "A", "X", "SC", "BN"], ["A", "BN", "SC", "X", "BN", "W"]]
+free = [["A", "BN", "X", "SC", "W"], ["BN", "W", "A", "SC", "BN"], ["A", "BN", "SC", "X", "BN"]]
+
+[free_spins]
+trigger = "SC"
+awards = { 3 = 3 }
+reels = "free"
+multiplier = 3
+retrigger = true
+max_spins = 9
+
+[bonus_wheel]
+symbol = "BN"
+count = 2
+per_spin = "per_line"
+prizes = [1, 1, 2, "5/2"]
+weights = [3, 3, 2, 1]
+"""
+
+
+def wheel_game_text(per_spin: str = "per_line", multiplied: bool = False,
+                    retrigger: bool = True) -> str:
+    """:data:`WHEEL_GAME` (a line-triggered bonus wheel with free spins) in a variant."""
+    text = WHEEL_GAME.replace('per_spin = "per_line"', f'per_spin = "{per_spin}"')
+    text = text.replace("retrigger = true", f"retrigger = {str(retrigger).lower()}")
+    return text + f"multiplied = {str(multiplied).lower()}\n"
+
+
+def wheel_game(per_spin: str = "per_line", multiplied: bool = False,
+               retrigger: bool = True) -> Game:
+    """:func:`wheel_game_text`, loaded."""
+    return loads_game(wheel_game_text(per_spin, multiplied, retrigger), "<wheel>")
+
+
 TINY_GAMES: dict[str, str] = {
     # 3 reels x 1 row, one line (worked out by hand in tests/test_brute.py).
     "three_reel_line": """
@@ -274,35 +322,10 @@ multiplier = 3
 retrigger = true
 max_spins = 12
 """,
-    "bonus_wheel": """
-name = "bonus wheel"
-rows = 3
-bet = 5
-paylines = [[1, 1, 1], [0, 0, 0], [2, 2, 2], [0, 1, 2], [2, 1, 0]]
-[symbols]
-W  = { wild = true, pays = { 3 = 20 } }
-SC = { scatter = true, pays = { 3 = 2 } }
-BN = { bonus = true }
-A  = { pays = { 2 = 1, 3 = 5 } }
-X  = {}
-[reels]
-base = [["A", "BN", "X", "SC", "A", "X"], ["BN", "W", "A", "X", "SC", "X"], ["A", "BN", "SC", "X", "X", "W"]]
-free = [["A", "BN", "X", "SC", "W"], ["BN", "W", "A", "SC", "X"], ["A", "BN", "SC", "X", "X"]]
-[free_spins]
-trigger = "SC"
-awards = { 3 = 3 }
-reels = "free"
-multiplier = 3
-retrigger = true
-max_spins = 9
-[bonus_wheel]
-symbol = "BN"
-count = 2
-per_spin = "per_line"
-prizes = [1, 1, 2, "5/2"]
-weights = [3, 3, 2, 1]
-""",
 }
+
+
+TINY_GAMES["bonus_wheel"] = WHEEL_GAME
 
 
 def tiny_game(name: str) -> Game:

@@ -9,47 +9,11 @@ import pytest
 import slotmath
 from slotmath.errors import GameFileError
 from slotmath.exact.brute import brute_force_line_trigger
-
-GAME = """
-name = "Wheel test"
-rows = 3
-bet = 5
-paylines = [[1, 1, 1], [0, 0, 0], [2, 2, 2], [0, 1, 2], [2, 1, 0]]
-
-[symbols]
-W  = { wild = true, pays = { 3 = 20 } }
-SC = { scatter = true, pays = { 3 = 2 } }
-BN = { bonus = true }
-A  = { pays = { 2 = 1, 3 = 5 } }
-X  = {}
-
-[reels]
-base = [["A", "BN", "X", "SC", "A", "BN"], ["BN", "W", "A", "X", "SC", "BN"], ["A", "BN", "SC", "X", "BN", "W"]]
-free = [["A", "BN", "X", "SC", "W"], ["BN", "W", "A", "SC", "BN"], ["A", "BN", "SC", "X", "BN"]]
-
-[free_spins]
-trigger = "SC"
-awards = { 3 = 3 }
-reels = "free"
-multiplier = 3
-retrigger = RETRIGGER
-
-[bonus_wheel]
-symbol = "BN"
-count = 2
-per_spin = "PER_SPIN"
-prizes = [1, 1, 2, "5/2"]
-weights = [3, 3, 2, 1]
-multiplied = MULTIPLIED
-"""
+from strategies import WHEEL_GAME, wheel_game
 
 
 def game(per_spin="per_line", multiplied="false", retrigger="false"):
-    text = (GAME.replace("PER_SPIN", per_spin).replace("MULTIPLIED", multiplied)
-            .replace("RETRIGGER", retrigger))
-    if retrigger == "true":
-        text = text.replace("retrigger = true", "retrigger = true\nmax_spins = 9")
-    return slotmath.loads_game(text, "<wheel>")
+    return wheel_game(per_spin, multiplied == "true", retrigger == "true")
 
 
 def expected_rtp_by_hand(g) -> Fraction:
@@ -113,7 +77,7 @@ def test_retrigger_variant_holds_together():
     ('symbol = "BN"', "bonus_wheel.symbol", "not declared"),
     ('symbol = "A"', "bonus_wheel.symbol", "not a bonus symbol"),
     ("count = 2", "bonus_wheel.count", "more than the 3 reels"),
-    ('per_spin = "PER_SPIN"', "bonus_wheel.per_spin", '"once"'),
+    ('per_spin = "per_line"', "bonus_wheel.per_spin", '"once"'),
     ("weights = [3, 3, 2, 1]", "bonus_wheel.weights", "one whole-number weight per division"),
     ('prizes = [1, 1, 2, "5/2"]', "bonus_wheel.prizes", "must be >= 0"),
 ])
@@ -122,16 +86,15 @@ def test_bad_wheel_is_one_clear_error(edit, key, fragment):
         'symbol = "BN"': 'symbol = "Q"',
         'symbol = "A"': 'symbol = "A"',
         "count = 2": "count = 4",
-        'per_spin = "PER_SPIN"': 'per_spin = "twice"',
+        'per_spin = "per_line"': 'per_spin = "twice"',
         "weights = [3, 3, 2, 1]": "weights = [3, 3]",
         'prizes = [1, 1, 2, "5/2"]': "prizes = [1, -1, 2, 3]",
     }[edit]
-    text = GAME.replace("RETRIGGER", "false").replace("MULTIPLIED", "false")
+    text = WHEEL_GAME
     if edit == 'symbol = "A"':
         text = text.replace('symbol = "BN"', 'symbol = "A"')
     else:
         text = text.replace(edit, replacement)
-    text = text.replace("PER_SPIN", "once")
     with pytest.raises(GameFileError) as info:
         slotmath.loads_game(text, "wheel.toml")
     message = str(info.value)

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import small_games, tiny_game
+from strategies import WHEEL_GAME, small_games, tiny_game, wheel_game
 
 import slotmath
 from slotmath import loads_game
@@ -482,45 +482,9 @@ def test_simulated_round_matches_exact_on_generated_games(game):
 
 # -- the bonus wheel -----------------------------------------------------------------------
 
-WHEEL_GAME = """
-name = "Wheel test"
-rows = 3
-bet = 5
-paylines = [[1, 1, 1], [0, 0, 0], [2, 2, 2], [0, 1, 2], [2, 1, 0]]
-
-[symbols]
-W  = { wild = true, pays = { 3 = 20 } }
-SC = { scatter = true, pays = { 3 = 2 } }
-BN = { bonus = true }
-A  = { pays = { 2 = 1, 3 = 5 } }
-X  = {}
-
-[reels]
-base = [["A", "BN", "X", "SC", "A", "BN"], ["BN", "W", "A", "X", "SC", "BN"], ["A", "BN", "SC", "X", "BN", "W"]]
-free = [["A", "BN", "X", "SC", "W"], ["BN", "W", "A", "SC", "BN"], ["A", "BN", "SC", "X", "BN"]]
-
-[free_spins]
-trigger = "SC"
-awards = { 3 = 3 }
-reels = "free"
-multiplier = 3
-retrigger = true
-max_spins = 9
-
-[bonus_wheel]
-symbol = "BN"
-count = 2
-per_spin = "per_line"
-prizes = [1, 1, 2, "5/2"]
-weights = [3, 3, 2, 1]
-"""
-
-
 def _wheel_game(per_spin: str = "per_line", multiplied: bool = False,
                 retrigger: bool = True) -> Game:
-    text = WHEEL_GAME.replace('per_spin = "per_line"', f'per_spin = "{per_spin}"')
-    text = text.replace("retrigger = true", f"retrigger = {str(retrigger).lower()}")
-    return loads_game(text + f"multiplied = {str(multiplied).lower()}\n")
+    return wheel_game(per_spin, multiplied, retrigger)
 
 
 def exact_wheel_round(game: Game) -> dict[str, Fraction]:
