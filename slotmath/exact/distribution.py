@@ -240,6 +240,78 @@ class _Immutable:
     def __delattr__(self, name):
         raise AttributeError(f"{type(self).__name__} is immutable")
 
+    def _values(self) -> np.ndarray:
+        """Weights (exact) or probabilities (float): what travels with each amount."""
+        raise NotImplementedError
+
+    # -- operations that only move amounts: the same for exact and float ---------------------
+    def scale(self, k: int):
+        """Every win multiplied by the integer ``k`` (a win multiplier).
+
+        Examples
+        --------
+        >>> WinDistribution.from_mapping({0: 3, 10: 1}, 10).scale(3).as_dict()
+        {0: 3, 30: 1}
+        """
+        k = _as_int(k, "k")
+        _check_credit_range(int(self.credits[0]) * k, int(self.credits[-1]) * k)
+        c = self.credits * k
+        if k > 0:
+            return self._trusted(c, self._values(), self.credits_per_bet)
+        c, v = _merge(c, self._values())
+        return self._trusted(c, v, self.credits_per_bet)
+
+    def cap(self, max_credits: int):
+        """Wins above ``max_credits`` paid as ``max_credits`` (a win cap).
+
+        Examples
+        --------
+        >>> WinDistribution.from_mapping({0: 3, 10: 1, 50: 1}, 10).cap(20).as_dict()
+        {0: 3, 10: 1, 20: 1}
+        >>> FloatDistribution.from_mapping({0: 0.5, 10: 0.25, 50: 0.25}, 10).cap(10).as_dict()
+        {0: 0.5, 10: 0.5}
+        """
+        max_credits = _as_int(max_credits, "max_credits")
+        _check_credit_range(max_credits, max_credits)
+        if max_credits >= self.max_credits:
+            return self
+        c, v = _merge(np.minimum(self.credits, max_credits), self._values())
+        return self._trusted(c, v, self.credits_per_bet)
+
+    def shift(self, credits: int):
+        """Every win plus ``credits`` (negative to subtract, e.g. the bet for a net win).
+
+        Examples
+        --------
+        >>> WinDistribution.from_mapping({0: 3, 10: 1}, 10).shift(-10).as_dict()
+        {-10: 3, 0: 1}
+        """
+        credits = _as_int(credits, "credits")
+        _check_credit_range(int(self.credits[0]) + credits, int(self.credits[-1]) + credits)
+        return self._trusted(self.credits + credits, self._values(), self.credits_per_bet)
+
+    def rescale(self, new_credits_per_bet: int):
+        """The same wins expressed in a finer credit unit.
+
+        Parameters
+        ----------
+        new_credits_per_bet : int
+            A multiple of ``credits_per_bet``.
+
+        Examples
+        --------
+        >>> d = WinDistribution.from_mapping({0: 3, 10: 1}, 10).rescale(20)
+        >>> d.as_dict(), d.mean
+        ({0: 3, 20: 1}, Fraction(1, 4))
+        """
+        new = _check_credits_per_bet(new_credits_per_bet)
+        if new % self.credits_per_bet:
+            raise ValueError(
+                f"new credits_per_bet {new} is not a multiple of {self.credits_per_bet}"
+            )
+        scaled = self.scale(new // self.credits_per_bet)
+        return self._trusted(scaled.credits, scaled._values(), new)
+
 
 class WinDistribution(_Immutable):
     """An exact distribution of a win in integer credits, with integer weights.
@@ -315,6 +387,8 @@ class WinDistribution(_Immutable):
         object.__setattr__(self, "total", int(sum(weights)))
         object.__setattr__(self, "credits_per_bet", cpb)
 
+    def _values(self) -> np.ndarray:
+        return self.weights
 
     # -- constructors ----------------------------------------------------------------------
     @classmethod
@@ -551,71 +625,6 @@ class WinDistribution(_Immutable):
         c, w = _merge(credits, weights)
         return cls._trusted(c, w, first.credits_per_bet).reduced()
 
-    def scale(self, k: int) -> WinDistribution:
-        """Every win multiplied by the integer ``k`` (a win multiplier).
-
-        Examples
-        --------
-        >>> WinDistribution.from_mapping({0: 3, 10: 1}, 10).scale(3).as_dict()
-        {0: 3, 30: 1}
-        """
-        k = _as_int(k, "k")
-        _check_credit_range(int(self.credits[0]) * k, int(self.credits[-1]) * k)
-        c = self.credits * k
-        if k > 0:
-            return self._trusted(c, self.weights, self.credits_per_bet)
-        c, w = _merge(c, self.weights)
-        return self._trusted(c, w, self.credits_per_bet)
-
-    def cap(self, max_credits: int) -> WinDistribution:
-        """Wins above ``max_credits`` paid as ``max_credits`` (a win cap).
-
-        Examples
-        --------
-        >>> WinDistribution.from_mapping({0: 3, 10: 1, 50: 1}, 10).cap(20).as_dict()
-        {0: 3, 10: 1, 20: 1}
-        """
-        max_credits = _as_int(max_credits, "max_credits")
-        _check_credit_range(max_credits, max_credits)
-        if max_credits >= self.max_credits:
-            return self
-        c, w = _merge(np.minimum(self.credits, max_credits), self.weights)
-        return self._trusted(c, w, self.credits_per_bet)
-
-    def shift(self, credits: int) -> WinDistribution:
-        """Every win plus ``credits`` (negative to subtract, e.g. the bet for a net win).
-
-        Examples
-        --------
-        >>> WinDistribution.from_mapping({0: 3, 10: 1}, 10).shift(-10).as_dict()
-        {-10: 3, 0: 1}
-        """
-        credits = _as_int(credits, "credits")
-        _check_credit_range(int(self.credits[0]) + credits, int(self.credits[-1]) + credits)
-        return self._trusted(self.credits + credits, self.weights, self.credits_per_bet)
-
-    def rescale(self, new_credits_per_bet: int) -> WinDistribution:
-        """The same wins expressed in a finer credit unit.
-
-        Parameters
-        ----------
-        new_credits_per_bet : int
-            A multiple of ``credits_per_bet``.
-
-        Examples
-        --------
-        >>> d = WinDistribution.from_mapping({0: 3, 10: 1}, 10).rescale(20)
-        >>> d.as_dict(), d.mean
-        ({0: 3, 20: 1}, Fraction(1, 4))
-        """
-        new = _check_credits_per_bet(new_credits_per_bet)
-        if new % self.credits_per_bet:
-            raise ValueError(
-                f"new credits_per_bet {new} is not a multiple of {self.credits_per_bet}"
-            )
-        scaled = self.scale(new // self.credits_per_bet)
-        return self._trusted(scaled.credits, scaled.weights, new)
-
     def power(self, n: int) -> WinDistribution:
         """Distribution of the sum of ``n`` independent copies (``n``-fold convolution).
 
@@ -799,6 +808,8 @@ class FloatDistribution(_Immutable):
         object.__setattr__(self, "probs", _readonly(probs))
         object.__setattr__(self, "credits_per_bet", cpb)
 
+    def _values(self) -> np.ndarray:
+        return self.probs
 
     # -- constructors ----------------------------------------------------------------------
     @classmethod
@@ -982,47 +993,6 @@ class FloatDistribution(_Immutable):
         keep = p > 0
         c, p = c[keep], p[keep]
         return cls._trusted(c, p / math.fsum(p), first.credits_per_bet)
-
-    def scale(self, k: int) -> FloatDistribution:
-        """Every win multiplied by the integer ``k`` (a win multiplier)."""
-        k = _as_int(k, "k")
-        _check_credit_range(int(self.credits[0]) * k, int(self.credits[-1]) * k)
-        c = self.credits * k
-        if k > 0:
-            return self._trusted(c, self.probs, self.credits_per_bet)
-        c, p = _merge(c, self.probs)
-        return self._trusted(c, p, self.credits_per_bet)
-
-    def cap(self, max_credits: int) -> FloatDistribution:
-        """Wins above ``max_credits`` paid as ``max_credits`` (a win cap).
-
-        Examples
-        --------
-        >>> FloatDistribution.from_mapping({0: 0.5, 10: 0.25, 50: 0.25}, 10).cap(10).as_dict()
-        {0: 0.5, 10: 0.5}
-        """
-        max_credits = _as_int(max_credits, "max_credits")
-        _check_credit_range(max_credits, max_credits)
-        if max_credits >= self.max_credits:
-            return self
-        c, p = _merge(np.minimum(self.credits, max_credits), self.probs)
-        return self._trusted(c, p, self.credits_per_bet)
-
-    def shift(self, credits: int) -> FloatDistribution:
-        """Every win plus ``credits``."""
-        credits = _as_int(credits, "credits")
-        _check_credit_range(int(self.credits[0]) + credits, int(self.credits[-1]) + credits)
-        return self._trusted(self.credits + credits, self.probs, self.credits_per_bet)
-
-    def rescale(self, new_credits_per_bet: int) -> FloatDistribution:
-        """The same wins in a finer credit unit (a multiple of ``credits_per_bet``)."""
-        new = _check_credits_per_bet(new_credits_per_bet)
-        if new % self.credits_per_bet:
-            raise ValueError(
-                f"new credits_per_bet {new} is not a multiple of {self.credits_per_bet}"
-            )
-        scaled = self.scale(new // self.credits_per_bet)
-        return self._trusted(scaled.credits, scaled.probs, new)
 
     def power(self, n: int) -> FloatDistribution:
         """Distribution of the sum of ``n`` independent copies, by repeated squaring.
