@@ -22,6 +22,9 @@ from slotmath.model.game import (
     Game,
     Reel,
     ReelSet,
+    LAWS,
+    JackpotSpec,
+    MaxWin,
     Symbol,
     SymbolGroup,
     _frozen_map,
@@ -29,11 +32,16 @@ from slotmath.model.game import (
 
 TOP_KEYS = {
     "name", "description", "rows", "bet", "paylines", "ways", "bet_levels", "symbols",
-    "groups", "reels", "free_spins", "bonus_wheel",
+    "groups", "reels", "free_spins", "bonus_wheel", "coin_value", "currency", "max_win",
+    "jackpots",
 }
 SYMBOL_KEYS = {"pays", "wild", "scatter", "bonus", "multiplier", "substitutes", "level_pays"}
 GROUP_KEYS = {"members", "pays", "level_pays"}
-BONUS_WHEEL_KEYS = {"symbol", "count", "per_spin", "prizes", "weights", "multiplied", "labels"}
+BONUS_WHEEL_KEYS = {"symbol", "count", "per_spin", "prizes", "weights", "multiplied", "labels",
+                    "jackpots"}
+JACKPOT_KEYS = {"name", "seed", "contribution", "reserve", "law", "level_factors"} | {
+    p for params in LAWS.values() for p in params}
+MAX_WIN_KEYS = {"bet_multiple", "currency"}
 FREE_SPIN_KEYS = {"trigger", "awards", "reels", "multiplier", "retrigger", "max_spins"}
 WEIGHTED_REEL_KEYS = {"strip", "weights"}
 
@@ -326,6 +334,14 @@ class _Builder:
                 self.fail("bonus_wheel", "a line-triggered bonus wheel needs paylines, and this "
                                          "is a ways game")
             bonus_wheel = self._bonus_wheel(d["bonus_wheel"], symbols, len(rows))
+        coin_value = None
+        if "coin_value" in d:
+            coin_value = self._positive(d["coin_value"], "coin_value")
+        currency = d.get("currency", "")
+        if not isinstance(currency, str):
+            self.fail("currency", f"must be a currency name like \"EUR\", got {currency!r}")
+        max_win = self._max_win(d["max_win"], coin_value) if "max_win" in d else None
+        jackpots = self._jackpots(d.get("jackpots"), bonus_wheel, coin_value, bet_levels)
 
         game = Game(
             name=name,
@@ -341,6 +357,10 @@ class _Builder:
             bonus_wheel=bonus_wheel,
             bet_levels=bet_levels,
             source=self.label,
+            coin_value=coin_value,
+            currency=currency,
+            jackpots=jackpots,
+            max_win=max_win,
         )
         if free_spins is not None:
             self._check_free_spins_end(game)
@@ -655,8 +675,128 @@ class _Builder:
                 isinstance(x, str) for x in labels):
             self.fail(f"{key}.labels", f"must be a list of {len(prizes)} division names")
         multiplied = self._bool(spec.get("multiplied", False), f"{key}.multiplied")
+        jackpots = spec.get("jackpots", [])
+        if not isinstance(jackpots, list) or not all(isinstance(x, str) and x for x in jackpots):
+            self.fail(f"{key}.jackpots", "must be a list of jackpot names, one per jackpot "
+                                         f"division, like [\"MINOR\", \"MAJOR\"], got {jackpots!r}")
+        if jackpots and multiplied:
+            self.fail(f"{key}.multiplied", "a wheel with jackpot divisions must not multiply "
+                                           "its coin prizes in free spins (not modelled)")
+        if len(set(jackpots)) != len(jackpots):
+            self.fail(f"{key}.jackpots", f"a jackpot is listed twice in {jackpots!r}: one "
+                                         "division per jackpot")
         return BonusWheel(symbol, count, per_spin, prizes_f, weights_i, multiplied,
-                          tuple(labels))
+                          tuple(labels), tuple(jackpots))
+
+    def _number(self, value: Any, key: str, what: str) -> Fraction:
+        """A real number as written (floats through their decimal text)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            self.fail(key, f"must be {what}, got {value!r}")
+        try:
+            out = Fraction(str(value)) if not isinstance(value, int) else Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            self.fail(key, f"must be {what}, got {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            self.fail(key, f"must be {what}, got {value!r}")
+        return out
+
+    def _positive(self, value: Any, key: str) -> Fraction:
+        out = self._number(value, key, "a number > 0")
+        if out <= 0:
+            self.fail(key, f"must be > 0, got {value!r}")
+        return out
+
+    def _fraction_in(self, value: Any, key: str, top_open: bool = True) -> Fraction:
+        out = self._number(value, key, "a fraction of the bet like 0.024")
+        if out < 0 or (out >= 1 if top_open else out > 1):
+            self.fail(key, f"must be in [0, 1{')' if top_open else ']'}, got {value!r}")
+        return out
+
+    def _max_win(self, spec, coin_value) -> MaxWin:
+        key = "max_win"
+        if not isinstance(spec, Mapping) or not spec:
+            self.fail(key, "must be a table with bet_multiple and/or currency, like "
+                           "{ bet_multiple = 10000, currency = 250000 }")
+        self._unknown(spec, MAX_WIN_KEYS, key)
+        multiple = currency = None
+        if "bet_multiple" in spec:
+            multiple = self._positive(spec["bet_multiple"], f"{key}.bet_multiple")
+        if "currency" in spec:
+            currency = self._positive(spec["currency"], f"{key}.currency")
+            if coin_value is None:
+                self.fail(f"{key}.currency", "a cap in currency needs coin_value (currency per "
+                                             "coin) at the top of the file")
+        return MaxWin(multiple, currency)
+
+    def _jackpots(self, specs, wheel, coin_value, bet_levels) -> tuple[JackpotSpec, ...]:
+        divisions = wheel.jackpots if wheel is not None else ()
+        if specs is None:
+            if divisions:
+                self.fail("bonus_wheel.jackpots", f"names jackpots {list(divisions)} but the "
+                                                  "file has no [[jackpots]] to define them")
+            return ()
+        if not isinstance(specs, list) or not specs or not all(
+                isinstance(x, Mapping) for x in specs):
+            self.fail("jackpots", "must be an array of tables: [[jackpots]] with name, seed, "
+                                  "contribution, reserve, law and its parameters")
+        if wheel is None:
+            self.fail("jackpots", "jackpots are won on the bonus wheel: add a [bonus_wheel] "
+                                  "with jackpots = [...] naming them")
+        if coin_value is None:
+            self.fail("jackpots", "jackpot seeds are in currency: give coin_value (currency per "
+                                  "coin) at the top of the file")
+        out = []
+        for i, spec in enumerate(specs):
+            key = f"jackpots[{i}]"
+            self._unknown(spec, JACKPOT_KEYS, key)
+            name = self._name(spec.get("name"), f"{key}.name", "the jackpot's name")
+            if name in (j.name for j in out):
+                self.fail(f"{key}.name", f"jackpot {name!r} is defined twice")
+            if name not in divisions:
+                self.fail(f"{key}.name", f"jackpot {name!r} has no division on the wheel: add "
+                                         f"it to bonus_wheel.jackpots {list(divisions)}")
+            for needed in ("seed", "contribution", "law"):
+                if needed not in spec:
+                    self.fail(f"{key}.{needed}", "missing")
+            seed = self._number(spec["seed"], f"{key}.seed", "a currency amount >= 0")
+            if seed < 0:
+                self.fail(f"{key}.seed", f"must be >= 0, got {spec['seed']!r}")
+            contribution = self._fraction_in(spec["contribution"], f"{key}.contribution")
+            reserve = self._fraction_in(spec.get("reserve", 0), f"{key}.reserve")
+            law = spec["law"]
+            if law not in LAWS:
+                self.fail(f"{key}.law", f"must be one of {', '.join(map(repr, LAWS))}, got "
+                                        f"{law!r}")
+            params = {}
+            for p in LAWS[law]:
+                if p not in spec:
+                    self.fail(f"{key}.{p}", f"missing: the {law} law needs "
+                                            f"{' and '.join(LAWS[law])}")
+                value = self._number(spec[p], f"{key}.{p}", "a number")
+                if value < 0 or (p in ("probability", "p_max") and value > 1):
+                    self.fail(f"{key}.{p}", f"must be {'in [0, 1]' if p != 'rate' and p != 'half' else '>= 0'}, "
+                                            f"got {spec[p]!r}")
+                params[p] = float(value)
+            for p in spec:
+                if p in JACKPOT_KEYS - {"name", "seed", "contribution", "reserve", "law",
+                                        "level_factors"} and p not in LAWS[law]:
+                    self.fail(f"{key}.{p}", f"is not a parameter of the {law} law (it takes "
+                                            f"{', '.join(LAWS[law])})")
+            factors = spec.get("level_factors", [1] * len(bet_levels))
+            if not isinstance(factors, list) or len(factors) != len(bet_levels):
+                self.fail(f"{key}.level_factors", f"must list one factor per bet level "
+                                                  f"{list(bet_levels)}, got {factors!r}")
+            level_factors = {}
+            for level, f in zip(bet_levels, factors):
+                level_factors[level] = float(self._positive(f, f"{key}.level_factors"))
+            out.append(JackpotSpec(name, seed, contribution, reserve, law,
+                                   _frozen_map(params), _frozen_map(level_factors)))
+        missing = [n for n in divisions if n not in {j.name for j in out}]
+        if missing:
+            self.fail("bonus_wheel.jackpots", f"no [[jackpots]] entry defines {missing}")
+        if sum(j.contribution for j in out) >= 1:
+            self.fail("jackpots", "contributions add up to the whole bet or more")
+        return tuple(out)
 
     def _check_free_spins_end(self, game: Game):
         fs = game.free_spins

@@ -178,6 +178,11 @@ class BonusWheel:
     ``"per_line"`` plays one per triggering line. In free spins the wheel win is multiplied
     by the free-spin multiplier only when ``multiplied`` is true.
 
+    ``prizes`` and ``weights`` are the coin divisions. ``jackpots`` names further divisions,
+    one per progressive jackpot of the game (:class:`JackpotSpec`): such a division is hit with
+    the probability its jackpot's hit law gives for the pool and the bet, and the coin
+    divisions share what is left by their weights. One wheel spin wins at most one jackpot.
+
     Examples
     --------
     >>> w = BonusWheel("BN", 3, "once", (Fraction(1), Fraction(5)), (3, 1))
@@ -192,16 +197,79 @@ class BonusWheel:
     weights: tuple[int, ...]
     multiplied: bool = False
     labels: tuple[str, ...] = ()
+    jackpots: tuple[str, ...] = ()
 
     @property
     def mean(self) -> Fraction:
-        """Expected prize of one wheel spin, in total bets."""
+        """Expected prize of one wheel spin, in total bets (with jackpot divisions: of one spin
+        that stops on a coin division)."""
         total = sum(self.weights)
         return sum((p * w for p, w in zip(self.prizes, self.weights)), Fraction(0)) / total
 
     def spins_for(self, lines: int) -> int:
         """Wheel spins played when ``lines`` paylines trigger."""
         return min(lines, 1) if self.per_spin == "once" else lines
+
+
+LAWS = {
+    "constant": ("probability",),
+    "linear": ("rate",),
+    "saturating": ("p_max", "half"),
+}
+
+
+@dataclass(frozen=True)
+class JackpotSpec:
+    """One progressive jackpot: its money rules and the law of its hit probability.
+
+    Parameters
+    ----------
+    name : str
+        The wheel division it sits on.
+    seed : Fraction
+        Restart value in currency, before the reserve is added.
+    contribution : Fraction
+        Fraction of every paid bet contributed.
+    reserve_fraction : Fraction
+        Fraction of each contribution set aside for the next jackpot.
+    law : str
+        ``"constant"`` (``probability``), ``"linear"`` (``rate`` per currency unit in the
+        pool) or ``"saturating"`` (``p_max``, ``half``): the probability that one wheel spin
+        hits this jackpot, given the pool in currency.
+    parameters : mapping name -> float
+        The law's parameters (see :data:`LAWS`).
+    level_factors : mapping level -> float
+        The law's probabilities are multiplied by this factor at each bet level.
+
+    Examples
+    --------
+    >>> j = JackpotSpec("MINOR", Fraction(50), Fraction(3, 125), Fraction(1, 10), "linear",
+    ...                 {"rate": 1e-4}, {1: 1.0, 2: 2.5})
+    >>> j.factor(2), j.factor(3)
+    (2.5, 1.0)
+    """
+
+    name: str
+    seed: Fraction
+    contribution: Fraction
+    reserve_fraction: Fraction
+    law: str
+    parameters: Mapping[str, float]
+    level_factors: Mapping[int, float] = field(default_factory=lambda: _frozen_map({}))
+
+    def factor(self, level: int) -> float:
+        """The law's factor at bet ``level`` (1 when not listed)."""
+        return float(self.level_factors.get(level, 1.0))
+
+
+@dataclass(frozen=True)
+class MaxWin:
+    """The most a game round (paid spin and its free spins, bonus-wheel coins included) may
+    pay: ``bet_multiple`` x total bet, or ``currency`` units, whichever is reached first.
+    Progressive jackpots are paid from their pools, outside this cap."""
+
+    bet_multiple: Fraction | None = None
+    currency: Fraction | None = None
 
 
 def _by_count(table: Mapping[int, object], count: int):
@@ -236,6 +304,10 @@ class Game:
     bet_levels: tuple[int, ...] = (1,)
     description: str = ""
     source: str | None = None
+    coin_value: Fraction | None = None
+    currency: str = ""
+    jackpots: tuple[JackpotSpec, ...] = ()
+    max_win: MaxWin | None = None
 
     @property
     def n_reels(self) -> int:
@@ -256,6 +328,31 @@ class Game:
     def total_bet(self, level: int = 1) -> int:
         """Total bet in coins at ``level``."""
         return self.bet * level
+
+    def bet_value(self, level: int = 1) -> Fraction:
+        """Total bet in currency at ``level`` (needs ``coin_value``)."""
+        if self.coin_value is None:
+            raise ValueError(f"{self.name}: no coin_value, so bets have no currency value")
+        return self.total_bet(level) * self.coin_value
+
+    def cap_coins(self, level: int = 1) -> Fraction | None:
+        """The max-win cap of a round in coins at ``level`` (None: no cap).
+
+        Examples
+        --------
+        >>> g = Game("g", (3,), 25, {}, {}, coin_value=Fraction(1, 10),
+        ...          max_win=MaxWin(Fraction(10000), Fraction(250000)))
+        >>> g.cap_coins(1), g.cap_coins(4)
+        (Fraction(250000, 1), Fraction(1000000, 1))
+        """
+        if self.max_win is None:
+            return None
+        caps = []
+        if self.max_win.bet_multiple is not None:
+            caps.append(self.max_win.bet_multiple * self.total_bet(level))
+        if self.max_win.currency is not None:
+            caps.append(self.max_win.currency / self.coin_value)
+        return min(caps) if caps else None
 
     def scatter_pay(self, name: str, count: int, level: int = 1) -> Fraction:
         """Scatter pay in total bets at ``level`` for ``count`` symbols (top pay above the top).
