@@ -200,8 +200,8 @@ CASES: list[tuple[str, Mutation, str | None, str]] = [
      "did you mean 'multiplier'?"),
     ("weighted reel key typo", sub(REEL_0, '{ strip = ["A"], weight = [1] }, ["B"'),
      "reels.base[0].weight", "did you mean 'weights'?"),
-    ("unknown key without a close match", sub("bet = 10\n", "bet = 10\njackpot = 5\n"),
-     "jackpot", "unknown key: (expected one of:"),
+    ("unknown key without a close match", sub("bet = 10\n", "bet = 10\nprogressive = 5\n"),
+     "progressive", "unknown key: (expected one of:"),
     # -- weighted stops -------------------------------------------------------------------
     ("weights too short", weighted("[1, 2, 3]"), "reels.base[0].weights",
      "one whole-number weight per stop: the strip has 5 stops, got 3"),
