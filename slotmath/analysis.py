@@ -12,6 +12,26 @@ an exact variance), trigger probability, expected spins and win per feature, the
 distribution and its max win, all pay-table hit counts. Numerical (float64, with the bounds
 reported by :meth:`slotmath.markov.round.RoundAnalysis.win_distribution`): the whole-round
 win distribution of a game with free spins, and what is read off it (win-size table).
+
+Progressive jackpots and a max-win cap
+--------------------------------------
+A game whose bonus wheel carries jackpot divisions is analysed in two parts. The *coin
+round* (:attr:`Analysis.round`) plays every wheel spin as a coin division: its RTP, hit
+frequency, variance and distribution are exact as above. The jackpots (:attr:`Analysis.jackpots`)
+are the renewal model of :mod:`slotmath.markov.jackpot`, one pool at a time: a jackpot
+division's probability depends on its own pool only, so each pool's chain is driven by the
+number ``K`` of wheel spins per paid round alone (its law from the same free-spins chain,
+numerically). A jackpot hit replaces a coin prize, so the wheel's coin component loses
+``coin prize x hits per round`` and the jackpots add their long-run payout per unit bet.
+Those parts are numerical, with the error bounds of :class:`~slotmath.markov.jackpot.PoolAnalysis`.
+
+The max-win cap (:attr:`Analysis.cap`) applies to a round's coin win (paid spin, its free
+spins and the wheel's coin prizes); jackpots are paid from their pools outside it. The RTP it
+removes is exact for a game without free spins and read off the numerical round distribution
+otherwise.
+
+:attr:`Analysis.rtp` is then the total (float when any part is numerical), and
+:attr:`Analysis.components` add up to it.
 """
 
 from __future__ import annotations
@@ -26,6 +46,7 @@ from slotmath.exact.cycle import line_trigger_table, spin_table
 from slotmath.exact.direct import DirectResult, direct_method
 from slotmath.exact.distribution import FloatDistribution, WinDistribution
 from slotmath.exact.spin_table import LineTriggerTable, SpinTable
+from slotmath.markov.jackpot import JackpotPool, PoolAnalysis, analyze_pool
 from slotmath.markov.round import RoundAnalysis
 from slotmath.model.game import Game
 from slotmath.stats import par
@@ -99,6 +120,111 @@ class FreeSpinsSummary:
     expected_win: Fraction  # per triggered feature, in total bets
     rtp: Fraction  # contribution per paid round, in total bets
     spins_distribution: Any  # markov.free_spins.SpinCountDistribution
+
+
+@dataclass(frozen=True, eq=False)
+class JackpotFigures:
+    """The progressive jackpots of a game at one bet level (see the module notes).
+
+    Attributes
+    ----------
+    bet_value : Fraction
+        Currency bet per paid round.
+    coin_prize : Fraction
+        What a wheel spin pays when it stops on a coin division, in total bets.
+    mean_chances : Fraction
+        Exact expected wheel spins per paid round (base game and free spins).
+    chances : dict k -> float
+        ``P(K = k)``: wheel spins per paid round, from the free-spins chain (float64).
+    chances_error : float
+        Probability mass cut or moved by the float computation of ``chances``, plus
+        ``|sum k P(K=k) - mean_chances|``.
+    pools : dict name -> PoolAnalysis
+        Each pool's stationary analysis (seeds, values, cycles, RTP).
+    """
+
+    bet_value: Fraction
+    coin_prize: Fraction
+    mean_chances: Fraction
+    chances: dict
+    chances_error: float
+    pools: dict
+
+    @property
+    def rtp(self) -> float:
+        """Long-run jackpot payout per unit bet, all pools."""
+        return sum(p.rtp_contribution for p in self.pools.values())
+
+    @property
+    def hits_per_round(self) -> float:
+        """Expected jackpot hits (all pools) per paid round."""
+        return sum(p.hits_per_round for p in self.pools.values())
+
+    @property
+    def coin_loss(self) -> float:
+        """Coin prizes not paid because the wheel stopped on a jackpot, per paid round, in
+        total bets."""
+        return float(self.coin_prize) * self.hits_per_round
+
+    @property
+    def coin_probability(self) -> float:
+        """Stationary probability that a wheel spin stops on a coin division."""
+        return 1.0 - self.hits_per_round / float(self.mean_chances)
+
+    def hits_error(self, pool: PoolAnalysis) -> float:
+        n = pool.mean_rounds_between_hits
+        e = pool.error_bounds["mean_rounds_between_hits"]
+        return e / (n * max(n - e, 1e-300))
+
+    @property
+    def error(self) -> float:
+        """Absolute error bound on ``rtp - coin_loss``, in total bets."""
+        return sum(p.error_bounds["rtp_contribution"]
+                   + float(self.coin_prize) * self.hits_error(p) for p in self.pools.values())
+
+    def summary(self) -> dict[str, dict]:
+        """Per pool: the figures a PAR sheet shows (plain floats)."""
+        out = {}
+        for name, p in self.pools.items():
+            out[name] = {
+                "seed": float(p.pool.seed),
+                "contribution": float(p.pool.contribution),
+                "reserve_fraction": float(p.pool.reserve_fraction),
+                "law": repr(p.pool.law),
+                "rtp": p.rtp_contribution,
+                "rtp_error": p.error_bounds["rtp_contribution"],
+                "contribution_rtp": float(p.contribution_rtp),
+                "seed_rtp": p.seed_rtp,
+                "one_in_rounds": p.mean_rounds_between_hits,
+                "hits_per_round": p.hits_per_round,
+                "hit_probability_per_wheel_spin": p.expected_hit_probability_per_spin,
+                "mean_value_at_hit": p.hit_value_mean,
+                "mean_value_at_hit_bets": p.hit_value_mean / float(self.bet_value),
+                "mean_pool": p.mean_pool,
+                "mean_restart_value": p.mean_restart_value,
+            }
+        return out
+
+
+@dataclass(frozen=True)
+class CapFigures:
+    """The max-win cap of a round's coin win and what it removes.
+
+    ``effect`` is the RTP removed (total bets per paid round), ``probability`` the chance
+    that a round's coin win reaches the cap (with jackpots: with every wheel spin paying
+    coins, an upper bound); ``exact`` tells whether both are exact fractions; ``error`` bounds
+    ``effect``: float roundoff of the round distribution and, with jackpots, the bracket
+    between the effect with every wheel spin paying coins and with none paying coins
+    (jackpot hits replace coin prizes; the estimate interpolates at the stationary chance of
+    a coin division).
+    """
+
+    cap_coins: Fraction
+    cap_bets: Fraction
+    effect: Fraction | float
+    probability: Fraction | float
+    exact: bool
+    error: float
 
 
 @dataclass(frozen=True, eq=False)
@@ -185,19 +311,147 @@ class Analysis:
 
     # -- headline figures -----------------------------------------------------------------
     @property
-    def rtp(self) -> Fraction:
-        """Exact RTP of a paid round (feature included), in total bets."""
-        return self.round.rtp
+    def exact(self) -> bool:
+        """Whether :attr:`rtp` and every component are exact fractions."""
+        return not self.game.jackpots and (self.cap is None or self.cap.exact)
+
+    @cached_property
+    def rtp(self) -> Fraction | float:
+        """RTP of a paid round (feature, jackpots and cap included), in total bets: an exact
+        Fraction unless jackpots or a cap on a free-spins game make it numerical (see
+        :attr:`rtp_error`)."""
+        if self.exact:
+            return sum(self.components.values(), Fraction(0))
+        return float(sum(float(v) for v in self.components.values()))
 
     @property
     def rtp_float(self) -> float:
         return float(self.rtp)
 
+    @property
+    def rtp_error(self) -> float:
+        """Absolute error bound of :attr:`rtp` (0 when exact)."""
+        if self.exact:
+            return 0.0
+        error = self.jackpots.error if self.jackpots is not None else 0.0
+        if self.cap is not None:
+            error += self.cap.error
+        return error + 1e-15 * len(self.components)
+
     @cached_property
-    def components(self) -> dict[str, Fraction]:
-        """Exact RTP by source: "lines" or "ways", "scatter" (base game), "free_spins", and
+    def jackpots(self) -> JackpotFigures | None:
+        """The progressive jackpots' figures at this level (None without jackpots)."""
+        game = self.game
+        if not game.jackpots:
+            return None
+        chances, mean, error = self._wheel_chances()
+        bet = game.bet_value(self.level)
+        pools = {}
+        for spec in game.jackpots:
+            pool = JackpotPool.from_spec(spec, self.level)
+            pools[spec.name] = analyze_pool(pool, bet, chances)
+        top = sum(float(p.pool.law(p.stationary_pool.values[-1])) for p in pools.values())
+        if top > 1:
+            raise ValueError(
+                f"{game.name}: at bet level {self.level} the jackpot divisions' probabilities "
+                f"can add up to {top:.4g} > 1 at pools the game reaches: lower the hit laws")
+        return JackpotFigures(bet, self.game.bonus_wheel.mean, mean, chances, error, pools)
+
+    def _wheel_chances(self) -> tuple[dict[int, float], Fraction, float]:
+        """Law of the wheel spins per paid round: the free-spins chain run on tables whose
+        "credits" are wheel spins."""
+        wheel, fs = self.game.bonus_wheel, self.game.free_spins
+
+        def counts(reel_set: str) -> SpinTable:
+            t = self._trigger_table(reel_set)
+            out: dict[tuple[int, int], int] = {}
+            for (trig, lines, _), w in t.weights.items():
+                key = (trig, wheel.spins_for(lines))
+                out[key] = out.get(key, 0) + w
+            return SpinTable(out, t.cycle, 1, t.trigger_cap)
+
+        if fs is None:
+            r = RoundAnalysis(counts("base"))
+        else:
+            r = RoundAnalysis(counts("base"), counts(fs.reels), replace(fs, multiplier=1))
+        mean = r.rtp  # exact expected wheel spins per round
+        d = r.win_distribution()
+        probs = {int(k): float(p) for k, p in zip(d.credits.tolist(), d.probs.tolist()) if p > 0}
+        total = sum(probs.values())
+        probs = {k: p / total for k, p in probs.items()}
+        moved = abs(total - 1) + d.aliased_mass_bound + d.dropped_mass
+        error = moved + abs(sum(k * p for k, p in probs.items()) - float(mean))
+        return probs, mean, error
+
+    @cached_property
+    def cap(self) -> CapFigures | None:
+        """The max-win cap's figures at this level (None without a cap)."""
+        cap = self.game.cap_coins(self.level)
+        if cap is None:
+            return None
+        cap_bets = cap / self.game.total_bet(self.level)
+        if self.game.free_spins is None:
+            d = self.base_distribution
+            limit = cap_bets * d.credits_per_bet
+            over = d.credits > limit
+            excess = sum((Fraction(int(c)) - limit) * int(w)
+                         for c, w in zip(d.credits[over], d.weights[over]))
+            effect = excess / (d.total * d.credits_per_bet)
+            reach = Fraction(int(d.weights[d.credits >= limit].sum()), d.total)
+            if not self.game.jackpots:
+                return CapFigures(cap, cap_bets, effect, reach, True, 0.0)
+        else:
+            effect, reach, error = self._numeric_cap(self._numeric_round, cap_bets)
+            if not self.game.jackpots:
+                return CapFigures(cap, cap_bets, effect, reach, False, error)
+        # Jackpot hits replace coin prizes: the true effect lies between the effect with every
+        # wheel spin paying coins (above) and with none paying coins (the cap's effect only
+        # grows with the round's win).
+        wheel = self.game.bonus_wheel
+        no_coins = replace(self.game, bonus_wheel=replace(wheel, prizes=(Fraction(0),) * len(
+            wheel.prizes)))
+        other = Analysis(no_coins, self.level)
+        if self.game.free_spins is None:
+            low = other.cap.effect
+            error = 0.0
+        else:
+            low, _, low_error = self._numeric_cap(other._numeric_round, cap_bets)
+            error = max(error, low_error)
+        # Interpolated at the stationary chance that a wheel spin pays coins; both the estimate
+        # and the true effect lie in [low, effect], which bounds the error.
+        q = self.jackpots.coin_probability
+        width = float(effect) - float(low)
+        return CapFigures(cap, cap_bets, float(low) + q * width, float(reach), False,
+                          error + width * max(q, 1 - q))
+
+    @staticmethod
+    def _numeric_cap(n, cap_bets: Fraction) -> tuple[float, float, float]:
+        """(effect, P(reach), error) of a cap on a numerical round distribution."""
+        limit = float(cap_bets) * n.credits_per_bet
+        over = n.credits > limit
+        effect = float((n.credits[over] - limit) @ n.probs[over]) / n.credits_per_bet
+        reach = float(n.probs[n.credits >= limit].sum())
+        top = float(n.credits[-1]) / n.credits_per_bet if len(n.credits) else 0.0
+        error = (n.aliased_mass_bound + n.dropped_mass) * max(top - float(cap_bets), 0.0)
+        return effect, reach, error + 1e-15
+
+    @cached_property
+    def components(self) -> dict[str, Fraction | float]:
+        """RTP by source: "lines" or "ways", "scatter" (base game), "free_spins", and
         "bonus_wheel" for a game with one (wheel wins in the base game and in free spins;
-        "free_spins" is then the rest of the feature)."""
+        "free_spins" is then the rest of the feature). With jackpots, "bonus_wheel" is the
+        coin divisions' part (net of the spins that hit a jackpot) and "jackpots" the pools'
+        payout; with a cap, "max_win_cap" is minus the RTP it removes."""
+        out = self._coin_components
+        if self.jackpots is not None:
+            out["bonus_wheel"] = float(out["bonus_wheel"]) - self.jackpots.coin_loss
+            out["jackpots"] = self.jackpots.rtp
+        if self.cap is not None:
+            out["max_win_cap"] = -self.cap.effect
+        return out
+
+    @property
+    def _coin_components(self) -> dict[str, Fraction]:
         out = dict(self.direct.components)
         feature = self.round.feature_rtp
         wheel = self.game.bonus_wheel

@@ -35,17 +35,20 @@ def test_figures_hold_together(make):
     for level in game.bet_levels:
         a = slotmath.analyze(game, level)
         assert a.rtp == sum(a.components.values())
+        assert a.exact == (not game.jackpots and game.max_win is None)
         assert a.base_table.mean_bets == a.components[a.direct.kind] + a.components["scatter"]
         probs = a.distribution.probs
         assert abs(float(probs.sum()) - 1) < 1e-9
-        assert abs(float(a.distribution.mean) - a.rtp_float) < 1e-9 * max(1, a.rtp_float)
+        # the distribution is the coin round's (wheel all coins, no cap): exact mean a.round.rtp
+        coin_rtp = float(a.round.rtp)
+        assert abs(float(a.distribution.mean) - coin_rtp) < 1e-9 * max(1, coin_rtp)
         assert 0 < a.hit_frequency <= 1
         if game.free_spins is None:
             assert a.distribution.mean == a.rtp  # exact distribution, exact mean
             assert a.hit_frequency == a.base_hit_frequency
             assert a.variance == a.distribution.variance
         shares = sum(float(r.rtp_share) for r in a.win_sizes)
-        assert shares == pytest.approx(a.rtp_float, rel=1e-9)
+        assert shares == pytest.approx(coin_rtp, rel=1e-9)
 
 
 @pytest.mark.parametrize("make", CASES)

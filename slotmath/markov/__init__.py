@@ -35,6 +35,7 @@ from slotmath.markov.jackpot import (
     PoolSimulation,
     SaturatingLaw,
     analyze_pool,
+    hit_law,
     simulate_pool,
 )
 from slotmath.markov.round import RoundAnalysis

@@ -270,6 +270,24 @@ class SaturatingLaw:
         return SaturatingLaw(min(1.0, float(self.p_max) * factor), self.half)
 
 
+LAW_CLASSES = {"constant": ConstantLaw, "linear": LinearLaw, "saturating": SaturatingLaw}
+
+
+def hit_law(kind: str, parameters: Mapping[str, float], factor: float = 1.0):
+    """The hit-probability law named ``kind`` with ``parameters``, scaled by ``factor``.
+
+    Examples
+    --------
+    >>> hit_law("linear", {"rate": 1e-4}, 2.0)
+    LinearLaw(rate=0.0002)
+    """
+    try:
+        cls = LAW_CLASSES[kind]
+    except KeyError:
+        raise ValueError(f"unknown hit law {kind!r}: one of {', '.join(LAW_CLASSES)}") from None
+    return cls(**dict(parameters)).scaled(factor)
+
+
 # -- the pool and the stream of rounds feeding it -------------------------------------------------
 
 
@@ -320,6 +338,22 @@ class JackpotPool:
         object.__setattr__(self, "seed", seed)
         object.__setattr__(self, "contribution", c)
         object.__setattr__(self, "reserve_fraction", r)
+
+    @classmethod
+    def from_spec(cls, spec, level: int = 1) -> JackpotPool:
+        """The pool of a game's :class:`~slotmath.model.game.JackpotSpec` at bet ``level``
+        (its law scaled by the level's factor).
+
+        Examples
+        --------
+        >>> from slotmath.model.game import JackpotSpec
+        >>> spec = JackpotSpec("MINOR", Fraction(50), Fraction(3, 125), Fraction(1, 10),
+        ...                    "linear", {"rate": 1e-4}, {1: 1.0, 2: 3.0})
+        >>> JackpotPool.from_spec(spec, 2).law
+        LinearLaw(rate=0.00030000000000000003)
+        """
+        law = hit_law(spec.law, spec.parameters, spec.factor(level))
+        return cls(spec.name, spec.seed, spec.contribution, spec.reserve_fraction, law)
 
 
 @dataclass(frozen=True)

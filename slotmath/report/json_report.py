@@ -32,15 +32,18 @@ def analysis_dict(a) -> dict:
         "bet": game.bet,
         "bet_level": a.level,
         "total_bet": game.total_bet(a.level),
-        "rtp": _exact(a.rtp),
+        "rtp": _exact(a.rtp) if a.exact else a.rtp_float,
         "rtp_float": a.rtp_float,
+        "rtp_exact": a.exact,
+        "rtp_error": a.rtp_error,
         "hit_frequency": _exact(a.hit_frequency),
         "hit_frequency_float": float(a.hit_frequency),
         "base_hit_frequency": _exact(a.base_hit_frequency),
         "std": a.std,
         "variance": _exact(a.variance),
         "volatility_index": {"90": a.volatility_index(0.90), "95": a.volatility_index(0.95)},
-        "components": {k: _exact(v) for k, v in a.components.items()},
+        "components": {k: _exact(v) if isinstance(v, (int, Fraction)) else float(v)
+                       for k, v in a.components.items()},
         "components_float": {k: float(v) for k, v in a.components.items()},
         "free_spins": None,
         "max_win": {
@@ -74,6 +77,48 @@ def analysis_dict(a) -> dict:
             "multiplied_in_free_spins": wheel.multiplied,
             "wheel_spins_per_spin": {k: _exact(v) for k, v in a.wheel_spins.items()},
             "rtp": _exact(a.components["bonus_wheel"]),
+        }
+    if game.coin_value is not None:
+        out["coin_value"] = _number(game.coin_value)
+        out["currency"] = game.currency
+        out["bet_value"] = _number(game.bet_value(a.level))
+    if a.jackpots is not None or a.cap is not None:
+        out["coin_round"] = {
+            "rtp": _exact(a.round.rtp),
+            "rtp_float": float(a.round.rtp),
+            "meaning": "paid round with every wheel spin paying coins and no cap (exact); the "
+                       "hit frequency, SD, distribution and win sizes are of this round",
+        }
+    j = a.jackpots
+    if j is not None:
+        out["jackpots"] = {
+            "rtp": j.rtp,
+            "coin_prizes_replaced": j.coin_loss,
+            "error": j.error,
+            "wheel_spins_per_round": _exact(j.mean_chances),
+            "wheel_spins_per_round_float": float(j.mean_chances),
+            "wheel_spins_law": {str(k): p for k, p in sorted(j.chances.items())},
+            "wheel_spins_law_error": j.chances_error,
+            "coin_division_probability": j.coin_probability,
+            "hits_one_in_rounds": 1 / j.hits_per_round,
+            "pools": j.summary(),
+            "method": "renewal model of each pool (slotmath.markov.jackpot), numerical; pool "
+                      "fed by play at this bet level only",
+        }
+    cap = a.cap
+    if cap is not None:
+        out["max_win_cap"] = {
+            "cap_coins": _number(cap.cap_coins),
+            "cap_bets": _number(cap.cap_bets),
+            "cap_currency": (_number(cap.cap_coins * game.coin_value)
+                             if game.coin_value is not None else None),
+            "rtp_effect": -float(cap.effect),
+            "rtp_effect_exact": _exact(-cap.effect) if cap.exact else None,
+            "probability_capped": float(cap.probability),
+            "exact": cap.exact,
+            "error": cap.error,
+            "scope": "coin win of a paid round (base spin, its free spins, wheel coin prizes); "
+                     "jackpots are paid outside the cap",
         }
     fs = a.free_spins
     if fs is not None:

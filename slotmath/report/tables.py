@@ -94,11 +94,14 @@ def summary_frame(analysis) -> pd.DataFrame:
     """The headline figures as one two-column table (figure, value)."""
     a = analysis
     mw = a.max_win
-    items = [
-        ("RTP", f"{a.rtp_float:.6%}  ({a.rtp})"),
-    ]
+    if a.exact:
+        items = [("RTP", f"{a.rtp_float:.6%}  ({a.rtp})")]
+    else:
+        items = [("RTP", f"{a.rtp_float:.6%}  (numerical, error <= {a.rtp_error:.1e})")]
     for name, value in a.components.items():
         items.append((f"  {name}", f"{float(value):.6%}"))
+    if a.jackpots is not None or a.cap is not None:
+        items.append(("coin round RTP (wheel all coins, no cap)", f"{float(a.round.rtp):.6%}"))
     items += [
         ("hit frequency", f"{float(a.hit_frequency):.6%}  (1 in {_one_in(a.hit_frequency):.3f})"),
         ("base-spin hit frequency", f"{float(a.base_hit_frequency):.6%}"),
@@ -116,8 +119,37 @@ def summary_frame(analysis) -> pd.DataFrame:
             ("free spins: spins per feature", f"{float(fs.expected_spins):.4f}"),
             ("free spins: win per feature (x bet)", f"{float(fs.expected_win):.4f}"),
         ]
+    cap = a.cap
+    if cap is not None:
+        items += [
+            ("max win cap (x bet)", f"{float(cap.cap_bets):g}  ({float(cap.cap_coins):g} coins)"),
+            ("max win cap: RTP removed", f"{float(cap.effect):.3e}"),
+            ("max win cap: rounds capped", f"{float(cap.probability):.3e}"),
+        ]
     return pd.DataFrame(items, columns=["figure", "value"])
 
 
-__all__ = ["confidence_frame", "scatter_table", "summary_frame", "symbol_table",
+def jackpot_frame(analysis) -> pd.DataFrame:
+    """One row per progressive jackpot: its rules and long-run figures (empty without)."""
+    j = analysis.jackpots
+    if j is None:
+        return pd.DataFrame()
+    rows = []
+    for name, f in j.summary().items():
+        rows.append({
+            "jackpot": name,
+            "seed": f["seed"],
+            "contribution": f["contribution"],
+            "rtp": f["rtp"],
+            "seed_rtp": f["seed_rtp"],
+            "one_in_rounds": f["one_in_rounds"],
+            "p_per_wheel_spin": f["hit_probability_per_wheel_spin"],
+            "mean_value_at_hit": f["mean_value_at_hit"],
+            "mean_value_x_bet": f["mean_value_at_hit_bets"],
+            "mean_pool": f["mean_pool"],
+        })
+    return pd.DataFrame(rows)
+
+
+__all__ = ["confidence_frame", "jackpot_frame", "scatter_table", "summary_frame", "symbol_table",
            "win_size_frame", "par"]

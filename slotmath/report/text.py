@@ -19,6 +19,12 @@ def par_sheet_text(a) -> str:
     parts.append(_block("Pay table", pays, float_format=lambda v: f"{v:.6g}"))
     if len(a.scatter_table):
         parts.append(_block("Scatters", a.scatter_table, float_format=lambda v: f"{v:.6g}"))
+    if a.jackpots is not None:
+        from slotmath.report.tables import jackpot_frame
+
+        parts.append(_block(f"Jackpots (currency {game.currency or 'units'}, bet "
+                            f"{float(game.bet_value(a.level)):g})", jackpot_frame(a),
+                            float_format=lambda v: f"{v:.6g}"))
     parts.append(_block("Win sizes (x bet)", a.win_size_table, float_format=lambda v: f"{v:.6g}"))
     parts.append(_block("RTP confidence intervals", a.confidence_table,
                         float_format=lambda v: f"{v:.4%}"))
