@@ -1,8 +1,9 @@
 """Every kind of bad game file gives one :class:`GameFileError` naming file, key and problem.
 
 One list of cases, one suite (SciPy style): each case is a mutation of the small valid game
-:data:`BASE`, the key path the error must name and a fragment of the message. Adding a check
-to the loader = adding a row here.
+:data:`BASE` (or, for coin value, max win and jackpots, of ``JACKPOT_GAME`` from
+``tests/strategies.py``), the key path the error must name and a fragment of the message.
+Adding a check to the loader = adding a row here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 
 from slotmath.errors import GameFileError
 from slotmath.io.toml_loader import game_from_dict, load_game, loads_game
+from strategies import JACKPOT_GAME
 
 # A valid lines game touching every part of the format: wild, scatter, plain symbols, a
 # group, two reel sets, bet levels and retriggering free spins.
@@ -87,6 +89,23 @@ def missing_file(_: str) -> None:
 def weighted(weights: str) -> Mutation:
     """Reel 1 of the base set becomes weighted with the given weights list."""
     return sub(REEL_0, WEIGHTED_0.replace("[1, 2, 3, 4, 5]", weights))
+
+
+# JACKPOT_GAME: bet 5 coins, bet_levels [1, 2], coin_value 0.2, a wheel with jackpot divisions
+# ["MINI", "GRAND"], [max_win] bet_multiple = 40, then [[jackpots]] MINI (linear law) and
+# GRAND (saturating law), in that order and at the end of the file.
+WHEEL_TABLE = JACKPOT_GAME[JACKPOT_GAME.index("[bonus_wheel]"):JACKPOT_GAME.index("[max_win]")]
+JACKPOT_TABLES = JACKPOT_GAME[JACKPOT_GAME.index("[[jackpots]]"):]
+
+
+def jackpot(*pairs: tuple[str, str]) -> Mutation:
+    """Replacements in ``JACKPOT_GAME`` (instead of :data:`BASE`), each of one occurrence."""
+    return lambda _: subs(*pairs)(JACKPOT_GAME)
+
+
+def jackpot_top(line: str, *pairs: tuple[str, str]) -> Mutation:
+    """``JACKPOT_GAME`` with ``line`` added to its top-level keys (after the others)."""
+    return jackpot(('currency = "EUR"\n', f'currency = "EUR"\n{line}\n'), *pairs)
 
 
 # (id, mutation, key path or None, message fragment)
@@ -336,6 +355,203 @@ CASES: list[tuple[str, Mutation, str | None, str]] = [
     ("strip entry a number", sub(REEL_0, '["A", 7, "W"], ["B"'), "reels.base[0][1]",
      "must be a symbol name (a string), got 7"),
     ("name a number", sub('name = "base"', "name = 5"), "name", "must be a string"),
+    # -- coin value and currency ------------------------------------------------------------
+    ("coin_value zero", jackpot(("coin_value = 0.2", "coin_value = 0")), "coin_value",
+     "must be > 0, got 0"),
+    ("coin_value negative", jackpot(("coin_value = 0.2", "coin_value = -0.2")), "coin_value",
+     "must be > 0, got -0.2"),
+    ("coin_value a word", jackpot(("coin_value = 0.2", 'coin_value = "ten cents"')),
+     "coin_value", "must be a number > 0, got 'ten cents'"),
+    ("coin_value a zero-denominator fraction", jackpot(("coin_value = 0.2", 'coin_value = "1/0"')),
+     "coin_value", "must be a number > 0, got '1/0'"),
+    ("coin_value a boolean", jackpot(("coin_value = 0.2", "coin_value = true")), "coin_value",
+     "must be a number > 0, got True"),
+    ("coin_value a list", jackpot(("coin_value = 0.2", "coin_value = [0.2]")), "coin_value",
+     "must be a number > 0, got [0.2]"),
+    ("coin_value infinite", jackpot(("coin_value = 0.2", "coin_value = inf")), "coin_value",
+     "must be a finite number, got inf"),
+    ("coin_value nan", jackpot(("coin_value = 0.2", "coin_value = nan")), "coin_value",
+     "must be a finite number, got nan"),
+    ("coin_value too large for a float", jackpot(("coin_value = 0.2", 'coin_value = "1e400"')),
+     "coin_value", "is too large to compute with (above ~1.8e308), got '1e400'"),
+    ("coin_value typo", jackpot(("coin_value = 0.2", "coinvalue = 0.2")), "coinvalue",
+     "unknown key: did you mean 'coin_value'?"),
+    ("currency a number", jackpot(('currency = "EUR"', "currency = 978")), "currency",
+     'must be a currency name like "EUR", got 978'),
+    # -- max_win --------------------------------------------------------------------------
+    ("max_win not a table", jackpot_top("max_win = 40", ("[max_win]\nbet_multiple = 40\n", "")),
+     "max_win", "must be a table with bet_multiple and/or currency"),
+    ("max_win empty", jackpot(("bet_multiple = 40\n", "")), "max_win",
+     "must be a table with bet_multiple and/or currency"),
+    ("max_win key typo", jackpot(("bet_multiple = 40", "bet_multiples = 40")),
+     "max_win.bet_multiples", "unknown key: did you mean 'bet_multiple'?"),
+    ("max_win bet_multiple zero", jackpot(("bet_multiple = 40", "bet_multiple = 0")),
+     "max_win.bet_multiple", "must be > 0, got 0"),
+    ("max_win bet_multiple a word", jackpot(("bet_multiple = 40", 'bet_multiple = "40x"')),
+     "max_win.bet_multiple", "must be a number > 0, got '40x'"),
+    ("max_win bet_multiple infinite", jackpot(("bet_multiple = 40", "bet_multiple = inf")),
+     "max_win.bet_multiple", "must be a finite number, got inf"),
+    ("max_win currency negative", jackpot(("bet_multiple = 40", "currency = -100")),
+     "max_win.currency", "must be > 0, got -100"),
+    ("max_win currency a boolean", jackpot(("bet_multiple = 40", "currency = true")),
+     "max_win.currency", "must be a number > 0, got True"),
+    ("max_win currency without coin_value",
+     jackpot(("coin_value = 0.2\n", ""), ("bet_multiple = 40", "currency = 100")),
+     "max_win.currency", "a cap in currency needs coin_value (currency per coin)"),
+    # -- the wheel's jackpot divisions ----------------------------------------------------
+    ("wheel jackpots not a list", jackpot(('jackpots = ["MINI", "GRAND"]', 'jackpots = "MINI"')),
+     "bonus_wheel.jackpots", "must be a list of jackpot names, one per jackpot division"),
+    ("wheel jackpot named by an empty string",
+     jackpot(('jackpots = ["MINI", "GRAND"]', 'jackpots = ["MINI", ""]')),
+     "bonus_wheel.jackpots", "must be a list of jackpot names"),
+    ("wheel jackpot named by a number",
+     jackpot(('jackpots = ["MINI", "GRAND"]', 'jackpots = ["MINI", 3]')),
+     "bonus_wheel.jackpots", "got ['MINI', 3]"),
+    ("wheel jackpot listed twice",
+     jackpot(('jackpots = ["MINI", "GRAND"]', 'jackpots = ["MINI", "GRAND", "MINI"]')),
+     "bonus_wheel.jackpots", "a jackpot is listed twice in ['MINI', 'GRAND', 'MINI']"),
+    ("wheel jackpot without a [[jackpots]] entry",
+     jackpot(('jackpots = ["MINI", "GRAND"]', 'jackpots = ["MINI", "GRAND", "MAJOR"]')),
+     "bonus_wheel.jackpots", "no [[jackpots]] entry defines ['MAJOR']"),
+    ("wheel jackpots and no [[jackpots]] at all", jackpot((JACKPOT_TABLES, "")),
+     "bonus_wheel.jackpots",
+     "names jackpots ['MINI', 'GRAND'] but the file has no [[jackpots]] to define them"),
+    ("multiplied wheel with jackpots",
+     jackpot(('per_spin = "once"', 'per_spin = "once"\nmultiplied = true')),
+     "bonus_wheel.multiplied", "a wheel with jackpot divisions must not multiply"),
+    ("wheel jackpots key typo", jackpot(('jackpots = ["MINI"', 'jackpot = ["MINI"')),
+     "bonus_wheel.jackpot", "unknown key: did you mean 'jackpots'?"),
+    # -- [[jackpots]]: the array and its links --------------------------------------------
+    ("jackpot not on the wheel",
+     jackpot(('jackpots = ["MINI", "GRAND"]', 'jackpots = ["MINI"]')),
+     "jackpots[1].name",
+     "jackpot 'GRAND' has no division on the wheel: add it to bonus_wheel.jackpots ['MINI']"),
+    ("jackpots without a wheel", jackpot((WHEEL_TABLE, "")), "jackpots",
+     "jackpots are won on the bonus wheel: add a [bonus_wheel]"),
+    ("jackpots without coin_value", jackpot(("coin_value = 0.2\n", "")), "jackpots",
+     "jackpot seeds are in currency: give coin_value"),
+    ("jackpots a number", jackpot_top("jackpots = 5", (JACKPOT_TABLES, "")), "jackpots",
+     "must be an array of tables: [[jackpots]]"),
+    ("jackpots a list of numbers", jackpot_top("jackpots = [1, 2]", (JACKPOT_TABLES, "")),
+     "jackpots", "must be an array of tables"),
+    ("jackpots a single table", jackpot((JACKPOT_TABLES, '[jackpots]\nname = "MINI"\n')),
+     "jackpots", "must be an array of tables: [[jackpots]]"),
+    ("jackpots an empty array", jackpot_top("jackpots = []", (JACKPOT_TABLES, "")), "jackpots",
+     "is empty: give one [[jackpots]] table per jackpot, or leave the key out"),
+    ("jackpot key typo", jackpot(("seed = 5\n", "seeds = 5\n")), "jackpots[0].seeds",
+     "unknown key: did you mean 'seed'?"),
+    ("jackpot key unknown", jackpot(("seed = 40", "seed = 40\nmust_hit_by = 1000")),
+     "jackpots[1].must_hit_by", "unknown key: (expected one of: contribution, half, law,"),
+    ("jackpot name missing", jackpot(('name = "MINI"\n', "")), "jackpots[0].name",
+     "missing: the name of its wheel division"),
+    ("jackpot name a number", jackpot(('name = "MINI"', "name = 1")), "jackpots[0].name",
+     "must be the jackpot's name (a non-empty string), got 1"),
+    ("jackpot defined twice", jackpot(('name = "GRAND"', 'name = "MINI"')), "jackpots[1].name",
+     "jackpot 'MINI' is defined twice"),
+    # -- [[jackpots]]: money ----------------------------------------------------------------
+    ("jackpot seed missing", jackpot(("seed = 5\n", "")), "jackpots[0].seed",
+     "missing: the jackpot's restart value in currency"),
+    ("jackpot seed negative", jackpot(("seed = 40", "seed = -40")), "jackpots[1].seed",
+     "must be >= 0, got -40"),
+    ("jackpot seed a word", jackpot(("seed = 5\n", 'seed = "five"\n')), "jackpots[0].seed",
+     "must be a currency amount >= 0, got 'five'"),
+    ("jackpot seed a boolean", jackpot(("seed = 5\n", "seed = true\n")), "jackpots[0].seed",
+     "got True"),
+    ("jackpot contribution missing", jackpot(("contribution = 0.03\n", "")),
+     "jackpots[0].contribution", "missing: the fraction of each paid bet it takes"),
+    ("jackpot contribution the whole bet", jackpot(("contribution = 0.03", "contribution = 1")),
+     "jackpots[0].contribution", "must be in [0, 1), got 1"),
+    ("jackpot contribution negative", jackpot(("contribution = 0.02", "contribution = -0.02")),
+     "jackpots[1].contribution", "must be in [0, 1), got -0.02"),
+    ("jackpot contribution a percentage",
+     jackpot(("contribution = 0.03", 'contribution = "3%"')),
+     "jackpots[0].contribution", "must be a fraction of the bet like 0.024, got '3%'"),
+    ("jackpot reserve the whole contribution", jackpot(("reserve = 0.1", "reserve = 1")),
+     "jackpots[0].reserve", "must be in [0, 1), got 1"),
+    ("jackpot reserve negative", jackpot(("reserve = 0.2", "reserve = -0.2")),
+     "jackpots[1].reserve", "must be in [0, 1), got -0.2"),
+    ("jackpot reserve a list", jackpot(("reserve = 0.1", "reserve = [0.1]")),
+     "jackpots[0].reserve", "must be a fraction of the contribution like 0.1, got [0.1]"),
+    ("contributions add up to the whole bet",
+     jackpot(("contribution = 0.03", "contribution = 0.5"),
+             ("contribution = 0.02", "contribution = 0.5")),
+     "jackpots",
+     "contributions add up to 1 of each bet: together they must take less than the whole bet"),
+    ("contributions add up to more than the bet",
+     jackpot(("contribution = 0.03", "contribution = 0.6"),
+             ("contribution = 0.02", "contribution = 0.5")),
+     "jackpots", "contributions add up to 1.1 of each bet"),
+    # -- [[jackpots]]: the hit law ----------------------------------------------------------
+    ("jackpot law missing", jackpot(('law = "linear"\n', "")), "jackpots[0].law",
+     "missing: the law of its hit probability per wheel spin, one of 'constant', 'linear',"),
+    ("jackpot law unknown", jackpot(('law = "linear"', 'law = "linar"')), "jackpots[0].law",
+     "must be one of 'constant', 'linear', 'saturating', got 'linar'"),
+    ("jackpot law a list", jackpot(('law = "linear"', 'law = ["linear"]')), "jackpots[0].law",
+     "got ['linear']"),
+    ("jackpot law a table", jackpot(('law = "linear"', 'law = { kind = "linear" }')),
+     "jackpots[0].law", "got {'kind': 'linear'}"),
+    ("linear law without rate", jackpot(("rate = 0.01\n", "")), "jackpots[0].rate",
+     "missing: the linear law needs rate"),
+    ("linear rate negative", jackpot(("rate = 0.01", "rate = -0.01")), "jackpots[0].rate",
+     "must be >= 0, got -0.01"),
+    ("linear rate a word", jackpot(("rate = 0.01", 'rate = "often"')), "jackpots[0].rate",
+     "must be a number >= 0, got 'often'"),
+    ("linear rate infinite", jackpot(("rate = 0.01", "rate = inf")), "jackpots[0].rate",
+     "must be a finite number, got inf"),
+    ("linear rate too large for a float", jackpot(("rate = 0.01", 'rate = "1e400"')),
+     "jackpots[0].rate", "is too large to compute with"),
+    ("a saturating parameter on the linear law", jackpot(("rate = 0.01", "rate = 0.01\nhalf = 5")),
+     "jackpots[0].half", "is not a parameter of the linear law (it takes rate)"),
+    ("a constant parameter on the saturating law",
+     jackpot(("half = 100", "half = 100\nprobability = 0.01")),
+     "jackpots[1].probability",
+     "is not a parameter of the saturating law (it takes p_max and half)"),
+    ("law changed, old parameter left", jackpot(('law = "linear"', 'law = "constant"')),
+     "jackpots[0].rate", "is not a parameter of the constant law (it takes probability)"),
+    ("constant law without probability",
+     jackpot(('law = "linear"\nrate = 0.01', 'law = "constant"')),
+     "jackpots[0].probability", "missing: the constant law needs probability"),
+    ("constant probability above 1",
+     jackpot(('law = "linear"\nrate = 0.01', 'law = "constant"\nprobability = 1.5')),
+     "jackpots[0].probability", "must be in [0, 1], got 1.5"),
+    ("constant probability a percentage",
+     jackpot(('law = "linear"\nrate = 0.01', 'law = "constant"\nprobability = "1%"')),
+     "jackpots[0].probability", "must be a probability in [0, 1], got '1%'"),
+    ("saturating law without p_max", jackpot(("p_max = 0.05\n", "")), "jackpots[1].p_max",
+     "missing: the saturating law needs p_max and half"),
+    ("saturating law without half", jackpot(("half = 100\n", "")), "jackpots[1].half",
+     "missing: the saturating law needs p_max and half"),
+    ("saturating p_max above 1", jackpot(("p_max = 0.05", "p_max = 2")), "jackpots[1].p_max",
+     "must be in [0, 1], got 2"),
+    ("saturating p_max negative", jackpot(("p_max = 0.05", "p_max = -0.05")),
+     "jackpots[1].p_max", "must be in [0, 1], got -0.05"),
+    ("saturating half negative", jackpot(("half = 100", "half = -100")), "jackpots[1].half",
+     "must be >= 0, got -100"),
+    ("saturating half nan", jackpot(("half = 100", "half = nan")), "jackpots[1].half",
+     "must be a finite number, got nan"),
+    # -- [[jackpots]]: level factors ----------------------------------------------------------
+    ("level_factors too short", jackpot(("level_factors = [1, 1.5]", "level_factors = [1]")),
+     "jackpots[0].level_factors", "must list one factor per bet level [1, 2], got [1]"),
+    ("level_factors too long", jackpot(("level_factors = [1, 3]", "level_factors = [1, 3, 9]")),
+     "jackpots[1].level_factors", "must list one factor per bet level [1, 2], got [1, 3, 9]"),
+    ("level_factors not a list", jackpot(("level_factors = [1, 1.5]", "level_factors = 1.5")),
+     "jackpots[0].level_factors", "must list one factor per bet level [1, 2], got 1.5"),
+    ("level_factors a table by level",
+     jackpot(("level_factors = [1, 1.5]", "level_factors = { 1 = 1, 2 = 1.5 }")),
+     "jackpots[0].level_factors", "must list one factor per bet level [1, 2]"),
+    ("level_factors longer after a bet level is dropped",
+     jackpot(("bet_levels = [1, 2]", "bet_levels = [1]")),
+     "jackpots[0].level_factors", "must list one factor per bet level [1], got [1, 1.5]"),
+    ("level factor zero", jackpot(("level_factors = [1, 1.5]", "level_factors = [1, 0]")),
+     "jackpots[0].level_factors[1]", "must be > 0, got 0"),
+    ("level factor negative", jackpot(("level_factors = [1, 3]", "level_factors = [-1, 3]")),
+     "jackpots[1].level_factors[0]", "must be > 0, got -1"),
+    ("level factor a word", jackpot(("level_factors = [1, 1.5]", 'level_factors = [1, "x"]')),
+     "jackpots[0].level_factors[1]", "must be a number > 0, got 'x'"),
+    ("level factor a boolean", jackpot(("level_factors = [1, 1.5]", "level_factors = [true, 1]")),
+     "jackpots[0].level_factors[0]", "must be a number > 0, got True"),
+    ("level factor infinite", jackpot(("level_factors = [1, 1.5]", "level_factors = [1, inf]")),
+     "jackpots[0].level_factors[1]", "must be a finite number, got inf"),
     # -- the file itself ------------------------------------------------------------------
     ("missing file", missing_file, None, "no such file"),
 ]
@@ -355,6 +571,12 @@ def _run(tmp_path: Path, mutate: Mutation) -> tuple[str, GameFileError]:
 def test_base_game_is_valid():
     game = loads_game(BASE, "base.toml")
     assert (game.n_reels, game.n_lines, set(game.reel_sets)) == (3, 2, {"base", "free"})
+
+
+def test_jackpot_base_game_is_valid():
+    game = loads_game(JACKPOT_GAME, "jackpot.toml")
+    assert [j.name for j in game.jackpots] == list(game.bonus_wheel.jackpots) == ["MINI", "GRAND"]
+    assert game.bet_levels == (1, 2) and game.coin_value is not None
 
 
 @pytest.mark.parametrize("mutate, key, fragment",

@@ -689,15 +689,19 @@ class _Builder:
                           tuple(labels), tuple(jackpots))
 
     def _number(self, value: Any, key: str, what: str) -> Fraction:
-        """A real number as written (floats through their decimal text)."""
+        """A real number as written (floats through their decimal text, strings like '1/5')."""
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             self.fail(key, f"must be {what}, got {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            self.fail(key, f"must be a finite number, got {value!r}")
         try:
-            out = Fraction(str(value)) if not isinstance(value, int) else Fraction(value)
+            out = Fraction(value) if isinstance(value, int) else Fraction(str(value))
         except (ValueError, ZeroDivisionError):
             self.fail(key, f"must be {what}, got {value!r}")
-        if isinstance(value, float) and not math.isfinite(value):
-            self.fail(key, f"must be {what}, got {value!r}")
+        try:
+            float(out)  # hit laws and level factors are used as floats
+        except OverflowError:
+            self.fail(key, f"is too large to compute with (above ~1.8e308), got {value!r}")
         return out
 
     def _positive(self, value: Any, key: str) -> Fraction:
@@ -706,8 +710,9 @@ class _Builder:
             self.fail(key, f"must be > 0, got {value!r}")
         return out
 
-    def _fraction_in(self, value: Any, key: str, top_open: bool = True) -> Fraction:
-        out = self._number(value, key, "a fraction of the bet like 0.024")
+    def _fraction_in(self, value: Any, key: str, what: str, top_open: bool = True) -> Fraction:
+        """A share in [0, 1) (``top_open``) or [0, 1]; ``what`` says of what, with an example."""
+        out = self._number(value, key, what)
         if out < 0 or (out >= 1 if top_open else out > 1):
             self.fail(key, f"must be in [0, 1{')' if top_open else ']'}, got {value!r}")
         return out
@@ -735,67 +740,83 @@ class _Builder:
                 self.fail("bonus_wheel.jackpots", f"names jackpots {list(divisions)} but the "
                                                   "file has no [[jackpots]] to define them")
             return ()
-        if not isinstance(specs, list) or not specs or not all(
-                isinstance(x, Mapping) for x in specs):
+        if not isinstance(specs, list) or not all(isinstance(x, Mapping) for x in specs):
             self.fail("jackpots", "must be an array of tables: [[jackpots]] with name, seed, "
                                   "contribution, reserve, law and its parameters")
+        if not specs:
+            self.fail("jackpots", "is empty: give one [[jackpots]] table per jackpot, or leave "
+                                  "the key out")
         if wheel is None:
             self.fail("jackpots", "jackpots are won on the bonus wheel: add a [bonus_wheel] "
                                   "with jackpots = [...] naming them")
         if coin_value is None:
             self.fail("jackpots", "jackpot seeds are in currency: give coin_value (currency per "
                                   "coin) at the top of the file")
+        law_names = ", ".join(map(repr, LAWS))
+        all_parameters = {p for params in LAWS.values() for p in params}
+        needed = {
+            "name": "the name of its wheel division, e.g. name = \"MINOR\"",
+            "seed": "the jackpot's restart value in currency, e.g. seed = 50",
+            "contribution": "the fraction of each paid bet it takes, e.g. contribution = 0.024",
+            "law": f"the law of its hit probability per wheel spin, one of {law_names}",
+        }
         out = []
         for i, spec in enumerate(specs):
             key = f"jackpots[{i}]"
             self._unknown(spec, JACKPOT_KEYS, key)
-            name = self._name(spec.get("name"), f"{key}.name", "the jackpot's name")
+            for k, meaning in needed.items():
+                if k not in spec:
+                    self.fail(f"{key}.{k}", f"missing: {meaning}")
+            name = self._name(spec["name"], f"{key}.name", "the jackpot's name")
             if name in (j.name for j in out):
-                self.fail(f"{key}.name", f"jackpot {name!r} is defined twice")
+                self.fail(f"{key}.name", f"jackpot {name!r} is defined twice: give each "
+                                         "jackpot one [[jackpots]] table")
             if name not in divisions:
                 self.fail(f"{key}.name", f"jackpot {name!r} has no division on the wheel: add "
                                          f"it to bonus_wheel.jackpots {list(divisions)}")
-            for needed in ("seed", "contribution", "law"):
-                if needed not in spec:
-                    self.fail(f"{key}.{needed}", "missing")
             seed = self._number(spec["seed"], f"{key}.seed", "a currency amount >= 0")
             if seed < 0:
                 self.fail(f"{key}.seed", f"must be >= 0, got {spec['seed']!r}")
-            contribution = self._fraction_in(spec["contribution"], f"{key}.contribution")
-            reserve = self._fraction_in(spec.get("reserve", 0), f"{key}.reserve")
+            contribution = self._fraction_in(spec["contribution"], f"{key}.contribution",
+                                             "a fraction of the bet like 0.024")
+            reserve = self._fraction_in(spec.get("reserve", 0), f"{key}.reserve",
+                                        "a fraction of the contribution like 0.1")
             law = spec["law"]
-            if law not in LAWS:
-                self.fail(f"{key}.law", f"must be one of {', '.join(map(repr, LAWS))}, got "
-                                        f"{law!r}")
+            if not isinstance(law, str) or law not in LAWS:
+                self.fail(f"{key}.law", f"must be one of {law_names}, got {law!r}")
+            for p in spec:
+                if p in all_parameters and p not in LAWS[law]:
+                    self.fail(f"{key}.{p}", f"is not a parameter of the {law} law (it takes "
+                                            f"{' and '.join(LAWS[law])})")
             params = {}
             for p in LAWS[law]:
                 if p not in spec:
                     self.fail(f"{key}.{p}", f"missing: the {law} law needs "
                                             f"{' and '.join(LAWS[law])}")
-                value = self._number(spec[p], f"{key}.{p}", "a number")
-                if value < 0 or (p in ("probability", "p_max") and value > 1):
-                    self.fail(f"{key}.{p}", f"must be {'in [0, 1]' if p != 'rate' and p != 'half' else '>= 0'}, "
-                                            f"got {spec[p]!r}")
+                is_probability = p in ("probability", "p_max")
+                value = self._number(spec[p], f"{key}.{p}",
+                                     "a probability in [0, 1]" if is_probability
+                                     else "a number >= 0")
+                if value < 0 or (is_probability and value > 1):
+                    self.fail(f"{key}.{p}", f"must be {'in [0, 1]' if is_probability else '>= 0'}"
+                                            f", got {spec[p]!r}")
                 params[p] = float(value)
-            for p in spec:
-                if p in JACKPOT_KEYS - {"name", "seed", "contribution", "reserve", "law",
-                                        "level_factors"} and p not in LAWS[law]:
-                    self.fail(f"{key}.{p}", f"is not a parameter of the {law} law (it takes "
-                                            f"{', '.join(LAWS[law])})")
             factors = spec.get("level_factors", [1] * len(bet_levels))
             if not isinstance(factors, list) or len(factors) != len(bet_levels):
                 self.fail(f"{key}.level_factors", f"must list one factor per bet level "
                                                   f"{list(bet_levels)}, got {factors!r}")
             level_factors = {}
-            for level, f in zip(bet_levels, factors):
-                level_factors[level] = float(self._positive(f, f"{key}.level_factors"))
+            for j, (level, f) in enumerate(zip(bet_levels, factors)):
+                level_factors[level] = float(self._positive(f, f"{key}.level_factors[{j}]"))
             out.append(JackpotSpec(name, seed, contribution, reserve, law,
                                    _frozen_map(params), _frozen_map(level_factors)))
         missing = [n for n in divisions if n not in {j.name for j in out}]
         if missing:
             self.fail("bonus_wheel.jackpots", f"no [[jackpots]] entry defines {missing}")
-        if sum(j.contribution for j in out) >= 1:
-            self.fail("jackpots", "contributions add up to the whole bet or more")
+        total = sum(j.contribution for j in out)
+        if total >= 1:
+            self.fail("jackpots", f"contributions add up to {float(total):g} of each bet: "
+                                  "together they must take less than the whole bet (< 1)")
         return tuple(out)
 
     def _check_free_spins_end(self, game: Game):
