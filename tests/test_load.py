@@ -4,7 +4,10 @@
   absent) loads, with the expected shape where we know it;
 * each extension of the format (weighted stops, groups, substitutes, multipliers, bet levels
   and level_pays, rows per reel, ways) lands in the model field the documentation names;
-* pays keep their exact value: 0.5 is 1/2, "5/2" is 5/2 (no binary floats anywhere).
+* pays keep their exact value: 0.5 is 1/2, "5/2" is 5/2 (no binary floats anywhere);
+* coin value, max win and progressive jackpots land in ``Game.coin_value``, ``Game.max_win``
+  and :class:`~slotmath.model.game.JackpotSpec` with their exact values, and ``cap_coins``
+  takes the smaller of the two caps at each bet level.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from slotmath.io.toml_loader import game_from_dict, load_game, loads_game
-from slotmath.model.game import Game
+from slotmath.model.game import Game, JackpotSpec, MaxWin
+from strategies import JACKPOT_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = sorted((ROOT / "data" / "games").glob("*.toml"))
@@ -225,6 +229,8 @@ def test_defaults_of_a_minimal_game():
     a = game.symbols["A"]
     assert (dict(a.pays), a.wild, a.scatter, a.bonus, a.multiplier, a.substitutes) == (
         {}, False, False, False, 1, None)
+    assert (game.coin_value, game.currency, game.max_win, game.jackpots) == (None, "", None, ())
+    assert game.cap_coins() is None
 
 
 def test_ways_game():
@@ -288,6 +294,109 @@ def test_retriggers_that_end_load():
     # expected 3/4 * 2 = 3/2 but capped: ends
     capped = loads_game(body + "awards = { 1 = 2 }\nmax_spins = 40\n")
     assert capped.free_spins.max_spins == 40
+
+
+# -- coin value, max win and progressive jackpots -------------------------------------------
+def _jackpot_variant(*pairs: tuple[str, str]) -> Game:
+    """``JACKPOT_GAME`` with each ``old`` (occurring once) replaced by ``new``, loaded."""
+    text = JACKPOT_GAME
+    for old, new in pairs:
+        assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times"
+        text = text.replace(old, new)
+    return loads_game(text, "jackpot.toml")
+
+
+@pytest.fixture(scope="module")
+def jackpot() -> Game:
+    return loads_game(JACKPOT_GAME, "jackpot.toml")
+
+
+def test_coin_value_currency_and_max_win(jackpot):
+    assert type(jackpot.coin_value) is Fraction and jackpot.coin_value == Fraction(1, 5)
+    assert jackpot.currency == "EUR"
+    assert jackpot.max_win == MaxWin(bet_multiple=Fraction(40), currency=None)
+    assert [jackpot.total_bet(level) for level in (1, 2)] == [5, 10]  # coins
+    assert [jackpot.bet_value(level) for level in (1, 2)] == [1, 2]  # EUR: 5 and 10 x 0.2
+    assert [jackpot.cap_coins(level) for level in (1, 2)] == [200, 400]  # 40 x total bet
+
+
+def test_jackpot_specs(jackpot):
+    wheel = jackpot.bonus_wheel
+    assert wheel.jackpots == ("MINI", "GRAND")
+    # prizes and weights are the coin divisions only; the jackpot divisions have no weight
+    assert (wheel.prizes, wheel.weights, wheel.multiplied) == ((1, 1, 2), (3, 3, 2), False)
+    assert jackpot.jackpots == (
+        JackpotSpec("MINI", Fraction(5), Fraction(3, 100), Fraction(1, 10), "linear",
+                    {"rate": 0.01}, {1: 1.0, 2: 1.5}),
+        JackpotSpec("GRAND", Fraction(40), Fraction(1, 50), Fraction(1, 5), "saturating",
+                    {"p_max": 0.05, "half": 100.0}, {1: 1.0, 2: 3.0}),
+    )
+    for spec in jackpot.jackpots:
+        assert all(type(x) is Fraction for x in (spec.seed, spec.contribution,
+                                                  spec.reserve_fraction))
+        assert all(type(v) is float for v in (*spec.parameters.values(),
+                                               *spec.level_factors.values()))
+    grand = jackpot.jackpots[1]
+    assert [grand.factor(level) for level in jackpot.bet_levels] == [1.0, 3.0]
+
+
+def test_jackpot_game_from_dict_matches_toml(jackpot):
+    import tomllib
+
+    assert game_from_dict(tomllib.loads(JACKPOT_GAME), "jackpot.toml") == jackpot
+
+
+@pytest.mark.parametrize("old, new, read, exact", [
+    ("contribution = 0.03", "contribution = 0.024", lambda g: g.jackpots[0].contribution,
+     Fraction(3, 125)),  # the decimal written, not the binary float 0.0240000000000000005
+    ("contribution = 0.03", 'contribution = "3/125"', lambda g: g.jackpots[0].contribution,
+     Fraction(3, 125)),
+    ("contribution = 0.03", "contribution = 0", lambda g: g.jackpots[0].contribution, 0),
+    ("reserve = 0.1", "reserve = 0.15", lambda g: g.jackpots[0].reserve_fraction,
+     Fraction(3, 20)),
+    ("seed = 40", "seed = 12.5", lambda g: g.jackpots[1].seed, Fraction(25, 2)),
+    ("seed = 40", "seed = 0", lambda g: g.jackpots[1].seed, 0),
+    ("coin_value = 0.2", "coin_value = 0.01", lambda g: g.coin_value, Fraction(1, 100)),
+    ("coin_value = 0.2", 'coin_value = "1/3"', lambda g: g.coin_value, Fraction(1, 3)),
+    ("coin_value = 0.2", "coin_value = 2", lambda g: g.coin_value, 2),
+    ("bet_multiple = 40", "bet_multiple = 12.5", lambda g: g.max_win.bet_multiple,
+     Fraction(25, 2)),
+])
+def test_jackpot_numbers_are_exact(old, new, read, exact):
+    value = read(_jackpot_variant((old, new)))
+    assert type(value) is Fraction and value == exact
+
+
+def test_jackpot_defaults():
+    """reserve defaults to 0 and level_factors to 1 at every level."""
+    game = _jackpot_variant(("reserve = 0.1\n", ""), ("level_factors = [1, 1.5]\n", ""))
+    mini = game.jackpots[0]
+    assert mini.reserve_fraction == 0 and dict(mini.level_factors) == {1: 1.0, 2: 1.0}
+
+
+@pytest.mark.parametrize("law, parameters", [
+    ('law = "constant"\nprobability = 0.01', {"probability": 0.01}),
+    ('law = "constant"\nprobability = 1', {"probability": 1.0}),
+    ('law = "linear"\nrate = 0', {"rate": 0.0}),
+    ('law = "saturating"\np_max = 0.2\nhalf = 0', {"p_max": 0.2, "half": 0.0}),
+])
+def test_each_hit_law_loads_with_its_parameters(law, parameters):
+    game = _jackpot_variant(('law = "linear"\nrate = 0.01', law))
+    mini = game.jackpots[0]
+    assert (mini.law, dict(mini.parameters)) == (law.split('"')[1], parameters)
+
+
+@pytest.mark.parametrize("max_win, caps", [
+    # 40 x bet is 200 and 400 coins; 60 EUR is 300 coins of 0.2: the smaller cap applies
+    ("bet_multiple = 40\ncurrency = 60", [200, 300]),
+    ("currency = 60", [300, 300]),  # a currency cap is the same number of coins at every level
+    ("bet_multiple = 40\ncurrency = 1000", [200, 400]),
+    ('bet_multiple = "1/5"', [1, 2]),  # exact fractions of a coin are kept
+])
+def test_cap_coins_is_the_smaller_cap_at_each_level(max_win, caps):
+    game = _jackpot_variant(("bet_multiple = 40", max_win))
+    assert [game.cap_coins(level) for level in game.bet_levels] == caps
+    assert all(type(c) is Fraction for c in map(game.cap_coins, game.bet_levels))
 
 
 # -- the documentation's examples ------------------------------------------------------------
