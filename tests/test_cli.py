@@ -12,6 +12,7 @@ import pytest
 
 import slotmath
 from slotmath.cli import main
+from strategies import JACKPOT_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = str(ROOT / "data/games/tiny_lines.toml")
@@ -74,6 +75,17 @@ def test_bad_input_is_one_line_exit_2(capsys, argv, fragment):
     assert code == 2
     assert fragment in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bad_jackpot_file_is_one_line_exit_2(tmp_path, capsys):
+    # law = ["linear"] once escaped the loader as a TypeError: an internal error, exit 1
+    assert JACKPOT_GAME.count('law = "linear"') == 1
+    bad = tmp_path / "jackpot.toml"
+    bad.write_text(JACKPOT_GAME.replace('law = "linear"', 'law = ["linear"]'), encoding="utf-8")
+    code, out, err = run(capsys, "analyze", str(bad))
+    assert code == 2 and out == ""
+    assert err == (f"slotmath: error: {bad}: jackpots[0].law: must be one of 'constant', "
+                   "'linear', 'saturating', got ['linear']\n")
 
 
 def test_bad_game_file_through_the_console_script(tmp_path):
