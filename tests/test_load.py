@@ -416,6 +416,35 @@ def test_contract_example_in_the_docs_loads():
         {3: 10, 4: 15, 5: 20}, "free", 3, True, 50)
 
 
+@pytest.mark.skipif(not DOC.exists(), reason="docs/game-format.md is not present")
+def test_jackpot_example_in_the_docs_loads():
+    """The jackpot example is a fragment: it is put into a small lines game with BN on the
+    reels, its top-level keys before the game's tables."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index("### Coin value, max win and progressive jackpots"):]
+    example = section[section.index("```toml\n") + 8: section.index("```\n", 10)]
+    game = loads_game('rows = 3\nbet = 25\npaylines = [[1, 1, 1], [0, 0, 0]]\n' + example
+                      + '[symbols]\nBN = { bonus = true }\nA = { pays = { 3 = 5 } }\nX = {}\n'
+                        '[reels]\nbase = [["BN", "A", "X"], ["A", "BN", "X"], ["X", "A", "BN"]]\n',
+                      "docs/game-format.md")
+    assert (game.coin_value, game.currency, game.bet_levels) == (Fraction(1, 100), "EUR",
+                                                                 (1, 2, 5))
+    assert [game.bet_value(level) for level in (1, 2, 5)] == [Fraction(1, 4), Fraction(1, 2),
+                                                              Fraction(5, 4)]
+    # the numbers the text works out
+    assert [game.cap_coins(level) for level in (1, 2, 5)] == [125_000, 250_000, 250_000]
+    minor, major, grand = game.jackpots
+    assert game.bonus_wheel.jackpots == ("MINOR", "MAJOR", "GRAND")
+    assert [minor.parameters["probability"] * minor.factor(level) for level in (1, 2, 5)] == [
+        0.002, 0.004, 0.01]
+    assert (minor.seed, minor.contribution, minor.reserve_fraction) == (
+        20, Fraction(1, 100), Fraction(1, 10))
+    assert (major.law, dict(major.parameters), major.reserve_fraction) == (
+        "saturating", {"p_max": 0.001, "half": 2000.0}, 0)
+    assert grand.law == "linear" and grand.parameters["rate"] * 10_000 == pytest.approx(2e-4)
+    assert sum(j.contribution for j in game.jackpots) == Fraction(16, 1000)
+
+
 def test_documented_line_and_level_examples():
     from slotmath.evaluate.window import PayModel
 
