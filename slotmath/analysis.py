@@ -51,6 +51,8 @@ from slotmath.markov.round import RoundAnalysis
 from slotmath.model.game import Game
 from slotmath.stats import par
 
+POOL_TAIL = 1e-12  # pools beyond each one's 1 - POOL_TAIL quantile are too rare to matter
+CHANCES_TAIL = 1e-13  # mass of the wheel-spins-per-round law cut off its upper tail
 CONFIDENCE_SPINS = (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
 
 
@@ -350,11 +352,15 @@ class Analysis:
         for spec in game.jackpots:
             pool = JackpotPool.from_spec(spec, self.level)
             pools[spec.name] = analyze_pool(pool, bet, chances)
-        top = sum(float(p.pool.law(p.stationary_pool.values[-1])) for p in pools.values())
+        # The divisions' probabilities must leave room for the coin divisions wherever the pools
+        # go, except in states rarer than POOL_TAIL (where a sum above 1 changes no figure).
+        top = sum(float(p.pool.law(p.stationary_pool.quantile(1 - POOL_TAIL)))
+                  for p in pools.values())
         if top > 1:
             raise ValueError(
                 f"{game.name}: at bet level {self.level} the jackpot divisions' probabilities "
-                f"can add up to {top:.4g} > 1 at pools the game reaches: lower the hit laws")
+                f"add up to {top:.4g} > 1 at pools reached with probability above {POOL_TAIL:g}:"
+                " lower the hit laws or their level factors")
         return JackpotFigures(bet, self.game.bonus_wheel.mean, mean, chances, error, pools)
 
     def _wheel_chances(self) -> tuple[dict[int, float], Fraction, float]:
@@ -377,9 +383,17 @@ class Analysis:
         mean = r.rtp  # exact expected wheel spins per round
         d = r.win_distribution()
         probs = {int(k): float(p) for k, p in zip(d.credits.tolist(), d.probs.tolist()) if p > 0}
+        # The far tail (rounds with very many wheel spins, below CHANCES_TAIL in all) is cut:
+        # it cannot move a pool figure measurably, and each extra k costs a lattice row.
+        tail, cut = 0.0, 0.0
+        for k in sorted(probs, reverse=True)[:-1]:
+            if tail + probs[k] > CHANCES_TAIL:
+                break
+            tail += probs[k]
+            cut += probs.pop(k)
         total = sum(probs.values())
         probs = {k: p / total for k, p in probs.items()}
-        moved = abs(total - 1) + d.aliased_mass_bound + d.dropped_mass
+        moved = abs(total + cut - 1) + cut + d.aliased_mass_bound + d.dropped_mass
         error = moved + abs(sum(k * p for k, p in probs.items()) - float(mean))
         return probs, mean, error
 
@@ -447,7 +461,7 @@ class Analysis:
             out["bonus_wheel"] = float(out["bonus_wheel"]) - self.jackpots.coin_loss
             out["jackpots"] = self.jackpots.rtp
         if self.cap is not None:
-            out["max_win_cap"] = -self.cap.effect
+            out["max_win_cap"] = 0 - self.cap.effect  # (0 - x: no "-0.0" for a float 0)
         return out
 
     @property
