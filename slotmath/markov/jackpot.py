@@ -143,6 +143,9 @@ TAIL = 1e-15
 GRID_POINTS = 512
 #: Longest lattice (rounds) tried before the pool is declared (practically) never hit.
 MAX_LATTICE = 1 << 24
+# Floats held per lattice point grow with the most chances per round (one row per chance count):
+# the lattice is refused beyond this many (a few hundred MB in all) rather than exhausting memory.
+MAX_LATTICE_CELLS = 1 << 25
 #: Relative roundoff allowance added to every error bound.
 ROUNDOFF = 1e-11
 #: Largest per-round hazard ``-log(1 - h)`` used (a certain hit becomes ``1 - e^-60``).
@@ -602,10 +605,11 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float) -> _Latti
                     fine=(s, M),
                     coarse=(s2, M2),
                 )
-        if length >= MAX_LATTICE:
+        if length >= MAX_LATTICE or length * (pmf.size + 4) >= MAX_LATTICE_CELLS:
             raise ValueError(
-                f"{pool.name}: the pool survives more than {MAX_LATTICE} rounds with "
-                f"probability above {tail}: is the hit law (practically) zero?"
+                f"{pool.name}: the pool survives more than {length:,} rounds with "
+                f"probability above {tail} (with up to {pmf.size - 1} chances per round): is "
+                "the hit law (practically) zero? Raise it, or cut the rounds with many chances"
             )
 
 
