@@ -1,0 +1,277 @@
+"""Progressive jackpots and the max-win cap in ``analyze()``, each figure against a path that
+does not share its code: brute-force spin tables, plain convolution, money conservation.
+
+The three mistakes these tests are built to catch: a bonus-wheel win multiplied in free spins,
+a jackpot counted twice, and a missing (or misplaced) max-win cap.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import slotmath
+from slotmath.cli import main
+from slotmath.exact.brute import brute_force_line_trigger
+from slotmath.exact.distribution import WinDistribution
+from slotmath.markov.jackpot import JackpotPool, analyze_pool
+from strategies import JACKPOT_GAME, jackpot_game
+
+ROOT = Path(__file__).resolve().parents[1]
+GMF = ROOT / "data/games/gold_money_frog.toml"
+
+
+def variant(*edits: tuple[str, str]) -> slotmath.Game:
+    """:data:`JACKPOT_GAME` with text edits (each must apply exactly once)."""
+    text = JACKPOT_GAME
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return slotmath.loads_game(text, "<jackpot variant>")
+
+
+NO_RETRIGGER = ("retrigger = true", "retrigger = false")
+NO_CAP = ("[max_win]\nbet_multiple = 40\n", "")
+
+
+def spin_outcomes(game, reel_set: str, window_mult: int):
+    """{(trigger count, wheel spins, coin win in total bets as Fraction): probability}, from the
+    brute-force line-trigger table, wheel coins at their mean are NOT added here."""
+    wheel = game.bonus_wheel
+    t = brute_force_line_trigger(game, wheel.symbol, wheel.count, reel_set)
+    out: dict = {}
+    for (trig, lines, credits), w in t.weights.items():
+        key = (trig, wheel.spins_for(lines), Fraction(credits * window_mult, t.credits_per_bet))
+        out[key] = out.get(key, 0) + Fraction(w, t.cycle)
+    return out
+
+
+def convolve(a: dict, b: dict) -> dict:
+    out: dict = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] = out.get(x + y, 0) + p * q
+    return out
+
+
+def wheel_spins_law_by_enumeration(game) -> dict[int, Fraction]:
+    """No retrigger: K = base spin's wheel spins + the wheel spins of its n free spins."""
+    fs = game.free_spins
+    free_k: dict[int, Fraction] = {}
+    for (_, k, _), p in spin_outcomes(game, fs.reels, 1).items():
+        free_k[k] = free_k.get(k, 0) + p
+    out: dict[int, Fraction] = {}
+    for (trig, k, _), p in spin_outcomes(game, "base", 1).items():
+        law = {k: Fraction(1)}
+        for _ in range(min(fs.award_for(trig), fs.max_spins or 10**9)):
+            law = convolve(law, free_k)
+        for total, q in law.items():
+            out[total] = out.get(total, 0) + p * q
+    return out
+
+
+def test_wheel_spins_law_matches_enumeration():
+    game = variant(NO_RETRIGGER)
+    a = slotmath.analyze(game)
+    expected = wheel_spins_law_by_enumeration(game)
+    got = a.jackpots.chances
+    assert set(got) <= set(expected)
+    for k, p in expected.items():
+        assert got.get(k, 0.0) == pytest.approx(float(p), abs=1e-13)
+    assert a.jackpots.mean_chances == sum(k * p for k, p in expected.items())
+    assert a.jackpots.chances_error < 1e-12
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_wheel_coins_are_not_multiplied_in_free_spins(level):
+    """The wheel's coin part = coin prize x (wheel spins - jackpot hits) per round, with the
+    wheel spins counted from brute-force tables: a x3 on wheel coins in free spins would add
+    2 x coin prize x (free-spin wheel spins), far above the tolerance."""
+    game = variant(NO_RETRIGGER)
+    a = slotmath.analyze(game, level)
+    law = wheel_spins_law_by_enumeration(game)
+    mean_k = sum(k * p for k, p in law.items())
+    coin = game.bonus_wheel.mean
+    hits = sum(p.hits_per_round for p in a.jackpots.pools.values())
+    assert a.components["bonus_wheel"] == pytest.approx(float(coin * mean_k) - float(coin) * hits,
+                                                        abs=1e-12)
+    base_k = sum(k * p for (_, k, _), p in spin_outcomes(game, "base", 1).items())
+    free_part = coin * (mean_k - base_k)
+    assert 2 * free_part > Fraction(1, 100)  # what a wrong x3 would add: clearly detectable
+
+
+def prize_law(wheel) -> dict[Fraction, Fraction]:
+    """One wheel spin's coin prize (total bets) -> probability."""
+    total = sum(wheel.weights)
+    out: dict = {}
+    for p, w in zip(wheel.prizes, wheel.weights):
+        out[p] = out.get(p, 0) + Fraction(w, total)
+    return out
+
+
+def coin_round_by_enumeration(game) -> dict[Fraction, Fraction]:
+    """No retrigger, no jackpots: the exact law of a round's coin win (wheel coins included)."""
+    fs = game.free_spins
+    prize = prize_law(game.bonus_wheel)
+
+    def spin_law(reel_set, mult):
+        out: dict = {}
+        for (trig, k, win), p in spin_outcomes(game, reel_set, mult).items():
+            law = {win: Fraction(1)}
+            for _ in range(k):
+                law = convolve(law, prize)
+            for x, q in law.items():
+                out[(trig, x)] = out.get((trig, x), 0) + p * q
+        return out
+
+    free: dict = {}
+    for (_, x), p in spin_law(fs.reels, fs.multiplier).items():
+        free[x] = free.get(x, 0) + p
+    out: dict = {}
+    for (trig, x), p in spin_law("base", 1).items():
+        law = {x: Fraction(1)}
+        for _ in range(min(fs.award_for(trig), fs.max_spins or 10**9)):
+            law = convolve(law, free)
+        for y, q in law.items():
+            out[y] = out.get(y, 0) + p * q
+    return out
+
+
+def without_jackpots(game):
+    wheel = replace(game.bonus_wheel, jackpots=())
+    return replace(game, bonus_wheel=wheel, jackpots=())
+
+
+def test_cap_effect_matches_plain_convolution():
+    """A free-spins game without jackpots: E[(W - cap)+] from the exact round law."""
+    game = without_jackpots(variant(NO_RETRIGGER, ("bet_multiple = 40", "bet_multiple = 10")))
+    a = slotmath.analyze(game)
+    law = coin_round_by_enumeration(game)
+    cap = a.cap.cap_bets
+    effect = sum((x - cap) * p for x, p in law.items() if x > cap)
+    reach = sum(p for x, p in law.items() if x >= cap)
+    assert effect > Fraction(1, 1000)  # the cap matters in this game
+    assert a.cap.effect == pytest.approx(float(effect), abs=1e-12)
+    assert a.cap.probability == pytest.approx(float(reach), abs=1e-12)
+    assert a.components["max_win_cap"] == pytest.approx(-float(effect), abs=1e-12)
+    assert a.rtp == pytest.approx(float(a.round.rtp - effect), abs=1e-12)
+    # the uncapped game returns exactly the capped one plus the effect
+    uncapped = slotmath.analyze(replace(game, max_win=None))
+    assert uncapped.rtp == a.round.rtp and uncapped.exact and not a.exact
+
+
+def test_cap_without_free_spins_is_exact():
+    """No free spins, no jackpots: the cap's effect is an exact Fraction, equal to plain
+    enumeration of the capped spin win."""
+    game = without_jackpots(variant(NO_RETRIGGER))
+    game = replace(game, free_spins=None, max_win=replace(game.max_win,
+                                                          bet_multiple=Fraction(3)))
+    a = slotmath.analyze(game)
+    law: dict = {}
+    for (_, k, win), p in spin_outcomes(game, "base", 1).items():
+        dist = {win: Fraction(1)}
+        for _ in range(k):
+            dist = convolve(dist, prize_law(game.bonus_wheel))
+        for x, q in dist.items():
+            law[x] = law.get(x, 0) + p * q
+    expected = sum(min(x, Fraction(3)) * p for x, p in law.items())
+    assert a.exact and a.cap.exact
+    assert a.rtp == expected
+    assert a.cap.effect > 0
+
+
+def test_zero_seed_jackpots_return_exactly_their_contributions():
+    """Money conservation: with seeds of 0, every contributed coin is paid back, so the
+    jackpots' RTP is the sum of the contribution rates (a jackpot counted twice doubles it)."""
+    game = variant(("seed = 5\n", "seed = 0\n"), ("seed = 40\n", "seed = 0\n"))
+    for level in game.bet_levels:
+        a = slotmath.analyze(game, level)
+        assert a.components["jackpots"] == pytest.approx(0.03 + 0.02, abs=1e-6)
+        assert a.jackpots.error < 1e-5
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_rtp_is_the_sum_of_its_parts(level):
+    game = jackpot_game()
+    a = slotmath.analyze(game, level)
+    j = a.jackpots
+    assert a.rtp == sum(float(v) for v in a.components.values())
+    coin = float(game.bonus_wheel.mean)
+    expected = (float(a.round.rtp) - coin * j.hits_per_round + j.rtp - float(a.cap.effect))
+    assert a.rtp == pytest.approx(expected, abs=1e-12)
+    bet = game.bet_value(level)
+    for spec in game.jackpots:
+        # each pool on its own, straight from the renewal model with the same wheel-spins law
+        alone = analyze_pool(JackpotPool.from_spec(spec, level), bet, j.chances)
+        got = j.pools[spec.name]
+        assert got.rtp_contribution == pytest.approx(alone.rtp_contribution, rel=1e-12)
+        assert got.rtp_contribution == pytest.approx(got.rtp_from_identity, abs=1e-9)
+    assert j.rtp == pytest.approx(sum(p.rtp_contribution for p in j.pools.values()), rel=1e-12)
+    # the cap bracket: the true effect lies between the all-coin and no-coin wheels
+    assert a.cap.error >= 0 and a.cap.effect > 0
+    assert a.rtp_error >= j.error + a.cap.error
+
+
+def test_the_chance_to_win_rises_with_the_bet():
+    game = jackpot_game()
+    low, high = (slotmath.analyze(game, level).jackpots for level in (1, 2))
+    for name in low.pools:
+        assert high.pools[name].hits_per_round > low.pools[name].hits_per_round
+
+
+def test_hit_laws_that_leave_no_room_for_coins_are_refused():
+    game = variant(("rate = 0.01", "rate = 0.2"))
+    with pytest.raises(ValueError, match="add up to .* > 1"):
+        slotmath.analyze(game).rtp
+
+
+# -- Gold Money Frog ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def gmf():
+    game = slotmath.load_game(GMF)
+    return {level: slotmath.analyze(game, level) for level in (1, 4)}
+
+
+@pytest.mark.parametrize("level, published", [(1, 0.9231), (4, 0.9296)])
+def test_gold_money_frog_hits_the_published_rtp(gmf, level, published):
+    a = gmf[level]
+    assert a.rtp_error < 1e-6
+    assert abs(a.rtp_float - published) + a.rtp_error < 1e-4  # within 0.01%
+    assert set(a.components) == {"lines", "scatter", "free_spins", "bonus_wheel", "jackpots",
+                                 "max_win_cap"}
+    # the coin game is the same at every level: only the jackpots' hit laws depend on it
+    assert a.round.rtp == gmf[1].round.rtp
+
+
+def test_gold_money_frog_jackpots_are_sensible(gmf):
+    for a in gmf.values():
+        pools = a.jackpots.pools
+        assert (pools["MINOR"].mean_rounds_between_hits < pools["MAJOR"].mean_rounds_between_hits
+                < pools["SUPER"].mean_rounds_between_hits)
+        for name, seed in (("MINOR", 50), ("MAJOR", 500), ("SUPER", 5000)):
+            assert pools[name].hit_value_mean > seed
+        assert 0 < a.jackpots.coin_probability < 1
+    assert gmf[4].components["jackpots"] > gmf[1].components["jackpots"]
+
+
+def test_cli_json_has_the_jackpot_figures(capsys):
+    assert main(["analyze", str(GMF), "--json", "--bet-level", "4"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert abs(d["rtp_float"] - 0.9296) < 1e-4 and d["rtp"] == d["rtp_float"]
+    assert not d["rtp_exact"] and d["rtp_error"] < 1e-6
+    for key in ("lines", "scatter", "free_spins", "bonus_wheel", "jackpots", "max_win_cap"):
+        assert key in d["components"]
+    assert Fraction(d["components"]["lines"]) > 0  # exact parts stay "p/q"
+    pools = d["jackpots"]["pools"]
+    assert set(pools) == {"MINOR", "MAJOR", "SUPER"}
+    for figures in pools.values():
+        assert figures["contribution"] > 0 and figures["one_in_rounds"] > 1
+        assert figures["mean_value_at_hit"] > figures["seed"]
+    assert d["max_win_cap"]["cap_bets"] == 10000
+    assert d["max_win_cap"]["cap_currency"] == 100000
