@@ -10,14 +10,16 @@ deterministic and returns a new frozen object; nothing here evaluates pays.
 * :func:`with_symbol_weight` sets a symbol's total stop weight on a weighted (virtual) reel,
   shared out as evenly as possible over its stops.
 * :func:`replace_reel` puts an edited reel back into a game.
+* :func:`with_jackpot` and :func:`with_wheel_weights` change a progressive jackpot's rules
+  (seed, contribution, reserve, hit law, level factors) or the bonus wheel's coin weights.
 """
 
 from __future__ import annotations
 
 from slotmath.model.game import Game, Reel
 
-__all__ = ["replace_reel", "symbol_count", "symbol_weight", "with_symbol_count",
-           "with_symbol_weight"]
+__all__ = ["replace_reel", "symbol_count", "symbol_weight", "with_jackpot",
+           "with_symbol_count", "with_symbol_weight", "with_wheel_weights"]
 
 
 def symbol_count(reel: Reel, symbol: str) -> int:
@@ -200,3 +202,90 @@ def replace_reel(game: Game, reel_set: str, index: int, reel: Reel) -> Game:
     reels = list(game.reel_sets[reel_set].reels)
     reels[index] = reel
     return game.replace_reels(reel_set, tuple(reels))
+
+
+# -- jackpots and the wheel ----------------------------------------------------------------------
+
+
+def with_jackpot(game: Game, name: str, **changes) -> Game:
+    """A copy of ``game`` with jackpot ``name`` changed (seed, contribution, reserve_fraction,
+    law, parameters, level_factors), checked like a game file would be.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from slotmath.model.game import JackpotSpec
+    >>> g = Game("g", (3,), 25, {}, {}, jackpots=(JackpotSpec(
+    ...     "MINOR", Fraction(50), Fraction(3, 125), Fraction(1, 10), "linear", {"rate": 1e-4}),))
+    >>> with_jackpot(g, "MINOR", seed=80, contribution=0.03).jackpots[0].contribution
+    Fraction(3, 100)
+    >>> with_jackpot(g, "MINOR", law="saturating")
+    Traceback (most recent call last):
+    ...
+    ValueError: jackpot 'MINOR': the saturating law takes p_max, half, not rate
+    """
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from slotmath.model.game import LAWS, _frozen_map
+
+    names = [j.name for j in game.jackpots]
+    if name not in names:
+        raise ValueError(f"no jackpot {name!r}: the game has {names}")
+    allowed = {"seed", "contribution", "reserve_fraction", "law", "parameters", "level_factors"}
+    unknown = set(changes) - allowed
+    if unknown:
+        raise ValueError(f"unknown jackpot field(s) {sorted(unknown)}: one of {sorted(allowed)}")
+    spec = game.jackpots[names.index(name)]
+    for key in ("seed", "contribution", "reserve_fraction"):
+        if key in changes:
+            changes[key] = Fraction(str(changes[key]))
+    new = replace(spec, **changes)
+    where = f"jackpot {name!r}"
+    if new.seed < 0:
+        raise ValueError(f"{where}: seed must be >= 0, not {new.seed}")
+    if not 0 <= new.contribution < 1 or not 0 <= new.reserve_fraction < 1:
+        raise ValueError(f"{where}: contribution and reserve_fraction must be in [0, 1)")
+    if new.law not in LAWS:
+        raise ValueError(f"{where}: law must be one of {sorted(LAWS)}, not {new.law!r}")
+    if set(new.parameters) != set(LAWS[new.law]):
+        raise ValueError(f"{where}: the {new.law} law takes {', '.join(LAWS[new.law])}, not "
+                         f"{', '.join(sorted(new.parameters))}")
+    if any(float(v) < 0 for v in new.parameters.values()) or any(
+            float(v) <= 0 for v in new.level_factors.values()):
+        raise ValueError(f"{where}: law parameters must be >= 0 and level factors > 0")
+    new = replace(new, parameters=_frozen_map({k: float(v) for k, v in new.parameters.items()}),
+                  level_factors=_frozen_map({int(k): float(v)
+                                             for k, v in new.level_factors.items()}))
+    jackpots = list(game.jackpots)
+    jackpots[names.index(name)] = new
+    if sum(j.contribution for j in jackpots) >= 1:
+        raise ValueError("jackpot contributions add up to the whole bet or more")
+    return replace(game, jackpots=tuple(jackpots))
+
+
+def with_wheel_weights(game: Game, weights) -> Game:
+    """A copy of ``game`` whose bonus wheel's coin divisions have ``weights`` (whole numbers,
+    one per coin division, not all zero).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from slotmath.model.game import BonusWheel
+    >>> g = Game("g", (3,), 5, {}, {}, bonus_wheel=BonusWheel(
+    ...     "B", 3, "once", (Fraction(1), Fraction(3)), (1, 1)))
+    >>> with_wheel_weights(g, [3, 1]).bonus_wheel.mean
+    Fraction(3, 2)
+    """
+    from dataclasses import replace
+
+    wheel = game.bonus_wheel
+    if wheel is None:
+        raise ValueError(f"{game.name} has no bonus wheel")
+    weights = tuple(weights)
+    if len(weights) != len(wheel.prizes):
+        raise ValueError(f"give one weight per coin division ({len(wheel.prizes)}), "
+                         f"not {len(weights)}")
+    if any(isinstance(w, bool) or int(w) != w or w < 0 for w in weights) or not any(weights):
+        raise ValueError(f"weights must be whole numbers >= 0, not all 0: {list(weights)}")
+    return replace(game, bonus_wheel=replace(wheel, weights=tuple(int(w) for w in weights)))
