@@ -503,11 +503,32 @@ class Analysis:
 
     @property
     def std(self) -> float:
-        """SD of the round win in total bets."""
+        """SD of the round win in total bets (with jackpots: of the coin round)."""
         return self.round.std
 
+    @cached_property
+    def std_total(self) -> float:
+        """SD of the round's whole return in total bets, jackpots included.
+
+        Without jackpots this is :attr:`std`. With them it is approximate:
+        ``Var(coin round) + sum_j h_j E[V_j^2] / B^2 - (jackpot RTP)^2``, with ``h_j`` hits per
+        round and ``V_j`` the value at a hit: it leaves out the covariance of the coin win with
+        the jackpot payout (a hit round has a wheel spin, so it is positive but small next to
+        the jackpot's own spread) and rounds that hit two jackpots.
+        """
+        j = self.jackpots
+        if j is None:
+            return self.std
+        bet = float(j.bet_value)
+        second = 0.0
+        for pool in j.pools.values():
+            v = pool.hit_value_distribution
+            second += pool.hits_per_round * float(v.values**2 @ v.probabilities) / bet**2
+        return (float(self.variance) + second - j.rtp**2) ** 0.5
+
     def volatility_index(self, confidence: float = 0.90) -> float:
-        return par.normal_quantile(confidence) * self.std
+        """Normal quantile x SD of the round's whole return (jackpots included)."""
+        return par.normal_quantile(confidence) * self.std_total
 
     @cached_property
     def base_distribution(self) -> WinDistribution:
@@ -571,8 +592,10 @@ class Analysis:
         return par.win_size_table(self.distribution)
 
     def confidence_interval(self, spins: int, confidence: float = 0.95) -> tuple[float, float]:
-        """Where the RTP measured over ``spins`` rounds lies with probability ``confidence``."""
-        half = par.normal_quantile(confidence) * self.std / spins**0.5
+        """Where the RTP measured over ``spins`` rounds lies with probability ``confidence``
+        (normal approximation with :attr:`std_total`; with jackpots, rounds are not independent
+        and these are a guide only)."""
+        half = par.normal_quantile(confidence) * self.std_total / spins**0.5
         return self.rtp_float - half, self.rtp_float + half
 
     # -- PAR tables (pandas) --------------------------------------------------------------

@@ -40,6 +40,7 @@ def analysis_dict(a) -> dict:
         "hit_frequency_float": float(a.hit_frequency),
         "base_hit_frequency": _exact(a.base_hit_frequency),
         "std": a.std,
+        "std_with_jackpots": a.std_total,
         "variance": _exact(a.variance),
         "volatility_index": {"90": a.volatility_index(0.90), "95": a.volatility_index(0.95)},
         "components": {k: _exact(v) if isinstance(v, (int, Fraction)) else float(v)

@@ -106,6 +106,8 @@ def summary_frame(analysis) -> pd.DataFrame:
         ("hit frequency", f"{float(a.hit_frequency):.6%}  (1 in {_one_in(a.hit_frequency):.3f})"),
         ("base-spin hit frequency", f"{float(a.base_hit_frequency):.6%}"),
         ("SD (x bet)", f"{a.std:.4f}"),
+        *([("SD with jackpots (x bet, approx.)", f"{a.std_total:.4f}")]
+          if a.jackpots is not None else []),
         ("volatility index 90%", f"{a.volatility_index(0.90):.4f}"),
         ("volatility index 95%", f"{a.volatility_index(0.95):.4f}"),
         ("max win (x bet)", f"{float(mw.multiple):g}  (1 in {mw.one_in:,.0f})"),
