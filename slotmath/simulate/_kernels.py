@@ -242,3 +242,69 @@ def moments(x):
         d = x[i] - mean
         squares += d * d
     return total, squares, hits
+
+
+# -- progressive jackpots --------------------------------------------------------------------
+
+LAW_CONSTANT, LAW_LINEAR, LAW_SATURATING = 0, 1, 2
+
+
+@njit(cache=True)
+def hit_probability(law, a, b, pool):
+    """One wheel spin's chance of a jackpot division, the law already scaled to the bet level
+    (:mod:`slotmath.markov.jackpot`): ``a`` (constant), ``min(1, a * pool)`` (linear) or
+    ``a * pool / (pool + b)`` (saturating, 0 where ``pool + b`` is 0)."""
+    if law == LAW_CONSTANT:
+        return a
+    if law == LAW_LINEAR:
+        return min(1.0, a * pool)
+    if pool + b > 0.0:
+        return a * pool / (pool + b)
+    return 0.0
+
+
+@njit(cache=True)
+def jackpot_rounds(first, spins, blocks, wheel_base, wheel_free, u, coin, pool, reserve,
+                   seed, to_pool, to_reserve, law, law_a, law_b, out_paid, out_coin_base,
+                   out_coin_free, block_hits, block_paid):
+    """Play the jackpot pools through consecutive rounds, in order (the pools carry over).
+
+    Round ``i`` (global round ``first + i`` of ``spins``) first contributes ``to_pool`` and
+    ``to_reserve`` (currency) to every pool, then plays its ``wheel_base[i]`` and then
+    ``wheel_free[i]`` wheel spins, wheel spin ``w`` (counted over the whole batch) with the
+    uniform ``u[w]``: pool j's slice is ``[sum_{i<j} p_i, sum_{i<=j} p_i)``, clipped at 1, with
+    ``p_j = law_j(pool_j)``; a hit pays the pool (``out_paid[i]``, currency) and restarts it
+    at its seed plus the reserve, the reserve at 0; otherwise the spin pays ``coin[w]``
+    credits (``out_coin_base`` / ``out_coin_free``). ``pool`` and ``reserve`` are updated in
+    place; hits and currency paid are added up per pool and per block of rounds
+    (``(first + i) * blocks // spins``) in ``block_hits`` and ``block_paid``.
+    """
+    n = wheel_base.shape[0]
+    n_pools = pool.shape[0]
+    w = 0
+    for i in range(n):
+        block = (first + i) * blocks // spins
+        for j in range(n_pools):
+            pool[j] += to_pool[j]
+            reserve[j] += to_reserve[j]
+        k_base = wheel_base[i]
+        for s in range(k_base + wheel_free[i]):
+            x = u[w]
+            edge = 0.0
+            hit = -1
+            for j in range(n_pools):
+                edge += hit_probability(law[j], law_a[j], law_b[j], pool[j])
+                if x < edge:
+                    hit = j
+                    break
+            if hit >= 0:
+                out_paid[i] += pool[hit]
+                block_hits[hit, block] += 1
+                block_paid[hit, block] += pool[hit]
+                pool[hit] = seed[hit] + reserve[hit]
+                reserve[hit] = 0.0
+            elif s < k_base:
+                out_coin_base[i] += coin[w]
+            else:
+                out_coin_free[i] += coin[w]
+            w += 1
