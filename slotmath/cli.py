@@ -62,6 +62,7 @@ def _analyze(args) -> int:
 
 def _simulate(args) -> int:
     import slotmath
+    from slotmath.report.simulation import simulation_dict, simulation_text
     from slotmath.simulate import simulate
 
     if args.spins < 1:
@@ -71,22 +72,10 @@ def _simulate(args) -> int:
     game = slotmath.load_game(args.file)
     level = _level(game, args.bet_level, args.file)
     result = simulate(game, args.spins, args.seed, level=level, progress=args.progress)
-    doc = {
-        "spins": result.spins,
-        "rtp": result.rtp,
-        "std_error": result.std_error,
-        "hit_frequency": result.hit_frequency,
-        "std": result.std,
-        "seed": args.seed,
-        "bet_level": level,
-    }
     if args.json:
-        print(json.dumps(doc, indent=2))
+        print(json.dumps(simulation_dict(result, game), indent=2))
     else:
-        print(f"{game.name}: {result.spins:,} rounds, seed {args.seed}, level {level}")
-        print(f"RTP            {result.rtp:.6%}  +/- {1.96 * result.std_error:.6%} (95%)")
-        print(f"hit frequency  {result.hit_frequency:.6%}")
-        print(f"SD (x bet)     {result.std:.4f}")
+        print(simulation_text(result, game))
     return 0
 
 

@@ -20,21 +20,25 @@ Statistical checks use fixed seeds, so they are deterministic; each allows 4.5 s
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
-from strategies import jackpot_game
+from strategies import JACKPOT_GAME, jackpot_game
 
 import slotmath
+from slotmath.cli import main
 from slotmath.exact.brute import brute_force_line_trigger
 from slotmath.markov.jackpot import JackpotPool, analyze_pool, hit_law
 from slotmath.model.game import Game, JackpotSpec
 from slotmath.simulate import _kernels, jackpots, monte_carlo, simulate
 
+ROOT = Path(__file__).resolve().parents[1]
 Z = 4.5  # standard errors allowed between an estimate and its reference
 SPINS = 1_000_000
 LEVELS = [1, 2]
@@ -351,6 +355,37 @@ def test_cap_that_is_not_a_whole_number_of_credits(level, cap):
     assert result.rtp == float(cap) and result.max_win_cap == float(cap - 10)
     assert result.capped_rounds == 10_000 and result.std == 0 == result.max_win_cap_std_error
     assert result.base == 10 and result.hit_frequency == 1
+
+
+# -- the command line ------------------------------------------------------------------------
+
+def test_cli_shows_jackpots_and_cap(capsys, tmp_path):
+    path = tmp_path / "jackpot.toml"
+    path.write_text(JACKPOT_GAME)
+    argv = ["simulate", str(path), "--spins", "20000", "--seed", "3", "--bet-level", "2"]
+    assert main(argv + ["--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    result = simulate(jackpot_game(), 20_000, seed=3, level=2)
+    assert doc["rtp"] == result.rtp and doc["bet_level"] == 2 and doc["currency"] == "EUR"
+    assert doc["max_win_cap"] == result.max_win_cap
+    assert doc["capped_rounds"] == result.capped_rounds
+    assert doc["jackpot_rtp"] == result.jackpot_rtp
+    assert set(doc["jackpots"]) == {"MINI", "GRAND"}
+    grand = doc["jackpots"]["GRAND"]
+    assert grand["hits"] == result.jackpot("GRAND").hits
+    assert grand["one_in"] == pytest.approx(result.jackpot("GRAND").one_in)
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    for fragment in ("max-win cap", "MINI", "GRAND", "1 in", "EUR", "batch means"):
+        assert fragment in text
+
+
+def test_cli_plain_game_has_no_jackpot_lines(capsys):
+    assert main(["simulate", str(ROOT / "data/games/tiny_lines.toml"), "--spins", "2000",
+                 "--seed", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "max-win cap" not in text and "jackpot" not in text.lower()
+
 
 
 def test_multiplied_jackpot_wheel_is_refused():
