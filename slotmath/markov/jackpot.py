@@ -551,6 +551,20 @@ def _grids(i_top: int, grid_points: int) -> tuple[tuple[int, int], tuple[int, in
     return (s, -(-i_top // s) + 1), (2 * s, -(-i_top // (2 * s)) + 1)
 
 
+def _joined(parts: list[list], i: int, length: int) -> np.ndarray:
+    """The first ``length`` lattice points of component ``i`` of the parts, as one array; the
+    parts' own arrays are released as they are joined (the lattice can be hundreds of MB)."""
+    pieces, n = [], 0
+    for part in parts:
+        a, part[i] = part[i], None
+        take = min(a.shape[-1], length - n)
+        if take > 0:
+            pieces.append(a[..., :take])
+            n += take
+    out = np.concatenate(pieces, axis=-1)
+    return out
+
+
 def _build_lattice(model: JackpotModel, grid_points: int, tail: float) -> _Lattice:
     """Grow the lattice (doubling) until every cycle from every grid start is cut at ``tail``."""
     pool = model.pool
@@ -579,7 +593,7 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float) -> _Latti
         if length == 0:
             hazard[0] = 0.0  # k = 0 is the restart, not a round
         H_part = H_last + np.cumsum(hazard)
-        parts.append((p, hit, hit_left, spins, H_part))
+        parts.append([p, hit, hit_left, spins, H_part])
         length += size
         H_last, p_last = float(H_part[-1]), float(p[-1])
         H = np.concatenate([part[4] for part in parts])
@@ -594,12 +608,13 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float) -> _Latti
                 )
             if top < length and H[-1] >= H[top] + threshold:
                 L = int(np.searchsorted(H, H[top] + threshold)) + 1
+                del H
                 return _Lattice(
-                    p=np.concatenate([part[0] for part in parts])[:L],
-                    hit=np.concatenate([part[1] for part in parts])[:L],
-                    hit_left=np.concatenate([part[2] for part in parts], axis=1)[:, :L],
-                    spins=np.concatenate([part[3] for part in parts])[:L],
-                    H=H[:L],
+                    p=_joined(parts, 0, L),
+                    hit=_joined(parts, 1, L),
+                    hit_left=_joined(parts, 2, L),
+                    spins=_joined(parts, 3, L),
+                    H=_joined(parts, 4, L),
                     n_max=n_max,
                     rho=rho,
                     fine=(s, M),
