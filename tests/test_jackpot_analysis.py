@@ -341,3 +341,29 @@ def test_generated_jackpot_games_hold_together(game, level):
                                                       abs=pool.error_bounds["rtp_contribution"])
     assert a.rtp == pytest.approx(float(sum(a.components.values())), abs=1e-14)
     assert a.rtp_error < 1e-2
+
+
+def test_saturating_law_scaled_past_one_is_refused():
+    """law(pool) x factor capped at 1 is not a saturating law once p_max x factor > 1: the
+    analysis and the simulator (which share ``hit_law``) refuse it rather than differ."""
+    game = variant(("level_factors = [1, 3]", "level_factors = [1, 30]"))
+    with pytest.raises(ValueError, match="p_max x level factor"):
+        slotmath.analyze(game, 2).rtp
+
+
+def test_gold_money_frog_against_seeded_simulation(gmf):
+    """Level 4, a million rounds: the coin game (tight), the wheel's coin part, and the MINOR
+    and MAJOR pools (hit often enough for batch means) against the analysis."""
+    from slotmath.simulate import simulate
+
+    a = gmf[4]
+    sim = simulate(a.game, 1_000_000, seed=20261129, level=4)
+    n = sim.spins
+    coin = float(sum(a.components[k] for k in ("lines", "scatter", "free_spins", "bonus_wheel")))
+    assert abs(sim.base + sim.free_spins - coin) < 4.5 * a.std / n**0.5
+    assert sim.max_win_cap == 0 and sim.capped_rounds == 0
+    for name in ("MINOR", "MAJOR"):
+        got, pool = sim.jackpot(name), a.jackpots.pools[name]
+        assert abs(got.hits_per_round - pool.hits_per_round) < 4.5 * got.hits_per_round_std_error
+        assert abs(got.mean_value - pool.hit_value_mean) < 4.5 * got.mean_value_std_error
+    assert abs(sim.rtp - a.rtp_float) < 4.5 * a.std_total / n**0.5

@@ -288,6 +288,11 @@ def hit_law(kind: str, parameters: Mapping[str, float], factor: float = 1.0):
         cls = LAW_CLASSES[kind]
     except KeyError:
         raise ValueError(f"unknown hit law {kind!r}: one of {', '.join(LAW_CLASSES)}") from None
+    if kind == "saturating" and float(parameters["p_max"]) * factor > 1:
+        # min(1, factor x law) is then no longer a saturating law: refuse, don't approximate
+        raise ValueError(f"saturating law: p_max x level factor = "
+                         f"{float(parameters['p_max']) * factor:.4g} > 1; lower p_max or the "
+                         "level factor")
     return cls(**dict(parameters)).scaled(factor)
 
 
