@@ -263,42 +263,13 @@ def wheel_game(per_spin: str = "per_line", multiplied: bool = False,
     return loads_game(wheel_game_text(per_spin, multiplied, retrigger), "<wheel>")
 
 
-JACKPOT_GAME = """
-name = "Jackpot test"
-rows = 3
-bet = 5
-bet_levels = [1, 2]
-coin_value = 0.2
-currency = "EUR"
-paylines = [[1, 1, 1], [0, 0, 0], [2, 2, 2], [0, 1, 2], [2, 1, 0]]
-
-[symbols]
-W  = { wild = true, pays = { 3 = 20 } }
-SC = { scatter = true, pays = { 3 = 2 } }
-BN = { bonus = true }
-A  = { pays = { 2 = 1, 3 = 5 } }
-X  = {}
-
-[reels]
-base = [["A", "BN", "X", "SC", "A", "BN"], ["BN", "W", "A", "X", "SC", "BN"], ["A", "BN", "SC", "X", "BN", "W"]]
-free = [["A", "BN", "X", "SC", "W"], ["BN", "W", "A", "SC", "BN"], ["A", "BN", "SC", "X", "BN"]]
-
-[free_spins]
-trigger = "SC"
-awards = { 3 = 3 }
-reels = "free"
-multiplier = 3
-retrigger = true
-max_spins = 9
-
-[bonus_wheel]
-symbol = "BN"
-count = 2
-per_spin = "once"
-prizes = [1, 1, 2]
-weights = [3, 3, 2]
-jackpots = ["MINI", "GRAND"]
-
+JACKPOT_GAME = (
+    WHEEL_GAME.replace('name = "Wheel test"', 'name = "Jackpot test"')
+    .replace("bet = 5\n", 'bet = 5\nbet_levels = [1, 2]\ncoin_value = 0.2\ncurrency = "EUR"\n')
+    .replace('per_spin = "per_line"', 'per_spin = "once"')
+    .replace('prizes = [1, 1, 2, "5/2"]\nweights = [3, 3, 2, 1]',
+             'prizes = [1, 1, 2]\nweights = [3, 3, 2]\njackpots = ["MINI", "GRAND"]')
+    + """
 [max_win]
 bet_multiple = 40
 
@@ -321,6 +292,7 @@ p_max = 0.05
 half = 100
 level_factors = [1, 3]
 """
+)
 """A wheel with two progressive jackpots hit often (a jackpot about every 10-60 rounds), a
 low max-win cap (40 x bet, reached by some free-spin rounds) and two bet levels: small enough
 for the simulator to pin every figure in a test."""
