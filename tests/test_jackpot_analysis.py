@@ -60,20 +60,38 @@ def convolve(a: dict, b: dict) -> dict:
     return out
 
 
-def wheel_spins_law_by_enumeration(game) -> dict[int, Fraction]:
-    """No retrigger: K = base spin's wheel spins + the wheel spins of its n free spins."""
+def round_law(game, base: dict, free: dict) -> dict:
+    """No retrigger: the law of a round's total, from the paid spin's {(trigger count, amount):
+    p} and one free spin's {amount: p} (the n awarded free spins are independent)."""
     fs = game.free_spins
-    free_k: dict[int, Fraction] = {}
-    for (_, k, _), p in spin_outcomes(game, fs.reels, 1).items():
-        free_k[k] = free_k.get(k, 0) + p
-    out: dict[int, Fraction] = {}
-    for (trig, k, _), p in spin_outcomes(game, "base", 1).items():
-        law = {k: Fraction(1)}
+    out: dict = {}
+    for (trig, x), p in base.items():
+        law = {x: Fraction(1)}
         for _ in range(min(fs.award_for(trig), fs.max_spins or 10**9)):
-            law = convolve(law, free_k)
+            law = convolve(law, free)
         for total, q in law.items():
             out[total] = out.get(total, 0) + p * q
     return out
+
+
+def marginal(law: dict) -> dict:
+    """{(trigger count, amount): p} -> {amount: p}."""
+    out: dict = {}
+    for (_, x), p in law.items():
+        out[x] = out.get(x, 0) + p
+    return out
+
+
+def wheel_spins_law_by_enumeration(game) -> dict[int, Fraction]:
+    """No retrigger: K = base spin's wheel spins + the wheel spins of its n free spins."""
+
+    def spins(reel_set):
+        out: dict = {}
+        for (trig, k, _), p in spin_outcomes(game, reel_set, 1).items():
+            out[(trig, k)] = out.get((trig, k), 0) + p
+        return out
+
+    return round_law(game, spins("base"), marginal(spins(game.free_spins.reels)))
 
 
 def test_wheel_spins_law_matches_enumeration():
@@ -130,17 +148,7 @@ def coin_round_by_enumeration(game) -> dict[Fraction, Fraction]:
                 out[(trig, x)] = out.get((trig, x), 0) + p * q
         return out
 
-    free: dict = {}
-    for (_, x), p in spin_law(fs.reels, fs.multiplier).items():
-        free[x] = free.get(x, 0) + p
-    out: dict = {}
-    for (trig, x), p in spin_law("base", 1).items():
-        law = {x: Fraction(1)}
-        for _ in range(min(fs.award_for(trig), fs.max_spins or 10**9)):
-            law = convolve(law, free)
-        for y, q in law.items():
-            out[y] = out.get(y, 0) + p * q
-    return out
+    return round_law(game, spin_law("base", 1), marginal(spin_law(fs.reels, fs.multiplier)))
 
 
 def without_jackpots(game):
