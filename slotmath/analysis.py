@@ -363,6 +363,63 @@ class Analysis:
                 " lower the hit laws or their level factors")
         return JackpotFigures(bet, self.game.bonus_wheel.mean, mean, chances, error, pools)
 
+    def wheel_outcomes(self, pools: dict[str, float] | None = None) -> list[dict]:
+        """One bonus-wheel spin as a distribution over its divisions, at this bet level.
+
+        Parameters
+        ----------
+        pools : dict name -> currency, optional
+            The jackpots' current values; each jackpot division's probability is its hit law
+            there. Without it: the stationary chance per wheel spin (the mean of the law over
+            the pool a wheel spin meets in the long run).
+
+        Returns
+        -------
+        list of dict
+            One per division: ``division`` (label), ``kind`` ("coins" or "jackpot"),
+            ``prize`` (total bets; None for a jackpot), ``probability`` (float; an exact
+            Fraction for a wheel without jackpots).
+
+        Examples
+        --------
+        >>> import slotmath
+        >>> g = slotmath.load_game("data/games/gold_money_frog.toml")
+        >>> rows = slotmath.analyze(g, 4).wheel_outcomes({"MINOR": 100, "MAJOR": 900,
+        ...                                                "SUPER": 9000})
+        >>> [(r["division"], round(r["probability"], 6)) for r in rows[-3:]]
+        [('MINOR', 0.079542), ('MAJOR', 0.005727), ('SUPER', 0.000315)]
+        >>> round(sum(r["probability"] for r in rows), 12)
+        1.0
+        """
+        from slotmath.markov.jackpot import JackpotPool
+
+        wheel = self.game.bonus_wheel
+        if wheel is None:
+            raise ValueError(f"{self.game.name} has no bonus wheel")
+        jackpot_p: dict[str, float] = {}
+        for spec in self.game.jackpots:
+            if pools is not None:
+                if spec.name not in pools:
+                    raise ValueError(f"give the value of every jackpot: {spec.name} is missing")
+                law = JackpotPool.from_spec(spec, self.level).law
+                jackpot_p[spec.name] = float(law(float(pools[spec.name])))
+            else:
+                jackpot_p[spec.name] = self.jackpots.pools[spec.name].\
+                    expected_hit_probability_per_spin
+        coins = 1 - sum(jackpot_p.values()) if jackpot_p else Fraction(1)
+        if coins < 0:
+            raise ValueError(f"the jackpot divisions' probabilities add up to "
+                             f"{1 - coins:.4g} > 1 at these pools")
+        total = sum(wheel.weights)
+        rows = []
+        for i, (prize, w) in enumerate(zip(wheel.prizes, wheel.weights)):
+            label = wheel.labels[i] if wheel.labels else f"coins {i + 1}"
+            p = Fraction(w, total) * coins if not jackpot_p else coins * w / total
+            rows.append({"division": label, "kind": "coins", "prize": prize, "probability": p})
+        for name, p in jackpot_p.items():
+            rows.append({"division": name, "kind": "jackpot", "prize": None, "probability": p})
+        return rows
+
     def _wheel_chances(self) -> tuple[dict[int, float], Fraction, float]:
         """Law of the wheel spins per paid round: the free-spins chain run on tables whose
         "credits" are wheel spins."""

@@ -375,3 +375,32 @@ def test_gold_money_frog_against_seeded_simulation(gmf):
         assert abs(got.hits_per_round - pool.hits_per_round) < 4.5 * got.hits_per_round_std_error
         assert abs(got.mean_value - pool.hit_value_mean) < 4.5 * got.mean_value_std_error
     assert abs(sim.rtp - a.rtp_float) < 4.5 * a.std_total / n**0.5
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_wheel_outcomes_by_pool_and_in_the_long_run(level):
+    game = jackpot_game()
+    a = slotmath.analyze(game, level)
+    j = a.jackpots
+    rows = a.wheel_outcomes()
+    assert sum(r["probability"] for r in rows) == pytest.approx(1, abs=1e-12)
+    coins = sum(r["probability"] for r in rows if r["kind"] == "coins")
+    assert coins == pytest.approx(j.coin_probability, abs=1e-9)
+    for r in rows:
+        if r["kind"] == "jackpot":  # per wheel spin x wheel spins per round = hits per round
+            pool = j.pools[r["division"]]
+            assert r["probability"] * float(j.mean_chances) == pytest.approx(
+                pool.hits_per_round, rel=1e-6)
+    # at given pools: the laws themselves (MINI linear 0.01 x factor, GRAND saturating)
+    factor = {1: (1.0, 1.0), 2: (1.5, 3.0)}[level]
+    at = {r["division"]: r["probability"] for r in a.wheel_outcomes({"MINI": 6, "GRAND": 50})}
+    assert at["MINI"] == pytest.approx(0.01 * factor[0] * 6)
+    assert at["GRAND"] == pytest.approx(0.05 * factor[1] * 50 / 150)
+    with pytest.raises(ValueError, match="GRAND is missing"):
+        a.wheel_outcomes({"MINI": 6})
+
+
+def test_wheel_outcomes_without_jackpots_are_exact():
+    a = slotmath.analyze(without_jackpots(jackpot_game()))
+    rows = a.wheel_outcomes()
+    assert [r["probability"] for r in rows] == [Fraction(3, 8), Fraction(3, 8), Fraction(1, 4)]

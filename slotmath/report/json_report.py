@@ -77,8 +77,20 @@ def analysis_dict(a) -> dict:
             "mean_prize": _exact(wheel.mean),
             "multiplied_in_free_spins": wheel.multiplied,
             "wheel_spins_per_spin": {k: _exact(v) for k, v in a.wheel_spins.items()},
-            "rtp": _exact(a.components["bonus_wheel"]),
+            "rtp": (_exact(a.components["bonus_wheel"]) if not game.jackpots
+                    else float(a.components["bonus_wheel"])),
+            "divisions": [
+                {"division": r["division"], "kind": r["kind"],
+                 "prize": None if r["prize"] is None else _number(r["prize"]),
+                 "probability": (_exact(r["probability"]) if isinstance(r["probability"], Fraction)
+                                 else r["probability"])}
+                for r in a.wheel_outcomes()
+            ],
         }
+        if game.jackpots:
+            out["bonus_wheel"]["divisions_note"] = (
+                "jackpot divisions at their stationary chance per wheel spin; their chance at "
+                "given pools: Analysis.wheel_outcomes(pools)")
     if game.coin_value is not None:
         out["coin_value"] = _number(game.coin_value)
         out["currency"] = game.currency
