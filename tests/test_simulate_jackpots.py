@@ -253,7 +253,7 @@ def test_kernel_hit_laws_equal_the_markov_laws():
     specs = [
         _spec("C", "constant", (1.0, 4.0), probability=0.3),  # 1.2 at level 2: capped at 1
         _spec("L", "linear", (1.0, 2.5), rate=0.01),  # reaches 1 at pool 100 (40 at level 2)
-        _spec("S", "saturating", (1.0, 3.0), p_max=0.4, half=50.0),  # p_max x 3 capped at 1
+        _spec("S", "saturating", (1.0, 3.0), p_max=0.3, half=50.0),  # p_max x 3 = 0.9
         _spec("H", "saturating", (0.5, 1.0), p_max=0.2, half=0.0),  # 0 at an empty pool
     ]
     game = _with_pools(jackpot_game(), specs)
@@ -265,6 +265,11 @@ def test_kernel_hit_laws_equal_the_markov_laws():
             law = hit_law(spec.law, spec.parameters, spec.factor(level))
             got = [_kernels.hit_probability(kinds[j], a[j], b[j], x) for x in pools]
             np.testing.assert_array_equal(got, law(pools))
+    # p_max x factor above 1 is no saturating law: refused here as by the analysis
+    game = _with_pools(jackpot_game(), [_spec("S", "saturating", (1.0, 3.0), p_max=0.4,
+                                              half=50.0)])
+    with pytest.raises(ValueError, match="p_max x level factor"):
+        jackpots.law_arrays(game, 2)
 
 
 def _play(u: list[float], probabilities: tuple[float, float], coin: int = 7):
