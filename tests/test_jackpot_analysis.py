@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 import slotmath
 from slotmath.cli import main
 from slotmath.exact.brute import brute_force_line_trigger
-from slotmath.exact.distribution import WinDistribution
 from slotmath.markov.jackpot import JackpotPool, analyze_pool
 from strategies import JACKPOT_GAME, jackpot_game
 

@@ -52,6 +52,7 @@ __all__ = [
     "PoolSimulation",
     "SaturatingLaw",
     "analyze_pool",
+    "hit_law",
     "simulate_pool",
     "NumericWinDistribution",
     "RoundAnalysis",
