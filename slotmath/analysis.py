@@ -218,7 +218,9 @@ class CapFigures:
     ``effect``: float roundoff of the round distribution and, with jackpots, the bracket
     between the effect with every wheel spin paying coins and with none paying coins
     (jackpot hits replace coin prizes; the estimate interpolates at the stationary chance of
-    a coin division).
+    a coin division). ``resolution`` is the numerical round distribution's noise floor: the
+    probability of any one win amount below it is dropped, so a cap that only such amounts
+    reach shows an effect of 0 (not bounded by ``error``).
     """
 
     cap_coins: Fraction
@@ -227,6 +229,7 @@ class CapFigures:
     probability: Fraction | float
     exact: bool
     error: float
+    resolution: float = 0.0  # numerical: probabilities per amount below this are not resolved
 
 
 @dataclass(frozen=True, eq=False)
@@ -474,7 +477,8 @@ class Analysis:
         else:
             effect, reach, error = self._numeric_cap(self._numeric_round, cap_bets)
             if not self.game.jackpots:
-                return CapFigures(cap, cap_bets, effect, reach, False, error)
+                return CapFigures(cap, cap_bets, effect, reach, False, error,
+                                  self._numeric_round.noise_floor)
         # Jackpot hits replace coin prizes: the true effect lies between the effect with every
         # wheel spin paying coins (above) and with none paying coins (the cap's effect only
         # grows with the round's win).
@@ -492,8 +496,9 @@ class Analysis:
         # and the true effect lie in [low, effect], which bounds the error.
         q = self.jackpots.coin_probability
         width = float(effect) - float(low)
+        resolution = 0.0 if self.game.free_spins is None else self._numeric_round.noise_floor
         return CapFigures(cap, cap_bets, float(low) + q * width, float(reach), False,
-                          error + width * max(q, 1 - q))
+                          error + width * max(q, 1 - q), resolution)
 
     @staticmethod
     def _numeric_cap(n, cap_bets: Fraction) -> tuple[float, float, float]:

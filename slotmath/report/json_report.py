@@ -125,11 +125,12 @@ def analysis_dict(a) -> dict:
             "cap_bets": _number(cap.cap_bets),
             "cap_currency": (_number(cap.cap_coins * game.coin_value)
                              if game.coin_value is not None else None),
-            "rtp_effect": -float(cap.effect),
+            "rtp_effect": 0.0 - float(cap.effect),  # (no "-0.0")
             "rtp_effect_exact": _exact(-cap.effect) if cap.exact else None,
             "probability_capped": float(cap.probability),
             "exact": cap.exact,
             "error": cap.error,
+            "resolution": cap.resolution,
             "scope": "coin win of a paid round (base spin, its free spins, wheel coin prizes); "
                      "jackpots are paid outside the cap",
         }
