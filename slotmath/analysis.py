@@ -623,7 +623,7 @@ class Analysis:
             "aliased_mass_bound": n.aliased_mass_bound,
             "dropped_mass": n.dropped_mass,
             "noise_floor": n.noise_floor,
-            "mean_error": abs(n.mean_bets - self.rtp_float),
+            "mean_error": abs(n.mean_bets - float(self.round.rtp)),  # its own exact mean
         }
 
     @cached_property

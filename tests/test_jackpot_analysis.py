@@ -403,3 +403,10 @@ def test_wheel_outcomes_without_jackpots_are_exact():
     a = slotmath.analyze(without_jackpots(jackpot_game()))
     rows = a.wheel_outcomes()
     assert [r["probability"] for r in rows] == [Fraction(3, 8), Fraction(3, 8), Fraction(1, 4)]
+
+
+def test_round_distribution_error_is_against_the_coin_round():
+    """The numerical round distribution is the coin round's: its mean error is measured
+    against that exact mean, not against the RTP with jackpots."""
+    a = slotmath.analyze(jackpot_game())
+    assert a.distribution_error["mean_error"] < 1e-9
