@@ -1,5 +1,12 @@
 """Interactive panels, ipywidgets only: controls wired to the exact engine and the charts."""
 
+from slotmath.widgets.jackpot_panel import (
+    JackpotPanel,
+    jackpot_summary_html,
+    starting_parameters,
+    with_jackpot_controls,
+)
 from slotmath.widgets.strip_editor import StripEditor, strip_editor, summary_html
 
-__all__ = ["StripEditor", "strip_editor", "summary_html"]
+__all__ = ["JackpotPanel", "StripEditor", "jackpot_summary_html", "starting_parameters",
+           "strip_editor", "summary_html", "with_jackpot_controls"]

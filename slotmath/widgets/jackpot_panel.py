@@ -1,0 +1,425 @@
+"""A jackpot what-if panel: one row of controls per progressive jackpot, the analysis redrawn live.
+
+The computation is kept apart from the widgets: :func:`with_jackpot_controls` turns one row's
+values into a game (through :func:`slotmath.model.edit.with_jackpot`),
+:func:`starting_parameters` gives each hit law's starting values and
+:func:`jackpot_summary_html` the figures shown. :class:`JackpotPanel` only wires them to
+ipywidgets, :func:`slotmath.analyze` and the charts of :mod:`slotmath.plot`.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+import ipywidgets as widgets
+from IPython.display import display
+from matplotlib.figure import Figure
+
+from slotmath.analysis import Analysis, analyze
+from slotmath.model.edit import with_jackpot
+from slotmath.model.game import Game, JackpotSpec
+from slotmath.plot import (
+    plot_hit_value,
+    plot_rtp_breakdown,
+    plot_rtp_by_level,
+    plot_time_between_hits,
+    rtp_by_level_data,
+)
+
+__all__ = [
+    "LAW_PARAMETERS",
+    "LAW_SCALE",
+    "JackpotPanel",
+    "jackpot_summary_html",
+    "starting_parameters",
+    "with_jackpot_controls",
+]
+
+#: Each hit law's parameters, in the order the panel offers the laws.
+LAW_PARAMETERS: dict[str, tuple[str, ...]] = {
+    "linear": ("rate",),
+    "saturating": ("p_max", "half"),
+    "constant": ("probability",),
+}
+
+#: The parameter of each law that a jackpot's weight multiplies: the one the chance per wheel
+#: spin is proportional to, at every pool.
+LAW_SCALE: dict[str, str] = {"linear": "rate", "saturating": "p_max", "constant": "probability"}
+
+
+# -- the computation: control values -> game, figures -> HTML --------------------------------
+
+def starting_parameters(spec: JackpotSpec, pool: Any) -> dict[str, dict[str, float]]:
+    """Starting values of every hit law's parameters for one jackpot.
+
+    The jackpot's own law starts from the game file's parameters. Each other law starts from
+    a law with about the same chance at the pools ``pool`` describes: *saturating* with
+    ``half`` = the mean pool and ``p_max`` = twice the mean chance per wheel spin, *constant*
+    with the mean chance per wheel spin, *linear* with ``rate`` = mean chance / mean pool.
+
+    Parameters
+    ----------
+    spec : JackpotSpec
+        The jackpot as in the game file.
+    pool : PoolAnalysis
+        Its figures at a reference bet level (``analyze(game, level).jackpots.pools[name]``);
+        only ``expected_hit_probability_per_spin`` and ``mean_pool`` are read.
+
+    Returns
+    -------
+    dict law -> (dict parameter -> float)
+        One entry per law of :data:`LAW_PARAMETERS`, before any level factor.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from types import SimpleNamespace
+    >>> spec = JackpotSpec("MINOR", Fraction(50), Fraction(3, 125), Fraction(1, 10), "linear",
+    ...                    {"rate": 1e-4})
+    >>> pool = SimpleNamespace(expected_hit_probability_per_spin=0.02, mean_pool=160.0)
+    >>> starting_parameters(spec, pool)
+    {'linear': {'rate': 0.0001}, 'saturating': {'p_max': 0.04, 'half': 160.0}, 'constant': {'probability': 0.02}}
+    """
+    p = float(pool.expected_hit_probability_per_spin)
+    mean_pool = float(pool.mean_pool)
+    rate = p / mean_pool if mean_pool > 0 else 0.0
+    out = {"linear": {"rate": rate}, "saturating": {"p_max": 2 * p, "half": mean_pool},
+           "constant": {"probability": p}}
+    out[spec.law] = dict(spec.parameters)
+    return out
+
+
+def with_jackpot_controls(game: Game, name: str, *, weight: float = 1.0,
+                          contribution_percent: float | None = None, seed: float | None = None,
+                          law: str | None = None,
+                          parameters: Mapping[str, float] | None = None) -> Game:
+    """A copy of ``game`` with jackpot ``name`` set as its row of the panel shows it.
+
+    The pure part of :class:`JackpotPanel`: the same edit as
+    :func:`slotmath.model.edit.with_jackpot`, in the panel's units.
+
+    Parameters
+    ----------
+    game : Game
+    name : str
+        The jackpot.
+    weight : float
+        Multiplier on the hit law: it scales the law's :data:`LAW_SCALE` parameter (``rate``,
+        ``p_max`` or ``probability``), so the chance per wheel spin at every pool.
+    contribution_percent : float, optional
+        Share of each paid bet contributed, in percent (rounded to 6 decimals, so that a
+        slider's 2.4000000000000004 gives the exact 3/125 of a file's 2.4%). Default: the
+        game's.
+    seed : float, optional
+        Restart value in currency. Default: the game's.
+    law : str, optional
+        One of :data:`LAW_PARAMETERS`. Default: the game's.
+    parameters : mapping, optional
+        The law's parameters before ``weight``. Default: the game's, when ``law`` is the
+        game's law.
+
+    Returns
+    -------
+    Game
+
+    Raises
+    ------
+    ValueError
+        As :func:`~slotmath.model.edit.with_jackpot`: a negative seed, contributions adding up
+        to the whole bet, parameters missing or not those of ``law``.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> game = slotmath.load_game("data/games/gold_money_frog.toml")
+    >>> major = game.jackpots[1]
+    >>> major.law, dict(major.parameters), major.contribution
+    ('linear', {'rate': 8.1346e-07}, Fraction(2, 125))
+    >>> edited = with_jackpot_controls(game, "MAJOR", weight=2.0, contribution_percent=2.0)
+    >>> dict(edited.jackpots[1].parameters), edited.jackpots[1].contribution
+    ({'rate': 1.62692e-06}, Fraction(1, 50))
+    >>> with_jackpot_controls(game, "MAJOR", law="saturating")
+    Traceback (most recent call last):
+    ...
+    ValueError: give the saturating law's parameters (p_max, half) for jackpot 'MAJOR'
+    """
+    specs = {j.name: j for j in game.jackpots}
+    if name not in specs:
+        raise ValueError(f"no jackpot {name!r}: the game has {list(specs)}")
+    spec = specs[name]
+    law = spec.law if law is None else law
+    if law not in LAW_SCALE:
+        raise ValueError(f"jackpot {name!r}: law must be one of {list(LAW_SCALE)}, not {law!r}")
+    if parameters is None:
+        if law != spec.law:
+            raise ValueError(f"give the {law} law's parameters "
+                             f"({', '.join(LAW_PARAMETERS[law])}) for jackpot {name!r}")
+        parameters = spec.parameters
+    parameters = {p: float(v) for p, v in parameters.items()}
+    scaled = LAW_SCALE[law]
+    if scaled in parameters:  # else with_jackpot says which parameters the law takes
+        parameters[scaled] *= weight
+    changes: dict[str, Any] = {"law": law, "parameters": parameters}
+    if contribution_percent is not None:
+        changes["contribution"] = Fraction(str(round(contribution_percent, 6))) / 100
+    if seed is not None:
+        changes["seed"] = seed
+    return with_jackpot(game, name, **changes)
+
+
+def jackpot_summary_html(analysis: Analysis) -> str:
+    """The RTP, its parts and each jackpot's figures as a small HTML table (rounded for
+    display).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> a = slotmath.analyze(slotmath.load_game("data/games/gold_money_frog.toml"), 4)
+    >>> "<b>92.9600%</b>" in jackpot_summary_html(a)
+    True
+    """
+    currency = html.escape(analysis.game.currency)
+    rows = [("RTP", f"<b>{analysis.rtp_float:.4%}</b> (error &le; {analysis.rtp_error:.0e})")]
+    rows += [(f"&nbsp;&nbsp;{html.escape(name)}", f"{float(value):.4%}")
+             for name, value in analysis.components.items()]
+    if analysis.jackpots is not None:
+        for name, pool in analysis.jackpots.pools.items():
+            rows.append((html.escape(name), (
+                f"1 in {pool.mean_rounds_between_hits:,.0f} rounds, "
+                f"mean value at hit {pool.hit_value_mean:,.2f} {currency}, "
+                f"RTP {pool.rtp_contribution:.4%}, "
+                f"p per wheel spin {pool.expected_hit_probability_per_spin:.3e}")))
+    body = "".join(f"<tr><td style='padding-right:1em'>{k}</td><td>{v}</td></tr>"
+                   for k, v in rows)
+    return f"<table class='slotmath-jackpots'>{body}</table>"
+
+
+def _error_html(text: str) -> str:
+    return f"<span style='color:#b00'>{html.escape(text)}</span>"
+
+
+# -- the widgets ---------------------------------------------------------------------------
+
+class JackpotPanel(widgets.VBox):
+    """Jackpot what-ifs: one row of controls per progressive jackpot, the analysis and its
+    charts redrawn on each change.
+
+    Each row has a **weight** (log slider, 1/8 to 8: a multiplier on the hit law, see
+    :func:`with_jackpot_controls`), the **contribution** in % of each paid bet, the **reseed**
+    amount in currency, the hit **law** and that law's parameters (before the weight and the
+    level factor; the other laws' boxes are hidden). Below the rows: the **bet level** of the
+    analysis and an option to compute the **RTP by bet level** as well (one analysis per
+    level). Sliders apply when released and number boxes on Enter
+    (``continuous_update=False``). Reserve fractions and level factors stay as in the game.
+
+    An edit the model refuses (hit chances adding up to more than 1, a pool that would
+    practically never be hit, ...) is reported in red in ``figures``; the panel keeps its
+    last good state and raises nothing.
+
+    Parameters
+    ----------
+    game : Game
+        A game with progressive jackpots, as loaded.
+    reference : Analysis, optional
+        The analysis whose pools give the laws' starting parameters
+        (:func:`starting_parameters`); default ``analyze(game, lowest bet level)``.
+    level : int
+        Bet level of the analysis shown first.
+    analysis : Analysis, optional
+        ``analyze(game, level)`` if already computed (saves one analysis).
+    published : mapping level -> RTP, optional
+        Published RTPs, marked on the RTP-by-level chart.
+    draw : bool
+        Draw the charts (False: figures only, e.g. for tests).
+
+    Attributes
+    ----------
+    original : Game
+        The game as loaded; the controls are always applied to it.
+    controls : dict name -> dict
+        Each jackpot's widgets: ``"weight"``, ``"contribution"`` (in %), ``"seed"``, ``"law"``
+        and ``"parameters"`` (``[law][parameter]``).
+    level : ipywidgets.ToggleButtons
+        The bet level of the analysis.
+    by_level : ipywidgets.Checkbox
+        Whether to compute ``levels``.
+    game : Game
+        The game with the current control values (the last one analysed without error).
+    analysis : Analysis
+        :func:`slotmath.analyze` of ``game`` at the current level.
+    levels : pandas.DataFrame or None
+        :func:`slotmath.plot.rtp_by_level_data` of ``game`` when ``by_level`` is ticked.
+    figures : ipywidgets.HTML
+        The figures shown (:func:`jackpot_summary_html`), or the error of the last edit.
+    charts : ipywidgets.Output
+        RTP breakdown (and RTP by level), each pool's value at a hit and rounds between hits.
+    figure : matplotlib.figure.Figure or None
+        The figure last shown in ``charts`` (None with ``draw=False``).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> game = slotmath.load_game("data/games/gold_money_frog.toml")
+    >>> a4 = slotmath.analyze(game, 4)
+    >>> panel = JackpotPanel(game, reference=a4, level=4, analysis=a4, draw=False)
+    >>> panel.controls["MAJOR"]["weight"].value = 2.0   # the MAJOR's chance doubled
+    >>> f"{panel.analysis.rtp:.4%}"
+    '93.3850%'
+    """
+
+    def __init__(self, game: Game, *, reference: Analysis | None = None, level: int = 1,
+                 analysis: Analysis | None = None,
+                 published: Mapping[int, float] | None = None, draw: bool = True):
+        if not game.jackpots:
+            raise ValueError(f"{game.name} has no progressive jackpots")
+        if analysis is not None and analysis.level != level:
+            raise ValueError(f"analysis is at bet level {analysis.level}, not {level}")
+        if reference is None:
+            lowest = min(game.bet_levels)
+            reference = (analysis if analysis is not None and analysis.level == lowest
+                         else analyze(game, lowest))
+        self.original = game
+        self.published = dict(published) if published else None
+        self.draw = draw
+        self.figure: Figure | None = None
+        self._muted = False
+        self._starts = {spec.name: starting_parameters(spec, reference.jackpots.pools[spec.name])
+                        for spec in game.jackpots}
+        self.controls: dict[str, dict[str, Any]] = {}
+        rows = [self._row(spec, game.currency) for spec in game.jackpots]
+        self.level = widgets.ToggleButtons(options=list(game.bet_levels), value=level,
+                                           description="bet level")
+        self.by_level = widgets.Checkbox(
+            value=False, description=f"RTP by bet level ({len(game.bet_levels)} analyses)")
+        self.reset_button = widgets.Button(description="Reset", icon="undo")
+        self.level.observe(self._changed, names="value")
+        self.by_level.observe(self._changed, names="value")
+        self.reset_button.on_click(lambda _: self.reset())
+        self.figures = widgets.HTML()
+        self.charts = widgets.Output()
+        super().__init__([*rows, widgets.HBox([self.level, self.by_level, self.reset_button]),
+                          self.figures, self.charts])
+        self._show_parameters()
+        self.game, self.levels = game, None
+        self.analysis = analysis if analysis is not None else analyze(game, level)
+        self._refresh()
+
+    def _row(self, spec: JackpotSpec, currency: str) -> widgets.HBox:
+        """The controls of one jackpot, registered in ``controls`` and observed."""
+        starts = self._starts[spec.name]
+        c = {
+            "weight": widgets.FloatLogSlider(
+                value=1.0, base=2, min=-3, max=3, step=0.25, description="weight ×",
+                continuous_update=False, layout=widgets.Layout(width="260px")),
+            "contribution": widgets.FloatSlider(
+                value=float(spec.contribution) * 100, min=0, max=10, step=0.1,
+                readout_format=".1f", description="contrib. %", continuous_update=False,
+                layout=widgets.Layout(width="260px")),
+            "seed": widgets.BoundedFloatText(
+                value=float(spec.seed), min=0, max=1e7, description=f"reseed {currency}",
+                continuous_update=False, layout=widgets.Layout(width="190px")),
+            "law": widgets.Dropdown(options=list(LAW_PARAMETERS), value=spec.law,
+                                    description="law", layout=widgets.Layout(width="190px")),
+            "parameters": {law: {p: widgets.FloatText(
+                value=starts[law][p], description=p, continuous_update=False,
+                layout=widgets.Layout(width="190px")) for p in names}
+                for law, names in LAW_PARAMETERS.items()},
+        }
+        self.controls[spec.name] = c
+        parameter_boxes = [w for fields in c["parameters"].values() for w in fields.values()]
+        for w in (c["weight"], c["contribution"], c["seed"], c["law"], *parameter_boxes):
+            w.observe(self._changed, names="value")
+        label = widgets.HTML(f"<b>{html.escape(spec.name)}</b>",
+                             layout=widgets.Layout(width="60px"))
+        return widgets.HBox([label, c["weight"], c["contribution"], c["seed"], c["law"],
+                             *parameter_boxes])
+
+    def _show_parameters(self) -> None:
+        for c in self.controls.values():
+            for law, fields in c["parameters"].items():
+                for w in fields.values():
+                    w.layout.display = None if law == c["law"].value else "none"
+
+    def _changed(self, change) -> None:
+        if self._muted:
+            return
+        self._show_parameters()
+        self.update()
+
+    # -- editing ----------------------------------------------------------------------------
+    def edited_game(self) -> Game:
+        """The loaded game with every control's value applied (:func:`with_jackpot_controls`)."""
+        game = self.original
+        for name, c in self.controls.items():
+            law = c["law"].value
+            game = with_jackpot_controls(
+                game, name, weight=c["weight"].value,
+                contribution_percent=c["contribution"].value, seed=c["seed"].value, law=law,
+                parameters={p: w.value for p, w in c["parameters"][law].items()})
+        return game
+
+    def update(self) -> None:
+        """Re-analyse and redraw. An edit that fails is shown in ``figures`` and the last good
+        state kept."""
+        self.figures.value = "<i>computing…</i>"
+        try:
+            game = self.edited_game()
+            analysis = analyze(game, self.level.value)
+            _ = analysis.rtp  # compute now, inside the try
+        except Exception as exc:  # noqa: BLE001 - a UI boundary: show it, keep the panel alive
+            self.figures.value = _error_html(f"cannot analyse this edit: {exc}")
+            return
+        levels, problem = None, ""
+        if self.by_level.value:
+            try:
+                levels = rtp_by_level_data(game, analyses={analysis.level: analysis})
+            except Exception as exc:  # noqa: BLE001 - another level may fail where this one did not
+                problem = f"RTP by bet level: {exc}"
+        self.game, self.analysis, self.levels = game, analysis, levels
+        self._refresh(problem)
+
+    def reset(self) -> None:
+        """Every control back to its starting value, so the game file's jackpots (one
+        recomputation, at the current bet level)."""
+        self._muted = True
+        try:
+            for spec in self.original.jackpots:
+                c = self.controls[spec.name]
+                c["weight"].value = 1.0
+                c["contribution"].value = float(spec.contribution) * 100
+                c["seed"].value = float(spec.seed)
+                c["law"].value = spec.law
+                for law, fields in c["parameters"].items():
+                    for p, w in fields.items():
+                        w.value = self._starts[spec.name][law][p]
+        finally:
+            self._muted = False
+        self._show_parameters()
+        self.update()
+
+    # -- display ----------------------------------------------------------------------------
+    def _refresh(self, problem: str = "") -> None:
+        a = self.analysis
+        self.figures.value = jackpot_summary_html(a) + (_error_html(problem) if problem else "")
+        if not self.draw:
+            return
+        pools = list(a.jackpots.pools)
+        columns = max(len(pools), 2)
+        fig = Figure(figsize=(16 * columns / 3, 11), layout="constrained")
+        grid = fig.add_gridspec(3, columns)
+        plot_rtp_breakdown(a, ax=fig.add_subplot(grid[0, :] if self.levels is None
+                                                 else grid[0, :-1]))
+        if self.levels is not None:
+            plot_rtp_by_level(self.levels, ax=fig.add_subplot(grid[0, -1]),
+                              published=self.published)
+        for column, name in enumerate(pools):
+            plot_hit_value(a, name, ax=fig.add_subplot(grid[1, column]))
+            plot_time_between_hits(a, name, ax=fig.add_subplot(grid[2, column]))
+        fig.suptitle(f"bet level {a.level}")
+        self.figure = fig
+        with self.charts:
+            self.charts.clear_output(wait=True)
+            display(fig)
