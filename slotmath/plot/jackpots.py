@@ -441,6 +441,18 @@ def _money(data: pd.DataFrame, value: float) -> str:
     return text
 
 
+def _plot_money_law(data: pd.DataFrame, ax, color: str, xlabel: str, title: str):
+    """A law of money (value at hit, pool) with its mean and the seed marked."""
+    _draw_law(data, ax, color)
+    ax.axvline(data.attrs["mean"], color="C3", label=f"mean {_money(data, data.attrs['mean'])}")
+    ax.axvline(data.attrs["seed"], color="grey", linestyle=":",
+               label=f"seed {data.attrs['seed']:,g}")
+    ax.set_xlabel(f"{xlabel} ({data.attrs.get('currency') or 'currency'})")
+    ax.set_title(f"{data.attrs['name']}: {title}")
+    ax.legend(loc="best", fontsize="small")
+    return ax
+
+
 def plot_hit_value(analysis: Any, name: str, ax=None, *, bins: int = BINS, tail: float = TAIL):
     """Draw the law of a jackpot's value at a hit (currency), the mean and the seed marked.
 
@@ -457,14 +469,7 @@ def plot_hit_value(analysis: Any, name: str, ax=None, *, bins: int = BINS, tail:
     matplotlib.axes.Axes
     """
     data = hit_value_data(analysis, name, bins=bins, tail=tail)
-    ax = axes(ax)
-    _draw_law(data, ax, "C1")
-    ax.axvline(data.attrs["mean"], color="C3", label=f"mean {_money(data, data.attrs['mean'])}")
-    ax.axvline(data.attrs["seed"], color="grey", linestyle=":", label=f"seed {data.attrs['seed']:,g}")
-    ax.set_xlabel(f"value at hit ({data.attrs.get('currency') or 'currency'})")
-    ax.set_title(f"{data.attrs['name']}: value paid at a hit")
-    ax.legend(loc="best", fontsize="small")
-    return ax
+    return _plot_money_law(data, axes(ax), "C1", "value at hit", "value paid at a hit")
 
 
 def plot_time_between_hits(analysis: Any, name: str, ax=None, *, bins: int = BINS,
@@ -513,11 +518,4 @@ def plot_pool(analysis: Any, name: str, ax=None, *, bins: int = BINS, tail: floa
     matplotlib.axes.Axes
     """
     data = pool_data(analysis, name, bins=bins, tail=tail)
-    ax = axes(ax)
-    _draw_law(data, ax, "C4")
-    ax.axvline(data.attrs["mean"], color="C3", label=f"mean {_money(data, data.attrs['mean'])}")
-    ax.axvline(data.attrs["seed"], color="grey", linestyle=":", label=f"seed {data.attrs['seed']:,g}")
-    ax.set_xlabel(f"pool at a random round ({data.attrs.get('currency') or 'currency'})")
-    ax.set_title(f"{data.attrs['name']}: pool")
-    ax.legend(loc="best", fontsize="small")
-    return ax
+    return _plot_money_law(data, axes(ax), "C4", "pool at a random round", "pool")
