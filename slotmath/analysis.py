@@ -198,6 +198,8 @@ class JackpotFigures:
                 "contribution_rtp": float(p.contribution_rtp),
                 "seed_rtp": p.seed_rtp,
                 "one_in_rounds": p.mean_rounds_between_hits,
+                # the same "1 in N", in paid spins (a paid spin and its free spins are a round)
+                "one_in_spins": p.mean_rounds_between_hits,
                 "hits_per_round": p.hits_per_round,
                 "hit_probability_per_wheel_spin": p.expected_hit_probability_per_spin,
                 "mean_value_at_hit": p.hit_value_mean,

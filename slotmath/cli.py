@@ -29,12 +29,17 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="print the analysis as JSON")
     a.add_argument("--bet-level", type=int, default=None,
                    help="bet level (default: the game's first level)")
+    a.add_argument("--coin-value", default=None, metavar="X",
+                   help="currency per coin, instead of the file's coin_value (jackpot seeds "
+                        "and currency caps are in currency, so the figures depend on it)")
     s = sub.add_parser("simulate", help="seeded Monte Carlo cross-check")
     s.add_argument("file")
     s.add_argument("--spins", type=int, required=True)
     s.add_argument("--seed", type=int, required=True)
     s.add_argument("--json", action="store_true")
     s.add_argument("--bet-level", type=int, default=None)
+    s.add_argument("--coin-value", default=None, metavar="X",
+                   help="currency per coin, instead of the file's coin_value")
     s.add_argument("--progress", action="store_true", help="show a progress bar")
     return p
 
@@ -47,10 +52,26 @@ def _level(game, value, label) -> int:
     return level
 
 
+def _coin_value(game, value):
+    """The game with the coin value given on the command line (checked like the file's)."""
+    if value is None:
+        return game
+    from dataclasses import replace
+    from fractions import Fraction
+
+    try:
+        coin = Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        coin = None
+    if coin is None or coin <= 0:
+        raise GameFileError(None, "--coin-value", f"must be a number > 0 like 0.05, got {value!r}")
+    return replace(game, coin_value=coin)
+
+
 def _analyze(args) -> int:
     import slotmath
 
-    game = slotmath.load_game(args.file)
+    game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
     analysis = slotmath.analyze(game, level)
     if args.json:
@@ -69,7 +90,7 @@ def _simulate(args) -> int:
         raise GameFileError(None, "--spins", f"must be >= 1, got {args.spins}")
     if args.seed < 0:
         raise GameFileError(None, "--seed", f"must be >= 0, got {args.seed}")
-    game = slotmath.load_game(args.file)
+    game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
     result = simulate(game, args.spins, args.seed, level=level, progress=args.progress)
     if args.json:

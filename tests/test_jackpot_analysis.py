@@ -410,3 +410,17 @@ def test_round_distribution_error_is_against_the_coin_round():
     against that exact mean, not against the RTP with jackpots."""
     a = slotmath.analyze(jackpot_game())
     assert a.distribution_error["mean_error"] < 1e-9
+
+
+def test_cli_coin_value_changes_the_currency_figures(capsys):
+    """Seeds are in currency, so the coin value moves the jackpot figures (and the RTP)."""
+    assert main(["analyze", str(GMF), "--json", "--bet-level", "4", "--coin-value", "0.05"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["bet_value"] == 5 and d["max_win_cap"]["cap_currency"] == 50000
+    game = replace(slotmath.load_game(GMF), coin_value=Fraction(1, 20))
+    assert d["rtp_float"] == pytest.approx(slotmath.analyze(game, 4).rtp_float, abs=1e-15)
+    assert d["rtp_float"] > 0.9296 + 0.005  # a smaller bet meets the same EUR seeds more often
+    for bad in ("0", "-1", "abc"):
+        assert main(["analyze", str(GMF), "--coin-value", bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--coin-value" in err

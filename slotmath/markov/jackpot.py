@@ -628,8 +628,9 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float) -> _Latti
         if length >= MAX_LATTICE or length * (pmf.size + 4) >= MAX_LATTICE_CELLS:
             raise ValueError(
                 f"{pool.name}: the pool survives more than {length:,} rounds with "
-                f"probability above {tail} (with up to {pmf.size - 1} chances per round): is "
-                "the hit law (practically) zero? Raise it, or cut the rounds with many chances"
+                f"probability above {tail} (it grows {delta:.4g} per round, up to "
+                f"{pmf.size - 1} chances per round), past what the analysis holds (one lattice "
+                "point per round): the hit law is too small for this bet; raise it"
             )
 
 
