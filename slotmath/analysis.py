@@ -467,13 +467,7 @@ class Analysis:
             return None
         cap_bets = cap / self.game.total_bet(self.level)
         if self.game.free_spins is None:
-            d = self.base_distribution
-            limit = cap_bets * d.credits_per_bet
-            over = d.credits > limit
-            excess = sum((Fraction(int(c)) - limit) * int(w)
-                         for c, w in zip(d.credits[over], d.weights[over]))
-            effect = excess / (d.total * d.credits_per_bet)
-            reach = Fraction(int(d.weights[d.credits >= limit].sum()), d.total)
+            effect, reach = self._exact_cap(self.base_distribution, cap_bets)
             if not self.game.jackpots:
                 return CapFigures(cap, cap_bets, effect, reach, True, 0.0)
         else:
@@ -489,7 +483,7 @@ class Analysis:
             wheel.prizes)))
         other = Analysis(no_coins, self.level)
         if self.game.free_spins is None:
-            low = other.cap.effect
+            low, _ = self._exact_cap(other.base_distribution, cap_bets)
             error = 0.0
         else:
             low, _, low_error = self._numeric_cap(other._numeric_round, cap_bets)
@@ -501,6 +495,16 @@ class Analysis:
         resolution = 0.0 if self.game.free_spins is None else self._numeric_round.noise_floor
         return CapFigures(cap, cap_bets, float(low) + q * width, float(reach), False,
                           error + width * max(q, 1 - q), resolution)
+
+    @staticmethod
+    def _exact_cap(d: WinDistribution, cap_bets: Fraction) -> tuple[Fraction, Fraction]:
+        """(effect, P(reach)) of a cap on an exact distribution, as Fractions."""
+        limit = cap_bets * d.credits_per_bet
+        over = d.credits > limit
+        excess = sum((Fraction(int(c)) - limit) * int(w)
+                     for c, w in zip(d.credits[over], d.weights[over]))
+        reach = Fraction(int(d.weights[d.credits >= limit].sum()), d.total)
+        return excess / (d.total * d.credits_per_bet), reach
 
     @staticmethod
     def _numeric_cap(n, cap_bets: Fraction) -> tuple[float, float, float]:

@@ -424,3 +424,23 @@ def test_cli_coin_value_changes_the_currency_figures(capsys):
         assert main(["analyze", str(GMF), "--coin-value", bad]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "--coin-value" in err
+
+
+def test_cap_on_a_jackpot_game_without_free_spins_is_bracketed():
+    """No free spins: the all-coin and no-coin effects are exact Fractions (plain enumeration);
+    the jackpot game's effect lies between them, its error covering the bracket."""
+    game = replace(jackpot_game(), free_spins=None,
+                   max_win=replace(jackpot_game().max_win, bet_multiple=Fraction(2)))
+    a = slotmath.analyze(game)
+    prize = prize_law(game.bonus_wheel)
+    high = low = Fraction(0)
+    for (_, k, win), p in spin_outcomes(game, "base", 1).items():
+        dist = {win: Fraction(1)}
+        for _ in range(k):
+            dist = convolve(dist, prize)
+        high += p * sum(q * max(x - 2, 0) for x, q in dist.items())
+        low += p * max(win - 2, 0)  # no wheel spin pays coins
+    assert 0 < low < high
+    assert float(low) - 1e-15 <= a.cap.effect <= float(high) + 1e-15
+    assert a.cap.error >= max(a.cap.effect - float(low), float(high) - a.cap.effect) - 1e-15
+    assert not a.cap.exact and not a.exact
