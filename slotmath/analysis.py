@@ -270,11 +270,20 @@ class Analysis:
     def direct(self) -> DirectResult:
         return direct_method(self.game, "base", self.level, self.model)
 
+    @cached_property
+    def _trigger_tables(self) -> dict[str, LineTriggerTable]:
+        return {}
+
     def _trigger_table(self, reel_set: str) -> LineTriggerTable:
-        wheel = self.game.bonus_wheel
-        cap = 1 if wheel.per_spin == "once" else None
-        return line_trigger_table(self.game, wheel.symbol, wheel.count, reel_set, self.level,
-                                  cap=cap, model=self.model)
+        """Exact (trigger count, bonus lines, credits) weights of one spin on ``reel_set``,
+        computed once (the wheel spins, the round and the jackpots' chances all read it)."""
+        tables = self._trigger_tables
+        if reel_set not in tables:
+            wheel = self.game.bonus_wheel
+            cap = 1 if wheel.per_spin == "once" else None
+            tables[reel_set] = line_trigger_table(self.game, wheel.symbol, wheel.count, reel_set,
+                                                  self.level, cap=cap, model=self.model)
+        return tables[reel_set]
 
     @cached_property
     def wheel_spins(self) -> dict[str, Fraction]:
@@ -296,10 +305,13 @@ class Analysis:
     def round_tables(self) -> tuple[SpinTable, SpinTable | None]:
         """The paid spin and one free spin as the round sees them: bonus-wheel wins folded in,
         free-spin credits already multiplied (only where the rules multiply them)."""
-        fs, wheel = self.game.free_spins, self.game.bonus_wheel
-        if wheel is None:
+        if self.game.bonus_wheel is None:
             return self.base_table, self.free_table
-        credits = self.model.wheel_credits
+        return self._folded(self.model.wheel_credits)
+
+    def _folded(self, credits: tuple[int, ...]) -> tuple[SpinTable, SpinTable | None]:
+        """:attr:`round_tables` with the wheel's divisions paying ``credits``."""
+        fs, wheel = self.game.free_spins, self.game.bonus_wheel
         base = fold_wheel(self._trigger_table("base"), wheel, credits, 1, 1)
         if fs is None:
             return base, None
@@ -310,11 +322,13 @@ class Analysis:
 
     @cached_property
     def round(self) -> RoundAnalysis:
+        return self._round_of(self.round_tables)
+
+    def _round_of(self, tables: tuple[SpinTable, SpinTable | None]) -> RoundAnalysis:
         fs = self.game.free_spins
-        base, free = self.round_tables
         if fs is not None and self.game.bonus_wheel is not None:
             fs = replace(fs, multiplier=1)  # the folded free-spin table is already multiplied
-        return RoundAnalysis(base, free, fs)
+        return RoundAnalysis(*tables, fs)
 
     # -- headline figures -----------------------------------------------------------------
     @property
@@ -396,8 +410,6 @@ class Analysis:
         >>> round(sum(r["probability"] for r in rows), 12)
         1.0
         """
-        from slotmath.markov.jackpot import JackpotPool
-
         wheel = self.game.bonus_wheel
         if wheel is None:
             raise ValueError(f"{self.game.name} has no bonus wheel")
@@ -478,15 +490,16 @@ class Analysis:
         # Jackpot hits replace coin prizes: the true effect lies between the effect with every
         # wheel spin paying coins (above) and with none paying coins (the cap's effect only
         # grows with the round's win).
-        wheel = self.game.bonus_wheel
-        no_coins = replace(self.game, bonus_wheel=replace(wheel, prizes=(Fraction(0),) * len(
-            wheel.prizes)))
-        other = Analysis(no_coins, self.level)
+        no_coins = self._folded((0,) * len(self.game.bonus_wheel.prizes))
         if self.game.free_spins is None:
-            low, _ = self._exact_cap(other.base_distribution, cap_bets)
+            base = no_coins[0]
+            low, _ = self._exact_cap(
+                WinDistribution.from_mapping(base.credits_weights(), base.credits_per_bet),
+                cap_bets)
             error = 0.0
         else:
-            low, _, low_error = self._numeric_cap(other._numeric_round, cap_bets)
+            low, _, low_error = self._numeric_cap(self._round_of(no_coins).win_distribution(),
+                                                  cap_bets)
             error = max(error, low_error)
         # Interpolated at the stationary chance that a wheel spin pays coins; both the estimate
         # and the true effect lie in [low, effect], which bounds the error.
