@@ -70,14 +70,15 @@ def _coin_value(game, value):
 
 def _analyze(args) -> int:
     import slotmath
+    from slotmath import report
 
     game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
     analysis = slotmath.analyze(game, level)
     if args.json:
-        print(json.dumps(analysis.to_dict(), indent=2, default=str))
+        print(json.dumps(report.analysis_dict(analysis), indent=2, default=str))
     else:
-        print(analysis.to_text())
+        print(report.par_sheet_text(analysis))
     return 0
 
 

@@ -15,7 +15,7 @@ from slotmath.stats import (
     confidence_table,
     hit_frequency,
     hit_frequency_one_in,
-    max_win,
+    top_award,
     normal_quantile,
     par_summary,
     rtp,
@@ -62,7 +62,7 @@ def test_tiny_distribution_by_hand():
     assert (ci.spins, ci.confidence) == (10_000, 0.95)
     assert ci.lower == pytest.approx(0.25 - 1.959964 * sd / 100, rel=1e-6)
     assert ci.upper == pytest.approx(0.25 + 1.959964 * sd / 100, rel=1e-6)
-    top = max_win(TINY)
+    top = top_award(TINY)
     assert (top.credits, top.multiple, top.probability, top.one_in) == (10, 1, Fraction(1, 4), 4.0)
 
 
@@ -121,7 +121,7 @@ def test_anything_with_credits_and_probs_is_read_as_float():
     class Numeric:
         credits, probs, credits_per_bet = TINY.credits, TINY.probs, 10
 
-    assert rtp(Numeric()) == 0.25 and max_win(Numeric()).probability == 0.25
+    assert rtp(Numeric()) == 0.25 and top_award(Numeric()).probability == 0.25
 
 
 # -- generated ------------------------------------------------------------------------------
@@ -152,8 +152,8 @@ def test_float_statistics_agree_with_exact(d):
     assert floats.rtp == pytest.approx(float(exact.rtp), rel=1e-12, abs=1e-15)
     assert floats.hit_frequency == pytest.approx(float(exact.hit_frequency), rel=1e-12)
     assert floats.standard_deviation == pytest.approx(exact.standard_deviation, rel=1e-9, abs=1e-12)
-    assert floats.max_win.credits == exact.max_win.credits
-    assert floats.max_win.probability == pytest.approx(float(exact.max_win.probability), rel=1e-12)
+    assert floats.top_award.credits == exact.top_award.credits
+    assert floats.top_award.probability == pytest.approx(float(exact.top_award.probability), rel=1e-12)
     for a, b in zip(exact.win_sizes, floats.win_sizes):
         assert a.label == b.label
         assert b.probability == pytest.approx(float(a.probability), rel=1e-12, abs=1e-15)
@@ -168,9 +168,9 @@ def test_summary_matches_the_functions(d):
     assert s.variance == d.variance and s.standard_deviation == standard_deviation(d)
     assert s.volatility_index_90 == volatility_index(d, 0.90)
     assert s.volatility_index_95 == volatility_index(d, 0.95)
-    assert s.max_win == max_win(d) and s.win_sizes == win_size_table(d)
+    assert s.top_award == top_award(d) and s.win_sizes == win_size_table(d)
     assert s.confidence == confidence_table(d)
-    assert s.max_win.multiple == Fraction(d.max_credits, d.credits_per_bet)
+    assert s.top_award.multiple == Fraction(d.max_credits, d.credits_per_bet)
 
 
 @SETTINGS
@@ -192,4 +192,4 @@ def test_float_input_keeps_float_types():
     f = FloatDistribution.from_mapping({0: 0.75, 10: 0.25}, 10)
     s = par_summary(f)
     assert isinstance(s.rtp, float) and isinstance(s.hit_frequency, float)
-    assert s.max_win.multiple == 1 and s.max_win.probability == 0.25
+    assert s.top_award.multiple == 1 and s.top_award.probability == 0.25

@@ -26,7 +26,7 @@ from typing import Iterable, Literal, Mapping, Protocol, Sequence, runtime_check
 
 import numpy as np
 
-__all__ = ["Distribution", "FloatDistribution", "WinDistribution"]
+__all__ = ["Distribution", "FloatDistribution", "NumericWinDistribution", "WinDistribution"]
 
 # Largest span of possible sums (in credit steps) laid out densely during a convolution;
 # wider, sparser supports are indexed through ``np.unique`` instead.
@@ -1041,3 +1041,76 @@ class FloatDistribution(_Immutable):
                 current = current.convolve(self)
         zero = self.point(0, self.credits_per_bet)
         return self.mixture([(p, d if d is not None else zero) for p, d in components])
+
+
+class NumericWinDistribution(FloatDistribution):
+    """A :class:`FloatDistribution` computed by FFT, with the bounds of that computation.
+
+    Built without the sum-to-1 check (the noise dropped below ``noise_floor`` is gone).
+
+    Attributes
+    ----------
+    aliased_mass_bound : float
+        Upper bound (up to roundoff, ~1e-13) on the probability of wins beyond the Fourier
+        grid, which were folded back onto smaller amounts. 0 when the grid held the whole
+        support.
+    dropped_mass : float
+        Sum of the entries dropped as FFT roundoff noise (below ``noise_floor``); real
+        probabilities that small are dropped too.
+    noise_floor : float
+        Entries at or below this were dropped.
+
+    Examples
+    --------
+    >>> credits, probs, dropped, floor = NumericWinDistribution.denoised(
+    ...     np.array([0.5, 1e-30, 0.5]), 10)
+    >>> d = NumericWinDistribution(credits, probs, 10, 0.0, dropped, floor)
+    >>> d.credits.tolist(), d.mean, d.hit_probability
+    ([0, 20], 1.0, 0.5)
+    """
+
+    def __init__(self, credits, probs, credits_per_bet: int, aliased_mass_bound: float = 0.0,
+                 dropped_mass: float = 0.0, noise_floor: float = 0.0):
+        c = np.asarray(credits, dtype=np.int64)
+        p = np.asarray(probs, dtype=np.float64)
+        keep = p > 0
+        self._set(c[keep], p[keep], _check_credits_per_bet(credits_per_bet))
+        object.__setattr__(self, "aliased_mass_bound", float(aliased_mass_bound))
+        object.__setattr__(self, "dropped_mass", float(dropped_mass))
+        object.__setattr__(self, "noise_floor", float(noise_floor))
+
+    @property
+    def total_mass(self) -> float:
+        return float(self.probs.sum())
+
+    @property
+    def mean_bets(self) -> float:
+        """Mean in total bets, as ``credits @ probs / credits_per_bet``."""
+        return float(self.credits @ self.probs) / self.credits_per_bet
+
+    @property
+    def variance_bets(self) -> float:
+        x = self.credits / self.credits_per_bet
+        mu = float(x @ self.probs)
+        return float(((x - mu) ** 2) @ self.probs)
+
+    @staticmethod
+    def denoised(noisy: np.ndarray, unit: int, exact: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, float, float]:
+        """Drop FFT noise from a dense pmf: ``noisy`` came out of an FFT, ``exact`` (same
+        length, optional) is added without a floor. Returns (credits, probs, dropped, floor).
+
+        FFT roundoff per entry is about ``eps * ||p||_2 / sqrt(L)`` times a small factor (by
+        Parseval the transform's rms is ``||p||_2``; L rounding errors average out in the
+        inverse). Against direct convolution on classic-sized tables, a floor of 16 times that
+        balances the noise kept and the true mass dropped: mean within ~3e-10, variance within
+        ~3e-7 (relative).
+        """
+        floor = 16 * np.finfo(float).eps * float(np.sqrt(noisy @ noisy)) / math.sqrt(len(noisy))
+        keep = noisy > floor
+        dropped = float(noisy[~keep].sum())
+        p = np.where(keep, noisy, 0.0)
+        if exact is not None:
+            p += exact
+        idx = np.flatnonzero(p > 0)
+        return idx.astype(np.int64) * unit, p[idx], dropped, floor

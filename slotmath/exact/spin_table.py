@@ -110,3 +110,93 @@ class LineTriggerTable:
         for (_, b, _), w in self.weights.items():
             out[b] = out.get(b, 0) + w
         return dict(sorted(out.items()))
+
+
+@dataclass(frozen=True)
+class MarkedTable:
+    """Exact joint weights of one spin's *marks* and its credits over the full cycle.
+
+    A mark is what a feature needs counted on the spin that may start it: the free-spin
+    trigger symbols in the window, the paylines showing the wheel's bonus symbols, later the
+    cash symbols of a hold & win game. :class:`SpinTable` (marks ``("trigger",)``) and
+    :class:`LineTriggerTable` (``("trigger", "bonus_lines")``) are its two historical shapes.
+
+    Attributes
+    ----------
+    marks : tuple of str
+        Names of the counted marks, in key order.
+    weights : mapping (mark values..., credits) -> int
+        Zero weights are left out.
+    cycle, credits_per_bet, trigger_cap : as in :class:`SpinTable`
+
+    Examples
+    --------
+    >>> t = MarkedTable(("trigger", "bonus_lines"), {(0, 0, 0): 2, (0, 1, 5): 1, (1, 0, 5): 1},
+    ...                 4, 5, 1)
+    >>> t.project(("bonus_lines",)).weights
+    {(0, 0): 2, (1, 5): 1, (0, 5): 1}
+    >>> t.mark_index("bonus_lines"), t.mean_bets
+    (1, Fraction(1, 2))
+    """
+
+    marks: tuple[str, ...]
+    weights: Mapping[tuple[int, ...], int]
+    cycle: int
+    credits_per_bet: int
+    trigger_cap: int = 0
+
+    def __post_init__(self):
+        if sum(self.weights.values()) != self.cycle:
+            raise ValueError("marked table weights do not add up to the cycle")
+
+    @classmethod
+    def of(cls, table: SpinTable | LineTriggerTable) -> MarkedTable:
+        """The same weights, with their marks named."""
+        marks = ("trigger",) if isinstance(table, SpinTable) else ("trigger", "bonus_lines")
+        return cls(marks, dict(table.weights), table.cycle, table.credits_per_bet,
+                   table.trigger_cap)
+
+    def mark_index(self, mark: str) -> int:
+        """Position of ``mark`` in the keys."""
+        try:
+            return self.marks.index(mark)
+        except ValueError:
+            raise KeyError(f"this table does not count {mark!r} (it counts "
+                           f"{', '.join(self.marks) or 'nothing'})") from None
+
+    def project(self, keep: tuple[str, ...]) -> MarkedTable:
+        """The marginal over the marks in ``keep`` (and credits); the others summed out."""
+        idx = [self.mark_index(m) for m in keep]
+        out: dict[tuple[int, ...], int] = {}
+        for key, w in self.weights.items():
+            k = (*(key[i] for i in idx), key[-1])
+            out[k] = out.get(k, 0) + w
+        return MarkedTable(tuple(keep), out, self.cycle, self.credits_per_bet, self.trigger_cap)
+
+    def spin_table(self) -> SpinTable:
+        """The (trigger count, credits) marginal (trigger 0 when the trigger is not counted)."""
+        if "trigger" in self.marks:
+            t = self.project(("trigger",))
+            return SpinTable(t.weights, t.cycle, t.credits_per_bet, t.trigger_cap)
+        out: dict[tuple[int, int], int] = {}
+        for key, w in self.weights.items():
+            out[0, key[-1]] = out.get((0, key[-1]), 0) + w
+        return SpinTable(out, self.cycle, self.credits_per_bet, self.trigger_cap)
+
+    @cached_property
+    def mean_bets(self) -> Fraction:
+        """Expected win of the spin in total bets."""
+        total = sum(k[-1] * w for k, w in self.weights.items())
+        return Fraction(total, self.cycle * self.credits_per_bet)
+
+    @cached_property
+    def hit_weight(self) -> int:
+        """Weight of the stop combinations that pay anything."""
+        return sum(w for k, w in self.weights.items() if k[-1] > 0)
+
+    def credits_weights(self) -> dict[int, int]:
+        """Marginal weights of the win, marks summed out."""
+        out: dict[int, int] = {}
+        for k, w in self.weights.items():
+            out[k[-1]] = out.get(k[-1], 0) + w
+        return out

@@ -4,7 +4,6 @@
   acyclic absorption and moment DPs.
 * :mod:`slotmath.markov.free_spins`: :class:`FreeSpinsFeature` (spins, win moments, zero-win
   probability, win distribution of one feature).
-* :mod:`slotmath.markov.round`: :class:`RoundAnalysis` (paid spin plus feature).
 * :mod:`slotmath.markov.jackpot`: progressive jackpot pools (renewal model with a reserve,
   hit-probability laws, stationary pool, value at hit, RTP contribution) and their simulator.
 """
@@ -19,11 +18,7 @@ from slotmath.markov.chains import (
     gth_solve,
     solve_exact,
 )
-from slotmath.markov.free_spins import (
-    FreeSpinsFeature,
-    NumericWinDistribution,
-    SpinCountDistribution,
-)
+from slotmath.markov.free_spins import FreeSpinsFeature, SpinCountDistribution
 from slotmath.markov.jackpot import (
     ConstantLaw,
     DiscreteDistribution,
@@ -38,7 +33,6 @@ from slotmath.markov.jackpot import (
     hit_law,
     simulate_pool,
 )
-from slotmath.markov.round import RoundAnalysis
 
 __all__ = [
     "ConstantLaw",
@@ -54,8 +48,6 @@ __all__ = [
     "analyze_pool",
     "hit_law",
     "simulate_pool",
-    "NumericWinDistribution",
-    "RoundAnalysis",
     "SpinCountDistribution",
     "absorption_probabilities",
     "acyclic_absorption",

@@ -45,6 +45,7 @@ from typing import Mapping
 import numpy as np
 import sympy
 
+from slotmath.exact.distribution import NumericWinDistribution
 from slotmath.exact.spin_table import SpinTable
 from slotmath.markov.chains import acyclic_absorption, acyclic_moments
 from slotmath.model.game import FreeSpins
@@ -89,51 +90,6 @@ class SpinCountDistribution:
         """Mean of the listed part (the exact mean when ``exact``)."""
         zero = Fraction(0) if self.exact else 0.0
         return sum((k * p for k, p in self.probabilities.items()), zero)
-
-
-@dataclass(frozen=True, eq=False)
-class NumericWinDistribution:
-    """A win distribution computed in floating point.
-
-    Attributes
-    ----------
-    credits : numpy.ndarray of int64
-        Sorted, unique win amounts in credits.
-    probs : numpy.ndarray of float64
-        Their probabilities.
-    credits_per_bet : int
-        Credits in one total bet.
-    aliased_mass_bound : float
-        Upper bound (up to roundoff, ~1e-13) on the probability of wins beyond the Fourier
-        grid, which were folded back onto smaller amounts. 0 when the grid held the whole
-        support.
-    dropped_mass : float
-        Sum of the entries dropped as FFT roundoff noise (below ``noise_floor``); real
-        probabilities that small are dropped too.
-    noise_floor : float
-        Entries at or below this were dropped.
-    """
-
-    credits: np.ndarray
-    probs: np.ndarray
-    credits_per_bet: int
-    aliased_mass_bound: float = 0.0
-    dropped_mass: float = 0.0
-    noise_floor: float = 0.0
-
-    @property
-    def total_mass(self) -> float:
-        return float(self.probs.sum())
-
-    @property
-    def mean_bets(self) -> float:
-        return float(self.credits @ self.probs) / self.credits_per_bet
-
-    @property
-    def variance_bets(self) -> float:
-        x = self.credits / self.credits_per_bet
-        mu = float(x @ self.probs)
-        return float(((x - mu) ** 2) @ self.probs)
 
 
 @dataclass(frozen=True)
@@ -597,29 +553,10 @@ class FreeSpinsFeature:
         n = self._start(n)
         p, bound = self._dense([n])[n]
         unit = self._grid_unit * self.spec.multiplier
-        credits, probs, dropped, floor = _sparse(p, unit)
+        credits, probs, dropped, floor = NumericWinDistribution.denoised(p, unit)
         return NumericWinDistribution(
             credits, probs, self.free.credits_per_bet, bound, dropped, floor
         )
-
-
-def _sparse(
-    noisy: np.ndarray, unit: int, exact: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """Drop FFT noise from a dense pmf: ``noisy`` came out of an FFT, ``exact`` (same length,
-    optional) is added without a floor. Returns (credits, probs, dropped mass, floor)."""
-    # FFT roundoff per entry is about eps * ||p||_2 / sqrt(L) times a small factor (by Parseval
-    # the transform's rms is ||p||_2; L rounding errors average out in the inverse). Against
-    # direct convolution on classic-sized tables, a floor of 16 times that balances the noise
-    # kept and the true mass dropped: mean within ~3e-10, variance within ~3e-7 (relative).
-    floor = 16 * np.finfo(float).eps * float(np.sqrt(noisy @ noisy)) / math.sqrt(len(noisy))
-    keep = noisy > floor
-    dropped = float(noisy[~keep].sum())
-    p = np.where(keep, noisy, 0.0)
-    if exact is not None:
-        p += exact
-    idx = np.flatnonzero(p > 0)
-    return idx.astype(np.int64) * unit, p[idx], dropped, floor
 
 
 def _branching_fixed_point(G: dict[int, np.ndarray]) -> np.ndarray:

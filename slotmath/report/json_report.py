@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from slotmath.report.tables import pool_figures, scatter_table, symbol_table
+
 
 def _exact(value) -> str:
     """Exact number as "p/q" (``str(Fraction)``); an exact sympy number as its text."""
@@ -21,12 +23,12 @@ def analysis_dict(a) -> dict:
     Examples
     --------
     >>> import slotmath
-    >>> d = slotmath.analyze(slotmath.load_game("data/games/tiny_lines.toml")).to_dict()
+    >>> d = analysis_dict(slotmath.analyze(slotmath.load_game("data/games/tiny_lines.toml")))
     >>> sorted(d["components"])
     ['free_spins', 'lines', 'scatter']
     """
     game = a.game
-    mw = a.max_win
+    mw = a.top_award
     out = {
         "name": game.name,
         "bet": game.bet,
@@ -65,8 +67,8 @@ def analysis_dict(a) -> dict:
             {"band": r.label, "probability": float(r.probability), "rtp_share": float(r.rtp_share)}
             for r in a.win_sizes
         ],
-        "pays": a.symbol_table.to_dict(orient="records"),
-        "scatters": a.scatter_table.to_dict(orient="records"),
+        "pays": symbol_table(a).to_dict(orient="records"),
+        "scatters": scatter_table(a).to_dict(orient="records"),
     }
     wheel = game.bonus_wheel
     if wheel is not None:
@@ -97,8 +99,8 @@ def analysis_dict(a) -> dict:
         out["bet_value"] = _number(game.bet_value(a.level))
     if a.jackpots is not None or a.cap is not None:
         out["coin_round"] = {
-            "rtp": _exact(a.round.rtp),
-            "rtp_float": float(a.round.rtp),
+            "rtp": _exact(a.round.mean),
+            "rtp_float": float(a.round.mean),
             "meaning": "paid round with every wheel spin paying coins and no cap (exact); the "
                        "hit frequency, SD, distribution and win sizes are of this round",
         }
@@ -114,7 +116,7 @@ def analysis_dict(a) -> dict:
             "wheel_spins_law_error": j.chances_error,
             "coin_division_probability": j.coin_probability,
             "hits_one_in_rounds": 1 / j.hits_per_round,
-            "pools": j.summary(),
+            "pools": pool_figures(a),
             "method": "renewal model of each pool (slotmath.markov.jackpot), numerical; pool "
                       "fed by play at this bet level only",
         }
@@ -141,7 +143,12 @@ def analysis_dict(a) -> dict:
             "expected_spins": _exact(fs.expected_spins),
             "expected_win": _exact(fs.expected_win),
             "rtp": _exact(fs.rtp),
-            "spins_distribution_exact": fs.spins_distribution.exact,
-            "spins_tail_mass": fs.spins_distribution.tail_mass,
+            "spins_distribution_exact": (True if fs.spins_distribution is None
+                                         else fs.spins_distribution.exact),
+            "spins_tail_mass": (0.0 if fs.spins_distribution is None
+                                else fs.spins_distribution.tail_mass),
         }
+        if not fs.trigger_probability:
+            out["free_spins"]["note"] = ("the trigger can never occur on these reels: the "
+                                         "feature is reported as zero")
     return out

@@ -1,4 +1,12 @@
-"""PAR-sheet tables as pandas DataFrames, built from an :class:`~slotmath.analysis.Analysis`."""
+"""PAR-sheet tables as pandas DataFrames, built from an :class:`~slotmath.analysis.Analysis`.
+
+Examples
+--------
+>>> import slotmath
+>>> a = slotmath.analyze(slotmath.load_game("data/games/tiny_lines.toml"))
+>>> list(summary_frame(a).columns), len(symbol_table(a)) > 0
+(['figure', 'value'], True)
+"""
 
 from __future__ import annotations
 
@@ -93,7 +101,7 @@ def confidence_frame(analysis, spins=(10**3, 10**4, 10**5, 10**6, 10**7, 10**8))
 def summary_frame(analysis) -> pd.DataFrame:
     """The headline figures as one two-column table (figure, value)."""
     a = analysis
-    mw = a.max_win
+    mw = a.top_award
     if a.exact:
         items = [("RTP", f"{a.rtp_float:.6%}  ({a.rtp})")]
     else:
@@ -101,7 +109,7 @@ def summary_frame(analysis) -> pd.DataFrame:
     for name, value in a.components.items():
         items.append((f"  {name}", f"{float(value):.6%}"))
     if a.jackpots is not None or a.cap is not None:
-        items.append(("coin round RTP (wheel all coins, no cap)", f"{float(a.round.rtp):.6%}"))
+        items.append(("coin round RTP (wheel all coins, no cap)", f"{float(a.round.mean):.6%}"))
     items += [
         ("hit frequency", f"{float(a.hit_frequency):.6%}  (1 in {_one_in(a.hit_frequency):.3f})"),
         ("base-spin hit frequency", f"{float(a.base_hit_frequency):.6%}"),
@@ -131,13 +139,42 @@ def summary_frame(analysis) -> pd.DataFrame:
     return pd.DataFrame(items, columns=["figure", "value"])
 
 
+def pool_figures(analysis) -> dict[str, dict]:
+    """Per progressive jackpot: the figures a PAR sheet shows (plain floats; empty without)."""
+    j = analysis.jackpots
+    if j is None:
+        return {}
+    out = {}
+    for name, p in j.pools.items():
+        out[name] = {
+            "seed": float(p.pool.seed),
+            "contribution": float(p.pool.contribution),
+            "reserve_fraction": float(p.pool.reserve_fraction),
+            "law": repr(p.pool.law),
+            "rtp": p.rtp_contribution,
+            "rtp_error": p.error_bounds["rtp_contribution"],
+            "contribution_rtp": float(p.contribution_rtp),
+            "seed_rtp": p.seed_rtp,
+            "one_in_rounds": p.mean_rounds_between_hits,
+            # the same "1 in N", in paid spins (a paid spin and its free spins are a round)
+            "one_in_spins": p.mean_rounds_between_hits,
+            "hits_per_round": p.hits_per_round,
+            "hit_probability_per_wheel_spin": p.expected_hit_probability_per_spin,
+            "mean_value_at_hit": p.hit_value_mean,
+            "mean_value_at_hit_bets": p.hit_value_mean / float(j.bet_value),
+            "mean_pool": p.mean_pool,
+            "mean_restart_value": p.mean_restart_value,
+        }
+    return out
+
+
 def jackpot_frame(analysis) -> pd.DataFrame:
     """One row per progressive jackpot: its rules and long-run figures (empty without)."""
     j = analysis.jackpots
     if j is None:
         return pd.DataFrame()
     rows = []
-    for name, f in j.summary().items():
+    for name, f in pool_figures(analysis).items():
         rows.append({
             "jackpot": name,
             "seed": f["seed"],
@@ -153,5 +190,5 @@ def jackpot_frame(analysis) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-__all__ = ["confidence_frame", "jackpot_frame", "scatter_table", "summary_frame", "symbol_table",
-           "win_size_frame", "par"]
+__all__ = ["confidence_frame", "jackpot_frame", "pool_figures", "scatter_table", "summary_frame",
+           "symbol_table", "win_size_frame"]

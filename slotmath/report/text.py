@@ -4,6 +4,15 @@ from __future__ import annotations
 
 import pandas as pd
 
+from slotmath.report.tables import (
+    confidence_frame,
+    jackpot_frame,
+    scatter_table,
+    summary_frame,
+    symbol_table,
+    win_size_frame,
+)
+
 
 def _block(title: str, frame: pd.DataFrame, **fmt) -> str:
     body = frame.to_string(index=False, **fmt) if len(frame) else "(none)"
@@ -14,18 +23,17 @@ def par_sheet_text(a) -> str:
     """Summary, pay table hits, scatters, win sizes and confidence intervals as text."""
     game = a.game
     head = f"PAR sheet: {game.name} (bet {game.total_bet(a.level)} coins, level {a.level})\n"
-    parts = [head, _block("Summary", a.summary_table)]
-    pays = a.symbol_table.drop(columns=["rtp_exact"])
+    parts = [head, _block("Summary", summary_frame(a))]
+    pays = symbol_table(a).drop(columns=["rtp_exact"])
     parts.append(_block("Pay table", pays, float_format=lambda v: f"{v:.6g}"))
-    if len(a.scatter_table):
-        parts.append(_block("Scatters", a.scatter_table, float_format=lambda v: f"{v:.6g}"))
+    scatters = scatter_table(a)
+    if len(scatters):
+        parts.append(_block("Scatters", scatters, float_format=lambda v: f"{v:.6g}"))
     if a.jackpots is not None:
-        from slotmath.report.tables import jackpot_frame
-
         parts.append(_block(f"Jackpots (currency {game.currency or 'units'}, bet "
                             f"{float(game.bet_value(a.level)):g})", jackpot_frame(a),
                             float_format=lambda v: f"{v:.6g}"))
-    parts.append(_block("Win sizes (x bet)", a.win_size_table, float_format=lambda v: f"{v:.6g}"))
-    parts.append(_block("RTP confidence intervals", a.confidence_table,
+    parts.append(_block("Win sizes (x bet)", win_size_frame(a), float_format=lambda v: f"{v:.6g}"))
+    parts.append(_block("RTP confidence intervals", confidence_frame(a),
                         float_format=lambda v: f"{v:.4%}"))
     return "\n".join(parts)

@@ -29,13 +29,13 @@ from slotmath.exact.distribution import Distribution, FloatDistribution, WinDist
 __all__ = [
     "ConfidenceInterval",
     "ConfidenceRow",
-    "MaxWin",
+    "TopAward",
     "ParSummary",
     "WinSizeRow",
     "confidence_table",
     "hit_frequency",
     "hit_frequency_one_in",
-    "max_win",
+    "top_award",
     "normal_quantile",
     "par_summary",
     "rtp",
@@ -226,7 +226,7 @@ def confidence_table(
 
 
 @dataclass(frozen=True)
-class MaxWin:
+class TopAward:
     """The largest win: ``multiple`` of the total bet, its probability and "1 in N"."""
 
     credits: int
@@ -235,19 +235,19 @@ class MaxWin:
     one_in: float
 
 
-def max_win(dist: Distribution) -> MaxWin:
+def top_award(dist: Distribution) -> TopAward:
     """The largest possible win and how often it comes.
 
     Examples
     --------
     >>> from slotmath.exact.distribution import WinDistribution
-    >>> max_win(WinDistribution.from_mapping({0: 3, 10: 1}, 10))
-    MaxWin(credits=10, multiple=Fraction(1, 1), probability=Fraction(1, 4), one_in=4.0)
+    >>> top_award(WinDistribution.from_mapping({0: 3, 10: 1}, 10))
+    TopAward(credits=10, multiple=Fraction(1, 1), probability=Fraction(1, 4), one_in=4.0)
     """
     dist = _coerce(dist)
     top = dist.max_credits
     probability = dist.probability_of(top)
-    return MaxWin(top, Fraction(top, dist.credits_per_bet), probability, _one_in(probability))
+    return TopAward(top, Fraction(top, dist.credits_per_bet), probability, _one_in(probability))
 
 
 @dataclass(frozen=True)
@@ -355,7 +355,7 @@ class ParSummary:
     volatility_index_90: float
     volatility_index_95: float
     confidence: tuple[ConfidenceRow, ...]
-    max_win: MaxWin
+    top_award: TopAward
     win_sizes: tuple[WinSizeRow, ...]
 
 
@@ -370,7 +370,7 @@ def par_summary(
     --------
     >>> from slotmath.exact.distribution import WinDistribution
     >>> s = par_summary(WinDistribution.from_mapping({0: 3, 10: 1}, 10))
-    >>> s.rtp, s.hit_frequency, s.variance, s.max_win.multiple
+    >>> s.rtp, s.hit_frequency, s.variance, s.top_award.multiple
     (Fraction(1, 4), Fraction(1, 4), Fraction(3, 16), Fraction(1, 1))
     """
     dist = _coerce(dist)
@@ -385,6 +385,6 @@ def par_summary(
         volatility_index_90=volatility_index(dist, 0.90),
         volatility_index_95=volatility_index(dist, 0.95),
         confidence=confidence_table(dist, spins),
-        max_win=max_win(dist),
+        top_award=top_award(dist),
         win_sizes=win_size_table(dist, edges),
     )

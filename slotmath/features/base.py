@@ -1,0 +1,148 @@
+"""The feature interface: what a mechanic answers so that an analysis can compose it.
+
+A paid round is the paid spin plus whatever its outcome starts. Three kinds of feature:
+
+* a **spin feature** (the bonus wheel) adds to a spin a win whose law depends on one *mark*
+  of that spin's outcome (the number of bonus lines). It is folded into every spin it can
+  follow, on the base reels and inside round features, exactly.
+* a **round feature** (free spins; next: hold & win) is started by a mark of the paid spin
+  (the trigger count) and returns, per mark value, the law of what it pays: exact mean and
+  second moment, exact P(win = 0), a numerical distribution on a grid with its error bound.
+  The round is the mixture over marks of the base credits combined with each started
+  feature's law (:func:`slotmath.features.compose.round_law`).
+* a **stationary feature** (progressive jackpots; next: a persistent conveyor) wraps the
+  round's law and returns the long-run law of a state that persists between paid rounds.
+
+Features receive a :class:`Context` (game, bet level, pay model, cached outcome tables), not
+an analysis, so nothing here imports what sits above it. Each names its simulator counterpart
+in ``simulator``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import Callable, Protocol
+
+import numpy as np
+
+from slotmath.evaluate.window import PayModel
+from slotmath.exact.cycle import line_trigger_table, spin_table
+from slotmath.exact.distribution import WinDistribution
+from slotmath.exact.spin_table import MarkedTable
+from slotmath.model.game import Game
+
+__all__ = ["Context", "DenseLaw", "FeatureLaw", "Mark", "RoundFeature", "SpinFeature",
+           "StationaryFeature"]
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What a spin's outcome table must count for a feature.
+
+    ``kind`` is ``"trigger"`` (the free-spin trigger symbols in the window) or
+    ``"bonus_lines"`` (paylines showing ``count`` of ``symbol`` in succession from reel 1,
+    counted up to ``cap``).
+    """
+
+    kind: str
+    symbol: str = ""
+    count: int = 0
+    cap: int | None = None
+
+
+@dataclass(frozen=True)
+class DenseLaw:
+    """A numerical law on a grid: ``P(win = i * step credits) = probs[i]``; ``error`` bounds
+    the probability mass folded back by the grid (``credits_per_bet`` credits are one bet)."""
+
+    probs: np.ndarray
+    step: int
+    credits_per_bet: int
+    error: float
+
+
+@dataclass(frozen=True, eq=False)
+class FeatureLaw:
+    """What a round feature pays when one mark value starts it, in total bets.
+
+    ``mean``, ``second_moment`` and ``zero_probability`` are exact; ``spins`` is the expected
+    number of spins it plays on its reels (for the spin features inside it).
+    """
+
+    mean: Fraction
+    second_moment: Fraction
+    zero_probability: Fraction
+    spins: Fraction
+
+
+class SpinFeature(Protocol):
+    name: str
+    mark: Mark
+    simulator: str
+
+    def law(self, value: int, window_multiplier: int) -> WinDistribution:
+        """Exact law of what it adds to a spin whose mark is ``value``."""
+
+    def events(self, value: int) -> int:
+        """How many times a spin with mark ``value`` plays it (e.g. wheel spins)."""
+
+
+class RoundFeature(Protocol):
+    name: str
+    mark: Mark
+    simulator: str
+
+    def law(self, value: int) -> FeatureLaw | None:
+        """Its law when the paid spin's mark is ``value`` (None: not started)."""
+
+    def dense(self, values: list[int]) -> dict[int, DenseLaw]:
+        """Numerical laws of the started ``values``, on one grid."""
+
+
+class StationaryFeature(Protocol):
+    name: str
+    simulator: str
+
+    def analyze(self, events: Callable[[], object]):
+        """The long-run law, given the law of its driving events per round."""
+
+
+@dataclass(frozen=True, eq=False)
+class Context:
+    """What a feature receives: the game at one bet level and its exact outcome tables.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> ctx = Context(slotmath.load_game("data/games/tiny_lines.toml"), 1)
+    >>> t = ctx.table("base", (Mark("trigger"),))
+    >>> t.marks, t.cycle == ctx.table("base", (Mark("trigger"),)).cycle
+    (('trigger',), True)
+    """
+
+    game: Game
+    level: int = 1
+    _tables: dict = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def model(self) -> PayModel:
+        return PayModel(self.game, self.level)
+
+    def table(self, reel_set: str, marks: tuple[Mark, ...]) -> MarkedTable:
+        """Exact (marks..., credits) weights of one spin on ``reel_set``, computed once."""
+        lines = [m for m in marks if m.kind == "bonus_lines"]
+        if len(lines) > 1 or any(m.kind not in ("trigger", "bonus_lines") for m in marks):
+            raise ValueError(f"the engine counts the trigger and one bonus-line mark, not {marks}")
+        key = (reel_set, lines[0] if lines else None)
+        if key not in self._tables:
+            if lines:
+                m = lines[0]
+                raw = line_trigger_table(self.game, m.symbol, m.count, reel_set, self.level,
+                                         cap=m.cap, model=self.model)
+            else:
+                raw = spin_table(self.game, reel_set, self.level, self.model)
+            self._tables[key] = MarkedTable.of(raw)
+        full = self._tables[key]
+        return full.project(tuple(m.kind for m in marks))

@@ -1,0 +1,86 @@
+"""The line-triggered bonus wheel as a spin feature.
+
+A spin whose paylines show the wheel's bonus symbols ``count`` in succession from reel 1 plays
+``wheel.spins_for(lines)`` wheel spins, independent of the window; each pays a division's
+prize. Its law given the mark is the k-fold sum of one wheel spin, exactly
+(:meth:`WinDistribution.power`). Simulator counterpart:
+:func:`slotmath.simulate.monte_carlo.play_wheel`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from slotmath.exact.distribution import WinDistribution
+from slotmath.features.base import Mark
+from slotmath.model.game import BonusWheel
+
+__all__ = ["BonusWheelSpin", "wheel_outcomes"]
+
+
+@dataclass(frozen=True, eq=False)
+class BonusWheelSpin:
+    """The wheel, each coin division paying ``credits`` (pay-model credits, one per
+    division; zeros give the "no coin" wheel of the cap's bracket).
+
+    Examples
+    --------
+    >>> wheel = BonusWheel("B", 3, "once", (Fraction(1), Fraction(3)), (1, 1))
+    >>> w = BonusWheelSpin(wheel, (1, 3), 1)
+    >>> w.law(1, 1).as_dict(), w.law(0, 1).as_dict(), w.events(2)
+    ({1: 1, 3: 1}, {0: 1}, 1)
+    """
+
+    wheel: BonusWheel
+    credits: tuple[int, ...]
+    credits_per_bet: int
+    name: str = "bonus_wheel"
+    simulator: str = "slotmath.simulate.monte_carlo.play_wheel"
+
+    @property
+    def mark(self) -> Mark:
+        cap = 1 if self.wheel.per_spin == "once" else None
+        return Mark("bonus_lines", self.wheel.symbol, self.wheel.count, cap)
+
+    def events(self, lines: int) -> int:
+        """Wheel spins played by a spin with ``lines`` bonus lines."""
+        return self.wheel.spins_for(lines)
+
+    @lru_cache(maxsize=None)  # noqa: B019 - a handful of (lines, multiplier) pairs
+    def law(self, lines: int, window_multiplier: int) -> WinDistribution:
+        """Exact law of the wheel's win on a spin with ``lines`` bonus lines; multiplied by
+        the window's multiplier only where the wheel is ``multiplied``."""
+        k = self.events(lines)
+        m = window_multiplier if self.wheel.multiplied else 1
+        one = WinDistribution([c * m for c in self.credits], self.wheel.weights,
+                              self.credits_per_bet)
+        return one.power(k) if k else WinDistribution.point(0, self.credits_per_bet)
+
+
+def wheel_outcomes(wheel: BonusWheel, jackpot_chances: dict[str, float]) -> list[dict]:
+    """One wheel spin as a distribution over its divisions.
+
+    ``jackpot_chances`` gives each jackpot division's probability; the coin divisions share
+    the rest by weight (exact Fractions when there are no jackpots).
+
+    Examples
+    --------
+    >>> wheel = BonusWheel("B", 3, "once", (Fraction(1), Fraction(3)), (1, 3))
+    >>> [r["probability"] for r in wheel_outcomes(wheel, {})]
+    [Fraction(1, 4), Fraction(3, 4)]
+    """
+    coins = 1 - sum(jackpot_chances.values()) if jackpot_chances else Fraction(1)
+    if coins < 0:
+        raise ValueError(f"the jackpot divisions' probabilities add up to "
+                         f"{1 - coins:.4g} > 1 at these pools")
+    total = sum(wheel.weights)
+    rows = []
+    for i, (prize, w) in enumerate(zip(wheel.prizes, wheel.weights)):
+        label = wheel.labels[i] if wheel.labels else f"coins {i + 1}"
+        p = Fraction(w, total) * coins if not jackpot_chances else coins * w / total
+        rows.append({"division": label, "kind": "coins", "prize": prize, "probability": p})
+    for name, p in jackpot_chances.items():
+        rows.append({"division": name, "kind": "jackpot", "prize": None, "probability": p})
+    return rows

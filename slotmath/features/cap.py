@@ -1,0 +1,94 @@
+"""The max-win cap as an operation on a round's win distribution.
+
+A cap of ``L`` bets pays ``min(R, L)``: it removes ``E[(R - L)+]`` and binds with probability
+``P(R >= L)``. On an exact distribution both are exact fractions (through
+:meth:`WinDistribution.cap`); on a numerical one they are read off the FFT distribution, with
+the error of its folded and dropped mass. With jackpots, a hit replaces a coin prize, so the
+effect lies between the round with every wheel spin paying coins and with none paying coins
+(:func:`bracketed`). Simulator counterpart: :class:`slotmath.simulate.monte_carlo.CapTally`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
+
+__all__ = ["CapFigures", "bracketed", "cap_effect"]
+
+
+@dataclass(frozen=True)
+class CapFigures:
+    """The max-win cap of a round's coin win and what it removes.
+
+    ``effect`` is the RTP removed (total bets per paid round), ``probability`` the chance
+    that a round's coin win reaches the cap (with jackpots: with every wheel spin paying
+    coins, an upper bound); ``exact`` tells whether both are exact fractions; ``error`` bounds
+    ``effect``. ``resolution`` is the numerical distribution's noise floor: the probability of
+    any one win amount below it is dropped, so a cap that only such amounts reach shows an
+    effect of 0 (not bounded by ``error``).
+    """
+
+    cap_coins: Fraction
+    cap_bets: Fraction
+    effect: Fraction | float
+    probability: Fraction | float
+    exact: bool
+    error: float
+    resolution: float = 0.0
+
+
+def cap_effect(d: WinDistribution | NumericWinDistribution, cap_coins: Fraction,
+               cap_bets: Fraction) -> CapFigures:
+    """The cap ``cap_bets`` (``cap_coins`` coins) applied to the round distribution ``d``.
+
+    Examples
+    --------
+    >>> d = WinDistribution.from_mapping({0: 2, 10: 1, 50: 1}, 10)
+    >>> f = cap_effect(d, Fraction(40), Fraction(2))
+    >>> f.effect, f.probability, f.exact
+    (Fraction(3, 4), Fraction(1, 4), True)
+    """
+    if isinstance(d, WinDistribution):
+        limit = cap_bets * d.credits_per_bet
+        reach = Fraction(int(d.weights[d.credits >= limit].sum()), d.total)
+        if limit.denominator == 1:
+            effect = d.mean - d.cap(int(limit)).mean
+        else:  # a cap between two credit amounts: E[(R - L)+] directly
+            over = d.credits > limit
+            effect = sum((Fraction(int(c)) - limit) * int(w)
+                         for c, w in zip(d.credits[over], d.weights[over])) / (
+                d.total * d.credits_per_bet)
+        return CapFigures(cap_coins, cap_bets, effect, reach, True, 0.0)
+    limit = float(cap_bets) * d.credits_per_bet
+    over = d.credits > limit
+    effect = float((d.credits[over] - limit) @ d.probs[over]) / d.credits_per_bet
+    reach = float(d.probs[d.credits >= limit].sum())
+    top = float(d.credits[-1]) / d.credits_per_bet if len(d.credits) else 0.0
+    error = (d.aliased_mass_bound + d.dropped_mass) * max(top - float(cap_bets), 0.0)
+    return CapFigures(cap_coins, cap_bets, effect, reach, False, error + 1e-15, d.noise_floor)
+
+
+def bracketed(all_coins: CapFigures, no_coins: CapFigures, coin_probability: float) -> CapFigures:
+    """The cap's effect when jackpot hits replace coin prizes.
+
+    The true effect lies between ``no_coins`` (no wheel spin pays coins) and ``all_coins``
+    (every wheel spin does; the cap's effect only grows with the round's win). The estimate
+    interpolates at the stationary chance that a wheel spin pays coins; both it and the true
+    effect lie in the bracket, which bounds the error.
+
+    Examples
+    --------
+    >>> hi = CapFigures(Fraction(40), Fraction(2), Fraction(1, 2), Fraction(1, 4), True, 0.0)
+    >>> lo = CapFigures(Fraction(40), Fraction(2), Fraction(1, 4), Fraction(1, 8), True, 0.0)
+    >>> b = bracketed(hi, lo, 0.9)
+    >>> round(b.effect, 6), b.error, b.exact
+    (0.475, 0.225, False)
+    """
+    q = coin_probability
+    width = float(all_coins.effect) - float(no_coins.effect)
+    error = max(all_coins.error, no_coins.error)
+    return CapFigures(all_coins.cap_coins, all_coins.cap_bets,
+                      float(no_coins.effect) + q * width, float(all_coins.probability), False,
+                      error + width * max(q, 1 - q), all_coins.resolution)

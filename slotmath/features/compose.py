@@ -1,0 +1,280 @@
+"""Composition of features: spin features folded into a spin, round features into a round.
+
+Folding (exact). A spin feature adds to a spin with mark value ``v`` an independent win of
+law ``L_v`` (exact weights, total ``T_v``). The folded spin's weights are kept whole by giving
+every outcome the denominator ``cycle x lcm(T_v)``: an outcome of weight ``w`` and mark ``v``
+becomes ``w x lcm / T_v x L_v(x)`` at credits ``c x window multiplier + x``.
+
+The round (exact moments, numerical distribution). The paid spin's outcome ``(marks, b)``
+starts each round feature ``f`` with key ``k_f = f.start(mark_f)`` (None: not started); the
+started features then run independently of the paid spin and of each other, so the round
+``R = B + sum_f F_f`` has, summing over the groups ``g`` of equal keys,
+
+* ``E[R] = E[B] + sum_g P(g) sum_f E[F_f]``
+* ``E[R^2] = E[B^2] + sum_g (2 E[B 1{g}] sum_f E[F_f] + P(g) E[(sum_f F_f)^2])``
+* ``P(R = 0) = sum_g P(B = 0, g) prod_f P(F_f = 0)``
+
+and its distribution is the mixture over groups of the base credits convolved with each
+started feature's law, by FFT on one grid (the base part without any feature stays exact).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+import sympy
+
+from slotmath.exact.distribution import NumericWinDistribution
+from slotmath.exact.spin_table import MarkedTable
+
+__all__ = ["RoundLaw", "fold", "fold_events"]
+
+
+def fold(table: MarkedTable, feature, window_multiplier: int = 1) -> tuple[MarkedTable, Fraction]:
+    """The spin with ``feature``'s win folded in, and that win's exact mean per spin (bets).
+
+    The window's credits are multiplied by ``window_multiplier``; the feature's mark is
+    summed out of the result.
+
+    Examples
+    --------
+    >>> from slotmath.exact.distribution import WinDistribution
+    >>> class Coin:                      # one extra bet on a spin whose mark is 1
+    ...     mark = type("M", (), {"kind": "bonus"})()
+    ...     def law(self, v, m):
+    ...         return WinDistribution.from_mapping({0: 1, 2: 1} if v else {0: 1}, 2)
+    >>> t = MarkedTable(("bonus",), {(0, 0): 3, (1, 2): 1}, 4, 2)
+    >>> folded, added = fold(t, Coin())
+    >>> folded.weights, folded.cycle, added
+    ({(0,): 6, (2,): 1, (4,): 1}, 8, Fraction(1, 8))
+    """
+    i = table.mark_index(feature.mark.kind)
+    laws = {v: feature.law(v, window_multiplier)
+            for v in sorted({key[i] for key in table.weights})}
+    denominator = math.lcm(*(law.total for law in laws.values()))
+    if any(law.credits_per_bet != table.credits_per_bet for law in laws.values()):
+        raise ValueError("a spin feature's law must be in the spin's credits")
+    pairs = {v: list(zip(law.credits.tolist(), law.weights.tolist())) for v, law in laws.items()}
+    out: dict[tuple[int, ...], int] = {}
+    added = 0
+    for key, w in table.weights.items():
+        v = key[i]
+        scale = w * (denominator // laws[v].total)
+        rest = key[:i] + key[i + 1:-1]
+        base = key[-1] * window_multiplier
+        for x, wx in pairs[v]:
+            k = (*rest, base + x)
+            out[k] = out.get(k, 0) + scale * wx
+            added += scale * wx * x
+    marks = table.marks[:i] + table.marks[i + 1:]
+    cycle = table.cycle * denominator
+    return (MarkedTable(marks, out, cycle, table.credits_per_bet, table.trigger_cap),
+            Fraction(added, cycle * table.credits_per_bet))
+
+
+def fold_events(table: MarkedTable, feature) -> MarkedTable:
+    """The spin with its credits replaced by how often ``feature`` plays (``credits_per_bet``
+    1), for a stationary feature driven by those events (the wheel spins of a jackpot)."""
+    i = table.mark_index(feature.mark.kind)
+    out: dict[tuple[int, ...], int] = {}
+    for key, w in table.weights.items():
+        k = (*key[:i], *key[i + 1:-1], feature.events(key[i]))
+        out[k] = out.get(k, 0) + w
+    return MarkedTable(table.marks[:i] + table.marks[i + 1:], out, table.cycle, 1,
+                       table.trigger_cap)
+
+
+def _spectra_product(arrays: list[np.ndarray], size: int) -> np.ndarray:
+    """Product of the arrays' real FFTs of length ``size``."""
+    out = np.fft.rfft(arrays[0], size)
+    for a in arrays[1:]:
+        out = out * np.fft.rfft(a, size)
+    return out
+
+
+def _order(group: tuple) -> tuple:
+    """Sort key of a group of started keys (None, not started, first)."""
+    return tuple((0, 0) if k is None else (1, k) for k in group)
+
+
+def _exact_sum(terms) -> Fraction | sympy.Expr:
+    """Sum of Fractions and (rarely) exact sympy numbers: a Fraction when all are Fractions."""
+    terms = list(terms)
+    if all(isinstance(t, (int, Fraction)) for t in terms):
+        return sum(terms, Fraction(0))
+    return sum((sympy.Rational(t.numerator, t.denominator) if isinstance(t, (int, Fraction))
+                else t for t in terms), sympy.Integer(0))
+
+
+@dataclass(frozen=True, eq=False)
+class RoundLaw:
+    """The paid round: the paid spin ``base`` and the round features it can start.
+
+    ``base`` counts, besides its credits, the mark of each feature in ``features``.
+
+    Examples
+    --------
+    A paid spin that pays 1 bet with probability 1/4 and otherwise, with probability 1/4,
+    starts 2 free spins at x2 that each pay 1 bet with probability 1/2:
+
+    >>> from slotmath.exact.spin_table import SpinTable
+    >>> from slotmath.features.free_spins import FreeSpinsRound
+    >>> from slotmath.model.game import FreeSpins
+    >>> base = MarkedTable(("trigger",), {(0, 0): 2, (0, 1): 1, (1, 0): 1}, 4, 1, 1)
+    >>> free = SpinTable({(0, 0): 1, (0, 1): 1}, 2, 1, 1)
+    >>> r = RoundLaw(base, (FreeSpinsRound(FreeSpins("S", {1: 2}, multiplier=2), free),))
+    >>> r.mean, r.hit_frequency, r.feature_mean("free_spins")
+    (Fraction(3, 4), Fraction(7, 16), Fraction(1, 2))
+    """
+
+    base: MarkedTable
+    features: tuple = ()
+
+    @cached_property
+    def _groups(self) -> dict[tuple, tuple[int, int, int, int]]:
+        """Started keys -> (weight, sum b w, sum b^2 w, weight with b == 0)."""
+        idx = [self.base.mark_index(f.mark.kind) for f in self.features]
+        acc: dict[tuple, list[int]] = {}
+        for key, w in self.base.weights.items():
+            g = tuple(f.start(key[i]) for f, i in zip(self.features, idx))
+            b = key[-1]
+            e = acc.setdefault(g, [0, 0, 0, 0])
+            e[0] += w
+            e[1] += b * w
+            e[2] += b * b * w
+            e[3] += w if b == 0 else 0
+        return {g: tuple(v) for g, v in acc.items()}
+
+    def _laws(self, g: tuple):
+        return [f.law(k) for f, k in zip(self.features, g) if k is not None]
+
+    def start_probabilities(self, name: str) -> dict:
+        """P(the paid spin starts feature ``name`` with key k), per started key."""
+        j = [f.name for f in self.features].index(name)
+        out: dict = {}
+        for g, (w, *_rest) in self._groups.items():
+            if g[j] is not None:
+                out[g[j]] = out.get(g[j], 0) + Fraction(w, self.base.cycle)
+        return dict(sorted(out.items()))
+
+    def feature_mean(self, name: str) -> Fraction:
+        """Expected win of feature ``name`` per paid round, in total bets."""
+        j = [f.name for f in self.features].index(name)
+        f = self.features[j]
+        return sum((p * f.law(k).mean for k, p in self.start_probabilities(name).items()),
+                   Fraction(0))
+
+    def feature_spins(self, name: str) -> Fraction:
+        """Expected spins that feature ``name`` plays per paid round."""
+        f = self.features[[f.name for f in self.features].index(name)]
+        return sum((p * f.law(k).spins for k, p in self.start_probabilities(name).items()),
+                   Fraction(0))
+
+    @cached_property
+    def mean(self) -> Fraction:
+        """Expected round win, in the base table's bets (its credits / credits_per_bet)."""
+        cyc, cpb = self.base.cycle, self.base.credits_per_bet
+        total = Fraction(sum(v[1] for v in self._groups.values()), cyc * cpb)
+        return total + sum((self.feature_mean(f.name) for f in self.features), Fraction(0))
+
+    @cached_property
+    def second_moment(self) -> Fraction:
+        """``E[R^2]``, exactly."""
+        cyc, cpb = self.base.cycle, self.base.credits_per_bet
+        total = Fraction(sum(v[2] for v in self._groups.values()), cyc * cpb * cpb)
+        for g, (w, b1, _, _) in self._groups.items():
+            laws = self._laws(g)
+            if not laws:
+                continue
+            mu = sum((law.mean for law in laws), Fraction(0))
+            square = sum((law.second_moment for law in laws), Fraction(0))
+            square += sum(2 * a.mean * b.mean for i, a in enumerate(laws) for b in laws[i + 1:])
+            total += 2 * Fraction(b1, cyc * cpb) * mu + Fraction(w, cyc) * square
+        return total
+
+    @cached_property
+    def variance(self) -> Fraction:
+        return self.second_moment - self.mean**2
+
+    @cached_property
+    def std(self) -> float:
+        return math.sqrt(self.variance)
+
+    @cached_property
+    def hit_frequency(self) -> Fraction | sympy.Expr:
+        """Exact P(round win > 0) (an exact sympy number in the rare case noted in
+        :meth:`slotmath.markov.free_spins.FreeSpinsFeature.zero_win_probability`)."""
+        cyc = self.base.cycle
+        terms = [Fraction(self.base.hit_weight, cyc)]
+        for g, (_, _, _, zero) in self._groups.items():
+            laws = self._laws(g)
+            if laws and zero:
+                none = math.prod((law.zero_probability for law in laws), start=Fraction(1))
+                terms.append(Fraction(zero, cyc) * (1 - none))
+        return _exact_sum(terms)
+
+    def distribution(self) -> NumericWinDistribution:
+        """The round's win distribution (see the module notes), in credits of one grid.
+
+        ``aliased_mass_bound`` is the start-weighted sum of the features' grid bounds.
+        """
+        base, cyc = self.base, self.base.cycle
+        started = {g: self._groups[g] for g in sorted(self._groups, key=_order)
+                   if any(k is not None for k in g)}
+        if not started:
+            acc = base.credits_weights()
+            credits = np.array(sorted(acc), dtype=np.int64)
+            probs = np.array([acc[c] / cyc for c in credits.tolist()])
+            return NumericWinDistribution(credits, probs, base.credits_per_bet)
+        dense = []
+        for j, f in enumerate(self.features):
+            keys = sorted({g[j] for g in started if g[j] is not None})
+            dense.append(f.dense(keys) if keys else {})
+        cpbs = [base.credits_per_bet] + [d.credits_per_bet for laws in dense
+                                         for d in laws.values()]
+        unit = math.lcm(*cpbs)
+        sb = unit // base.credits_per_bet
+        g = 0
+        for laws in dense:
+            for d in laws.values():
+                g = math.gcd(g, d.step * (unit // d.credits_per_bet))
+        for key in base.weights:
+            g = math.gcd(g, key[-1] * sb)
+        g = g or 1
+        top_b = max(key[-1] for key in base.weights) * sb // g
+        marks = [base.mark_index(f.mark.kind) for f in self.features]
+        parts: dict[tuple, np.ndarray] = {}
+        for key, w in base.weights.items():
+            grp = tuple(f.start(key[i]) for f, i in zip(self.features, marks))
+            part = parts.get(grp)
+            if part is None:
+                part = parts[grp] = np.zeros(top_b + 1)
+            part[key[-1] * sb // g] += w / cyc
+
+        def expanded(d):
+            k = d.step * (unit // d.credits_per_bet) // g
+            out = np.zeros(k * (len(d.probs) - 1) + 1)
+            out[::k] = d.probs
+            return out
+
+        spread = {grp: [expanded(dense[j][k]) for j, k in enumerate(grp) if k is not None]
+                  for grp in started}
+        length = max(top_b + 1 + sum(len(e) - 1 for e in es) for es in spread.values())
+        size = 1 << max(1, math.ceil(math.log2(length)))
+        spectrum = np.zeros(size // 2 + 1, dtype=complex)
+        for grp, es in spread.items():
+            spectrum += np.fft.rfft(parts[grp], size) * _spectra_product(es, size)
+        convolved = np.fft.irfft(spectrum, size)[:length]
+        exact = np.zeros(length)
+        none = tuple(None for _ in self.features)
+        if none in parts:  # no feature: exact, kept clear of the noise floor
+            exact[: top_b + 1] = parts[none]
+        credits, probs, dropped, floor = NumericWinDistribution.denoised(convolved, g, exact)
+        bound = sum(float(Fraction(w, cyc)) * sum(dense[j][k].error for j, k in enumerate(grp)
+                                                  if k is not None)
+                    for grp, (w, *_r) in started.items())
+        return NumericWinDistribution(credits, probs, unit, bound, dropped, floor)

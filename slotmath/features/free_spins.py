@@ -1,0 +1,95 @@
+"""Free spins as a round feature: started by the trigger count of the paid spin.
+
+The chain itself (spins remaining, spins awarded; exact moments, FFT distribution) is
+:class:`slotmath.markov.free_spins.FreeSpinsFeature`; this module answers the feature
+interface with it. Simulator counterpart: :func:`slotmath.simulate.monte_carlo.play_free_spins`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property, lru_cache
+
+from slotmath.exact.spin_table import SpinTable
+from slotmath.features.base import DenseLaw, FeatureLaw, Mark
+from slotmath.markov.free_spins import FreeSpinsFeature, SpinCountDistribution
+from slotmath.model.game import FreeSpins
+
+__all__ = ["FreeSpinsRound", "FreeSpinsSummary", "summary"]
+
+
+@dataclass(frozen=True, eq=False)
+class FreeSpinsRound:
+    """The free-spins feature of ``spec`` on the free spin ``free`` (credits as they pay
+    before ``spec.multiplier``; a caller that folded the multiplier in passes multiplier 1).
+
+    Examples
+    --------
+    >>> t = SpinTable({(0, 0): 3, (1, 4): 1}, 4, 4, 1)
+    >>> f = FreeSpinsRound(FreeSpins("S", {1: 2}, multiplier=2), t)
+    >>> f.start(0), f.start(1), f.law(2).mean, f.law(2).spins
+    (None, 2, Fraction(1, 1), Fraction(2, 1))
+    """
+
+    spec: FreeSpins
+    free: SpinTable
+    name: str = "free_spins"
+    simulator: str = "slotmath.simulate.monte_carlo.play_free_spins"
+
+    @property
+    def mark(self) -> Mark:
+        return Mark("trigger", self.spec.trigger)
+
+    @cached_property
+    def chain(self) -> FreeSpinsFeature:
+        return FreeSpinsFeature(self.free, self.spec)
+
+    def start(self, trigger_count: int) -> int | None:
+        """Spins awarded by ``trigger_count`` trigger symbols (cut to the cap); None for 0."""
+        n = self.spec.award_for(trigger_count)
+        if self.spec.max_spins is not None:
+            n = min(n, self.spec.max_spins)
+        return n or None
+
+    @lru_cache(maxsize=None)  # noqa: B019 - one feature per analysis, a few awards each
+    def law(self, n: int) -> FeatureLaw:
+        c = self.chain
+        return FeatureLaw(c.expected_win(n), c.second_moment(n), c.zero_win_probability(n),
+                          c.expected_spins(n))
+
+    def dense(self, ns: list[int]) -> dict[int, DenseLaw]:
+        step = self.chain._grid_unit * self.spec.multiplier
+        return {n: DenseLaw(p, step, self.free.credits_per_bet, bound)
+                for n, (p, bound) in self.chain._dense(ns).items()}
+
+
+@dataclass(frozen=True)
+class FreeSpinsSummary:
+    """Exact free-spin figures: per paid round and per started feature (0 when it never
+    starts; ``spins_distribution`` is then None)."""
+
+    trigger_probability: Fraction
+    expected_spins: Fraction  # per started feature
+    expected_win: Fraction  # per started feature, in total bets
+    rtp: Fraction  # contribution per paid round, in total bets
+    spins_distribution: SpinCountDistribution | None
+
+
+def summary(round_law, feature: FreeSpinsRound) -> FreeSpinsSummary:
+    """The free-spin figures of a PAR sheet, read off the round's law."""
+    starts = round_law.start_probabilities(feature.name)
+    p = sum(starts.values(), Fraction(0))
+    rtp = round_law.feature_mean(feature.name)
+    if not p:
+        return FreeSpinsSummary(Fraction(0), Fraction(0), Fraction(0), rtp, None)
+    parts = [(q / p, feature.chain.spins_distribution(n)) for n, q in starts.items()]
+    exact = all(d.exact for _, d in parts)
+    mixed: dict = {}
+    for w, d in parts:
+        w = w if exact else float(w)
+        for k, q in d.probabilities.items():
+            mixed[k] = mixed.get(k, 0) + w * q
+    tail = sum(float(w) * d.tail_mass for w, d in parts)
+    spins = SpinCountDistribution(dict(sorted(mixed.items())), exact, tail)
+    return FreeSpinsSummary(p, round_law.feature_spins(feature.name) / p, rtp / p, rtp, spins)
