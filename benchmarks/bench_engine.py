@@ -25,6 +25,7 @@ import statistics
 import time
 
 import slotmath
+from slotmath import report
 from bench_simulate import benchmark_game  # same game as the simulation benchmark
 from slotmath.evaluate.window import PayModel, window_at
 from slotmath.exact.brute import brute_force
@@ -117,7 +118,7 @@ def main() -> None:
     print(f"ratio brute force / DP              {brute_seconds / t_dist:12,.0f} x")
     a = slotmath.analyze(big)
     t0 = time.perf_counter()
-    _ = a.rtp, a.std, a.hit_frequency, a.distribution, a.symbol_table
+    _ = a.rtp, a.std, a.hit_frequency, a.distribution, report.symbol_table(a)
     t_an = time.perf_counter() - t0
     print(f"whole analysis (base + free tables, chain, round distribution) {t_an:.3f} s; "
           f"exact RTP {a.rtp_float:.6f}")

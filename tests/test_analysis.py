@@ -42,8 +42,8 @@ def test_figures_hold_together(make):
         assert a.base_table.mean_bets == a.components[a.direct.kind] + a.components["scatter"]
         probs = a.distribution.probs
         assert abs(float(probs.sum()) - 1) < 1e-9
-        # the distribution is the coin round's (wheel all coins, no cap): exact mean a.round.rtp
-        coin_rtp = float(a.round.rtp)
+        # the distribution is the coin round's (wheel all coins, no cap): exact mean a.round.mean
+        coin_rtp = float(a.round.mean)
         assert abs(float(a.distribution.mean) - coin_rtp) < 1e-9 * max(1, coin_rtp)
         assert 0 < a.hit_frequency <= 1
         if game.free_spins is None:

@@ -50,7 +50,7 @@ def test_rtp_equals_the_independent_formula(per_spin, multiplied):
 
 def test_wheel_in_free_spins_is_not_multiplied_unless_asked():
     plain, multiplied = slotmath.analyze(game()), slotmath.analyze(game(multiplied="true"))
-    fs_spins = plain.round.trigger_probability * plain.round.expected_spins_per_feature
+    fs_spins = plain.free_spins.trigger_probability * plain.free_spins.expected_spins
     extra = fs_spins * plain.wheel_spins["free_spins"] * plain.game.bonus_wheel.mean * 2
     assert multiplied.rtp - plain.rtp == extra
     assert multiplied.components["bonus_wheel"] - plain.components["bonus_wheel"] == extra

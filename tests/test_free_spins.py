@@ -27,7 +27,9 @@ from hypothesis import strategies as st
 from slotmath.exact.spin_table import SpinTable
 from slotmath.markov.chains import expected_reward_to_absorption
 from slotmath.markov.free_spins import FreeSpinsFeature, SpinCountDistribution
-from slotmath.markov.round import RoundAnalysis
+from slotmath.exact.spin_table import MarkedTable
+from slotmath.features.compose import RoundLaw
+from slotmath.features.free_spins import FreeSpinsRound, summary
 from slotmath.model.game import FreeSpins
 
 
@@ -364,26 +366,27 @@ def brute_round(base, free, spec) -> dict:
                                   (v[2].retrigger and v[2].max_spins is None)])
 def test_round_equals_brute_force(name):
     base, free, spec = ROUNDS[name]
-    r = RoundAnalysis(base, free, spec)
+    r = round_law(base, free, spec)
     dist = brute_round(base, free, spec)
     assert sum(dist.values()) == 1
-    assert r.rtp == sum(x * p for x, p in dist.items())
+    assert r.mean == sum(x * p for x, p in dist.items())
     assert r.second_moment == sum(x * x * p for x, p in dist.items())
-    assert r.variance == r.second_moment - r.rtp**2
+    assert r.variance == r.second_moment - r.mean**2
     assert r.hit_frequency == sum(p for x, p in dist.items() if x > 0)
-    assert r.base_rtp == base.mean_bets
-    wd = r.win_distribution()
+    assert RoundLaw(MarkedTable.of(base)).mean == base.mean_bets
+    wd = r.distribution()
     want = {x * wd.credits_per_bet: p for x, p in dist.items()}
     assert all(k.denominator == 1 for k in want)
     assert dist_error(wd, {int(k): p for k, p in want.items()}) <= 1e-12
     if spec is not None:
         trig = sum(Fraction(w, base.cycle) for (t, _), w in base.weights.items()
                    if spec.award_for(t))
-        assert r.trigger_probability == trig
-        assert r.expected_win_per_feature == r.feature_rtp / trig
-        d = r.spins_distribution()
+        fs = summary(r, r.features[0])
+        assert fs.trigger_probability == trig
+        assert fs.expected_win == r.feature_mean("free_spins") / trig
+        d = fs.spins_distribution
         assert d.exact and sum(d.probabilities.values()) == 1
-        assert d.mean == r.expected_spins_per_feature
+        assert d.mean == fs.expected_spins
 
 
 base_tables = st.dictionaries(
@@ -396,13 +399,19 @@ base_tables = st.dictionaries(
 def test_property_round_equals_brute_force(base, free, spec):
     assume(spec.max_spins is not None or not spec.retrigger)
     assume(spec.max_spins is not None or max(spec.awards.values()) <= 3)
-    r = RoundAnalysis(base, free, spec)
+    r = round_law(base, free, spec)
     dist = brute_round(base, free, spec)
-    assert r.rtp == sum(x * p for x, p in dist.items())
+    assert r.mean == sum(x * p for x, p in dist.items())
     assert r.second_moment == sum(x * x * p for x, p in dist.items())
     assert r.hit_frequency == sum(p for x, p in dist.items() if x > 0)
-    wd = r.win_distribution()
+    wd = r.distribution()
     assert dist_error(wd, {int(x * wd.credits_per_bet): p for x, p in dist.items()}) <= 1e-12
+
+
+def round_law(base, free, spec) -> RoundLaw:
+    """The round of the paid spin ``base`` and, with ``spec``, free spins on ``free``."""
+    features = () if spec is None else (FreeSpinsRound(spec, free),)
+    return RoundLaw(MarkedTable.of(base), features)
 
 
 def simulate_rounds(base, free, spec, rounds, rng):
@@ -437,35 +446,37 @@ def simulate_rounds(base, free, spec, rounds, rng):
 @pytest.mark.parametrize("name", list(ROUNDS))
 def test_round_against_monte_carlo(name):
     base, free, spec = ROUNDS[name]
-    r = RoundAnalysis(base, free, spec)
+    r = round_law(base, free, spec)
     rounds = 300_000
     rng = np.random.default_rng(20240611 + len(name))
     win, spins, award = simulate_rounds(base, free, spec, rounds, rng)
     se = r.std / math.sqrt(rounds)
-    assert abs(win.mean() - float(r.rtp)) <= 4.5 * se
+    assert abs(win.mean() - float(r.mean)) <= 4.5 * se
     hf = float(r.hit_frequency)
     assert abs((win > 0).mean() - hf) <= 4.5 * math.sqrt(hf * (1 - hf) / rounds)
     sq = win**2
     assert abs(sq.mean() - float(r.second_moment)) <= 4.5 * sq.std() / math.sqrt(rounds)
     if spec is not None:
-        pt = float(r.trigger_probability)
+        fs = summary(r, r.features[0])
+        pt = float(fs.trigger_probability)
         assert abs((award > 0).mean() - pt) <= 4.5 * math.sqrt(pt * (1 - pt) / rounds)
         played = spins[award > 0]
         se_spins = played.std() / math.sqrt(len(played))
-        assert abs(played.mean() - float(r.expected_spins_per_feature)) <= 4.5 * se_spins
-    wd = r.win_distribution()
+        assert abs(played.mean() - float(fs.expected_spins)) <= 4.5 * se_spins
+    wd = r.distribution()
     assert abs(wd.total_mass - 1) < 1e-12
-    assert abs(wd.mean_bets / float(r.rtp) - 1) < 1e-9
+    assert abs(wd.mean_bets / float(r.mean) - 1) < 1e-9
     assert abs(wd.variance_bets / float(r.variance) - 1) < 1e-6
 
 
-def test_round_rejects_half_a_feature():
-    with pytest.raises(ValueError):
-        RoundAnalysis(B1, F1, None)
+def test_round_refuses_a_feature_whose_mark_the_table_does_not_count():
+    uncounted = RoundLaw(MarkedTable.of(B1).project(()), (FreeSpinsRound(ROUNDS["F2 retrigger"][2], F1),))
+    with pytest.raises(KeyError, match="does not count 'trigger'"):
+        uncounted.mean
 
 
 def test_irrational_hit_frequency_is_exact():
-    r = RoundAnalysis(*ROUNDS["F2 retrigger"])
+    r = round_law(*ROUNDS["F2 retrigger"])
     hf = r.hit_frequency
     assert isinstance(hf, sympy.Expr)
     # P(B > 0) + P(B = 0, triggered: award 2) (1 - z^2) with z = 4 - 2 sqrt 3
@@ -499,15 +510,15 @@ def classic_sized_tables(seed=7):
 def test_classic_sized_round(cap):
     free, base = classic_sized_tables()
     spec = FreeSpins("SC", {3: 10, 4: 15, 5: 20}, multiplier=3, retrigger=True, max_spins=cap)
-    r = RoundAnalysis(base, free, spec)
+    r = round_law(base, free, spec)
     start = time.perf_counter()
-    wd = r.win_distribution()
+    wd = r.distribution()
     elapsed = time.perf_counter() - start
     assert elapsed < 30  # a few seconds on 2 cores; generous against noisy CI machines
     assert abs(wd.total_mass - 1) < 1e-9
-    assert abs(wd.mean_bets / float(r.rtp) - 1) < 1e-9
+    assert abs(wd.mean_bets / float(r.mean) - 1) < 1e-9
     assert abs(wd.variance_bets / float(r.variance) - 1) < 1e-6
     assert wd.aliased_mass_bound < 1e-12
-    f = r.feature
+    f = r.features[0].chain
     fd = f.win_distribution(10)
     assert abs(fd.mean_bets / float(f.expected_win(10)) - 1) < 1e-9

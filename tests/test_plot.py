@@ -13,6 +13,7 @@ import pytest  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 
 import slotmath  # noqa: E402
+from slotmath import report  # noqa: E402
 from slotmath.exact.brute import brute_force  # noqa: E402
 from slotmath.exact.cycle import spin_table  # noqa: E402
 from slotmath.exact.distribution import FloatDistribution, WinDistribution  # noqa: E402
@@ -152,7 +153,7 @@ def test_win_size_data_of_an_analysis_and_its_plot(three_reel):
     _, analysis = three_reel
     df = win_size_data(analysis)
     assert df["rtp_share"].sum() == pytest.approx(analysis.rtp_float, rel=1e-12)
-    assert df["probability"].tolist() == analysis.win_size_table["probability"].tolist()
+    assert df["probability"].tolist() == report.win_size_frame(analysis)["probability"].tolist()
     ax = plot_win_sizes(analysis)
     assert isinstance(ax, Axes)
     assert [p.get_height() for p in ax.patches] == (df["rtp_share"] * 100).tolist()

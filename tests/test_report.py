@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import slotmath
+from slotmath import report
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted((ROOT / "data/games").glob("*.toml"))
@@ -16,20 +17,20 @@ GAMES = sorted((ROOT / "data/games").glob("*.toml"))
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
 def test_tables_add_up(path):
     a = slotmath.analyze(slotmath.load_game(path))
-    pays = a.symbol_table
+    pays = report.symbol_table(a)
     kind = a.direct.kind
     assert sum(Fraction(x) for x in pays["rtp_exact"]) == a.components[kind]
     assert pays["hits"].sum() == sum(p.hits for p in a.direct.pays)
-    scat = a.scatter_table
+    scat = report.scatter_table(a)
     if len(scat):
         for _, rows in scat.groupby("symbol"):
             assert rows["weight"].sum() == a.base_table.cycle
         assert scat["rtp"].sum() == pytest.approx(float(a.components["scatter"]), rel=1e-12)
-    sizes = a.win_size_table
+    sizes = report.win_size_frame(a)
     assert sizes["probability"].sum() == pytest.approx(1, abs=1e-9)
-    text = a.to_text()
+    text = report.par_sheet_text(a)
     assert a.game.name in text and "Pay table" in text
-    doc = a.to_dict()
+    doc = report.analysis_dict(a)
     assert Fraction(doc["rtp"]) == a.rtp
     assert doc["cycle"] == a.base_table.cycle
 
@@ -39,6 +40,6 @@ def test_pay_table_hits_by_hand():
     wild on reels 2 and 3 (2 of 8 per row each). BAR BAR BAR pays 10 line bets = 2 x the bet, one wild
     doubles it, two wilds quadruple it: 1 + 2 + 1 combinations per line out of 8^3, 5 lines."""
     a = slotmath.analyze(slotmath.load_game(ROOT / "data/games/tiny_lines.toml"))
-    bar = a.symbol_table[a.symbol_table["symbol"] == "BAR"]
+    bar = report.symbol_table(a)[report.symbol_table(a)["symbol"] == "BAR"]
     assert bar["hits"].tolist() == [5, 10, 5]
     assert bar["pay_x_bet"].tolist() == [2.0, 4.0, 8.0]

@@ -256,7 +256,7 @@ class RoundLaw:
             part[key[-1] * sb // g] += w / cyc
 
         def expanded(d):
-            k = d.step * (unit // d.credits_per_bet) // g
+            k = d.step * (unit // d.credits_per_bet) // g or 1  # (step 0: a point at 0)
             out = np.zeros(k * (len(d.probs) - 1) + 1)
             out[::k] = d.probs
             return out

@@ -56,7 +56,7 @@ def summary_html(analysis: Analysis) -> str:
         rows.append(("free spins", f"1 in {float(1 / fs.trigger_probability):.2f}, "
                                    f"{float(fs.expected_spins):.2f} spins, "
                                    f"{float(fs.expected_win):.2f} x bet per feature"))
-    mw = analysis.max_win
+    mw = analysis.top_award
     rows.append(("top spin award", f"{float(mw.multiple):g} x bet, 1 in {mw.one_in:,.0f}"))
     body = "".join(f"<tr><td style='padding-right:1em'>{k}</td><td>{v}</td></tr>"
                    for k, v in rows)
