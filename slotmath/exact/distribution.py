@@ -5,15 +5,16 @@ A win is an integer number of *credits*; ``credits_per_bet`` credits make one to
 (:class:`Distribution`) that :mod:`slotmath.stats` works from:
 
 - :class:`WinDistribution` keeps exact integer weights (Python ints) per win, so probabilities,
-  RTP and hit frequency come out as exact fractions. Its operations (independent sums, mixtures,
-  multipliers, caps, random sums) are exact.
+  RTP and hit frequency come out as exact fractions. Its operations (independent sums,
+  multipliers, caps) are exact.
 - :class:`FloatDistribution` keeps float64 probabilities, for distributions whose exact weights
   grow too large to be practical (long random sums of spins in a feature). Its operations are
   numerical with the tolerances stated on each method.
 
-Features are built from a spin's distribution with these operations: a feature of ``n`` spins
-is ``spin.power(n)``, a random number of spins is ``spin.compound({n: P(N = n)})``, a win
-multiplier is ``scale``, a win cap is ``cap`` and a choice between outcomes is ``mixture``.
+The library builds with these operations: the bonus wheel's k spins are ``one.power(k)``
+(repeated :meth:`~WinDistribution.convolve`), a multiplied wheel is ``scale``, the max-win cap
+is ``cap``. The round of a game with free spins is a :class:`NumericWinDistribution`, the FFT
+law of the feature chain (:mod:`slotmath.features.compose`), with its error bounds.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import math
 import numbers
 from fractions import Fraction
 from functools import cached_property
-from typing import Iterable, Literal, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -38,7 +39,6 @@ _CREDITS_LIMIT = 1 << 62
 # 25 pairs ~1.5x slower, supports of 3000 x 3000).
 _MAX_LIMB_PAIRS = 9
 # Largest dense grid a float convolution will lay out for an FFT.
-_FFT_GRID_LIMIT = 1 << 26
 # Float probabilities must add up to 1 within this tolerance.
 _FLOAT_SUM_TOL = 1e-12
 
@@ -278,40 +278,6 @@ class _Immutable:
         c, v = _merge(np.minimum(self.credits, max_credits), self._values())
         return self._trusted(c, v, self.credits_per_bet)
 
-    def shift(self, credits: int):
-        """Every win plus ``credits`` (negative to subtract, e.g. the bet for a net win).
-
-        Examples
-        --------
-        >>> WinDistribution.from_mapping({0: 3, 10: 1}, 10).shift(-10).as_dict()
-        {-10: 3, 0: 1}
-        """
-        credits = _as_int(credits, "credits")
-        _check_credit_range(int(self.credits[0]) + credits, int(self.credits[-1]) + credits)
-        return self._trusted(self.credits + credits, self._values(), self.credits_per_bet)
-
-    def rescale(self, new_credits_per_bet: int):
-        """The same wins expressed in a finer credit unit.
-
-        Parameters
-        ----------
-        new_credits_per_bet : int
-            A multiple of ``credits_per_bet``.
-
-        Examples
-        --------
-        >>> d = WinDistribution.from_mapping({0: 3, 10: 1}, 10).rescale(20)
-        >>> d.as_dict(), d.mean
-        ({0: 3, 20: 1}, Fraction(1, 4))
-        """
-        new = _check_credits_per_bet(new_credits_per_bet)
-        if new % self.credits_per_bet:
-            raise ValueError(
-                f"new credits_per_bet {new} is not a multiple of {self.credits_per_bet}"
-            )
-        scaled = self.scale(new // self.credits_per_bet)
-        return self._trusted(scaled.credits, scaled._values(), new)
-
 
 class WinDistribution(_Immutable):
     """An exact distribution of a win in integer credits, with integer weights.
@@ -527,24 +493,23 @@ class WinDistribution(_Immutable):
         if other.credits_per_bet != self.credits_per_bet:
             raise ValueError(
                 f"credits_per_bet differ ({self.credits_per_bet} vs {other.credits_per_bet}); "
-                "bring both to a common unit with rescale() first"
+                "express both in one unit first"
             )
 
-    def convolve(self, other: WinDistribution | FloatDistribution):
+    def convolve(self, other: WinDistribution) -> WinDistribution:
         """Distribution of the sum of two independent wins.
 
         Exact: the weight of ``c`` is ``sum(w1[a] * w2[b] for a + b == c)`` and the total is
-        ``self.total * other.total``. Convolving with a :class:`FloatDistribution` gives a
-        :class:`FloatDistribution`.
+        ``self.total * other.total``.
 
         Parameters
         ----------
-        other : WinDistribution or FloatDistribution
+        other : WinDistribution
             Must have the same ``credits_per_bet``.
 
         Returns
         -------
-        WinDistribution or FloatDistribution
+        WinDistribution
 
         Notes
         -----
@@ -558,8 +523,6 @@ class WinDistribution(_Immutable):
         >>> a.convolve(a).as_dict()
         {0: 1, 1: 2, 2: 1}
         """
-        if isinstance(other, FloatDistribution):
-            return self.to_float().convolve(other)
         if not isinstance(other, WinDistribution):
             raise TypeError(f"cannot convolve with {type(other).__name__}")
         self._check_same_unit(other)
@@ -568,62 +531,6 @@ class WinDistribution(_Immutable):
         )
         return self._trusted(c, w, self.credits_per_bet)
 
-    @classmethod
-    def mixture(
-        cls, components: Sequence[tuple[Fraction | int, WinDistribution]]
-    ) -> WinDistribution:
-        """The distribution that follows ``components[k][1]`` with probability ``components[k][0]``.
-
-        Parameters
-        ----------
-        components : sequence of (probability, WinDistribution)
-            Rational probabilities (``int`` or ``Fraction``), non-negative, adding up to
-            exactly 1; all distributions with the same ``credits_per_bet``.
-
-        Returns
-        -------
-        WinDistribution
-            Exact, with the smallest integer weights (divided by their gcd).
-
-        Examples
-        --------
-        >>> from fractions import Fraction
-        >>> lose = WinDistribution.point(0, 1)
-        >>> win = WinDistribution.from_mapping({5: 1, 10: 1}, 1)
-        >>> m = WinDistribution.mixture([(Fraction(2, 3), lose), (Fraction(1, 3), win)])
-        >>> m.as_dict(), m.mean
-        ({0: 4, 5: 1, 10: 1}, Fraction(5, 2))
-        """
-        components = list(components)
-        if not components:
-            raise ValueError("a mixture needs at least one component")
-        probabilities = []
-        for p, d in components:
-            if not isinstance(p, numbers.Rational):
-                raise TypeError(
-                    f"mixing probabilities must be int or Fraction for an exact mixture, got {p!r};"
-                    " use FloatDistribution.mixture for float probabilities"
-                )
-            if not isinstance(d, WinDistribution):
-                raise TypeError(f"components must be WinDistribution, got {type(d).__name__}")
-            p = Fraction(p)
-            if p < 0:
-                raise ValueError(f"mixing probabilities must be non-negative, got {p}")
-            probabilities.append(p)
-        if sum(probabilities) != 1:
-            raise ValueError(f"mixing probabilities add up to {sum(probabilities)}, not 1")
-        first = components[0][1]
-        for _, d in components[1:]:
-            first._check_same_unit(d)
-        used = [(p, d) for p, d in zip(probabilities, (d for _, d in components)) if p]
-        # P(c) = sum_k p_k * w_k(c) / T_k; bring all p_k / T_k to one denominator.
-        scaled = [p / d.total for p, d in used]
-        denominator = math.lcm(*(s.denominator for s in scaled))
-        factors = [s.numerator * (denominator // s.denominator) for s in scaled]
-        credits = np.concatenate([d.credits for _, d in used])
-        weights = np.concatenate([d.weights * f for f, (_, d) in zip(factors, used)])
-        c, w = _merge(credits, weights)
-        return cls._trusted(c, w, first.credits_per_bet).reduced()
 
     def power(self, n: int) -> WinDistribution:
         """Distribution of the sum of ``n`` independent copies (``n``-fold convolution).
@@ -648,118 +555,21 @@ class WinDistribution(_Immutable):
                 base = base.convolve(base)
         return result if result is not None else self.point(0, self.credits_per_bet)
 
-    def compound(self, count_distribution: Mapping[int, Fraction | int]) -> WinDistribution:
-        """Distribution of a random sum: ``N`` independent copies with ``N`` drawn independently.
-
-        ``sum(P(N = n) * self.power(n))`` as a mixture, exactly.
-
-        Parameters
-        ----------
-        count_distribution : mapping n -> probability
-            Exact probabilities (``int`` or ``Fraction``) of the number of copies ``n >= 0``,
-            adding up to exactly 1.
-
-        Examples
-        --------
-        >>> from fractions import Fraction
-        >>> d = WinDistribution.from_mapping({0: 1, 1: 1}, 1)
-        >>> d.compound({0: Fraction(1, 2), 2: Fraction(1, 2)}).as_dict()
-        {0: 5, 1: 2, 2: 1}
-        """
-        counts = {_as_int(n, "count"): p for n, p in count_distribution.items()}
-        if not counts:
-            raise ValueError("count_distribution is empty")
-        if min(counts) < 0:
-            raise ValueError("counts must be >= 0")
-        components = []
-        current = self.point(0, self.credits_per_bet)
-        top = max(n for n, p in counts.items() if p) if any(counts.values()) else 0
-        for n in range(top + 1):
-            if counts.get(n):
-                components.append((counts[n], current))
-            if n < top:
-                current = current.convolve(self)
-        components += [(p, current) for n, p in counts.items() if not p]  # zeros: for the sum check
-        return self.mixture(components)
-
 
 # ---------------------------------------------------------------------------------------------
 # Floating-point distribution
 # ---------------------------------------------------------------------------------------------
-def _fft_grid(c1: np.ndarray, c2: np.ndarray) -> tuple[int, int]:
-    """Step (gcd of all credit differences) and number of points of the dense grid of sums."""
-    step = math.gcd(int(np.gcd.reduce(c1 - c1[0])), int(np.gcd.reduce(c2 - c2[0]))) or 1
-    size = int(c1[-1] - c1[0]) // step + int(c2[-1] - c2[0]) // step + 1
-    return step, size
-
-
-def _direct_window(i1, p1, i2, p2, lo: int, hi: int) -> np.ndarray:
-    """Direct sums ``p1[a] * p2[b]`` landing on grid points ``lo..hi`` (``i1[a] + i2[b]``)."""
-    out = np.zeros(hi - lo + 1)
-    start = np.searchsorted(i2, lo - i1, side="left")
-    stop = np.searchsorted(i2, hi - i1, side="right")
-    for a in np.flatnonzero(stop > start):
-        j = slice(start[a], stop[a])
-        out[i2[j] + (i1[a] - lo)] += p1[a] * p2[j]
-    return out
 
 
 # FFT values below this many times the round-off estimate count as unresolved.
-_FFT_RESOLVED = 1e6
-
-
-def _fft_convolve(c1, p1, c2, p2) -> tuple[np.ndarray, np.ndarray]:
-    """Convolution on a dense grid by real FFT, with the tails summed directly.
-
-    - The grid step is the gcd of all credit differences.
-    - The support is exact: an FFT of the two indicator vectors counts the pairs landing on
-      each grid point (integers, rounded), so no amount appears that the sum cannot take.
-    - Round-off in an FFT convolution is about ``eps * log2(n) * |p1|_2 * |p2|_2`` on every
-      point, whatever its size. Points below ``_FFT_RESOLVED`` times that are unresolved;
-      those below the lowest and above the highest resolved point (the two tails, where the
-      max win lives) are recomputed by direct summation. Unresolved points in between keep
-      their FFT value, negative round-off clipped to 0 (and the point dropped).
-    - The result is renormalised to add up to 1.
-    """
-    step, size = _fft_grid(c1, c2)
-    if size > _FFT_GRID_LIMIT:
-        raise ValueError(
-            f"the sums span {size} grid points, too many for an FFT; use method='direct'"
-        )
-    n_fft = 1 << max(size - 1, 1).bit_length()
-    i1 = (c1 - c1[0]) // step
-    i2 = (c2 - c2[0]) // step
-
-    def spectrum(index, values):
-        x = np.zeros(n_fft)
-        x[index] = values
-        return np.fft.rfft(x)
-
-    p = np.fft.irfft(spectrum(i1, p1) * spectrum(i2, p2), n_fft)[:size]
-    support = np.fft.irfft(spectrum(i1, 1.0) * spectrum(i2, 1.0), n_fft)[:size] > 0.5
-    noise = np.finfo(np.float64).eps * math.log2(n_fft) * np.linalg.norm(p1) * np.linalg.norm(p2)
-    resolved = np.flatnonzero(support & (p >= _FFT_RESOLVED * noise))
-    if len(i1) > len(i2):
-        i1, p1, i2, p2 = i2, p2, i1, p1
-    if len(resolved) == 0:
-        p = _direct_window(i1, p1, i2, p2, 0, size - 1)
-    else:
-        low, high = int(resolved[0]), int(resolved[-1])
-        if low > 0:
-            p[:low] = _direct_window(i1, p1, i2, p2, 0, low - 1)
-        if high < size - 1:
-            p[high + 1 :] = _direct_window(i1, p1, i2, p2, high + 1, size - 1)
-    p = np.where(support & (p > 0), p, 0.0)
-    keep = np.flatnonzero(p)
-    p = p[keep]
-    return int(c1[0]) + int(c2[0]) + step * keep.astype(np.int64), p / math.fsum(p)
 
 
 class FloatDistribution(_Immutable):
     """A distribution of a win in integer credits with float64 probabilities.
 
     For distributions too large to keep exact (long random sums of spins in a feature). It
-    has the interface of :class:`WinDistribution` with floats in place of fractions.
+    has the read-only interface of :class:`WinDistribution` (and ``scale`` and ``cap``) with
+    floats in place of fractions.
 
     Parameters
     ----------
@@ -782,8 +592,6 @@ class FloatDistribution(_Immutable):
     >>> d = FloatDistribution.from_mapping({0: 0.75, 10: 0.25}, 10)
     >>> d.mean, d.hit_probability, d.variance
     (0.25, 0.25, 0.1875)
-    >>> d.convolve(d).probs.tolist()
-    [0.5625, 0.375, 0.0625]
     """
 
     __slots__ = ("credits", "probs", "credits_per_bet", "__dict__")
@@ -901,146 +709,6 @@ class FloatDistribution(_Immutable):
     # -- operations ------------------------------------------------------------------------
     def _check_same_unit(self, other) -> None:
         WinDistribution._check_same_unit(self, other)
-
-    def convolve(
-        self,
-        other: FloatDistribution | WinDistribution,
-        method: Literal["auto", "direct", "fft"] = "auto",
-    ) -> FloatDistribution:
-        """Distribution of the sum of two independent wins.
-
-        Parameters
-        ----------
-        other : FloatDistribution or WinDistribution
-            Same ``credits_per_bet``; an exact one is converted with ``to_float``.
-        method : {"auto", "direct", "fft"}
-            ``"direct"`` sums every pair of amounts (cost ~ ``len(self) * len(other)``, error
-            a few ulps relative per probability). ``"fft"`` convolves on a dense grid of the
-            possible sums (step = gcd of the credit differences) by real FFT: the support is
-            exact, but each probability carries an absolute error of about
-            ``2.2e-16 * log2(grid size) * |p1|_2 * |p2|_2`` — below 1e-14 for any
-            distributions — so smaller probabilities are not resolved: they may carry a
-            large relative error, or come out <= 0 and be dropped. The two tails (every
-            amount below the smallest and above the largest well-resolved one, down to the
-            max win) are summed directly, so they keep full relative precision.
-            ``"auto"`` takes the FFT when the pair count is large against the grid.
-
-        Returns
-        -------
-        FloatDistribution
-            Probabilities renormalised to add up to 1.
-
-        Examples
-        --------
-        >>> d = FloatDistribution.from_mapping({0: 0.5, 2: 0.5}, 1)
-        >>> d.convolve(d, method="fft").as_dict()
-        {0: 0.25, 2: 0.5, 4: 0.25}
-        """
-        if isinstance(other, WinDistribution):
-            other = other.to_float()
-        if not isinstance(other, FloatDistribution):
-            raise TypeError(f"cannot convolve with {type(other).__name__}")
-        self._check_same_unit(other)
-        if method not in ("auto", "direct", "fft"):
-            raise ValueError(f"method must be 'auto', 'direct' or 'fft', got {method!r}")
-        c1, p1, c2, p2 = self.credits, self.probs, other.credits, other.probs
-        _check_credit_range(int(c1[0]) + int(c2[0]), int(c1[-1]) + int(c2[-1]))
-        if method == "auto":
-            # Measured: the FFT wins once the pairs exceed ~1.5 x grid x log2(grid); below
-            # twice that, the direct sum is kept for its better relative accuracy.
-            _, grid = _fft_grid(c1, c2)
-            pairs = len(c1) * len(c2)
-            use_fft = grid <= _FFT_GRID_LIMIT and pairs > 2 * grid * grid.bit_length()
-            method = "fft" if use_fft else "direct"
-        if method == "fft":
-            c, p = _fft_convolve(c1, p1, c2, p2)
-        else:
-            c, p = _direct_convolve(c1, p1, c2, p2, np.float64)
-            p = p / math.fsum(p)
-        return self._trusted(c, p, self.credits_per_bet)
-
-    @classmethod
-    def mixture(
-        cls, components: Sequence[tuple[float, FloatDistribution | WinDistribution]]
-    ) -> FloatDistribution:
-        """The distribution that follows ``components[k][1]`` with probability ``components[k][0]``.
-
-        Probabilities must be non-negative and add up to 1 within 1e-12; the result is
-        renormalised to add up to 1.
-
-        Examples
-        --------
-        >>> lose = FloatDistribution.point(0, 1)
-        >>> win = FloatDistribution.from_mapping({5: 0.5, 10: 0.5}, 1)
-        >>> FloatDistribution.mixture([(0.5, lose), (0.5, win)]).as_dict()
-        {0: 0.5, 5: 0.25, 10: 0.25}
-        """
-        components = [(float(p), d.to_float()) for p, d in components]
-        if not components:
-            raise ValueError("a mixture needs at least one component")
-        if any(not math.isfinite(p) or p < 0 for p, _ in components):
-            raise ValueError("mixing probabilities must be finite and non-negative")
-        total = math.fsum(p for p, _ in components)
-        if abs(total - 1.0) > _FLOAT_SUM_TOL:
-            raise ValueError(f"mixing probabilities add up to {total!r}, not 1")
-        first = components[0][1]
-        for _, d in components[1:]:
-            first._check_same_unit(d)
-        used = [(p, d) for p, d in components if p > 0]
-        credits = np.concatenate([d.credits for _, d in used])
-        probs = np.concatenate([p * d.probs for p, d in used])
-        c, p = _merge(credits, probs)
-        keep = p > 0
-        c, p = c[keep], p[keep]
-        return cls._trusted(c, p / math.fsum(p), first.credits_per_bet)
-
-    def power(self, n: int) -> FloatDistribution:
-        """Distribution of the sum of ``n`` independent copies, by repeated squaring.
-
-        Examples
-        --------
-        >>> FloatDistribution.from_mapping({0: 0.5, 1: 0.5}, 1).power(2).as_dict()
-        {0: 0.25, 1: 0.5, 2: 0.25}
-        """
-        n = _as_int(n, "n")
-        if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
-        result = None
-        base = self
-        while n:
-            if n & 1:
-                result = base if result is None else result.convolve(base)
-            n >>= 1
-            if n:
-                base = base.convolve(base)
-        return result if result is not None else self.point(0, self.credits_per_bet)
-
-    def compound(self, count_distribution: Mapping[int, float | Fraction]) -> FloatDistribution:
-        """Distribution of a random sum of ``N`` independent copies, ``N`` independent.
-
-        ``sum(P(N = n) * self.power(n))``; probabilities must add up to 1 within 1e-12.
-
-        Examples
-        --------
-        >>> d = FloatDistribution.from_mapping({0: 0.5, 1: 0.5}, 1)
-        >>> d.compound({0: 0.5, 2: 0.5}).as_dict()
-        {0: 0.625, 1: 0.25, 2: 0.125}
-        """
-        counts = {_as_int(n, "count"): float(p) for n, p in count_distribution.items()}
-        if not counts:
-            raise ValueError("count_distribution is empty")
-        if min(counts) < 0:
-            raise ValueError("counts must be >= 0")
-        top = max((n for n, p in counts.items() if p), default=0)
-        components = [(p, None) for n, p in counts.items() if not p]
-        current = self.point(0, self.credits_per_bet)
-        for n in range(top + 1):
-            if counts.get(n):
-                components.append((counts[n], current))
-            if n < top:
-                current = current.convolve(self)
-        zero = self.point(0, self.credits_per_bet)
-        return self.mixture([(p, d if d is not None else zero) for p, d in components])
 
 
 class NumericWinDistribution(FloatDistribution):
