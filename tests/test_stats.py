@@ -100,7 +100,7 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="increasing"):
         win_size_table(TINY, edges=(0, 2, 2))
     with pytest.raises(ValueError, match="non-negative"):
-        win_size_table(TINY.shift(-10))
+        win_size_table(WinDistribution.from_mapping({-10: 3, 0: 1}, credits_per_bet=10))
     with pytest.raises(ValueError):
         rtp_confidence_interval(TINY, 0)
     with pytest.raises(ValueError):
