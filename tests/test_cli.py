@@ -98,3 +98,25 @@ def test_bad_game_file_through_the_console_script(tmp_path):
     assert proc.stderr.startswith("slotmath: error: ")
     assert str(bad) in proc.stderr and "reels.base[0][1]" in proc.stderr
     assert "'Q'" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_json_of_a_game_whose_free_spins_can_never_trigger(capsys, tmp_path):
+    # As a new user edits strips: the scatters leave reels 2-5 of the base set, so the three
+    # scatters the trigger needs can never show. The JSON used to crash on the missing spins
+    # distribution ('NoneType' object has no attribute 'exact'); the feature reads as zero.
+    text = (ROOT / "data/games/classic_fruits.toml").read_text()
+    head, rest = text.split("base = [\n", 1)
+    block, tail = rest.split("\n]\n", 1)
+    reels = block.split("\n")
+    reels[1:] = [line.replace('"SC"', '"BELL"') for line in reels[1:]]
+    path = tmp_path / "no_trigger.toml"
+    path.write_text(head + "base = [\n" + "\n".join(reels) + "\n]\n" + tail)
+    code, out, err = run(capsys, "analyze", str(path), "--json")
+    assert code == 0 and not err
+    doc = json.loads(out)
+    fs = doc["free_spins"]
+    assert fs["trigger_probability"] == "0" and fs["rtp"] == "0" and "never" in fs["note"]
+    assert doc["components"]["free_spins"] == "0"
+    assert Fraction(doc["rtp"]) == Fraction(doc["components"]["lines"]) + Fraction(
+        doc["components"]["scatter"])
+    assert run(capsys, "analyze", str(path))[0] == 0
