@@ -24,8 +24,12 @@ from slotmath.exact.direct import direct_method
 from strategies import TINY_GAMES, small_games, tiny_game
 
 ROOT = Path(__file__).resolve().parents[1]
-PEER = ROOT.parent / "shared" / "peer-games"
-PEER_FILES = sorted(PEER.glob("*.toml")) if PEER.is_dir() else []
+# Real reel sets with RTPs stated by another tool, copied from ../shared/peer-games (facts).
+# Listed by name, not globbed: a missing fixture fails its test instead of vanishing from it.
+PEER = ROOT / "tests" / "data" / "peer-games"
+PEER_NAMES = ("plenty_of_jewels_20_hot_95_151657.toml", "sizzling_hot_95_655629.toml",
+              "wild_clover_83_826378.toml", "wild_clover_95_063586.toml")
+PEER_FILES = [PEER / name for name in PEER_NAMES]
 
 
 def _levels_and_sets(game):
