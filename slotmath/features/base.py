@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Callable, Protocol
+from typing import Hashable, Protocol
 
 import numpy as np
 
@@ -78,6 +78,9 @@ class FeatureLaw:
 
 
 class SpinFeature(Protocol):
+    """Adds to a spin a win that depends on one mark of it (folded in by
+    :func:`slotmath.features.compose.fold`)."""
+
     name: str
     mark: Mark
     simulator: str
@@ -90,23 +93,33 @@ class SpinFeature(Protocol):
 
 
 class RoundFeature(Protocol):
+    """Started by a mark of the paid spin; mixed into the round by
+    :class:`slotmath.features.compose.RoundLaw`."""
+
     name: str
     mark: Mark
     simulator: str
 
-    def law(self, value: int) -> FeatureLaw | None:
-        """Its law when the paid spin's mark is ``value`` (None: not started)."""
+    def start(self, value: int) -> Hashable | None:
+        """The key of its law when the paid spin's mark is ``value`` (None: not started).
+        Mark values that start the same law share a key (e.g. the spins awarded)."""
 
-    def dense(self, values: list[int]) -> dict[int, DenseLaw]:
-        """Numerical laws of the started ``values``, on one grid."""
+    def law(self, key) -> FeatureLaw:
+        """Exact mean, second moment and P(win = 0) of the law with ``key``."""
+
+    def dense(self, keys: list) -> dict[Hashable, DenseLaw]:
+        """Numerical laws of ``keys``, each on its own grid."""
 
 
 class StationaryFeature(Protocol):
+    """A state that persists between paid rounds, driven by the round's law of events."""
+
     name: str
     simulator: str
 
-    def analyze(self, events: Callable[[], object]):
-        """The long-run law, given the law of its driving events per round."""
+    def analyze(self, events_round) -> object:
+        """The long-run law (stationary distribution, RTP, error bounds), given the
+        :class:`~slotmath.features.compose.RoundLaw` of its driving events per round."""
 
 
 @dataclass(frozen=True, eq=False)
