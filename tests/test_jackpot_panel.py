@@ -16,7 +16,7 @@ from strategies import jackpot_game  # noqa: E402
 
 import slotmath  # noqa: E402
 from slotmath.model.edit import with_jackpot  # noqa: E402
-from slotmath.model.game import LAWS  # noqa: E402
+from slotmath.model.hit_laws import LAWS  # noqa: E402
 from slotmath.widgets import (  # noqa: E402
     JackpotPanel,
     jackpot_summary_html,
@@ -56,7 +56,7 @@ def assert_shows(panel, expected_game, level):
 
 
 def test_law_tables_agree_with_the_model():
-    assert LAW_PARAMETERS == {law: LAWS[law] for law in LAW_PARAMETERS}
+    assert LAW_PARAMETERS == {law: LAWS[law].parameters for law in LAW_PARAMETERS}
     assert set(LAW_PARAMETERS) == set(LAWS) == set(LAW_SCALE)
     assert all(LAW_SCALE[law] in names for law, names in LAW_PARAMETERS.items())
 
@@ -96,7 +96,7 @@ def test_controls_refuse_what_with_jackpot_refuses(game):
         with_jackpot_controls(game, "MINI", law="constant", parameters={"rate": 0.01})
     with pytest.raises(ValueError, match="no jackpot 'MINOR'"):
         with_jackpot_controls(game, "MINOR")
-    with pytest.raises(ValueError, match="law must be one of"):
+    with pytest.raises(ValueError, match="law: must be one of"):
         with_jackpot_controls(game, "MINI", law="step", parameters={})
 
 
