@@ -46,9 +46,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def _level(game, value, label) -> int:
     level = game.bet_levels[0] if value is None else value
-    if level not in game.bet_levels:
-        raise GameFileError(label, "bet_levels",
-                            f"bet level {level} is not offered; choose one of {list(game.bet_levels)}")
+    try:
+        game.check_level(level)
+    except ValueError:
+        raise GameFileError(label, "bet_levels", f"bet level {level} is not offered; choose one "
+                                                 f"of {list(game.bet_levels)}") from None
     return level
 
 
@@ -60,12 +62,10 @@ def _coin_value(game, value):
     from fractions import Fraction
 
     try:
-        coin = Fraction(value)
+        return replace(game, coin_value=Fraction(value))  # the game's rules: coin value > 0
     except (ValueError, ZeroDivisionError):
-        coin = None
-    if coin is None or coin <= 0:
-        raise GameFileError(None, "--coin-value", f"must be a number > 0 like 0.05, got {value!r}")
-    return replace(game, coin_value=coin)
+        raise GameFileError(None, "--coin-value",
+                            f"must be a number > 0 like 0.05, got {value!r}") from None
 
 
 def _analyze(args) -> int:
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("slotmath: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # never a traceback from the CLI
+    except Exception as exc:  # noqa: BLE001 - never a traceback from the CLI
         print(f"slotmath: internal error: {type(exc).__name__}: {exc}".replace("\n", " "),
               file=sys.stderr)
         return EXIT_INTERNAL

@@ -11,19 +11,19 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import pytest  # noqa: E402
-from strategies import jackpot_game  # noqa: E402
+import pytest
+from strategies import jackpot_game
 
-import slotmath  # noqa: E402
-from slotmath.model.edit import with_jackpot  # noqa: E402
-from slotmath.model.game import LAWS  # noqa: E402
-from slotmath.widgets import (  # noqa: E402
+import slotmath
+from slotmath.model.edit import with_jackpot
+from slotmath.model.hit_laws import LAWS
+from slotmath.widgets import (
     JackpotPanel,
     jackpot_summary_html,
     starting_parameters,
     with_jackpot_controls,
 )
-from slotmath.widgets.jackpot_panel import LAW_PARAMETERS, LAW_SCALE  # noqa: E402
+from slotmath.widgets.jackpot_panel import LAW_PARAMETERS, LAW_SCALE
 
 GAMES = Path(__file__).resolve().parents[1] / "data" / "games"
 
@@ -55,10 +55,13 @@ def assert_shows(panel, expected_game, level):
     assert f"<b>{want.rtp:.4%}</b>" in panel.figures.value
 
 
-def test_law_tables_agree_with_the_model():
-    assert LAW_PARAMETERS == {law: LAWS[law] for law in LAW_PARAMETERS}
-    assert set(LAW_PARAMETERS) == set(LAWS) == set(LAW_SCALE)
-    assert all(LAW_SCALE[law] in names for law, names in LAW_PARAMETERS.items())
+def test_law_tables_come_from_the_registry():
+    # every law of the registry offered, in the panel's order, with the registry's names
+    assert list(LAW_PARAMETERS) == list(LAW_SCALE) == ["linear", "saturating", "constant"]
+    assert set(LAW_PARAMETERS) == set(LAWS)
+    assert LAW_PARAMETERS == {"linear": ("rate",), "saturating": ("p_max", "half"),
+                              "constant": ("probability",)}
+    assert LAW_SCALE == {law: LAWS[law].scaled_parameter for law in LAWS}
 
 
 def test_starting_parameters(game, reference):
@@ -96,7 +99,7 @@ def test_controls_refuse_what_with_jackpot_refuses(game):
         with_jackpot_controls(game, "MINI", law="constant", parameters={"rate": 0.01})
     with pytest.raises(ValueError, match="no jackpot 'MINOR'"):
         with_jackpot_controls(game, "MINOR")
-    with pytest.raises(ValueError, match="law must be one of"):
+    with pytest.raises(ValueError, match="law: must be one of"):
         with_jackpot_controls(game, "MINI", law="step", parameters={})
 
 

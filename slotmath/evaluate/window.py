@@ -9,10 +9,10 @@ simulator call them directly, and the fast exact kernels are tested against them
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Mapping, Sequence
 
 from slotmath.model.game import Game, ReelSet
 
@@ -59,8 +59,7 @@ class PayModel:
     """
 
     def __init__(self, game: Game, level: int = 1):
-        if level not in game.bet_levels:
-            raise ValueError(f"bet level {level} is not one of the game's levels {game.bet_levels}")
+        game.check_level(level)
         self.game = game
         self.level = level
         syms = game.symbols

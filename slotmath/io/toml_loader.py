@@ -2,6 +2,11 @@
 
 The format is documented in ``docs/game-format.md``. Every check names the file, the key
 path and what is wrong and what would be right, on one line.
+
+The loader owns the format (types, spelling, which keys exist, how numbers are written); the
+rules on the values are the model's (:mod:`slotmath.model.rules`,
+:mod:`slotmath.model.hit_laws`): the loader runs each as it reads the key and turns its
+:class:`~slotmath.errors.RuleError` into a :class:`GameFileError` at that key.
 """
 
 from __future__ import annotations
@@ -11,20 +16,21 @@ import json
 import math
 import re
 import tomllib
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from slotmath.errors import GameFileError
+from slotmath.errors import GameFileError, RuleError
+from slotmath.model import hit_laws, rules
 from slotmath.model.game import (
     BonusWheel,
     FreeSpins,
     Game,
-    Reel,
-    ReelSet,
-    LAWS,
     JackpotSpec,
     MaxWin,
+    Reel,
+    ReelSet,
     Symbol,
     SymbolGroup,
     _frozen_map,
@@ -39,8 +45,8 @@ SYMBOL_KEYS = {"pays", "wild", "scatter", "bonus", "multiplier", "substitutes", 
 GROUP_KEYS = {"members", "pays", "level_pays"}
 BONUS_WHEEL_KEYS = {"symbol", "count", "per_spin", "prizes", "weights", "multiplied", "labels",
                     "jackpots"}
-JACKPOT_KEYS = {"name", "seed", "contribution", "reserve", "law", "level_factors"} | {
-    p for params in LAWS.values() for p in params}
+JACKPOT_KEYS = {"name", "seed", "contribution", "reserve", "law", "level_factors"
+                } | hit_laws.PARAMETERS
 MAX_WIN_KEYS = {"bet_multiple", "currency"}
 FREE_SPIN_KEYS = {"trigger", "awards", "reels", "multiplier", "retrigger", "max_spins"}
 WEIGHTED_REEL_KEYS = {"strip", "weights"}
@@ -206,6 +212,16 @@ class _Builder:
     def fail(self, key: str | None, message: str):
         raise GameFileError(self.label, key, message)
 
+    def _rule(self, prefix: str, check, *args, raw: Any = None, **kwargs):
+        """``check(*args, **kwargs)``: a rule of the model, or the building of a model object
+        (which checks its rules); a :class:`RuleError` is failed at ``prefix`` + the rule's
+        field, showing ``raw`` (the value as written) if given."""
+        try:
+            return check(*args, **kwargs)
+        except RuleError as err:
+            key = ".".join(p for p in (prefix, err.field) if p) or None
+            self.fail(key, err.problem_with() if raw is None else err.problem_with(raw))
+
     # -- scalar helpers -------------------------------------------------------------------
     def _unknown(self, table: Mapping, allowed: set[str], prefix: str):
         """Reject keys not in ``allowed`` (typos get a suggestion); ``prefix`` is its path."""
@@ -336,14 +352,16 @@ class _Builder:
             bonus_wheel = self._bonus_wheel(d["bonus_wheel"], symbols, len(rows))
         coin_value = None
         if "coin_value" in d:
-            coin_value = self._positive(d["coin_value"], "coin_value")
+            coin_value = self._number(d["coin_value"], "coin_value", "a number > 0")
+            self._rule("", rules.check_coin_value, coin_value, raw=d["coin_value"])
         currency = d.get("currency", "")
         if not isinstance(currency, str):
             self.fail("currency", f"must be a currency name like \"EUR\", got {currency!r}")
         max_win = self._max_win(d["max_win"], coin_value) if "max_win" in d else None
         jackpots = self._jackpots(d.get("jackpots"), bonus_wheel, coin_value, bet_levels)
 
-        game = Game(
+        game = self._rule(
+            "", Game,
             name=name,
             description=description,
             rows=rows,
@@ -655,21 +673,13 @@ class _Builder:
         if count > n_reels:
             self.fail(f"{key}.count", f"count {count} is more than the {n_reels} reels")
         per_spin = spec.get("per_spin", "once")
-        if per_spin not in ("once", "per_line"):
-            self.fail(f"{key}.per_spin", f"must be \"once\" (one wheel spin however many lines "
-                                         f"trigger) or \"per_line\", got {per_spin!r}")
         prizes = spec.get("prizes")
         weights = spec.get("weights")
         if not isinstance(prizes, list) or not prizes:
             self.fail(f"{key}.prizes", "missing: a list of prizes, one per wheel division, in "
                                        "multiples of the total bet")
-        if not isinstance(weights, list) or len(weights) != len(prizes):
-            self.fail(f"{key}.weights", f"must list one whole-number weight per division "
-                                        f"({len(prizes)})")
         prizes_f = tuple(self._pay(v, f"{key}.prizes[{i}]") for i, v in enumerate(prizes))
-        weights_i = tuple(self._int(v, f"{key}.weights[{i}]", 0) for i, v in enumerate(weights))
-        if sum(weights_i) == 0:
-            self.fail(f"{key}.weights", "all weights are zero: the wheel could never stop")
+        weights_t = tuple(weights) if isinstance(weights, list) else ()
         labels = spec.get("labels", [])
         if not isinstance(labels, list) or (labels and len(labels) != len(prizes)) or not all(
                 isinstance(x, str) for x in labels):
@@ -679,14 +689,10 @@ class _Builder:
         if not isinstance(jackpots, list) or not all(isinstance(x, str) and x for x in jackpots):
             self.fail(f"{key}.jackpots", "must be a list of jackpot names, one per jackpot "
                                          f"division, like [\"MINOR\", \"MAJOR\"], got {jackpots!r}")
-        if jackpots and multiplied:
-            self.fail(f"{key}.multiplied", "a wheel with jackpot divisions must not multiply "
-                                           "its coin prizes in free spins (not modelled)")
-        if len(set(jackpots)) != len(jackpots):
-            self.fail(f"{key}.jackpots", f"a jackpot is listed twice in {jackpots!r}: one "
-                                         "division per jackpot")
-        return BonusWheel(symbol, count, per_spin, prizes_f, weights_i, multiplied,
-                          tuple(labels), tuple(jackpots))
+        wheel = self._rule(key, BonusWheel, symbol, count, per_spin, prizes_f, weights_t,
+                           multiplied, tuple(labels), tuple(jackpots))
+        self._rule(key, rules.check_wheel_jackpots, wheel)
+        return wheel
 
     def _number(self, value: Any, key: str, what: str) -> Fraction:
         """A real number as written (floats through their decimal text, strings like '1/5')."""
@@ -704,34 +710,20 @@ class _Builder:
             self.fail(key, f"is too large to compute with (above ~1.8e308), got {value!r}")
         return out
 
-    def _positive(self, value: Any, key: str) -> Fraction:
-        out = self._number(value, key, "a number > 0")
-        if out <= 0:
-            self.fail(key, f"must be > 0, got {value!r}")
-        return out
-
-    def _fraction_in(self, value: Any, key: str, what: str, top_open: bool = True) -> Fraction:
-        """A share in [0, 1) (``top_open``) or [0, 1]; ``what`` says of what, with an example."""
-        out = self._number(value, key, what)
-        if out < 0 or (out >= 1 if top_open else out > 1):
-            self.fail(key, f"must be in [0, 1{')' if top_open else ']'}, got {value!r}")
-        return out
-
     def _max_win(self, spec, coin_value) -> MaxWin:
         key = "max_win"
         if not isinstance(spec, Mapping) or not spec:
             self.fail(key, "must be a table with bet_multiple and/or currency, like "
                            "{ bet_multiple = 10000, currency = 250000 }")
         self._unknown(spec, MAX_WIN_KEYS, key)
-        multiple = currency = None
-        if "bet_multiple" in spec:
-            multiple = self._positive(spec["bet_multiple"], f"{key}.bet_multiple")
-        if "currency" in spec:
-            currency = self._positive(spec["currency"], f"{key}.currency")
-            if coin_value is None:
-                self.fail(f"{key}.currency", "a cap in currency needs coin_value (currency per "
-                                             "coin) at the top of the file")
-        return MaxWin(multiple, currency)
+        amounts = {}
+        for field in ("bet_multiple", "currency"):
+            if field in spec:
+                amounts[field] = self._number(spec[field], f"{key}.{field}", "a number > 0")
+                self._rule(key, rules.check_positive, amounts[field], field, raw=spec[field])
+        max_win = self._rule(key, MaxWin, amounts.get("bet_multiple"), amounts.get("currency"))
+        self._rule(key, rules.check_max_win, max_win, coin_value, need_coin_value=True)
+        return max_win
 
     def _jackpots(self, specs, wheel, coin_value, bet_levels) -> tuple[JackpotSpec, ...]:
         divisions = wheel.jackpots if wheel is not None else ()
@@ -752,8 +744,7 @@ class _Builder:
         if coin_value is None:
             self.fail("jackpots", "jackpot seeds are in currency: give coin_value (currency per "
                                   "coin) at the top of the file")
-        law_names = ", ".join(map(repr, LAWS))
-        all_parameters = {p for params in LAWS.values() for p in params}
+        law_names = ", ".join(map(repr, hit_laws.LAWS))
         needed = {
             "name": "the name of its wheel division, e.g. name = \"MINOR\"",
             "seed": "the jackpot's restart value in currency, e.g. seed = 50",
@@ -775,31 +766,21 @@ class _Builder:
                 self.fail(f"{key}.name", f"jackpot {name!r} has no division on the wheel: add "
                                          f"it to bonus_wheel.jackpots {list(divisions)}")
             seed = self._number(spec["seed"], f"{key}.seed", "a currency amount >= 0")
-            if seed < 0:
-                self.fail(f"{key}.seed", f"must be >= 0, got {spec['seed']!r}")
-            contribution = self._fraction_in(spec["contribution"], f"{key}.contribution",
-                                             "a fraction of the bet like 0.024")
-            reserve = self._fraction_in(spec.get("reserve", 0), f"{key}.reserve",
-                                        "a fraction of the contribution like 0.1")
-            law = spec["law"]
-            if not isinstance(law, str) or law not in LAWS:
-                self.fail(f"{key}.law", f"must be one of {law_names}, got {law!r}")
-            for p in spec:
-                if p in all_parameters and p not in LAWS[law]:
-                    self.fail(f"{key}.{p}", f"is not a parameter of the {law} law (it takes "
-                                            f"{' and '.join(LAWS[law])})")
+            self._rule(key, rules.check_seed, seed, raw=spec["seed"])
+            contribution = self._number(spec["contribution"], f"{key}.contribution",
+                                        "a fraction of the bet like 0.024")
+            self._rule(key, rules.check_share, contribution, "contribution",
+                       raw=spec["contribution"])
+            raw_reserve = spec.get("reserve", 0)
+            reserve = self._number(raw_reserve, f"{key}.reserve",
+                                   "a fraction of the contribution like 0.1")
+            self._rule(key, rules.check_share, reserve, "reserve", raw=raw_reserve)
+            law = self._rule(key, hit_laws.law, spec["law"])
+            self._rule(key, law.check_names, [p for p in spec if p in hit_laws.PARAMETERS])
             params = {}
-            for p in LAWS[law]:
-                if p not in spec:
-                    self.fail(f"{key}.{p}", f"missing: the {law} law needs "
-                                            f"{' and '.join(LAWS[law])}")
-                is_probability = p in ("probability", "p_max")
-                value = self._number(spec[p], f"{key}.{p}",
-                                     "a probability in [0, 1]" if is_probability
-                                     else "a number >= 0")
-                if value < 0 or (is_probability and value > 1):
-                    self.fail(f"{key}.{p}", f"must be {'in [0, 1]' if is_probability else '>= 0'}"
-                                            f", got {spec[p]!r}")
+            for p in law.parameters:
+                value = self._number(spec[p], f"{key}.{p}", law.describe(p))
+                self._rule(key, law.check_value, p, value, raw=spec[p])
                 params[p] = float(value)
             factors = spec.get("level_factors", [1] * len(bet_levels))
             if not isinstance(factors, list) or len(factors) != len(bet_levels):
@@ -807,16 +788,15 @@ class _Builder:
                                                   f"{list(bet_levels)}, got {factors!r}")
             level_factors = {}
             for j, (level, f) in enumerate(zip(bet_levels, factors)):
-                level_factors[level] = float(self._positive(f, f"{key}.level_factors[{j}]"))
-            out.append(JackpotSpec(name, seed, contribution, reserve, law,
-                                   _frozen_map(params), _frozen_map(level_factors)))
+                factor = self._number(f, f"{key}.level_factors[{j}]", "a number > 0")
+                self._rule(key, rules.check_level_factor, factor, f"level_factors[{j}]", raw=f)
+                level_factors[level] = float(factor)
+            out.append(self._rule(key, JackpotSpec, name, seed, contribution, reserve, law.name,
+                                  _frozen_map(params), _frozen_map(level_factors)))
         missing = [n for n in divisions if n not in {j.name for j in out}]
         if missing:
             self.fail("bonus_wheel.jackpots", f"no [[jackpots]] entry defines {missing}")
-        total = sum(j.contribution for j in out)
-        if total >= 1:
-            self.fail("jackpots", f"contributions add up to {float(total):g} of each bet: "
-                                  "together they must take less than the whole bet (< 1)")
+        self._rule("", rules.check_contributions, [j.contribution for j in out])
         return tuple(out)
 
     def _check_free_spins_end(self, game: Game):

@@ -116,12 +116,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 from numba import njit
 
 from slotmath.markov.chains import gth_solve
+from slotmath.model import hit_laws
 
 __all__ = [
     "ConstantLaw",
@@ -178,8 +179,32 @@ class HitProbabilityLaw(Protocol):
     def __call__(self, pool): ...
 
 
+class _RegistryLaw:
+    """What the three law classes share: each is a thin, vectorised face of one law of
+    :mod:`slotmath.model.hit_laws` (its rules, formula and scaling live there)."""
+
+    definition: ClassVar[hit_laws.HitLaw]
+
+    @property
+    def parameters(self) -> dict[str, float]:
+        """The law's parameters by name."""
+        return {p: getattr(self, p) for p in self.definition.parameters}
+
+    def __post_init__(self):
+        for p in self.definition.parameters:
+            self.definition.check_value(p, getattr(self, p))
+
+    def __call__(self, pool):
+        return self.definition.array_formula(*self.parameters.values(), pool)
+
+    def scaled(self, factor: float):
+        """The law with every probability multiplied by ``factor`` (a probability parameter
+        capped at 1; :func:`hit_law` refuses what would leave the family)."""
+        return type(self)(**self.definition.scaled(self.parameters, factor))
+
+
 @dataclass(frozen=True)
-class ConstantLaw:
+class ConstantLaw(_RegistryLaw):
     """Every chance hits with the same probability, whatever the pool.
 
     Parameters
@@ -191,24 +216,16 @@ class ConstantLaw:
     --------
     >>> ConstantLaw(0.01)(np.array([50.0, 5000.0]))
     array([0.01, 0.01])
+    >>> ConstantLaw(0.25).scaled(2)
+    ConstantLaw(probability=0.5)
     """
 
+    definition: ClassVar[hit_laws.HitLaw] = hit_laws.CONSTANT
     probability: float
-
-    def __post_init__(self):
-        if not 0 <= self.probability <= 1:
-            raise ValueError(f"probability must be in [0, 1], not {self.probability!r}")
-
-    def __call__(self, pool):
-        return np.full(np.shape(pool), float(self.probability))[()]
-
-    def scaled(self, factor: float) -> ConstantLaw:
-        """The law with every probability multiplied by ``factor`` (capped at 1)."""
-        return ConstantLaw(min(1.0, float(self.probability) * factor))
 
 
 @dataclass(frozen=True)
-class LinearLaw:
+class LinearLaw(_RegistryLaw):
     """Probability proportional to the pool: ``p = min(1, rate * pool)``.
 
     Parameters
@@ -222,22 +239,12 @@ class LinearLaw:
     array([0.005, 0.01 , 1.   ])
     """
 
+    definition: ClassVar[hit_laws.HitLaw] = hit_laws.LINEAR
     rate: float
-
-    def __post_init__(self):
-        if not self.rate >= 0:
-            raise ValueError(f"rate must be >= 0, not {self.rate!r}")
-
-    def __call__(self, pool):
-        return np.minimum(1.0, float(self.rate) * np.asarray(pool, dtype=float))[()]
-
-    def scaled(self, factor: float) -> LinearLaw:
-        """The law with every probability multiplied by ``factor`` (capped at 1)."""
-        return LinearLaw(float(self.rate) * factor)
 
 
 @dataclass(frozen=True)
-class SaturatingLaw:
+class SaturatingLaw(_RegistryLaw):
     """Probability rising with the pool towards a ceiling: ``p = p_max * pool / (pool + half)``.
 
     Parameters
@@ -253,47 +260,26 @@ class SaturatingLaw:
     array([0.   , 0.01 , 0.015])
     """
 
+    definition: ClassVar[hit_laws.HitLaw] = hit_laws.SATURATING
     p_max: float
     half: float
-
-    def __post_init__(self):
-        if not 0 <= self.p_max <= 1:
-            raise ValueError(f"p_max must be in [0, 1], not {self.p_max!r}")
-        if not self.half >= 0:
-            raise ValueError(f"half must be >= 0, not {self.half!r}")
-
-    def __call__(self, pool):
-        x = np.asarray(pool, dtype=float)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p = float(self.p_max) * x / (x + float(self.half))
-        return np.where(x + float(self.half) > 0, p, 0.0)[()]
-
-    def scaled(self, factor: float) -> SaturatingLaw:
-        """The law with every probability multiplied by ``factor`` (``p_max`` capped at 1)."""
-        return SaturatingLaw(min(1.0, float(self.p_max) * factor), self.half)
 
 
 LAW_CLASSES = {"constant": ConstantLaw, "linear": LinearLaw, "saturating": SaturatingLaw}
 
 
 def hit_law(kind: str, parameters: Mapping[str, float], factor: float = 1.0):
-    """The hit-probability law named ``kind`` with ``parameters``, scaled by ``factor``.
+    """The hit-probability law named ``kind`` with ``parameters``, scaled by ``factor``, after
+    the registry's rules (:func:`slotmath.model.hit_laws.scaled_parameters`: a saturating law
+    with ``p_max x factor > 1`` is refused).
 
     Examples
     --------
     >>> hit_law("linear", {"rate": 1e-4}, 2.0)
     LinearLaw(rate=0.0002)
     """
-    try:
-        cls = LAW_CLASSES[kind]
-    except KeyError:
-        raise ValueError(f"unknown hit law {kind!r}: one of {', '.join(LAW_CLASSES)}") from None
-    if kind == "saturating" and float(parameters["p_max"]) * factor > 1:
-        # min(1, factor x law) is then no longer a saturating law: refuse, don't approximate
-        raise ValueError(f"saturating law: p_max x level factor = "
-                         f"{float(parameters['p_max']) * factor:.4g} > 1; lower p_max or the "
-                         "level factor")
-    return cls(**dict(parameters)).scaled(factor)
+    scaled = hit_laws.scaled_parameters(kind, parameters, factor)
+    return LAW_CLASSES[kind](**scaled)
 
 
 # -- the pool and the stream of rounds feeding it -------------------------------------------------

@@ -209,7 +209,13 @@ def replace_reel(game: Game, reel_set: str, index: int, reel: Reel) -> Game:
 
 def with_jackpot(game: Game, name: str, **changes) -> Game:
     """A copy of ``game`` with jackpot ``name`` changed (seed, contribution, reserve_fraction,
-    law, parameters, level_factors), checked like a game file would be.
+    law, parameters, level_factors).
+
+    The new jackpot and game are checked by the model's rules, the same the loader applies
+    to a game file (:mod:`slotmath.model.rules`, :mod:`slotmath.model.hit_laws`): a refused
+    change raises their :class:`~slotmath.errors.RuleError` (a ``ValueError``). Money is
+    taken through its decimal text (``0.03`` is ``3/100``), law parameters and level factors
+    as floats.
 
     Examples
     --------
@@ -222,51 +228,34 @@ def with_jackpot(game: Game, name: str, **changes) -> Game:
     >>> with_jackpot(g, "MINOR", law="saturating")
     Traceback (most recent call last):
     ...
-    ValueError: jackpot 'MINOR': the saturating law takes p_max, half, not rate
+    slotmath.errors.RuleError: jackpot 'MINOR': rate: is not a parameter of the saturating law (it takes p_max and half)
     """
     from dataclasses import replace
     from fractions import Fraction
 
-    from slotmath.model.game import LAWS, _frozen_map
+    from slotmath.model.game import _frozen_map
 
-    names = [j.name for j in game.jackpots]
-    if name not in names:
-        raise ValueError(f"no jackpot {name!r}: the game has {names}")
+    spec = game.jackpot(name)
     allowed = {"seed", "contribution", "reserve_fraction", "law", "parameters", "level_factors"}
     unknown = set(changes) - allowed
     if unknown:
         raise ValueError(f"unknown jackpot field(s) {sorted(unknown)}: one of {sorted(allowed)}")
-    spec = game.jackpots[names.index(name)]
     for key in ("seed", "contribution", "reserve_fraction"):
         if key in changes:
             changes[key] = Fraction(str(changes[key]))
-    new = replace(spec, **changes)
-    where = f"jackpot {name!r}"
-    if new.seed < 0:
-        raise ValueError(f"{where}: seed must be >= 0, not {new.seed}")
-    if not 0 <= new.contribution < 1 or not 0 <= new.reserve_fraction < 1:
-        raise ValueError(f"{where}: contribution and reserve_fraction must be in [0, 1)")
-    if new.law not in LAWS:
-        raise ValueError(f"{where}: law must be one of {sorted(LAWS)}, not {new.law!r}")
-    if set(new.parameters) != set(LAWS[new.law]):
-        raise ValueError(f"{where}: the {new.law} law takes {', '.join(LAWS[new.law])}, not "
-                         f"{', '.join(sorted(new.parameters))}")
-    if any(float(v) < 0 for v in new.parameters.values()) or any(
-            float(v) <= 0 for v in new.level_factors.values()):
-        raise ValueError(f"{where}: law parameters must be >= 0 and level factors > 0")
-    new = replace(new, parameters=_frozen_map({k: float(v) for k, v in new.parameters.items()}),
-                  level_factors=_frozen_map({int(k): float(v)
-                                             for k, v in new.level_factors.items()}))
-    jackpots = list(game.jackpots)
-    jackpots[names.index(name)] = new
-    if sum(j.contribution for j in jackpots) >= 1:
-        raise ValueError("jackpot contributions add up to the whole bet or more")
-    return replace(game, jackpots=tuple(jackpots))
+    changes["parameters"] = _frozen_map(
+        {k: float(v) for k, v in changes.get("parameters", spec.parameters).items()})
+    changes["level_factors"] = _frozen_map(
+        {int(k): float(v) for k, v in changes.get("level_factors", spec.level_factors).items()})
+    new = replace(spec, **changes)  # the jackpot's rules
+    jackpots = tuple(new if j.name == name else j for j in game.jackpots)
+    return replace(game, jackpots=jackpots)  # the game's: contributions together
 
 
 def with_wheel_weights(game: Game, weights) -> Game:
     """A copy of ``game`` whose bonus wheel's coin divisions have ``weights`` (whole numbers,
-    one per coin division, not all zero).
+    one per coin division, not all zero: the wheel's rules,
+    :func:`slotmath.model.rules.check_wheel_weights`; whole floats are taken as ints).
 
     Examples
     --------
@@ -276,16 +265,21 @@ def with_wheel_weights(game: Game, weights) -> Game:
     ...     "B", 3, "once", (Fraction(1), Fraction(3)), (1, 1)))
     >>> with_wheel_weights(g, [3, 1]).bonus_wheel.mean
     Fraction(3, 2)
+    >>> with_wheel_weights(g, [3, -1])
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: bonus wheel: weights[1]: must be >= 0, got -1
     """
     from dataclasses import replace
+
+    from slotmath.errors import RuleError
 
     wheel = game.bonus_wheel
     if wheel is None:
         raise ValueError(f"{game.name} has no bonus wheel")
-    weights = tuple(weights)
-    if len(weights) != len(wheel.prizes):
-        raise ValueError(f"give one weight per coin division ({len(wheel.prizes)}), "
-                         f"not {len(weights)}")
-    if any(isinstance(w, bool) or int(w) != w or w < 0 for w in weights) or not any(weights):
-        raise ValueError(f"weights must be whole numbers >= 0, not all 0: {list(weights)}")
-    return replace(game, bonus_wheel=replace(wheel, weights=tuple(int(w) for w in weights)))
+    weights = tuple(int(w) if isinstance(w, float) and w.is_integer() else w for w in weights)
+    try:
+        new = replace(wheel, weights=weights)
+    except RuleError as err:
+        raise err.about("bonus wheel") from None
+    return replace(game, bonus_wheel=new)

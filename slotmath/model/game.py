@@ -12,10 +12,12 @@ Units
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Mapping
+
+from slotmath.model import rules
 
 
 def _frozen_map(d: Mapping) -> Mapping:
@@ -73,7 +75,7 @@ class Symbol:
             return Fraction(column[count])
         return Fraction(self.pays.get(count, 0)) * level
 
-    def substitutes_for(self, other: "Symbol") -> bool:
+    def substitutes_for(self, other: Symbol) -> bool:
         """Whether this (wild) symbol stands in for ``other``."""
         if not self.wild or other.scatter or other.bonus or other.wild:
             return False
@@ -199,6 +201,9 @@ class BonusWheel:
     labels: tuple[str, ...] = ()
     jackpots: tuple[str, ...] = ()
 
+    def __post_init__(self):
+        rules.check_wheel(self)
+
     @property
     def mean(self) -> Fraction:
         """Expected prize of one wheel spin, in total bets (with jackpot divisions: of one spin
@@ -209,13 +214,6 @@ class BonusWheel:
     def spins_for(self, lines: int) -> int:
         """Wheel spins played when ``lines`` paylines trigger."""
         return min(lines, 1) if self.per_spin == "once" else lines
-
-
-LAWS = {
-    "constant": ("probability",),
-    "linear": ("rate",),
-    "saturating": ("p_max", "half"),
-}
 
 
 @dataclass(frozen=True)
@@ -237,7 +235,7 @@ class JackpotSpec:
         pool) or ``"saturating"`` (``p_max``, ``half``): the probability that one wheel spin
         hits this jackpot, given the pool in currency.
     parameters : mapping name -> float
-        The law's parameters (see :data:`LAWS`).
+        The law's parameters (see :data:`slotmath.model.hit_laws.LAWS`).
     level_factors : mapping level -> float
         The law's probabilities are multiplied by this factor at each bet level.
 
@@ -247,6 +245,14 @@ class JackpotSpec:
     ...                 {"rate": 1e-4}, {1: 1.0, 2: 2.5})
     >>> j.factor(2), j.factor(3)
     (2.5, 1.0)
+
+    Its rules (:func:`slotmath.model.rules.check_jackpot`) are checked when it is built:
+
+    >>> JackpotSpec("MINOR", Fraction(-5), Fraction(3, 125), Fraction(0), "linear",
+    ...             {"rate": 1e-4})
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: jackpot 'MINOR': seed: must be >= 0, got -5
     """
 
     name: str
@@ -256,6 +262,9 @@ class JackpotSpec:
     law: str
     parameters: Mapping[str, float]
     level_factors: Mapping[int, float] = field(default_factory=lambda: _frozen_map({}))
+
+    def __post_init__(self):
+        rules.check_jackpot(self)
 
     def factor(self, level: int) -> float:
         """The law's factor at bet ``level`` (1 when not listed)."""
@@ -270,6 +279,9 @@ class MaxWin:
 
     bet_multiple: Fraction | None = None
     currency: Fraction | None = None
+
+    def __post_init__(self):
+        rules.check_max_win(self)
 
 
 def _by_count(table: Mapping[int, object], count: int):
@@ -308,6 +320,37 @@ class Game:
     currency: str = ""
     jackpots: tuple[JackpotSpec, ...] = ()
     max_win: MaxWin | None = None
+
+    def __post_init__(self):
+        rules.check_game(self)
+
+    def check_level(self, level: int) -> None:
+        """Raise :class:`~slotmath.errors.RuleError` (a ``ValueError``) unless ``level`` is one
+        of the game's bet levels.
+
+        Examples
+        --------
+        >>> Game("g", (3,), 1, {}, {}, bet_levels=(1, 2)).check_level(4)
+        Traceback (most recent call last):
+        ...
+        slotmath.errors.RuleError: bet level 4 is not one of the game's levels [1, 2]
+        """
+        rules.check_level(self.bet_levels, level)
+
+    def jackpot(self, name: str) -> JackpotSpec:
+        """The progressive jackpot called ``name``.
+
+        Examples
+        --------
+        >>> Game("g", (3,), 1, {}, {}).jackpot("MINOR")
+        Traceback (most recent call last):
+        ...
+        ValueError: no jackpot 'MINOR': the game has []
+        """
+        for spec in self.jackpots:
+            if spec.name == name:
+                return spec
+        raise ValueError(f"no jackpot {name!r}: the game has {[j.name for j in self.jackpots]}")
 
     @property
     def n_reels(self) -> int:
@@ -371,7 +414,7 @@ class Game:
         effective = count if count in counts or count < max(counts) else max(counts)
         return sym.pay_at(effective, level) / level
 
-    def replace_reels(self, name: str, reels: tuple[Reel, ...]) -> "Game":
+    def replace_reels(self, name: str, reels: tuple[Reel, ...]) -> Game:
         """A copy with reel set ``name`` replaced (for what-if studies and widgets)."""
         from dataclasses import replace
 

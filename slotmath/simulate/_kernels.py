@@ -246,21 +246,30 @@ def moments(x):
 
 # -- progressive jackpots --------------------------------------------------------------------
 
-LAW_CONSTANT, LAW_LINEAR, LAW_SATURATING = 0, 1, 2
+# The laws are those of slotmath.model.hit_laws: their ids, and their scalar formulas compiled
+# as they stand. Numba's cache does not notice a change to hit_laws.py: the kernels compiled
+# from it are cached with this file (tests/test_hit_laws.py checks the kernel against the
+# registry, and fails on a stale cache).
+from slotmath.model import hit_laws
+
+LAW_CONSTANT = hit_laws.CONSTANT.id
+LAW_LINEAR = hit_laws.LINEAR.id
+LAW_SATURATING = hit_laws.SATURATING.id
+_constant_probability = njit(cache=True)(hit_laws.CONSTANT.formula)
+_linear_probability = njit(cache=True)(hit_laws.LINEAR.formula)
+_saturating_probability = njit(cache=True)(hit_laws.SATURATING.formula)
 
 
 @njit(cache=True)
 def hit_probability(law, a, b, pool):
-    """One wheel spin's chance of a jackpot division, the law already scaled to the bet level
-    (:mod:`slotmath.markov.jackpot`): ``a`` (constant), ``min(1, a * pool)`` (linear) or
-    ``a * pool / (pool + b)`` (saturating, 0 where ``pool + b`` is 0)."""
+    """One wheel spin's chance of a jackpot division: law ``law`` (its id in
+    :mod:`slotmath.model.hit_laws`) with parameters ``a`` (and ``b``), already scaled to the
+    bet level, at ``pool``."""
     if law == LAW_CONSTANT:
-        return a
+        return _constant_probability(a, pool)
     if law == LAW_LINEAR:
-        return min(1.0, a * pool)
-    if pool + b > 0.0:
-        return a * pool / (pool + b)
-    return 0.0
+        return _linear_probability(a, pool)
+    return _saturating_probability(a, b, pool)
 
 
 @njit(cache=True)

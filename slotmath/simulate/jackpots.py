@@ -42,7 +42,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from slotmath.markov.jackpot import ConstantLaw, LinearLaw, SaturatingLaw, hit_law
+from slotmath.model import hit_laws
 from slotmath.model.game import Game
 from slotmath.simulate import _kernels
 from slotmath.simulate.tables import PayTables
@@ -96,25 +96,24 @@ class JackpotResult:
 
 
 def law_arrays(game: Game, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each pool's hit law at ``level`` as numba arrays: kind, first and second parameter.
+    """Each pool's hit law at ``level`` as numba arrays: the law's id and its first and second
+    parameter (0 where it has fewer), scaled to the level.
 
-    The laws are those of :func:`slotmath.markov.jackpot.hit_law` (scaled to the level);
+    The laws, their ids, rules and scaling are those of :mod:`slotmath.model.hit_laws` (as
+    for :func:`slotmath.markov.jackpot.hit_law`);
     :func:`~slotmath.simulate._kernels.hit_probability` evaluates them.
     """
     kinds, first, second = [], [], []
     for spec in game.jackpots:
-        law = hit_law(spec.law, spec.parameters, spec.factor(level))
-        if isinstance(law, ConstantLaw):
-            row = (_kernels.LAW_CONSTANT, law.probability, 0.0)
-        elif isinstance(law, LinearLaw):
-            row = (_kernels.LAW_LINEAR, law.rate, 0.0)
-        elif isinstance(law, SaturatingLaw):
-            row = (_kernels.LAW_SATURATING, law.p_max, law.half)
-        else:  # pragma: no cover - hit_law only makes the three
-            raise TypeError(f"jackpot {spec.name}: the simulator has no {law!r}")
-        kinds.append(row[0])
-        first.append(float(row[1]))
-        second.append(float(row[2]))
+        law = hit_laws.law(spec.law)
+        scaled = hit_laws.scaled_parameters(spec.law, spec.parameters, spec.factor(level))
+        values = [float(scaled[p]) for p in law.parameters]
+        if len(values) > 2:  # pragma: no cover - every law of the registry has one or two
+            raise TypeError(f"jackpot {spec.name}: the simulator has no {law.name} law")
+        values += [0.0] * (2 - len(values))
+        kinds.append(law.id)
+        first.append(values[0])
+        second.append(values[1])
     return np.array(kinds, np.int64), np.array(first), np.array(second)
 
 

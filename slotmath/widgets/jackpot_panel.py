@@ -19,6 +19,8 @@ from IPython.display import display
 from matplotlib.figure import Figure
 
 from slotmath.analysis import Analysis, analyze
+from slotmath.errors import RuleError
+from slotmath.model import hit_laws
 from slotmath.model.edit import with_jackpot
 from slotmath.model.game import Game, JackpotSpec
 from slotmath.plot import (
@@ -38,16 +40,20 @@ __all__ = [
     "with_jackpot_controls",
 ]
 
-#: Each hit law's parameters, in the order the panel offers the laws.
+# The order the panel offers the laws in (any other law of the registry comes after them).
+_FIRST_LAWS = ("linear", "saturating", "constant")
+_PANEL_LAWS = tuple(sorted(hit_laws.LAWS, key=lambda name: (
+    _FIRST_LAWS.index(name) if name in _FIRST_LAWS else len(_FIRST_LAWS))))
+
+#: Each hit law's parameters, in the order the panel offers the laws (from
+#: :data:`slotmath.model.hit_laws.LAWS`).
 LAW_PARAMETERS: dict[str, tuple[str, ...]] = {
-    "linear": ("rate",),
-    "saturating": ("p_max", "half"),
-    "constant": ("probability",),
-}
+    name: hit_laws.LAWS[name].parameters for name in _PANEL_LAWS}
 
 #: The parameter of each law that a jackpot's weight multiplies: the one the chance per wheel
-#: spin is proportional to, at every pool.
-LAW_SCALE: dict[str, str] = {"linear": "rate", "saturating": "p_max", "constant": "probability"}
+#: spin is proportional to, at every pool (the one a bet level's factor multiplies).
+LAW_SCALE: dict[str, str] = {
+    name: hit_laws.LAWS[name].scaled_parameter for name in _PANEL_LAWS}
 
 
 # -- the computation: control values -> game, figures -> HTML --------------------------------
@@ -56,9 +62,10 @@ def starting_parameters(spec: JackpotSpec, pool: Any) -> dict[str, dict[str, flo
     """Starting values of every hit law's parameters for one jackpot.
 
     The jackpot's own law starts from the game file's parameters. Each other law starts from
-    a law with about the same chance at the pools ``pool`` describes: *saturating* with
-    ``half`` = the mean pool and ``p_max`` = twice the mean chance per wheel spin, *constant*
-    with the mean chance per wheel spin, *linear* with ``rate`` = mean chance / mean pool.
+    the law giving the mean chance per wheel spin at the mean pool (``through`` in
+    :mod:`slotmath.model.hit_laws`): *saturating* with ``half`` = the mean pool and ``p_max`` =
+    twice the mean chance, *constant* with the mean chance, *linear* with ``rate`` = mean
+    chance / mean pool.
 
     Parameters
     ----------
@@ -85,9 +92,7 @@ def starting_parameters(spec: JackpotSpec, pool: Any) -> dict[str, dict[str, flo
     """
     p = float(pool.expected_hit_probability_per_spin)
     mean_pool = float(pool.mean_pool)
-    rate = p / mean_pool if mean_pool > 0 else 0.0
-    out = {"linear": {"rate": rate}, "saturating": {"p_max": 2 * p, "half": mean_pool},
-           "constant": {"probability": p}}
+    out = {name: hit_laws.LAWS[name].through(p, mean_pool) for name in LAW_PARAMETERS}
     out[spec.law] = dict(spec.parameters)
     return out
 
@@ -146,20 +151,19 @@ def with_jackpot_controls(game: Game, name: str, *, weight: float = 1.0,
     ...
     ValueError: give the saturating law's parameters (p_max, half) for jackpot 'MAJOR'
     """
-    specs = {j.name: j for j in game.jackpots}
-    if name not in specs:
-        raise ValueError(f"no jackpot {name!r}: the game has {list(specs)}")
-    spec = specs[name]
+    spec = game.jackpot(name)
     law = spec.law if law is None else law
-    if law not in LAW_SCALE:
-        raise ValueError(f"jackpot {name!r}: law must be one of {list(LAW_SCALE)}, not {law!r}")
+    try:
+        definition = hit_laws.law(law)
+    except RuleError as err:
+        raise err.about(f"jackpot {name!r}") from None
     if parameters is None:
         if law != spec.law:
             raise ValueError(f"give the {law} law's parameters "
-                             f"({', '.join(LAW_PARAMETERS[law])}) for jackpot {name!r}")
+                             f"({', '.join(definition.parameters)}) for jackpot {name!r}")
         parameters = spec.parameters
     parameters = {p: float(v) for p, v in parameters.items()}
-    scaled = LAW_SCALE[law]
+    scaled = definition.scaled_parameter
     if scaled in parameters:  # else with_jackpot says which parameters the law takes
         parameters[scaled] *= weight
     changes: dict[str, Any] = {"law": law, "parameters": parameters}
