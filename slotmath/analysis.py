@@ -364,6 +364,5 @@ def analyze(game: Game, level: int = 1) -> Analysis:
     >>> a.rtp == a.round.mean
     True
     """
-    if level not in game.bet_levels:
-        raise ValueError(f"bet level {level} is not one of the game's levels {list(game.bet_levels)}")
+    game.check_level(level)
     return Analysis(game, level)
