@@ -46,13 +46,6 @@ from slotmath.stats import par
 __all__ = ["Analysis", "analyze"]
 
 
-def _scaled(table: MarkedTable, multiplier: int) -> MarkedTable:
-    if multiplier == 1:
-        return table
-    weights = {(*k[:-1], k[-1] * multiplier): w for k, w in table.weights.items()}
-    return replace(table, weights=weights)
-
-
 @dataclass(frozen=True, eq=False)
 class Analysis:
     """Analysis of ``game`` at bet ``level`` (lazy: each figure is computed on first use).
@@ -90,31 +83,40 @@ class Analysis:
         marks = (Mark("trigger", self.game.free_spins.trigger),) if self.game.free_spins else ()
         return marks + ((self.wheel().mark,) if self.game.bonus_wheel else ())
 
-    def _spin(self, reel_set: str, multiplier: int, wheel) -> tuple[MarkedTable, Fraction]:
-        """One spin on ``reel_set`` with the wheel folded in, and the wheel's mean per spin."""
-        table = self.context.table(reel_set, self._marks())
-        if wheel is None:
-            return _scaled(table, multiplier), Fraction(0)
-        return fold(table, wheel, multiplier)
-
-    def _round(self, wheel) -> tuple[RoundLaw, dict[str, Fraction]]:
-        """The round with ``wheel``, and the wheel's mean per spin by reel set."""
-        base, on_base = self._spin("base", 1, wheel)
-        fs = self.game.free_spins
-        if fs is None:
-            return RoundLaw(base), {"base": on_base}
-        free, on_free = self._spin(fs.reels, fs.multiplier, wheel)
-        feature = FreeSpinsRound(replace(fs, multiplier=1), free.spin_table())
-        return RoundLaw(base, (feature,)), {"base": on_base, "free_spins": on_free}
+    def _spin(self, reel_set: str, multiplier: int, coins: bool = True) -> MarkedTable:
+        """One spin on ``reel_set``, wins x ``multiplier``, the wheel folded in."""
+        key = (reel_set, multiplier, coins)
+        if key not in self._folded:
+            table, wheel = self.context.table(reel_set, self._marks()), self.wheel(coins)
+            self._folded[key] = ((table.scaled(multiplier), Fraction(0)) if wheel is None
+                                 else fold(table, wheel, multiplier))
+        return self._folded[key][0]
 
     @cached_property
-    def _coin_round(self) -> tuple[RoundLaw, dict[str, Fraction]]:
-        return self._round(self.wheel())
+    def _folded(self) -> dict:
+        return {}
 
-    @property
+    def _wheel_mean(self, reel_set: str, multiplier: int) -> Fraction:
+        """The wheel's exact mean win per spin on ``reel_set`` (0 without a wheel)."""
+        self._spin(reel_set, multiplier)
+        return self._folded[reel_set, multiplier, True][1]
+
+    def _events(self, reel_set: str, multiplier: int) -> MarkedTable:
+        """One spin on ``reel_set`` counting wheel spins instead of credits."""
+        return fold_events(self.context.table(reel_set, self._marks()), self.wheel())
+
+    def _round_of(self, spin) -> RoundLaw:
+        """The round whose spin on a reel set is ``spin(reel_set, multiplier)``."""
+        fs = self.game.free_spins
+        if fs is None:
+            return RoundLaw(spin("base", 1))
+        free = spin(fs.reels, fs.multiplier).spin_table()
+        return RoundLaw(spin("base", 1), (FreeSpinsRound(replace(fs, multiplier=1), free),))
+
+    @cached_property
     def round(self) -> RoundLaw:
         """The paid round (with jackpots: every wheel spin paying coins; no cap)."""
-        return self._coin_round[0]
+        return self._round_of(self._spin)
 
     @cached_property
     def base_table(self) -> SpinTable:
@@ -124,41 +126,29 @@ class Analysis:
     @cached_property
     def wheel_spins(self) -> dict[str, Fraction]:
         """Exact expected bonus-wheel spins per spin, on the base and the free-spin reels."""
-        wheel = self.wheel()
-        if wheel is None:
+        if self.game.bonus_wheel is None:
             return {}
-        sets = {"base": "base"}
-        if self.game.free_spins is not None:
-            sets["free_spins"] = self.game.free_spins.reels
-        return {label: fold_events(self.context.table(reel_set, self._marks()), wheel).mean_bets
-                for label, reel_set in sets.items()}
+        fs = self.game.free_spins
+        sets = {"base": "base", **({"free_spins": fs.reels} if fs else {})}
+        return {label: self._events(name, 1).mean_bets for label, name in sets.items()}
 
     @cached_property
     def jackpots(self) -> JackpotFigures | None:
         """The progressive jackpots' figures at this level (None without jackpots)."""
         if not self.game.jackpots:
             return None
-        wheel, fs = self.wheel(), self.game.free_spins
-        base = fold_events(self.context.table("base", self._marks()), wheel)
-        features = ()
-        if fs is not None:
-            free = fold_events(self.context.table(fs.reels, self._marks()), wheel)
-            features = (FreeSpinsRound(replace(fs, multiplier=1), free.spin_table()),)
-        return Jackpots(self.game, self.level).analyze(RoundLaw(base, features))
+        return Jackpots(self.game, self.level).analyze(self._round_of(self._events))
 
     def wheel_outcomes(self, pools: dict[str, float] | None = None) -> list[dict]:
-        """One bonus-wheel spin as a distribution over its divisions at this bet level.
-
-        ``pools`` (currency by jackpot) gives each jackpot division its hit law there;
-        without it, its stationary chance per wheel spin. See
-        :func:`slotmath.features.bonus_wheel.wheel_outcomes`.
+        """One bonus-wheel spin as a distribution over its divisions at this bet level
+        (:func:`slotmath.features.bonus_wheel.wheel_outcomes`): each jackpot division at its
+        hit law at ``pools`` (currency by jackpot), or else at its stationary chance.
 
         Examples
         --------
         >>> import slotmath
-        >>> g = slotmath.load_game("data/games/gold_money_frog.toml")
-        >>> rows = slotmath.analyze(g, 4).wheel_outcomes({"MINOR": 100, "MAJOR": 900,
-        ...                                                "SUPER": 9000})
+        >>> a = slotmath.analyze(slotmath.load_game("data/games/gold_money_frog.toml"), 4)
+        >>> rows = a.wheel_outcomes({"MINOR": 100, "MAJOR": 900, "SUPER": 9000})
         >>> [(r["division"], round(r["probability"], 6)) for r in rows[-3:]]
         [('MINOR', 0.079542), ('MAJOR', 0.005727), ('SUPER', 0.000315)]
         """
@@ -181,7 +171,7 @@ class Analysis:
         figures = cap_effect(self.distribution, coins, bets)
         if not self.game.jackpots:
             return figures
-        no_coins = self._round(self.wheel(coins=False))[0]
+        no_coins = self._round_of(lambda reel_set, m: self._spin(reel_set, m, coins=False))
         low = cap_effect(self._distribution_of(no_coins), coins, bets)
         return bracketed(figures, low, self.jackpots.coin_probability)
 
@@ -224,15 +214,15 @@ class Analysis:
         payout; the wheel's entry is then net of the spins that hit one) and "max_win_cap"
         (minus the RTP it removes)."""
         out: dict[str, Fraction | float] = dict(self.direct.components)
-        round_law, wheel_means = self._coin_round
-        wheel_part = wheel_means["base"]
-        if self.game.free_spins is None:
+        fs = self.game.free_spins
+        wheel_part = self._wheel_mean("base", 1)
+        if fs is None:
             out["free_spins"] = Fraction(0)
         else:
-            spins = round_law.feature_spins("free_spins")
-            wheel_part += spins * wheel_means["free_spins"]
-            out["free_spins"] = round_law.feature_mean("free_spins") - (wheel_part
-                                                                        - wheel_means["base"])
+            in_free = self.round.feature_spins("free_spins") * self._wheel_mean(fs.reels,
+                                                                                fs.multiplier)
+            out["free_spins"] = self.round.feature_mean("free_spins") - in_free
+            wheel_part += in_free
         if self.game.bonus_wheel is not None:
             out["bonus_wheel"] = wheel_part
         if self.jackpots is not None:
@@ -264,22 +254,9 @@ class Analysis:
 
     @cached_property
     def std_total(self) -> float:
-        """SD of the round's whole return in total bets, jackpots included.
-
-        Without jackpots this is :attr:`std`. With them it is approximate:
-        ``Var(coin round) + sum_j h_j E[V_j^2] / B^2 - (jackpot RTP)^2``, with ``h_j`` hits per
-        round and ``V_j`` the value at a hit: it leaves out the covariance of the coin win with
-        the jackpot payout and rounds that hit two jackpots.
-        """
-        j = self.jackpots
-        if j is None:
-            return self.std
-        bet = float(j.bet_value)
-        second = 0.0
-        for pool in j.pools.values():
-            v = pool.hit_value_distribution
-            second += pool.hits_per_round * float(v.values**2 @ v.probabilities) / bet**2
-        return (float(self.variance) + second - j.rtp**2) ** 0.5
+        """SD of the round's whole return in total bets, jackpots included (approximate with
+        jackpots: :meth:`slotmath.features.jackpots.JackpotFigures.total_std`)."""
+        return self.std if self.jackpots is None else self.jackpots.total_std(self.variance)
 
     def volatility_index(self, confidence: float = 0.90) -> float:
         """Normal quantile x SD of the round's whole return (jackpots included)."""
@@ -300,6 +277,7 @@ class Analysis:
         return WinDistribution.from_mapping(base.credits_weights(), base.credits_per_bet)
 
     def _distribution_of(self, round_law: RoundLaw) -> WinDistribution | NumericWinDistribution:
+        """Exact without free spins (the paid spin is the round), numerical with them."""
         if self.game.free_spins is None:
             base = round_law.base
             return WinDistribution.from_mapping(base.credits_weights(), base.credits_per_bet)
@@ -308,24 +286,7 @@ class Analysis:
     @cached_property
     def distribution(self) -> WinDistribution | NumericWinDistribution:
         """The round's win distribution: exact without free spins, numerical with them."""
-        if self.game.free_spins is None:
-            return self.base_distribution
-        return self.round.distribution()
-
-    @cached_property
-    def distribution_error(self) -> dict:
-        """How the round distribution was computed and its error bounds (probability mass)."""
-        if self.game.free_spins is None:
-            return {"method": "exact full-cycle enumeration", "exact": True}
-        n = self.distribution
-        return {
-            "method": "FFT over the free-spins chain, convolved with the exact base spin",
-            "exact": False,
-            "aliased_mass_bound": n.aliased_mass_bound,
-            "dropped_mass": n.dropped_mass,
-            "noise_floor": n.noise_floor,
-            "mean_error": abs(n.mean_bets - float(self.round.mean)),  # its own exact mean
-        }
+        return self._distribution_of(self.round)
 
     @cached_property
     def free_spins(self) -> FreeSpinsSummary | None:

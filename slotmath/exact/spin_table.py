@@ -173,6 +173,14 @@ class MarkedTable:
             out[k] = out.get(k, 0) + w
         return MarkedTable(tuple(keep), out, self.cycle, self.credits_per_bet, self.trigger_cap)
 
+    def scaled(self, multiplier: int) -> MarkedTable:
+        """The same spin with every win multiplied by ``multiplier``."""
+        if multiplier == 1:
+            return self
+        weights = {(*k[:-1], k[-1] * multiplier): w for k, w in self.weights.items()}
+        return MarkedTable(self.marks, weights, self.cycle, self.credits_per_bet,
+                           self.trigger_cap)
+
     def spin_table(self) -> SpinTable:
         """The (trigger count, credits) marginal (trigger 0 when the trigger is not counted)."""
         if "trigger" in self.marks:

@@ -105,6 +105,21 @@ class JackpotFigures:
         return sum(p.error_bounds["rtp_contribution"]
                    + float(self.coin_prize) * self.hits_error(p) for p in self.pools.values())
 
+    def total_std(self, coin_variance) -> float:
+        """SD of the round's whole return in total bets, given the coin round's variance.
+
+        Approximate: ``Var(coin round) + sum_j h_j E[V_j^2] / B^2 - (jackpot RTP)^2``, with
+        ``h_j`` hits per round and ``V_j`` the value at a hit: it leaves out the covariance of
+        the coin win with the jackpot payout (a hit round has a wheel spin, so it is positive
+        but small next to the jackpot's own spread) and rounds that hit two jackpots.
+        """
+        bet = float(self.bet_value)
+        second = 0.0
+        for pool in self.pools.values():
+            v = pool.hit_value_distribution
+            second += pool.hits_per_round * float(v.values**2 @ v.probabilities) / bet**2
+        return (float(coin_variance) + second - self.rtp**2) ** 0.5
+
     def chance_per_wheel_spin(self, name: str) -> float:
         """Stationary chance that a wheel spin stops on jackpot ``name``."""
         return self.pools[name].expected_hit_probability_per_spin

@@ -9,7 +9,7 @@ Examples
 ('Tiny Lines', 'PAR sheet: Tiny Lines (bet 5 coins, level 1)')
 """
 
-from slotmath.report.json_report import analysis_dict
+from slotmath.report.json_report import analysis_dict, distribution_notes
 from slotmath.report.tables import (
     confidence_frame,
     jackpot_frame,
@@ -21,5 +21,5 @@ from slotmath.report.tables import (
 )
 from slotmath.report.text import par_sheet_text
 
-__all__ = ["analysis_dict", "confidence_frame", "jackpot_frame", "par_sheet_text", "pool_figures",
+__all__ = ["analysis_dict", "distribution_notes", "confidence_frame", "jackpot_frame", "par_sheet_text", "pool_figures",
            "scatter_table", "summary_frame", "symbol_table", "win_size_frame"]

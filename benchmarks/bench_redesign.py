@@ -1,0 +1,71 @@
+"""The composed analysis against a baseline checkout, side by side in one run.
+
+For every bundled game at every bet level, times the whole analysis (RTP, every component,
+the round distribution, hit frequency, SD, the cap and the jackpots) in this checkout and in a
+baseline checkout of an earlier commit, alternating the two, each in a fresh process with a
+warm numba cache (one untimed run first), and prints the best of ``--repeat`` runs of each with
+their ratio. It also checks that both print the same RTP.
+
+Make the baseline once, e.g. the commit before the feature redesign (issue 8)::
+
+    git worktree add /tmp/slotmath-base 1aa760c
+    python benchmarks/bench_redesign.py --baseline /tmp/slotmath-base
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PROBE = r"""
+import json, sys, time
+import slotmath
+game = slotmath.load_game(sys.argv[1])
+level = int(sys.argv[2])
+start = time.perf_counter()
+a = slotmath.analyze(game, level)
+_ = (a.rtp, a.components, a.hit_frequency, a.std, a.distribution, a.cap, a.jackpots,
+     a.win_sizes, a.free_spins)
+print(json.dumps({"seconds": time.perf_counter() - start, "rtp": str(a.rtp)}))
+"""
+
+
+def run(tree: Path, game: Path, level: int) -> dict:
+    out = subprocess.run([sys.executable, "-c", PROBE, str(game), str(level)], cwd=tree,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", type=Path, required=True,
+                        help="a checkout of an earlier commit (git worktree add PATH COMMIT)")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    import slotmath
+
+    print(f"{'game':<18} {'level':>5} {'baseline':>9} {'now':>9} {'now/base':>9}  same RTP")
+    total_base = total_now = 0.0
+    for path in sorted((ROOT / "data" / "games").glob("*.toml")):
+        for level in slotmath.load_game(path).bet_levels:
+            run(args.baseline, path, level), run(ROOT, path, level)  # warm the numba caches
+            base, now = [], []
+            for _ in range(args.repeat):
+                base.append(run(args.baseline, path, level))
+                now.append(run(ROOT, path, level))
+            b = min(r["seconds"] for r in base)
+            n = min(r["seconds"] for r in now)
+            total_base, total_now = total_base + b, total_now + n
+            same = base[0]["rtp"] == now[0]["rtp"]
+            print(f"{path.stem:<18} {level:>5} {b:>8.3f}s {n:>8.3f}s {n / b:>9.2f}  {same}")
+    print(f"{'all':<18} {'':>5} {total_base:>8.3f}s {total_now:>8.3f}s "
+          f"{total_now / total_base:>9.2f}")
+
+
+if __name__ == "__main__":
+    main()
