@@ -21,6 +21,20 @@ def play_bonus_wheel(rng: np.random.Generator, pays: PayTables, lines: np.ndarra
 
     Spin after spin, each wheel spin draws u uniform on [0, total weight) with
     ``Generator.integers`` and stops on the first division whose cumulative weight exceeds u.
+
+    Examples
+    --------
+    Gold Money Frog's wheel spins once however many lines trigger it; its coin prizes are all
+    one total bet:
+
+    >>> import slotmath
+    >>> from slotmath.evaluate.window import PayModel
+    >>> from slotmath.simulate.tables import compile_pays
+    >>> game = slotmath.load_game("data/games/gold_money_frog.toml")
+    >>> pays = compile_pays(game, PayModel(game))
+    >>> wins = play_bonus_wheel(np.random.default_rng(1), pays, np.array([0, 2, 1]))
+    >>> (wins / pays.credits_per_bet).tolist()
+    [0.0, 1.0, 1.0]
     """
     if not pays.wheel_count:
         return None

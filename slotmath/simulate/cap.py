@@ -20,6 +20,15 @@ class MaxWinCap:
     It counts the rounds capped and the credits above the cap (exact, as credits above the
     floor less the fraction per capped round), with their squares and block sums (floats,
     for the standard error).
+
+    Examples
+    --------
+    A cap of 7/2 credits: rounds that won 4 and 9 credits keep 7/2, removing 6.
+
+    >>> cap = MaxWinCap(Fraction(7, 2), blocks=0)
+    >>> win, over = cap.apply(np.array([1, 3, 4, 9]))
+    >>> win.tolist(), over.tolist(), cap.rounds, cap.removed
+    ([1, 3, 3, 3], [False, False, True, True], 2, Fraction(6, 1))
     """
 
     def __init__(self, credits: Fraction, blocks: int):

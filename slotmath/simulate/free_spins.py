@@ -35,6 +35,20 @@ def play_free_spins(rng: np.random.Generator, reel_set: ReelSet, pays: PayTables
 
     ``draw_wheel=False`` (jackpot wheels, played later through the pools): the wheel spins
     are not drawn but counted, in ``wheel_spins`` (else None).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> from slotmath.evaluate.window import PayModel
+    >>> from slotmath.simulate.tables import compile_pays
+    >>> game = slotmath.load_game("data/games/classic_fruits.toml")
+    >>> model = PayModel(game)
+    >>> pays = compile_pays(game, model)
+    >>> free = ReelSet.compile(game, model, pays, game.free_spins.reels)
+    >>> features = play_free_spins(np.random.default_rng(1), free, pays, game.free_spins,
+    ...                            None, np.array([10, 15]))
+    >>> bool((features.played >= [10, 15]).all()), features.wheel_credits, features.wheel_spins
+    (True, 0, None)
     """
     multiplier = free_spins.multiplier
     wheel_multiplier = multiplier if wheel is not None and wheel.multiplied else 1

@@ -11,15 +11,11 @@ Results are reproducible: the only source of randomness is
 Each part of a round is played by its own function, the simulator counterpart of an exact
 part of the analysis:
 
-=================  ===================================================  ================
-part               played by                                            module
-=================  ===================================================  ================
-paid spin          :func:`~slotmath.simulate.spins.play_paid_spins`     ``spins``
-free spins         :func:`~slotmath.simulate.free_spins.play_free_spins`  ``free_spins``
-bonus wheel        :func:`~slotmath.simulate.bonus_wheel.play_bonus_wheel`  ``bonus_wheel``
-jackpot pools      :meth:`~slotmath.simulate.jackpots.Pools.play`       ``jackpots``
-max-win cap        :meth:`~slotmath.simulate.cap.MaxWinCap.apply`       ``cap``
-=================  ===================================================  ================
+- paid spin: :func:`slotmath.simulate.spins.play_paid_spins`
+- free-spins feature: :func:`slotmath.simulate.free_spins.play_free_spins`
+- bonus wheel: :func:`slotmath.simulate.bonus_wheel.play_bonus_wheel`
+- jackpot pools: :meth:`slotmath.simulate.jackpots.Pools.play`
+- max-win cap: :class:`slotmath.simulate.cap.MaxWinCap` (:meth:`~MaxWinCap.apply`)
 
 :func:`simulate` plays the rounds in batches of :data:`BATCH` through these and adds up what
 they paid.

@@ -121,5 +121,18 @@ def spin_reels(rng: np.random.Generator, reel_set: ReelSet, n: int, narrow: bool
 
 def play_paid_spins(rng: np.random.Generator, base: ReelSet, n: int) -> Spins:
     """Simulator counterpart of the paid spin (the base game's exact spin distribution): ``n``
-    paid spins on the ``"base"`` reel set, before any feature they trigger."""
+    paid spins on the ``"base"`` reel set, before any feature they trigger.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> from slotmath.evaluate.window import PayModel
+    >>> from slotmath.simulate.tables import compile_pays
+    >>> game = slotmath.load_game("data/games/tiny_lines.toml")
+    >>> model = PayModel(game)
+    >>> base = ReelSet.compile(game, model, compile_pays(game, model), "base")
+    >>> spins = play_paid_spins(np.random.default_rng(1), base, 1000)
+    >>> spins.win.shape, spins.lines.shape  # no bonus wheel: no trigger lines
+    ((1000,), (0,))
+    """
     return spin_reels(rng, base, n, narrow=True)

@@ -35,6 +35,10 @@ Bonus wheel
     (wilds never stand in). ``wheel_mask[j, stop, word]`` is the bit set (64 lines a word)
     of the lines that show the symbol on reel j at that stop, for reels j < ``count``; the
     kernel ANDs them and counts the bits. Without a wheel it is empty and never read.
+Kernel input
+    :func:`spin_tables` gathers the arrays of one reel set and its pay tables into the one
+    :class:`~slotmath.simulate._kernels.SpinTables` the kernel reads (``wheel_mask`` None
+    without a wheel).
 """
 
 from __future__ import annotations
