@@ -26,7 +26,8 @@ from slotmath.evaluate.window import PayModel, window_at
 from slotmath.exact.brute import brute_force, brute_force_line_trigger
 from slotmath.model.game import BonusWheel, Game
 from slotmath.simulate import SimulationResult, simulate
-from slotmath.simulate import monte_carlo
+from slotmath.simulate import bonus_wheel, monte_carlo, spins
+from slotmath.simulate.spins import ReelSet
 from slotmath.simulate.tables import (MODE_LINE_GENERIC, MODE_LINE_TABLE, MODE_WAYS,
                                       compile_pays, compile_reels)
 
@@ -78,7 +79,7 @@ def _bits_for(game: Game, reel_set: str, stops: np.ndarray, width: int) -> np.nd
 def _kernel_matches_reference(game: Game):
     level = game.bet_levels[-1]
     model = PayModel(game, level)
-    table_sizes = [monte_carlo.compile_pays.__defaults__[0]]
+    table_sizes = [compile_pays.__defaults__[0]]
     if game.paylines is not None:
         table_sizes.append(0)  # force the entry-by-entry line evaluator too
     for reel_set in game.reel_sets:
@@ -88,8 +89,8 @@ def _kernel_matches_reference(game: Game):
             pays = compile_pays(game, model, max_table)
             reels = compile_reels(game, model, pays, reel_set)
             for parallel in (False, True):
-                win, trigger, lines, rejected = monte_carlo._pay(
-                    reels, pays, len(stops), stops=stops, parallel=parallel)
+                win, trigger, lines, rejected = spins.pay(
+                    ReelSet.of(pays, reels), len(stops), stops=stops, parallel=parallel)
                 np.testing.assert_array_equal(win, want_win)
                 np.testing.assert_array_equal(trigger, want_trigger)
                 np.testing.assert_array_equal(lines, want_lines)
@@ -99,8 +100,8 @@ def _kernel_matches_reference(game: Game):
             live = np.array([all(weights[j][s] for j, s in enumerate(row)) for row in stops])
             for width in reels.bit_widths if live.any() else ():
                 bits = _bits_for(game, reel_set, stops[live], width)
-                win, trigger, lines, rejected = monte_carlo._pay(
-                    reels, pays, int(live.sum()), bits=bits, bit_width=width)
+                win, trigger, lines, rejected = spins.pay(
+                    ReelSet.of(pays, reels), int(live.sum()), bits=bits, bit_width=width)
                 np.testing.assert_array_equal(win, want_win[live])
                 np.testing.assert_array_equal(trigger, want_trigger[live])
                 np.testing.assert_array_equal(lines, want_lines[live] if game.bonus_wheel
@@ -255,7 +256,7 @@ def test_classic_fruits_sampled_windows():
         reels = compile_reels(game, model, pays, reel_set)
         lengths = [len(reel) for reel in game.reel_sets[reel_set].reels]
         stops = np.stack([rng.integers(0, n, 3000) for n in lengths], axis=1)
-        win, trigger, _, _ = monte_carlo._pay(reels, pays, len(stops), stops=stops)
+        win, trigger, _, _ = spins.pay(ReelSet.of(pays, reels), len(stops), stops=stops)
         want_win, want_trigger, _ = _reference(game, reel_set, 1, stops)
         np.testing.assert_array_equal(win, want_win)
         np.testing.assert_array_equal(trigger, want_trigger)
@@ -278,8 +279,8 @@ base = [{{ strip = ["A"], weights = [{total}] }}, ["A"], ["A"]]
         reels = compile_reels(game, model, pays, "base")
         assert reels.bit_widths == ((16, 32) if total <= 2**10 else (32,))
         for width in reels.bit_widths:
-            _, _, _, rejected = monte_carlo._pay(reels, pays, 4, bits=np.zeros(24, np.uint16),
-                                                 bit_width=width)
+            _, _, _, rejected = spins.pay(ReelSet.of(pays, reels), 4,
+                                          bits=np.zeros(24, np.uint16), bit_width=width)
             assert rejected.all() == flagged
 
 
@@ -367,8 +368,8 @@ B = {{ pays = {{ 3 = 20 }} }}
 base = [{{ strip = ["A", "B"], weights = [{0}, {1}] }}, ["A", "B", "A"], {{ strip = ["B", "A"], weights = [{2}, {3}] }}]
 """
     calls = []
-    draw = monte_carlo._draw_stops
-    monkeypatch.setattr(monte_carlo, "_draw_stops",
+    draw = spins.draw_stops
+    monkeypatch.setattr(spins, "draw_stops",
                         lambda rng, reels, n: calls.append(n) or draw(rng, reels, n))
     rejecting = loads_game(base.format(2**30, 2**31, 1, 3))
     result = simulate(rejecting, 200_000, seed=8)
@@ -610,7 +611,7 @@ def test_wheel_draws_by_weight():
     assert pays.wheel_credits.tolist() == [per_bet, 100 * per_bet, 2 * per_bet, 5 * per_bet // 2]
     rng = np.random.Generator(np.random.PCG64(3))
     lines = np.array([0, 1, 3, 0, 2] * 20_000)
-    wins = monte_carlo._wheel_wins(rng, pays, lines)
+    wins = bonus_wheel.play_bonus_wheel(rng, pays, lines)
     assert not wins[lines == 0].any()
     one = wins[lines == 1] / per_bet
     assert set(np.unique(one)) == {1, 2, 2.5}
@@ -619,7 +620,7 @@ def test_wheel_draws_by_weight():
         assert abs((one == prize).mean() - p) <= Z * math.sqrt(p * (1 - p) / one.size)
     assert wins[lines == 3].max() <= 3 * 5 * per_bet // 2
     once = replace(pays, wheel_per_line=False)
-    assert (monte_carlo._wheel_wins(rng, once, lines)[lines > 0] / per_bet <= 2.5).all()
+    assert (bonus_wheel.play_bonus_wheel(rng, once, lines)[lines > 0] / per_bet <= 2.5).all()
 
 
 def test_wheel_needs_paylines():

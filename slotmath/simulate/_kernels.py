@@ -7,6 +7,8 @@ how numba splits the work between threads.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -37,8 +39,7 @@ def _line_pay(classes, member, class_multiplier, key_pay):
             multiplier *= class_multiplier[c]
         if run > 0:
             pay = key_pay[k, run] * multiplier
-            if pay > best:
-                best = pay
+            best = max(best, pay)
     return best
 
 
@@ -57,23 +58,90 @@ def line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay):
     return out
 
 
+class SpinTables(NamedTuple):
+    """What the spin kernel pays with: one reel set (:class:`~slotmath.simulate.tables.ReelTables`)
+    under one pay model (:class:`~slotmath.simulate.tables.PayTables`), built once by
+    :func:`~slotmath.simulate.tables.spin_tables`; the fields are described there."""
+
+    lengths: np.ndarray
+    totals: np.ndarray
+    thresholds: np.ndarray  # [16 or 32 bits, reel]: the row of the batch's bit width is read
+    weighted: np.ndarray
+    cumulative: np.ndarray
+    line_part: np.ndarray
+    mask_strides: np.ndarray
+    mask_12: np.ndarray
+    mask_23: np.ndarray
+    ways_count: np.ndarray
+    count_code: np.ndarray
+    wheel_mask: np.ndarray | None  # None without a bonus wheel (see _spin_chunk)
+    wheel_count: int
+    mode: int
+    pay_table: np.ndarray
+    member: np.ndarray
+    class_multiplier: np.ndarray
+    key_pay: np.ndarray
+    count_radix: int
+    scatter_table: np.ndarray
+    award_table: np.ndarray
+    counted_credits: np.ndarray
+    trigger: int
+    trigger_cap: int
+    awards: np.ndarray
+
+
+class SpinBatch(NamedTuple):
+    """One call of :func:`spin_batch`: where the stops come from, and the outputs.
+
+    The stops come from ``bits`` if it is non-empty (``bit_width`` random bits per reel,
+    spin after spin, in 16-bit words), else from ``stops`` (spin, reel). The outputs, one
+    entry a spin: ``win`` (credits), ``award`` (free spins awarded), ``lines`` (bonus-wheel
+    trigger lines; empty without a wheel) and ``rejected`` (the bits of some reel were
+    rejected: the caller draws the spin again).
+    """
+
+    bits: np.ndarray
+    bit_width: int
+    stops: np.ndarray
+    win: np.ndarray
+    award: np.ndarray
+    lines: np.ndarray
+    rejected: np.ndarray
+
+
 @njit(cache=True)
-def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-                cumulative, mode, line_part, mask_strides, mask_12, mask_23, pay_table,
-                member, class_multiplier, key_pay, ways_count, count_code, count_radix,
-                scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
-                wheel_count, wheel_mask, out_win, out_award, out_lines, out_rejected):
-    """Pay spins ``start`` to ``end`` (see :func:`spin_batch`).
+def _spin_chunk(start, end, t, batch, wheel_mask):
+    """Pay spins ``start`` to ``end`` of ``batch`` with the tables ``t`` (see
+    :func:`spin_batch`).
+
+    ``wheel_mask`` is ``t.wheel_mask``, passed on its own so that numba can see
+    that it is None (no wheel) and compile a version without the trigger-line block: games
+    without a wheel run the loop they ran before the wheel existed (with a runtime branch
+    instead they were ~10% slower).
 
     One flat loop on purpose: with helper functions in it (even inlined ones with early
     returns) numba compiled this loop several times slower.
     """
+    # Every field a local, read once: read from the tuples inside the loop, each array would
+    # have its reference count raised and dropped on every read (~5% slower).
+    bits, bit_width, stops_in = batch.bits, batch.bit_width, batch.stops
+    out_win, out_award, out_lines = batch.win, batch.award, batch.lines
+    out_rejected = batch.rejected
+    lengths, totals, weighted, cumulative = t.lengths, t.totals, t.weighted, t.cumulative
+    mode, line_part, mask_strides = t.mode, t.line_part, t.mask_strides
+    mask_12, mask_23, pay_table = t.mask_12, t.mask_23, t.pay_table
+    member, class_multiplier, key_pay = t.member, t.class_multiplier, t.key_pay
+    ways_count, count_code, count_radix = t.ways_count, t.count_code, t.count_radix
+    scatter_table, award_table = t.scatter_table, t.award_table
+    counted_credits, trigger, trigger_cap = t.counted_credits, t.trigger, t.trigger_cap
+    awards, wheel_count = t.awards, t.wheel_count
     n_reels = lengths.shape[0]
     n_lines = line_part.shape[2]
     n_words = (n_lines + 63) // 64
     from_bits = bits.shape[0] > 0
     any_weighted = weighted.any()
     wide = bit_width == 32
+    thresholds = t.thresholds[1 if wide else 0]
     width = np.uint64(bit_width)
     low_mask = (np.uint64(1) << width) - np.uint64(1)
     stops = np.empty(n_reels, np.int64)
@@ -166,9 +234,7 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
                     award = awards[min(count, trigger_cap)]
 
         # Bonus-wheel trigger lines: the lines showing the wheel symbol on each of reels
-        # 1 to wheel_count, as the AND of one bit set a reel, counted bit by bit. Without a
-        # wheel ``wheel_mask`` is None: numba compiles a version without this block, so
-        # games without a wheel run the loop they ran before the wheel existed.
+        # 1 to wheel_count, as the AND of one bit set a reel, counted bit by bit.
         if wheel_mask is not None:
             lines = 0
             for word in range(wheel_mask.shape[2]):
@@ -186,44 +252,27 @@ def _spin_chunk(start, end, bits, bit_width, stops_in, lengths, totals, threshol
 
 
 @njit(parallel=True, cache=True)
-def spin_batch(n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-               cumulative, mode, line_part, mask_strides, mask_12, mask_23, pay_table,
-               member, class_multiplier, key_pay, ways_count, count_code, count_radix,
-               scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
-               wheel_count, wheel_mask, out_win, out_award, out_lines, out_rejected):
-    """Pay ``n`` spins in parallel: credits, the free spins they award and, unless
-    ``wheel_mask`` is None (no wheel), the bonus-wheel trigger lines (``out_lines``).
+def spin_batch(tables, batch):
+    """Pay the spins of ``batch`` (a :class:`SpinBatch`) with ``tables`` (a
+    :class:`SpinTables`) in parallel, in chunks of ``_CHUNK``: credits, the free spins they
+    award and, with a bonus wheel, the trigger lines.
 
-    The stops come from ``bits`` if it is non-empty (``bit_width`` random bits per reel,
-    spin after spin, in 16-bit words), else from ``stops_in`` (spin, reel). A spin whose
-    bits were rejected for some reel is flagged in ``out_rejected``; the caller draws it
-    again.
+    Two flat inputs, not one nested: numba's parallel loops cannot pass a tuple that holds a
+    tuple of arrays ("scalar type ... given for non scalar argument"); and the tables of a
+    reel set are built once, the batch every call.
     """
+    n = batch.win.shape[0]
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     for chunk in prange(n_chunks):
         start = chunk * _CHUNK
-        _spin_chunk(start, min(n, start + _CHUNK), bits, bit_width, stops_in, lengths,
-                    totals, thresholds, weighted, cumulative, mode, line_part, mask_strides,
-                    mask_12, mask_23, pay_table, member, class_multiplier, key_pay,
-                    ways_count, count_code, count_radix, scatter_table, award_table,
-                    counted_credits, trigger, trigger_cap, awards, wheel_count, wheel_mask,
-                    out_win, out_award, out_lines, out_rejected)
+        _spin_chunk(start, min(n, start + _CHUNK), tables, batch, tables.wheel_mask)
 
 
 @njit(cache=True)
-def spin_batch_serial(n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-                      cumulative, mode, line_part, mask_strides, mask_12, mask_23,
-                      pay_table, member, class_multiplier, key_pay, ways_count, count_code,
-                      count_radix, scatter_table, award_table, counted_credits, trigger,
-                      trigger_cap, awards, wheel_count, wheel_mask, out_win, out_award,
-                      out_lines, out_rejected):
+def spin_batch_serial(tables, batch):
     """:func:`spin_batch` on one thread: for small batches, where starting threads costs
     more than the work."""
-    _spin_chunk(0, n, bits, bit_width, stops_in, lengths, totals, thresholds, weighted,
-                cumulative, mode, line_part, mask_strides, mask_12, mask_23, pay_table,
-                member, class_multiplier, key_pay, ways_count, count_code, count_radix,
-                scatter_table, award_table, counted_credits, trigger, trigger_cap, awards,
-                wheel_count, wheel_mask, out_win, out_award, out_lines, out_rejected)
+    _spin_chunk(0, batch.win.shape[0], tables, batch, tables.wheel_mask)
 
 
 @njit(cache=True)

@@ -144,8 +144,9 @@ def ratio_std_error(numerator: np.ndarray, denominator: np.ndarray) -> float:
 
 
 class Pools:
-    """The pools of ``game`` at bet ``level`` through a run of ``spins`` rounds: their state,
-    played batch after batch (:meth:`play`), and what they paid, block by block."""
+    """Simulator counterpart of ``features.jackpots``: the pools of ``game`` at bet ``level``
+    through a run of ``spins`` rounds: their state, played batch after batch (:meth:`play`),
+    and what they paid, block by block."""
 
     def __init__(self, game: Game, level: int, pays: PayTables, spins: int):
         wheel = game.bonus_wheel

@@ -7,13 +7,24 @@ progressive jackpots every paid round also feeds the pools, and a wheel spin may
 (:mod:`slotmath.simulate.jackpots`); with a max-win cap a round's coin win is cut at the cap.
 Results are reproducible: the only source of randomness is
 ``numpy.random.Generator(numpy.random.PCG64(seed))``, used in a fixed order.
+
+Each part of a round is played by its own function, the simulator counterpart of an exact
+part of the analysis:
+
+- paid spin: :func:`slotmath.simulate.spins.play_paid_spins`
+- free-spins feature: :func:`slotmath.simulate.free_spins.play_free_spins`
+- bonus wheel: :func:`slotmath.simulate.bonus_wheel.play_bonus_wheel`
+- jackpot pools: :meth:`slotmath.simulate.jackpots.Pools.play`
+- max-win cap: :class:`slotmath.simulate.cap.MaxWinCap` (:meth:`~MaxWinCap.apply`)
+
+:func:`simulate` plays the rounds in batches of :data:`BATCH` through these and adds up what
+they paid.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from fractions import Fraction
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -21,11 +32,14 @@ from tqdm.auto import tqdm
 from slotmath.evaluate.window import PayModel
 from slotmath.model.game import Game
 from slotmath.simulate import _kernels
+from slotmath.simulate.bonus_wheel import play_bonus_wheel, wheel_spins
+from slotmath.simulate.cap import MaxWinCap
+from slotmath.simulate.free_spins import play_free_spins
 from slotmath.simulate.jackpots import JackpotResult, Pools, block_of, block_sizes, ratio_std_error
-from slotmath.simulate.tables import PayTables, ReelTables, compile_pays, compile_reels
+from slotmath.simulate.spins import ReelSet, play_paid_spins
+from slotmath.simulate.tables import compile_pays
 
 BATCH = 1 << 20  # paid spins drawn and paid per kernel call
-PARALLEL_MIN = 1 << 15  # smaller batches (free-spin rounds) are paid on one thread
 
 
 @dataclass(frozen=True)
@@ -130,63 +144,6 @@ class SimulationResult:
         return out
 
 
-class _CapTally:
-    """The max-win cap of a round's coin win, in credits ``floor + fraction`` (exact), and
-    what it removed so far: rounds capped, credits above the cap (exact, as credits above
-    the floor less the fraction per capped round), their squares and block sums (floats,
-    for the standard error)."""
-
-    def __init__(self, credits: Fraction, blocks: int):
-        self.floor = math.floor(credits)
-        self.fraction = credits - self.floor
-        self.rounds = 0
-        self.above_floor = 0
-        self.squares = 0.0
-        self.block_removed = np.zeros(blocks)
-
-    @classmethod
-    def of(cls, game: Game, level: int, credits_per_bet: int, blocks: int) -> _CapTally | None:
-        """The cap of ``game`` at ``level`` (None without one)."""
-        cap = game.cap_coins(level)
-        if cap is None:
-            return None
-        return cls(Fraction(cap) * credits_per_bet / game.total_bet(level), blocks)
-
-    def apply(self, win: np.ndarray, block: np.ndarray | None = None
-              ) -> tuple[np.ndarray, np.ndarray]:
-        """The round wins cut at the cap's floor (integer credits; a capped round is worth
-        the fraction more), and which rounds were capped."""
-        over = win > self.floor  # for integer credits: win > floor + fraction
-        capped = int(over.sum())
-        if not capped:
-            return win, over
-        above = win[over] - self.floor
-        self.rounds += capped
-        self.above_floor += int(above.sum())
-        removed = above - float(self.fraction)
-        self.squares += float(removed @ removed)
-        if block is not None:
-            self.block_removed += np.bincount(block[over], weights=removed,
-                                              minlength=self.block_removed.size)
-        return np.minimum(win, self.floor), over
-
-    @property
-    def removed(self) -> Fraction:
-        """Credits the cap removed, exactly."""
-        return self.above_floor - self.rounds * self.fraction
-
-    def std_error(self, spins: int, block_rounds: np.ndarray | None) -> float:
-        """Standard error (credits per round) of the mean removed per round: from the
-        squares for independent rounds, else by batch means over the blocks."""
-        if block_rounds is not None:
-            return ratio_std_error(self.block_removed, block_rounds)
-        if spins < 2:
-            return 0.0
-        mean = float(self.removed) / spins
-        variance = max(self.squares / spins - mean * mean, 0.0) * spins / (spins - 1)
-        return math.sqrt(variance / spins)
-
-
 def simulate(game: Game, spins: int, seed: int, level: int = 1,
              progress: bool = False) -> SimulationResult:
     """Play ``spins`` seeded rounds of ``game``.
@@ -255,273 +212,182 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     >>> abs(result.rtp - (result.base + result.free_spins)) < 1e-12
     True
     """
-    if isinstance(spins, bool) or not isinstance(spins, (int, np.integer)) or spins < 1:
-        raise ValueError(f"spins must be a whole number >= 1, got {spins!r}")
-    spins = int(spins)
-    model = PayModel(game, level)
-    pays = compile_pays(game, model)
-    base_reels = compile_reels(game, model, pays, "base")
-    free_spins = game.free_spins
-    free_reels = None
-    if free_spins is not None:
-        free_reels = compile_reels(game, model, pays, free_spins.reels)
-    per_bet = pays.credits_per_bet
-    pools = Pools(game, level, pays, spins) if game.jackpots else None
-    blocks = pools.blocks if pools is not None else 0
-    cap = _CapTally.of(game, level, per_bet, blocks)
-    wheel = game.bonus_wheel
+    spins = _spin_count(spins)
+    run = _Run(game, level, spins)
     rng = np.random.Generator(np.random.PCG64(seed))
-
-    base_total = 0
-    wheel_total = 0
-    feature_total = 0
-    round_total = 0  # coin credits of the rounds after the cap (at its floor)
-    features = 0
-    feature_spins = 0
-    hits = 0
-    mean = 0.0  # running mean and sum of squared deviations (Chan et al.) of the round win
-    squares = 0.0
-    block_return = np.zeros(blocks)  # sums of the round's return, block by block
-    done = 0
     with tqdm(total=spins, disable=not progress, unit="spin", unit_scale=True,
               desc=game.name) as bar:
-        while done < spins:
-            n = min(BATCH, spins - done)
-            win, awarded, lines = _spin_lines(rng, base_reels, pays, n)
-            if pools is None:  # wheel prizes drawn at once; with jackpots, after the rounds
-                wheel_win = _wheel_wins(rng, pays, lines)
-                if wheel_win is not None:
-                    win += wheel_win  # win: the paid spin's, its wheel spins included
-                    wheel_total += int(wheel_win.sum())
-            triggered = np.flatnonzero(awarded)
-            batch_feature = 0
-            feature_wheel_spins = None
-            if triggered.size:
-                feature_win, played, feature_wheel, feature_wheel_spins = _play_features(
-                    rng, free_reels, pays, free_spins, wheel, awarded[triggered],
-                    draw_wheel=pools is None)
-                win[triggered] += feature_win  # win: the whole round's
-                batch_feature = int(feature_win.sum())
-                wheel_total += feature_wheel
-                features += triggered.size
-                feature_spins += int(played.sum())
-            paid = None
-            if pools is not None:
-                free_wheel = np.zeros(n, np.int64)
-                if feature_wheel_spins is not None:
-                    free_wheel[triggered] = feature_wheel_spins
-                coin_base, coin_free, paid = pools.play(rng, done, _wheel_spins(pays, lines),
-                                                        free_wheel)
-                win += coin_base
-                win += coin_free
-                batch_wheel_free = int(coin_free.sum())
-                wheel_total += int(coin_base.sum()) + batch_wheel_free
-                batch_feature += batch_wheel_free
-            if cap is None and paid is None:  # the plain game: exact integer moments
-                batch_total, batch_squares, batch_hits = _kernels.moments(win)
-                base_total += int(batch_total) - batch_feature
-                round_total += int(batch_total)
-            else:
-                base_total += int(win.sum()) - batch_feature
-                block = block_of(done, n, spins, blocks) if pools is not None else None
-                x = win
-                if cap is not None:
-                    x, over = cap.apply(win, block)
-                round_total += int(x.sum())
-                if paid is not None or (cap is not None and cap.fraction):
-                    x = x.astype(np.float64)  # in credits, as the plain game's
-                    if cap is not None:
-                        x[over] += float(cap.fraction)
-                    if paid is not None:
-                        x += paid * pools.credits_per_currency
-                if block is not None:
-                    block_return += np.bincount(block, weights=x, minlength=blocks)
-                batch_total, batch_squares, batch_hits = _kernels.moments(x)
-            feature_total += batch_feature
-            batch_mean = batch_total / n
-            delta = batch_mean - mean
-            squares += batch_squares + delta * delta * done * n / (done + n)
-            mean += delta * n / (done + n)
-            hits += int(batch_hits)
-            done += n
+        while run.done < spins:
+            n = min(BATCH, spins - run.done)
+            run.play_batch(rng, n)
             bar.update(n)
-
-    std = math.sqrt(squares / (spins - 1)) / per_bet if spins > 1 else 0.0
-    std_error = std / math.sqrt(spins)
-    block_rounds = None
-    jackpot_rtp = 0.0
-    jackpots: tuple[JackpotResult, ...] = ()
-    if pools is not None:
-        block_rounds = block_sizes(spins, blocks)
-        std_error = ratio_std_error(block_return, block_rounds) / per_bet
-        jackpots = pools.results()
-        jackpot_rtp = pools.paid / spins / float(pools.bet_value)
-    coin_credits = round_total  # after the cap: capped rounds are worth its fraction more
-    removed = 0
-    cap_std_error = 0.0
-    if cap is not None:
-        coin_credits += cap.rounds * cap.fraction
-        removed = cap.removed
-        cap_std_error = cap.std_error(spins, block_rounds) / per_bet
-    return SimulationResult(
-        spins=spins,
-        rtp=float(coin_credits / spins / per_bet) + jackpot_rtp,
-        std_error=std_error,
-        hit_frequency=hits / spins,
-        std=std,
-        base=base_total / spins / per_bet,
-        free_spins=feature_total / spins / per_bet,
-        trigger_rate=features / spins,
-        spins_per_feature=feature_spins / features if features else 0.0,
-        seed=seed,
-        level=level,
-        bonus_wheel=wheel_total / spins / per_bet,
-        max_win_cap=float(-removed / spins / per_bet),
-        max_win_cap_std_error=cap_std_error,
-        capped_rounds=cap.rounds if cap is not None else 0,
-        jackpot_rtp=jackpot_rtp,
-        jackpots=jackpots,
-        batches=blocks,
-    )
+    return run.result(seed, level)
 
 
-def _pay(reels: ReelTables, pays: PayTables, n: int, bits: np.ndarray | None = None,
-         bit_width: int = 0, stops: np.ndarray | None = None, parallel: bool | None = None
-         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Credits, free spins awarded, bonus-wheel trigger lines and rejection flag of ``n``
-    spins: from ``bit_width`` random bits a stop, or from given stops.
-
-    Without a bonus wheel the trigger lines are an empty array.
-
-    ``parallel=None`` uses the threaded kernel for batches of at least ``PARALLEL_MIN``.
-    """
-    n_reels = reels.lengths.shape[0]
-    if bits is None:
-        bits = np.zeros(0, np.uint16)
-    if stops is None:
-        stops = np.zeros((0, n_reels), np.int64)
-    win = np.empty(n, np.int64)
-    award = np.empty(n, np.int64)
-    lines = np.zeros(n if pays.wheel_count else 0, np.int64)
-    wheel_mask = reels.wheel_mask if pays.wheel_count else None  # None: kernel without wheel
-    rejected = np.empty(n, np.bool_)
-    if parallel is None:
-        parallel = n >= PARALLEL_MIN
-    kernel = _kernels.spin_batch if parallel else _kernels.spin_batch_serial
-    kernel(
-        n, bits, bit_width, stops, reels.lengths, reels.totals,
-        reels.thresholds[0 if bit_width == 16 else 1],
-        reels.weighted, reels.cumulative, pays.mode, reels.line_part, reels.mask_strides,
-        reels.mask_12, reels.mask_23, pays.pay_table, pays.member, pays.class_multiplier,
-        pays.key_pay, reels.ways_count, reels.count_code, pays.count_radix,
-        pays.scatter_table, pays.award_table, pays.counted_credits, pays.trigger,
-        pays.trigger_cap, pays.awards, pays.wheel_count, wheel_mask, win, award, lines,
-        rejected,
-    )
-    return win, award, lines, rejected
+def _spin_count(spins) -> int:
+    """``spins`` as an int, checked."""
+    if isinstance(spins, bool) or not isinstance(spins, (int, np.integer)) or spins < 1:
+        raise ValueError(f"spins must be a whole number >= 1, got {spins!r}")
+    return int(spins)
 
 
-def _draw_stops(rng: np.random.Generator, reels: ReelTables, n: int) -> np.ndarray:
-    """``n`` stop combinations drawn with ``Generator.integers`` (uniform or by weight)."""
-    n_reels = reels.lengths.shape[0]
-    stops = np.empty((n, n_reels), np.int64)
-    for j in range(n_reels):
-        length = int(reels.lengths[j])
-        if reels.weighted[j]:
-            cumulative = reels.cumulative[j, :length]
-            u = rng.integers(0, int(cumulative[-1]), size=n)
-            stops[:, j] = np.searchsorted(cumulative, u, side="right")
-        else:
-            stops[:, j] = rng.integers(0, length, size=n)
-    return stops
+class _Run:
+    """One run of ``spins`` rounds of ``game`` at ``level``: the parts of a round compiled
+    for the bet level, and what the rounds played so far paid (credits unless said)."""
 
+    def __init__(self, game: Game, level: int, spins: int):
+        model = PayModel(game, level)
+        self.pays = compile_pays(game, model)
+        self.base = ReelSet.compile(game, model, self.pays, "base")
+        self.free_spins = game.free_spins
+        self.free = None
+        if self.free_spins is not None:
+            self.free = ReelSet.compile(game, model, self.pays, self.free_spins.reels)
+        self.wheel = game.bonus_wheel
+        self.per_bet = self.pays.credits_per_bet
+        self.spins = spins
+        self.pools = Pools(game, level, self.pays, spins) if game.jackpots else None
+        self.blocks = self.pools.blocks if self.pools is not None else 0
+        self.cap = MaxWinCap.of(game, level, self.per_bet, self.blocks)
 
-def _spin_lines(rng: np.random.Generator, reels: ReelTables, pays: PayTables, n: int,
-                narrow: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Credits, free spins awarded and bonus-wheel trigger lines (an empty array without a
-    wheel) of ``n`` random spins.
+        self.done = 0  # rounds played
+        self.base_total = 0  # coin credits of the paid spins, their wheel spins included
+        self.wheel_total = 0
+        self.feature_total = 0
+        self.round_total = 0  # coin credits of the rounds after the cap (at its floor)
+        self.features = 0
+        self.feature_spins = 0
+        self.hits = 0
+        self.mean = 0.0  # running mean and sum of squared deviations of the round's return
+        self.squares = 0.0
+        self.block_return = np.zeros(self.blocks)  # sums of the round's return, by block
 
-    ``narrow``: 16 random bits a stop where the reels allow it (half the drawing work, but
-    more spins rejected and drawn again: for large batches), else 32.
-    """
-    widths = [w for w in reels.bit_widths if narrow or w == 32]
-    if not widths:
-        win, award, lines, _ = _pay(reels, pays, n, stops=_draw_stops(rng, reels, n))
-        return win, award, lines
-    # The random bits, as 16-bit words cut from 64-bit draws (the Generator's cheapest).
-    words = n * reels.lengths.shape[0] * (widths[0] // 16)
-    bits = rng.integers(0, np.iinfo(np.uint64).max, size=(words + 3) // 4, dtype=np.uint64,
-                        endpoint=True).view(np.uint16)
-    win, award, lines, rejected = _pay(reels, pays, n, bits=bits, bit_width=widths[0])
-    again = np.flatnonzero(rejected)
-    if again.size:
-        stops = _draw_stops(rng, reels, again.size)
-        win[again], award[again], lines_again, _ = _pay(reels, pays, again.size, stops=stops)
-        if pays.wheel_count:
-            lines[again] = lines_again
-    return win, award, lines
-
-
-def _wheel_spins(pays: PayTables, lines: np.ndarray) -> np.ndarray:
-    """Bonus-wheel spins of each spin, given its trigger lines."""
-    return lines if pays.wheel_per_line else np.minimum(lines, 1)
-
-
-def _wheel_wins(rng: np.random.Generator, pays: PayTables, lines: np.ndarray
-                ) -> np.ndarray | None:
-    """Credits of the bonus-wheel spins of each spin, given its trigger lines, spin after
-    spin (``None`` without a wheel). Each wheel spin draws u uniform on [0, total weight)
-    and stops on the first division whose cumulative weight exceeds u.
-    """
-    if not pays.wheel_count:
-        return None
-    wheel_spins = _wheel_spins(pays, lines)
-    wins = np.zeros(lines.size, np.int64)
-    spinning = np.flatnonzero(wheel_spins)
-    if spinning.size:
-        counts = wheel_spins[spinning]
-        u = rng.integers(0, int(pays.wheel_cumulative[-1]), size=int(counts.sum()))
-        prizes = pays.wheel_credits[np.searchsorted(pays.wheel_cumulative, u, side="right")]
-        np.add.at(wins, np.repeat(spinning, counts), prizes)
-    return wins
-
-
-def _play_features(rng, reels: ReelTables, pays: PayTables, free_spins, wheel,
-                   awarded: np.ndarray, draw_wheel: bool = True
-                   ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray | None]:
-    """Total win (credits, multiplier applied, wheel included) and spins played of each
-    feature, and the credits of all their bonus-wheel spins (multiplier applied if the
-    wheel is ``multiplied``).
-
-    ``draw_wheel=False`` (jackpot wheels, played later through the pools): the wheel spins
-    are not drawn but counted, and the last value is each feature's number of wheel spins
-    (else None).
-    """
-    multiplier = free_spins.multiplier
-    wheel_multiplier = multiplier if wheel is not None and wheel.multiplied else 1
-    wheel_total = 0
-    cap = free_spins.max_spins
-    awarded = np.minimum(awarded, cap) if cap is not None else awarded.copy()
-    total = np.zeros(awarded.size, np.int64)
-    played = np.zeros(awarded.size, np.int64)
-    wheel_spins = None if draw_wheel else np.zeros(awarded.size, np.int64)
-    running = np.arange(awarded.size)
-    while running.size:  # one free spin of every running feature, in feature order
-        win, extra, lines = _spin_lines(rng, reels, pays, running.size, narrow=False)
-        win *= multiplier
-        if not draw_wheel:
-            wheel_spins[running] += _wheel_spins(pays, lines)
-        else:
-            wheel_win = _wheel_wins(rng, pays, lines)
+    def play_batch(self, rng: np.random.Generator, n: int) -> None:
+        """Play the next ``n`` rounds and add up what they paid."""
+        win, awarded, lines = play_paid_spins(rng, self.base, n)
+        if self.pools is None:  # wheel prizes drawn at once; with jackpots, after the rounds
+            wheel_win = play_bonus_wheel(rng, self.pays, lines)
             if wheel_win is not None:
-                wheel_win *= wheel_multiplier
-                win += wheel_win
-                wheel_total += int(wheel_win.sum())
-        total[running] += win
-        played[running] += 1
-        if free_spins.retrigger:
+                win += wheel_win  # win: the paid spin's, its wheel spins included
+                self.wheel_total += int(wheel_win.sum())
+        triggered = np.flatnonzero(awarded)
+        feature_credits, feature_wheel_spins = self._play_features(rng, win, awarded, triggered)
+        paid = None
+        if self.pools is not None:
+            free_wheel = np.zeros(n, np.int64)
+            if feature_wheel_spins is not None:
+                free_wheel[triggered] = feature_wheel_spins
+            wheel_free, paid = self._play_pools(rng, win, wheel_spins(self.pays, lines),
+                                                free_wheel)
+            feature_credits += wheel_free
+        self._add_rounds(win, feature_credits, paid)
+
+    def _play_features(self, rng: np.random.Generator, win: np.ndarray, awarded: np.ndarray,
+                       triggered: np.ndarray) -> tuple[int, np.ndarray | None]:
+        """Play the free spins the rounds ``triggered`` were ``awarded``, adding their wins to
+        ``win`` (then the whole round's); their credits and, with jackpots, the wheel spins
+        of each feature (played later, through the pools)."""
+        if not triggered.size:
+            return 0, None
+        features = play_free_spins(rng, self.free, self.pays, self.free_spins, self.wheel,
+                                   awarded[triggered], draw_wheel=self.pools is None)
+        win[triggered] += features.win
+        self.wheel_total += features.wheel_credits
+        self.features += triggered.size
+        self.feature_spins += int(features.played.sum())
+        return int(features.win.sum()), features.wheel_spins
+
+    def _play_pools(self, rng: np.random.Generator, win: np.ndarray, wheel_base: np.ndarray,
+                    wheel_free: np.ndarray) -> tuple[int, np.ndarray]:
+        """Play the rounds' wheel spins (paid spin, free spins) through the jackpot pools,
+        adding their coin prizes to ``win``; the coin credits of the free spins' wheel spins,
+        and the currency each round's jackpots paid."""
+        coin_base, coin_free, paid = self.pools.play(rng, self.done, wheel_base, wheel_free)
+        win += coin_base
+        win += coin_free
+        wheel_free_credits = int(coin_free.sum())
+        self.wheel_total += int(coin_base.sum()) + wheel_free_credits
+        return wheel_free_credits, paid
+
+    def _add_rounds(self, win: np.ndarray, feature_credits: int, paid: np.ndarray | None
+                    ) -> None:
+        """Add up rounds ``done ..`` that won ``win`` coin credits (``feature_credits`` of
+        them in free spins) and ``paid`` currency in jackpots."""
+        n = win.size
+        if self.cap is None and paid is None:  # the plain game: exact integer moments
+            total, squares, hits = _kernels.moments(win)
+            self.base_total += int(total) - feature_credits
+            self.round_total += int(total)
+        else:
+            self.base_total += int(win.sum()) - feature_credits
+            total, squares, hits = _kernels.moments(self._round_returns(win, paid))
+        self.feature_total += feature_credits
+        # Chan et al.'s update of the running mean and squares by the batch's.
+        delta = total / n - self.mean
+        done = self.done
+        self.squares += squares + delta * delta * done * n / (done + n)
+        self.mean += delta * n / (done + n)
+        self.hits += int(hits)
+        self.done += n
+
+    def _round_returns(self, win: np.ndarray, paid: np.ndarray | None) -> np.ndarray:
+        """Each round's return in credits: its coin win after the cap, plus its jackpots
+        (integers if there are no jackpots and the cap is whole credits); the capped part
+        and the returns added up (block by block with jackpots) on the way."""
+        cap, pools = self.cap, self.pools
+        block = (block_of(self.done, win.size, self.spins, self.blocks) if pools is not None
+                 else None)
+        x = win
+        if cap is not None:
+            x, over = cap.apply(win, block)
+        self.round_total += int(x.sum())
+        if paid is not None or (cap is not None and cap.fraction):
+            x = x.astype(np.float64)  # in credits, as the plain game's
             if cap is not None:
-                extra = np.minimum(extra, cap - awarded[running])
-            awarded[running] += extra
-        running = running[played[running] < awarded[running]]
-    return total, played, wheel_total, wheel_spins
+                x[over] += float(cap.fraction)
+            if paid is not None:
+                x += paid * pools.credits_per_currency
+        if block is not None:
+            self.block_return += np.bincount(block, weights=x, minlength=self.blocks)
+        return x
+
+    def result(self, seed: int, level: int) -> SimulationResult:
+        """What the run measured."""
+        spins, per_bet, pools, cap = self.spins, self.per_bet, self.pools, self.cap
+        std = math.sqrt(self.squares / (spins - 1)) / per_bet if spins > 1 else 0.0
+        std_error = std / math.sqrt(spins)
+        block_rounds = None
+        jackpot_rtp = 0.0
+        jackpots: tuple[JackpotResult, ...] = ()
+        if pools is not None:
+            block_rounds = block_sizes(spins, self.blocks)
+            std_error = ratio_std_error(self.block_return, block_rounds) / per_bet
+            jackpots = pools.results()
+            jackpot_rtp = pools.paid / spins / float(pools.bet_value)
+        coin_credits = self.round_total  # capped rounds are worth the cap's fraction more
+        removed = 0
+        cap_std_error = 0.0
+        if cap is not None:
+            coin_credits += cap.rounds * cap.fraction
+            removed = cap.removed
+            cap_std_error = cap.std_error(spins, block_rounds) / per_bet
+        return SimulationResult(
+            spins=spins,
+            rtp=float(coin_credits / spins / per_bet) + jackpot_rtp,
+            std_error=std_error,
+            hit_frequency=self.hits / spins,
+            std=std,
+            base=self.base_total / spins / per_bet,
+            free_spins=self.feature_total / spins / per_bet,
+            trigger_rate=self.features / spins,
+            spins_per_feature=self.feature_spins / self.features if self.features else 0.0,
+            seed=seed,
+            level=level,
+            bonus_wheel=self.wheel_total / spins / per_bet,
+            max_win_cap=float(-removed / spins / per_bet),
+            max_win_cap_std_error=cap_std_error,
+            capped_rounds=cap.rounds if cap is not None else 0,
+            jackpot_rtp=jackpot_rtp,
+            jackpots=jackpots,
+            batches=self.blocks,
+        )

@@ -35,6 +35,10 @@ Bonus wheel
     (wilds never stand in). ``wheel_mask[j, stop, word]`` is the bit set (64 lines a word)
     of the lines that show the symbol on reel j at that stop, for reels j < ``count``; the
     kernel ANDs them and counts the bits. Without a wheel it is empty and never read.
+Kernel input
+    :func:`spin_tables` gathers the arrays of one reel set and its pay tables into the one
+    :class:`~slotmath.simulate._kernels.SpinTables` the kernel reads (``wheel_mask`` None
+    without a wheel).
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ import numpy as np
 
 from slotmath.evaluate.window import PayModel
 from slotmath.model.game import Game
+from slotmath.simulate._kernels import SpinTables, line_pay_table
 
 MODE_LINE_TABLE, MODE_LINE_GENERIC, MODE_WAYS = 0, 1, 2
 MAX_TABLE_ENTRIES = 1 << 21  # 16 MB of int64 line pays at most
@@ -105,8 +110,6 @@ class ReelTables:
 def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE_ENTRIES
                  ) -> PayTables:
     """The rules of ``model`` as arrays."""
-    from slotmath.simulate._kernels import line_pay_table
-
     n_reels = game.n_reels
     keys = model.keys
     key_pay = np.zeros((len(keys), n_reels + 1), np.int64)
@@ -277,3 +280,20 @@ def _pair_mask(may_pay: np.ndarray, classes_a: np.ndarray, classes_b: np.ndarray
     bit = np.uint64(1) << np.arange(64, dtype=np.uint64)
     mask = (padded.reshape(keep.shape[:2] + (words, 64)) * bit).sum(axis=3, dtype=np.uint64)
     return strides, mask.ravel()
+
+
+def spin_tables(pays: PayTables, reels: ReelTables) -> SpinTables:
+    """The kernel's input for spins of ``reels`` paid by ``pays`` (the wheel masks ``None``
+    without a bonus wheel, so that numba compiles the spin loop without them)."""
+    return SpinTables(
+        lengths=reels.lengths, totals=reels.totals, thresholds=reels.thresholds,
+        weighted=reels.weighted, cumulative=reels.cumulative, line_part=reels.line_part,
+        mask_strides=reels.mask_strides, mask_12=reels.mask_12, mask_23=reels.mask_23,
+        ways_count=reels.ways_count, count_code=reels.count_code,
+        wheel_mask=reels.wheel_mask if pays.wheel_count else None,
+        wheel_count=pays.wheel_count, mode=pays.mode, pay_table=pays.pay_table,
+        member=pays.member, class_multiplier=pays.class_multiplier, key_pay=pays.key_pay,
+        count_radix=pays.count_radix, scatter_table=pays.scatter_table,
+        award_table=pays.award_table, counted_credits=pays.counted_credits,
+        trigger=pays.trigger, trigger_cap=pays.trigger_cap, awards=pays.awards,
+    )
