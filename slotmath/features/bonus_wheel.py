@@ -4,7 +4,7 @@ A spin whose paylines show the wheel's bonus symbols ``count`` in succession fro
 ``wheel.spins_for(lines)`` wheel spins, independent of the window; each pays a division's
 prize. Its law given the mark is the k-fold sum of one wheel spin, exactly
 (:meth:`WinDistribution.power`). Simulator counterpart:
-:func:`slotmath.simulate.monte_carlo.play_wheel`.
+:func:`slotmath.simulate.bonus_wheel.play_bonus_wheel`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class BonusWheelSpin:
     credits: tuple[int, ...]
     credits_per_bet: int
     name: str = "bonus_wheel"
-    simulator: str = "slotmath.simulate.monte_carlo.play_wheel"
+    simulator: str = "slotmath.simulate.bonus_wheel.play_bonus_wheel"
 
     @property
     def mark(self) -> Mark:

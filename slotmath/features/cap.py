@@ -5,7 +5,7 @@ A cap of ``L`` bets pays ``min(R, L)``: it removes ``E[(R - L)+]`` and binds wit
 :meth:`WinDistribution.cap`); on a numerical one they are read off the FFT distribution, with
 the error of its folded and dropped mass. With jackpots, a hit replaces a coin prize, so the
 effect lies between the round with every wheel spin paying coins and with none paying coins
-(:func:`bracketed`). Simulator counterpart: :class:`slotmath.simulate.monte_carlo.CapTally`.
+(:func:`bracketed`). Simulator counterpart: :class:`slotmath.simulate.cap.MaxWinCap`.
 """
 
 from __future__ import annotations

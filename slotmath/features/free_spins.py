@@ -2,7 +2,7 @@
 
 The chain itself (spins remaining, spins awarded; exact moments, FFT distribution) is
 :class:`slotmath.markov.free_spins.FreeSpinsFeature`; this module answers the feature
-interface with it. Simulator counterpart: :func:`slotmath.simulate.monte_carlo.play_free_spins`.
+interface with it. Simulator counterpart: :func:`slotmath.simulate.free_spins.play_free_spins`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class FreeSpinsRound:
     spec: FreeSpins
     free: SpinTable
     name: str = "free_spins"
-    simulator: str = "slotmath.simulate.monte_carlo.play_free_spins"
+    simulator: str = "slotmath.simulate.free_spins.play_free_spins"
 
     @property
     def mark(self) -> Mark:

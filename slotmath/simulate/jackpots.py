@@ -42,7 +42,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from slotmath.model import hit_laws
+from slotmath.model import hit_laws, rules
 from slotmath.model.game import Game
 from slotmath.simulate import _kernels
 from slotmath.simulate.tables import PayTables
@@ -155,9 +155,10 @@ class Pools:
         if wheel is None or sorted(wheel.jackpots) != sorted(s.name for s in specs):
             raise ValueError(f"{game.name}: the jackpots {[s.name for s in specs]} need one "
                              f"bonus-wheel division each")
-        if wheel.multiplied:
-            raise ValueError(f"{game.name}: a wheel with jackpot divisions must not multiply its "
-                             f"coin prizes in free spins (not modelled)")
+        try:
+            rules.check_wheel_jackpots(wheel)
+        except rules.RuleError as err:
+            raise ValueError(f"{game.name}: bonus_wheel: {err}") from None
         self.names = tuple(s.name for s in specs)
         self.bet_value: Fraction = bet
         self.credits_per_currency = pays.credits_per_bet / float(bet)
