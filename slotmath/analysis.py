@@ -34,16 +34,25 @@ from functools import cached_property
 from slotmath.exact.direct import DirectResult, direct_method
 from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
 from slotmath.exact.spin_table import MarkedTable, SpinTable
+from slotmath.features import bonus_wheel, free_spins, jackpots
 from slotmath.features.base import Context, Mark
-from slotmath.features.bonus_wheel import BonusWheelSpin, wheel_outcomes
+from slotmath.features.bonus_wheel import wheel_outcomes
 from slotmath.features.cap import CapFigures, bracketed, cap_effect
 from slotmath.features.compose import RoundLaw, fold, fold_events
-from slotmath.features.free_spins import FreeSpinsRound, FreeSpinsSummary, summary
-from slotmath.features.jackpots import JackpotFigures, Jackpots
+from slotmath.features.free_spins import FreeSpinsSummary, summary
+from slotmath.features.jackpots import JackpotFigures
 from slotmath.model.game import Game
 from slotmath.stats import par
 
 __all__ = ["Analysis", "analyze"]
+
+#: The mechanics a game file can ask for, by kind; each builder returns None when the game has
+#: none. A new mechanic of an existing kind is one more entry here and a module in features/.
+SPIN_FEATURES = (bonus_wheel.spin_feature,)  # (context, coins) -> SpinFeature | None
+ROUND_FEATURES = (free_spins.round_feature,)  # (game, spin) -> RoundFeature | None
+ROUND_MARKS = (free_spins.marks,)  # game -> the marks those round features need counted
+STATIONARY_FEATURES = (jackpots.stationary_feature,)  # (game, level) -> feature | None
+ALWAYS_REPORTED = ("free_spins",)  # components listed (as 0) even when the game has none
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,49 +78,50 @@ class Analysis:
     def direct(self) -> DirectResult:
         return direct_method(self.game, "base", self.level, self.context.model)
 
-    # -- the features -----------------------------------------------------------------------
-    def wheel(self, coins: bool = True) -> BonusWheelSpin | None:
-        """The bonus wheel as a spin feature (``coins=False``: coin divisions paying 0)."""
-        w = self.game.bonus_wheel
-        if w is None:
-            return None
-        credits = self.context.model.wheel_credits
-        return BonusWheelSpin(w, credits if coins else (0,) * len(credits),
-                              self.context.model.credits_per_bet)
+    # -- the features and their composition -------------------------------------------------
+    def spin_features(self, coins: bool = True) -> tuple:
+        """The spin features (``coins=False``: each paying nothing but its events)."""
+        return tuple(f for f in (build(self.context, coins) for build in SPIN_FEATURES) if f)
 
+    @cached_property
+    def stationary_features(self) -> tuple:
+        return tuple(f for f in (b(self.game, self.level) for b in STATIONARY_FEATURES) if f)
+
+    @cached_property
     def _marks(self) -> tuple[Mark, ...]:
-        marks = (Mark("trigger", self.game.free_spins.trigger),) if self.game.free_spins else ()
-        return marks + ((self.wheel().mark,) if self.game.bonus_wheel else ())
+        marks = tuple(m for of in ROUND_MARKS for m in of(self.game))
+        return marks + tuple(f.mark for f in self.spin_features())
 
     def _spin(self, reel_set: str, multiplier: int, coins: bool = True) -> MarkedTable:
-        """One spin on ``reel_set``, wins x ``multiplier``, the wheel folded in."""
+        """One spin on ``reel_set``, window wins x ``multiplier``, spin features folded in."""
         key = (reel_set, multiplier, coins)
         if key not in self._folded:
-            table, wheel = self.context.table(reel_set, self._marks()), self.wheel(coins)
-            self._folded[key] = ((table.scaled(multiplier), Fraction(0)) if wheel is None
-                                 else fold(table, wheel, multiplier))
+            table, means = self.context.table(reel_set, self._marks).scaled(multiplier), {}
+            for f in self.spin_features(coins):
+                table, means[f.name] = fold(table, f, multiplier)
+            self._folded[key] = table, means
         return self._folded[key][0]
 
     @cached_property
     def _folded(self) -> dict:
         return {}
 
-    def _wheel_mean(self, reel_set: str, multiplier: int) -> Fraction:
-        """The wheel's exact mean win per spin on ``reel_set`` (0 without a wheel)."""
+    def _spin_feature_means(self, reel_set: str, multiplier: int) -> dict[str, Fraction]:
+        """Each spin feature's exact mean win per spin on ``reel_set``."""
         self._spin(reel_set, multiplier)
         return self._folded[reel_set, multiplier, True][1]
 
-    def _events(self, reel_set: str, multiplier: int) -> MarkedTable:
-        """One spin on ``reel_set`` counting wheel spins instead of credits."""
-        return fold_events(self.context.table(reel_set, self._marks()), self.wheel())
+    def _events(self, driver: str):
+        """``spin`` for a round counting the events of spin feature ``driver``."""
+        feature = next(f for f in self.spin_features() if f.name == driver)
+        keep = tuple(m.kind for m in self._marks if m != feature.mark)
+        return lambda reel_set, multiplier: fold_events(
+            self.context.table(reel_set, self._marks), feature).project(keep)
 
     def _round_of(self, spin) -> RoundLaw:
         """The round whose spin on a reel set is ``spin(reel_set, multiplier)``."""
-        fs = self.game.free_spins
-        if fs is None:
-            return RoundLaw(spin("base", 1))
-        free = spin(fs.reels, fs.multiplier).spin_table()
-        return RoundLaw(spin("base", 1), (FreeSpinsRound(replace(fs, multiplier=1), free),))
+        features = (build(self.game, spin) for build in ROUND_FEATURES)
+        return RoundLaw(spin("base", 1), tuple(f for f in features if f))
 
     @cached_property
     def round(self) -> RoundLaw:
@@ -121,23 +131,27 @@ class Analysis:
     @cached_property
     def base_table(self) -> SpinTable:
         """Exact (trigger count, credits) weights of the paid spin's window (no wheel)."""
-        return self.context.table("base", self._marks()).spin_table()
+        return self.context.table("base", self._marks).spin_table()
+
+    @cached_property
+    def stationary(self) -> dict:
+        """Each stationary feature's long-run figures, by name."""
+        return {f.name: f.analyze(self._round_of(self._events(f.driven_by)))
+                for f in self.stationary_features}
+
+    @property
+    def jackpots(self) -> JackpotFigures | None:
+        """The progressive jackpots' figures at this level (None without jackpots)."""
+        return self.stationary.get("jackpots")
 
     @cached_property
     def wheel_spins(self) -> dict[str, Fraction]:
         """Exact expected bonus-wheel spins per spin, on the base and the free-spin reels."""
         if self.game.bonus_wheel is None:
             return {}
-        fs = self.game.free_spins
-        sets = {"base": "base", **({"free_spins": fs.reels} if fs else {})}
-        return {label: self._events(name, 1).mean_bets for label, name in sets.items()}
-
-    @cached_property
-    def jackpots(self) -> JackpotFigures | None:
-        """The progressive jackpots' figures at this level (None without jackpots)."""
-        if not self.game.jackpots:
-            return None
-        return Jackpots(self.game, self.level).analyze(self._round_of(self._events))
+        spin = self._events("bonus_wheel")
+        sets = {"base": ("base", 1)} | {f.name: (f.reels, 1) for f in self.round.features}
+        return {label: spin(*where).mean_bets for label, where in sets.items()}
 
     def wheel_outcomes(self, pools: dict[str, float] | None = None) -> list[dict]:
         """One bonus-wheel spin as a distribution over its divisions at this bet level
@@ -155,7 +169,7 @@ class Analysis:
         if self.game.bonus_wheel is None:
             raise ValueError(f"{self.game.name} has no bonus wheel")
         if pools is not None:
-            chances = Jackpots(self.game, self.level).chances_at(pools)
+            chances = jackpots.Jackpots(self.game, self.level).chances_at(pools)
         else:
             chances = {s.name: self.jackpots.chance_per_wheel_spin(s.name)
                        for s in self.game.jackpots}
@@ -179,7 +193,7 @@ class Analysis:
     @property
     def exact(self) -> bool:
         """Whether :attr:`rtp` and every component are exact fractions."""
-        return not self.game.jackpots and (self.cap is None or self.cap.exact)
+        return not self.stationary_features and (self.cap is None or self.cap.exact)
 
     @cached_property
     def rtp(self) -> Fraction | float:
@@ -188,9 +202,8 @@ class Analysis:
         cap = 0 if self.cap is None else self.cap.effect
         if self.exact:
             return self.round.mean - cap
-        j = self.jackpots
-        jackpots = 0.0 if j is None else j.rtp - j.coin_loss
-        return float(self.round.mean) + jackpots - float(cap)
+        long_run = sum(f.rtp - f.replaced for f in self.stationary.values())
+        return float(self.round.mean) + long_run - float(cap)
 
     @property
     def rtp_float(self) -> float:
@@ -201,7 +214,7 @@ class Analysis:
         """Absolute error bound of :attr:`rtp` (0 when exact)."""
         if self.exact:
             return 0.0
-        error = self.jackpots.error if self.jackpots is not None else 0.0
+        error = sum(f.error for f in self.stationary.values())
         if self.cap is not None:
             error += self.cap.error
         return error + 1e-15 * len(self.components)
@@ -214,20 +227,19 @@ class Analysis:
         payout; the wheel's entry is then net of the spins that hit one) and "max_win_cap"
         (minus the RTP it removes)."""
         out: dict[str, Fraction | float] = dict(self.direct.components)
-        fs = self.game.free_spins
-        wheel_part = self._wheel_mean("base", 1)
-        if fs is None:
-            out["free_spins"] = Fraction(0)
-        else:
-            in_free = self.round.feature_spins("free_spins") * self._wheel_mean(fs.reels,
-                                                                                fs.multiplier)
-            out["free_spins"] = self.round.feature_mean("free_spins") - in_free
-            wheel_part += in_free
-        if self.game.bonus_wheel is not None:
-            out["bonus_wheel"] = wheel_part
-        if self.jackpots is not None:
-            out["bonus_wheel"] = float(wheel_part) - self.jackpots.coin_loss
-            out["jackpots"] = self.jackpots.rtp
+        out |= {name: Fraction(0) for name in ALWAYS_REPORTED}
+        spin_parts = dict(self._spin_feature_means("base", 1))
+        for f in self.round.features:  # spin features played inside it are theirs, not its
+            inside = self._spin_feature_means(f.reels, f.window_multiplier)
+            spins = self.round.feature_spins(f.name)
+            out[f.name] = self.round.feature_mean(f.name) - spins * sum(inside.values())
+            for name, mean in inside.items():
+                spin_parts[name] += spins * mean
+        out |= spin_parts
+        for f in self.stationary_features:  # its hits replace what its driver would pay
+            figures = self.stationary[f.name]
+            out[f.driven_by] = float(out[f.driven_by]) - figures.replaced
+            out[f.name] = figures.rtp
         if self.cap is not None:
             out["max_win_cap"] = 0 - self.cap.effect  # (0 - x: no "-0.0" for a float 0)
         return out

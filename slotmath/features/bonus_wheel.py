@@ -17,7 +17,7 @@ from slotmath.exact.distribution import WinDistribution
 from slotmath.features.base import Mark
 from slotmath.model.game import BonusWheel
 
-__all__ = ["BonusWheelSpin", "wheel_outcomes"]
+__all__ = ["BonusWheelSpin", "spin_feature", "wheel_outcomes"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,6 +57,17 @@ class BonusWheelSpin:
         one = WinDistribution([c * m for c in self.credits], self.wheel.weights,
                               self.credits_per_bet)
         return one.power(k) if k else WinDistribution.point(0, self.credits_per_bet)
+
+
+def spin_feature(ctx, coins: bool = True) -> BonusWheelSpin | None:
+    """The game's bonus wheel at ``ctx``'s pay model (``coins=False``: its coin divisions
+    paying 0, the low end of the cap's bracket with jackpots), or None."""
+    wheel = ctx.game.bonus_wheel
+    if wheel is None:
+        return None
+    credits = ctx.model.wheel_credits
+    return BonusWheelSpin(wheel, credits if coins else (0,) * len(credits),
+                          ctx.model.credits_per_bet)
 
 
 def wheel_outcomes(wheel: BonusWheel, jackpot_chances: dict[str, float]) -> list[dict]:

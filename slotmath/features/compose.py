@@ -34,11 +34,12 @@ from slotmath.exact.spin_table import MarkedTable
 __all__ = ["RoundLaw", "fold", "fold_events"]
 
 
-def fold(table: MarkedTable, feature, window_multiplier: int = 1) -> tuple[MarkedTable, Fraction]:
+def fold(table: MarkedTable, feature, multiplier: int = 1) -> tuple[MarkedTable, Fraction]:
     """The spin with ``feature``'s win folded in, and that win's exact mean per spin (bets).
 
-    The window's credits are multiplied by ``window_multiplier``; the feature's mark is
-    summed out of the result.
+    ``table``'s credits are taken as they stand (already multiplied); ``multiplier`` is the
+    spin's win multiplier, which the feature's law applies where its rules say so. The
+    feature's mark is summed out of the result.
 
     Examples
     --------
@@ -53,7 +54,7 @@ def fold(table: MarkedTable, feature, window_multiplier: int = 1) -> tuple[Marke
     ({(0,): 6, (2,): 1, (4,): 1}, 8, Fraction(1, 8))
     """
     i = table.mark_index(feature.mark.kind)
-    laws = {v: feature.law(v, window_multiplier)
+    laws = {v: feature.law(v, multiplier)
             for v in sorted({key[i] for key in table.weights})}
     denominator = math.lcm(*(law.total for law in laws.values()))
     if any(law.credits_per_bet != table.credits_per_bet for law in laws.values()):
@@ -65,7 +66,7 @@ def fold(table: MarkedTable, feature, window_multiplier: int = 1) -> tuple[Marke
         v = key[i]
         scale = w * (denominator // laws[v].total)
         rest = key[:i] + key[i + 1:-1]
-        base = key[-1] * window_multiplier
+        base = key[-1]
         for x, wx in pairs[v]:
             k = (*rest, base + x)
             out[k] = out.get(k, 0) + scale * wx

@@ -7,7 +7,7 @@ interface with it. Simulator counterpart: :func:`slotmath.simulate.free_spins.pl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
@@ -16,7 +16,7 @@ from slotmath.features.base import DenseLaw, FeatureLaw, Mark
 from slotmath.markov.free_spins import FreeSpinsFeature, SpinCountDistribution
 from slotmath.model.game import FreeSpins
 
-__all__ = ["FreeSpinsRound", "FreeSpinsSummary", "summary"]
+__all__ = ["FreeSpinsRound", "FreeSpinsSummary", "marks", "round_feature", "summary"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,6 +34,8 @@ class FreeSpinsRound:
 
     spec: FreeSpins
     free: SpinTable
+    reels: str = ""  # the reel set its spins play on
+    window_multiplier: int = 1  # what its spins' wins were multiplied by in ``free``
     name: str = "free_spins"
     simulator: str = "slotmath.simulate.free_spins.play_free_spins"
 
@@ -62,6 +64,21 @@ class FreeSpinsRound:
         step = self.chain._grid_unit * self.spec.multiplier
         return {n: DenseLaw(p, step, self.free.credits_per_bet, bound)
                 for n, (p, bound) in self.chain._dense(ns).items()}
+
+
+def marks(game) -> tuple[Mark, ...]:
+    """What the paid spin must count for the game's free spins (nothing without them)."""
+    return () if game.free_spins is None else (Mark("trigger", game.free_spins.trigger),)
+
+
+def round_feature(game, spin) -> FreeSpinsRound | None:
+    """The game's free spins, playing ``spin(reel_set, multiplier)`` (a MarkedTable with the
+    multiplier and every spin feature folded in), or None."""
+    fs = game.free_spins
+    if fs is None:
+        return None
+    table = spin(fs.reels, fs.multiplier).spin_table()
+    return FreeSpinsRound(replace(fs, multiplier=1), table, fs.reels, fs.multiplier)
 
 
 @dataclass(frozen=True)

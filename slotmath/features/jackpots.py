@@ -17,10 +17,16 @@ from fractions import Fraction
 from slotmath.markov.jackpot import JackpotPool, PoolAnalysis, analyze_pool
 from slotmath.model.game import Game
 
-__all__ = ["CHANCES_TAIL", "POOL_TAIL", "JackpotFigures", "Jackpots", "chances_law"]
+__all__ = ["CHANCES_TAIL", "POOL_TAIL", "JackpotFigures", "Jackpots", "chances_law",
+           "stationary_feature"]
 
 POOL_TAIL = 1e-12  # pools beyond each one's 1 - POOL_TAIL quantile are too rare to matter
 CHANCES_TAIL = 1e-13  # mass of the wheel-spins-per-round law cut off its upper tail
+
+
+def stationary_feature(game: Game, level: int) -> Jackpots | None:
+    """The game's progressive jackpots at bet ``level``, or None."""
+    return Jackpots(game, level) if game.jackpots else None
 
 
 def chances_law(events_round) -> tuple[dict[int, float], Fraction, float]:
@@ -90,6 +96,12 @@ class JackpotFigures:
         return float(self.coin_prize) * self.hits_per_round
 
     @property
+    def replaced(self) -> float:
+        """What the driving feature does not pay because its event hit a jackpot instead,
+        per paid round, in total bets (:attr:`coin_loss`)."""
+        return self.coin_loss
+
+    @property
     def coin_probability(self) -> float:
         """Stationary probability that a wheel spin stops on a coin division."""
         return 1.0 - self.hits_per_round / float(self.mean_chances)
@@ -133,6 +145,7 @@ class Jackpots:
     level: int
     name: str = "jackpots"
     simulator: str = "slotmath.simulate.jackpots.Pools"
+    driven_by: str = "bonus_wheel"  # the spin feature whose events (wheel spins) it counts
 
     def analyze(self, events_round) -> JackpotFigures:
         """Each pool's stationary analysis, driven by the round law of wheel spins.
