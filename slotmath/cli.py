@@ -32,6 +32,8 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--coin-value", default=None, metavar="X",
                    help="currency per coin, instead of the file's coin_value (jackpot seeds "
                         "and currency caps are in currency, so the figures depend on it)")
+    a.add_argument("--progress", action="store_true",
+                   help="show a progress bar of the full-cycle enumeration")
     s = sub.add_parser("simulate", help="seeded Monte Carlo cross-check")
     s.add_argument("file")
     s.add_argument("--spins", type=int, required=True)
@@ -68,13 +70,39 @@ def _coin_value(game, value):
                             f"must be a number > 0 like 0.05, got {value!r}") from None
 
 
+class _ProgressBar:
+    """One tqdm bar on stderr, restarted for each enumeration the analysis runs."""
+
+    def __init__(self):
+        self.bar = None
+        self.stage = None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        from tqdm import tqdm
+
+        if stage != self.stage or self.bar is None or done < self.bar.n:
+            self.close()
+            self.stage = stage
+            self.bar = tqdm(total=total, desc=f"enumerating {stage}", unit="stop",
+                            file=sys.stderr, leave=False)
+        self.bar.update(done - self.bar.n)
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
 def _analyze(args) -> int:
     import slotmath
     from slotmath import report
 
     game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
-    analysis = slotmath.analyze(game, level)
+    bar = _ProgressBar() if args.progress else None
+    analysis = slotmath.analyze(game, level, progress=bar)
     if args.json:
         print(json.dumps(report.analysis_dict(analysis), indent=2, default=str))
     else:

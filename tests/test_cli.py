@@ -120,3 +120,21 @@ def test_json_of_a_game_whose_free_spins_can_never_trigger(capsys, tmp_path):
     assert Fraction(doc["rtp"]) == Fraction(doc["components"]["lines"]) + Fraction(
         doc["components"]["scatter"])
     assert run(capsys, "analyze", str(path))[0] == 0
+
+
+def test_analyze_progress_bar_shows_each_enumeration_and_changes_no_figure(capsys):
+    code, plain, _ = run(capsys, "analyze", TINY, "--json")
+    code_bar, with_bar, err = run(capsys, "analyze", TINY, "--json", "--progress")
+    assert code == code_bar == 0
+    assert json.loads(with_bar) == json.loads(plain)
+    assert "enumerating base reels" in err and "enumerating free reels" in err
+
+
+def test_progress_callback_hears_every_enumeration_to_its_end():
+    heard: dict[str, list] = {}
+    a = slotmath.analyze(slotmath.load_game(TINY), progress=lambda stage, done, total:
+                         heard.setdefault(stage, []).append((done, total)))
+    assert a.rtp == slotmath.analyze(slotmath.load_game(TINY)).rtp
+    assert set(heard) == {"base reels", "free reels"}
+    for calls in heard.values():
+        assert calls[-1][0] == calls[-1][1] and [d for d, _ in calls] == sorted(d for d, _ in calls)

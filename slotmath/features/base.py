@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Hashable, Protocol
+from typing import Callable, Hashable, Protocol
 
 import numpy as np
 
@@ -126,6 +126,9 @@ class StationaryFeature(Protocol):
 class Context:
     """What a feature receives: the game at one bet level and its exact outcome tables.
 
+    ``progress(stage, done, total)``, when given, hears how far each enumeration has come
+    (first-reel stops done of ``total``; ``stage`` names the table, e.g. "base").
+
     Examples
     --------
     >>> import slotmath
@@ -137,6 +140,7 @@ class Context:
 
     game: Game
     level: int = 1
+    progress: Callable[[str, int, int], None] | None = field(default=None, repr=False)
     _tables: dict = field(default_factory=dict, repr=False)
 
     @cached_property
@@ -150,12 +154,16 @@ class Context:
             raise ValueError(f"the engine counts the trigger and one bonus-line mark, not {marks}")
         key = (reel_set, lines[0] if lines else None)
         if key not in self._tables:
+            report = None
+            if self.progress is not None:
+                def report(done, total, stage=f"{reel_set} reels"):
+                    self.progress(stage, done, total)
             if lines:
                 m = lines[0]
                 raw = line_trigger_table(self.game, m.symbol, m.count, reel_set, self.level,
-                                         cap=m.cap, model=self.model)
+                                         cap=m.cap, model=self.model, progress=report)
             else:
-                raw = spin_table(self.game, reel_set, self.level, self.model)
+                raw = spin_table(self.game, reel_set, self.level, self.model, progress=report)
             self._tables[key] = MarkedTable.of(raw)
         full = self._tables[key]
         return full.project(tuple(m.kind for m in marks))
