@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 import sympy
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from slotmath.exact.spin_table import SpinTable
@@ -316,7 +316,7 @@ def test_property_finite_feature(free, spec, n):
     check_finite_feature(free, spec, n)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(free_tables, specs, st.integers(1, 3))
 def test_property_uncapped(free, spec, n):
     f = FreeSpinsFeature(free, FreeSpins("S", spec.awards, multiplier=spec.multiplier,
