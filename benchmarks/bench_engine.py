@@ -24,9 +24,10 @@ import resource
 import statistics
 import time
 
+from bench_simulate import benchmark_game  # same game as the simulation benchmark
+
 import slotmath
 from slotmath import report
-from bench_simulate import benchmark_game  # same game as the simulation benchmark
 from slotmath.evaluate.window import PayModel, window_at
 from slotmath.exact.brute import brute_force
 from slotmath.exact.cycle import spin_table

@@ -9,11 +9,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from strategies import TINY_GAMES, tiny_game
 
 import slotmath
 from slotmath.exact.brute import brute_force
 from slotmath.simulate import simulate
-from strategies import TINY_GAMES, tiny_game
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = sorted((ROOT / "data/games").glob("*.toml"))

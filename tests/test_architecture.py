@@ -28,7 +28,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 
 
 def doc_namespace() -> dict:
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.DOTALL)
     assert len(blocks) == 2, "docs/architecture.md lost its toy-feature example"
     module = types.ModuleType("architecture_doc")  # dataclasses look their module up
     sys.modules[module.__name__] = module

@@ -5,11 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from strategies import WHEEL_GAME, wheel_game
 
 import slotmath
 from slotmath.errors import GameFileError
 from slotmath.exact.brute import brute_force_line_trigger
-from strategies import WHEEL_GAME, wheel_game
 
 
 def game(per_spin="per_line", multiplied="false", retrigger="false"):

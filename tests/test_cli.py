@@ -9,10 +9,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from strategies import JACKPOT_GAME
 
 import slotmath
 from slotmath.cli import main
-from strategies import JACKPOT_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = str(ROOT / "data/games/tiny_lines.toml")
@@ -71,7 +71,7 @@ def test_simulate_json(capsys):
     (["analyze"], "the following arguments are required"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, fragment):
-    code, out, err = run(capsys, *argv)
+    code, _, err = run(capsys, *argv)
     assert code == 2
     assert fragment in err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -92,7 +92,7 @@ def test_bad_game_file_through_the_console_script(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('rows = 3\nbet = 1\nways = true\n[symbols]\nA = {}\n[reels]\nbase = [["A", "Q"]]\n')
     proc = subprocess.run([sys.executable, "-m", "slotmath.cli", "analyze", str(bad)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.startswith("slotmath: error: ")

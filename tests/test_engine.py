@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import TINY_GAMES, small_games, tiny_game
 
 import slotmath
 from slotmath.evaluate.window import PayModel, window_at
 from slotmath.exact.brute import brute_force, brute_force_line_trigger
 from slotmath.exact.cycle import line_trigger_table, spin_table
 from slotmath.exact.direct import direct_method
-from strategies import TINY_GAMES, small_games, tiny_game
 
 ROOT = Path(__file__).resolve().parents[1]
 # Real reel sets with RTPs stated by another tool, copied from ../shared/peer-games (facts).

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -24,12 +24,11 @@ import sympy
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from slotmath.exact.spin_table import SpinTable
-from slotmath.markov.chains import expected_reward_to_absorption
-from slotmath.markov.free_spins import FreeSpinsFeature, SpinCountDistribution
-from slotmath.exact.spin_table import MarkedTable
+from slotmath.exact.spin_table import MarkedTable, SpinTable
 from slotmath.features.compose import RoundLaw
 from slotmath.features.free_spins import FreeSpinsRound, summary
+from slotmath.markov.chains import expected_reward_to_absorption
+from slotmath.markov.free_spins import FreeSpinsFeature, SpinCountDistribution
 from slotmath.model.game import FreeSpins
 
 
@@ -54,7 +53,7 @@ def brute_feature(free: SpinTable, spec: FreeSpins, n: int) -> dict:
     outs = outcomes(free, spec)
     assert cap is not None or not spec.retrigger
 
-    @lru_cache(maxsize=None)
+    @cache
     def rest(remaining, awarded):
         if remaining == 0:
             return {(0, 0): Fraction(1)}
@@ -74,7 +73,7 @@ def brute_spins_upto(free: SpinTable, spec: FreeSpins, n: int, limit: int) -> tu
     award exceeds ``limit`` are left out."""
     outs = outcomes(free, spec)
 
-    @lru_cache(maxsize=None)
+    @cache
     def rest(remaining, awarded):
         if remaining == 0:
             return {0: Fraction(1)}, Fraction(1)
@@ -250,7 +249,7 @@ def test_uncapped_win_distribution_against_partial_enumeration(tname):
     n, limit = 2, 40
     outs = [(a, c, float(p)) for a, c, p in outcomes(free, spec)]
 
-    @lru_cache(maxsize=None)
+    @cache
     def rest(remaining, awarded):  # floats: distribution of the raw win, total award <= limit
         if remaining == 0:
             return {0: 1.0}
@@ -472,7 +471,7 @@ def test_round_against_monte_carlo(name):
 def test_round_refuses_a_feature_whose_mark_the_table_does_not_count():
     uncounted = RoundLaw(MarkedTable.of(B1).project(()), (FreeSpinsRound(ROUNDS["F2 retrigger"][2], F1),))
     with pytest.raises(KeyError, match="does not count 'trigger'"):
-        uncounted.mean
+        _ = uncounted.mean
 
 
 def test_irrational_hit_frequency_is_exact():

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import JACKPOT_GAME, jackpot_game
 
 import slotmath
 from slotmath import report
 from slotmath.cli import main
 from slotmath.exact.brute import brute_force_line_trigger
 from slotmath.markov.jackpot import JackpotPool, analyze_pool
-from strategies import JACKPOT_GAME, jackpot_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GMF = ROOT / "data/games/gold_money_frog.toml"
@@ -238,7 +238,7 @@ def test_the_chance_to_win_rises_with_the_bet():
 def test_hit_laws_that_leave_no_room_for_coins_are_refused():
     game = variant(("rate = 0.01", "rate = 0.2"))
     with pytest.raises(ValueError, match="add up to .* > 1"):
-        slotmath.analyze(game).rtp
+        _ = slotmath.analyze(game).rtp
 
 
 # -- Gold Money Frog ------------------------------------------------------------------------------
@@ -358,7 +358,7 @@ def test_saturating_law_scaled_past_one_is_refused():
     analysis and the simulator (which share ``hit_law``) refuse it rather than differ."""
     game = variant(("level_factors = [1, 3]", "level_factors = [1, 30]"))
     with pytest.raises(ValueError, match="p_max x level factor"):
-        slotmath.analyze(game, 2).rtp
+        _ = slotmath.analyze(game, 2).rtp
 
 
 def test_gold_money_frog_against_seeded_simulation(gmf):

@@ -16,10 +16,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from strategies import JACKPOT_GAME
 
 from slotmath.io.toml_loader import game_from_dict, load_game, loads_game
 from slotmath.model.game import Game, JackpotSpec, MaxWin
-from strategies import JACKPOT_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = sorted((ROOT / "data" / "games").glob("*.toml"))

@@ -8,14 +8,14 @@ Adding a check to the loader = adding a row here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
+from strategies import JACKPOT_GAME
 
 from slotmath.errors import GameFileError
 from slotmath.io.toml_loader import game_from_dict, load_game, loads_game
-from strategies import JACKPOT_GAME
 
 # A valid lines game touching every part of the format: wild, scatter, plain symbols, a
 # group, two reel sets, bet levels and retriggering free spins.
@@ -83,7 +83,7 @@ def whole(text: str) -> Mutation:
 
 def missing_file(_: str) -> None:
     """No file is written at all."""
-    return None
+    return
 
 
 def weighted(weights: str) -> Mutation:
@@ -200,8 +200,8 @@ CASES: list[tuple[str, Mutation, str | None, str]] = [
      "reel set 'bonus' is not defined under [reels] (defined: ['base', 'free'])"),
     ("retrigger that never ends", sub("awards = { 3 = 5 }", "awards = { 1 = 5 }"),
      "free_spins.retrigger",
-     "expected retrigger award per free spin is 15/4 (~3.75) >= 1 with no max_spins: "
-     "the feature would never end"),
+     ("expected retrigger award per free spin is 15/4 (~3.75) >= 1 with no max_spins: "
+     "the feature would never end")),
     ("retrigger of exactly one spin per spin", subs(
         ("awards = { 3 = 5 }", "awards = { 1 = 1 }"),
         ('["A", "B", "X", "SC"]]', '["SC"]]')),

@@ -19,7 +19,6 @@ from slotmath.markov.chains import (
     solve_exact,
 )
 
-
 # -- exact absorbing chains -----------------------------------------------------------------------
 
 
@@ -192,7 +191,7 @@ def test_acyclic_tools_match_the_linear_solve(case):
     rows = random_dag(weights, n)
     for i in range(n):
         assert sum(p for p, _ in rows[i]) == 1  # every row sums to 1
-    step = lambda s: rows.get(s, [])  # noqa: E731
+    step = lambda s: rows.get(s, [])
     # absorption: forward propagation vs (I - Q)^-1 R
     def to(i, j):
         return sum((p for p, t in rows[i] if t == j), Fraction(0))
@@ -203,7 +202,7 @@ def test_acyclic_tools_match_the_linear_solve(case):
     got = acyclic_absorption(0, step)
     assert got.get(n, 0) == B[0][0] and got.get(n + 1, 0) == B[0][1]
     # moments: a step i -> t earns a deterministic reward r(i, t)
-    rew = lambda i, t: Fraction(rewards[t][0] - rewards[i][1])  # noqa: E731
+    rew = lambda i, t: Fraction(rewards[t][0] - rewards[i][1])
     mom = acyclic_moments([0], lambda s: [(p, t, (rew(s, t), rew(s, t) ** 2)) for p, t in step(s)])
     # first moment: expected reward per visit to i is sum_t p r(i, t); solve (I - Q) v = r
     per_visit = [sum((p * rew(i, t) for p, t in rows[i]), Fraction(0)) for i in range(n)]
@@ -232,7 +231,7 @@ def test_acyclic_absorption_substochastic():
 def test_acyclic_moments_third_order():
     # X = number of heads in 3 fair tosses, against its binomial distribution
     half = Fraction(1, 2)
-    step = lambda k: [] if k == 3 else [(half, k + 1, (1, 1, 1)), (half, k + 1, (0, 0, 0))]  # noqa
+    step = lambda k: [] if k == 3 else [(half, k + 1, (1, 1, 1)), (half, k + 1, (0, 0, 0))]
     m = acyclic_moments([0], step, order=3)[0]
     dist = {0: Fraction(1, 8), 1: Fraction(3, 8), 2: Fraction(3, 8), 3: Fraction(1, 8)}
     assert m == tuple(sum(p * x**k for x, p in dist.items()) for k in (1, 2, 3))

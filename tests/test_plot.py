@@ -7,18 +7,18 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from matplotlib.axes import Axes  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.axes import Axes
 
-import slotmath  # noqa: E402
-from slotmath import report  # noqa: E402
-from slotmath.exact.brute import brute_force  # noqa: E402
-from slotmath.exact.cycle import spin_table  # noqa: E402
-from slotmath.exact.distribution import FloatDistribution, WinDistribution  # noqa: E402
-from slotmath.model.edit import replace_reel, with_symbol_weight  # noqa: E402
-from slotmath.plot import (  # noqa: E402
+import slotmath
+from slotmath import report
+from slotmath.exact.brute import brute_force
+from slotmath.exact.cycle import spin_table
+from slotmath.exact.distribution import FloatDistribution, WinDistribution
+from slotmath.model.edit import replace_reel, with_symbol_weight
+from slotmath.plot import (
     edit_symbol,
     plot_rtp_breakdown,
     plot_rtp_sweep,
@@ -29,7 +29,7 @@ from slotmath.plot import (  # noqa: E402
     win_distribution_data,
     win_size_data,
 )
-from slotmath.stats.par import win_size_table  # noqa: E402
+from slotmath.stats.par import win_size_table
 
 GAMES = Path(__file__).resolve().parents[1] / "data" / "games"
 
@@ -104,7 +104,7 @@ def test_win_distribution_data_takes_an_analysis_or_any_distribution(fruits):
 
 
 def test_plot_win_distribution_draws_the_data():
-    fig, ax = plt.subplots()
+    _, ax = plt.subplots()
     assert plot_win_distribution(HAND, ax=ax) is ax
     points = ax.collections[0].get_offsets()
     np.testing.assert_array_equal(points, [[0.5, 0.25], [1, 0.125], [3, 0.0625], [25, 0.0625]])

@@ -12,7 +12,7 @@ import itertools
 import math
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -25,11 +25,15 @@ from slotmath import loads_game
 from slotmath.evaluate.window import PayModel, window_at
 from slotmath.exact.brute import brute_force, brute_force_line_trigger
 from slotmath.model.game import BonusWheel, Game
-from slotmath.simulate import SimulationResult, simulate
-from slotmath.simulate import bonus_wheel, monte_carlo, spins
+from slotmath.simulate import SimulationResult, bonus_wheel, monte_carlo, simulate, spins
 from slotmath.simulate.spins import ReelSet
-from slotmath.simulate.tables import (MODE_LINE_GENERIC, MODE_LINE_TABLE, MODE_WAYS,
-                                      compile_pays, compile_reels)
+from slotmath.simulate.tables import (
+    MODE_LINE_GENERIC,
+    MODE_LINE_TABLE,
+    MODE_WAYS,
+    compile_pays,
+    compile_reels,
+)
 
 Z = 4.5  # standard errors allowed between an estimate and the exact value
 
@@ -402,7 +406,7 @@ def exact_round(game: Game, level: int = 1) -> dict[str, Fraction]:
     free_counts = free.trigger_weights()
     p_free = {c: Fraction(w, free.cycle) for c, w in free_counts.items()}
 
-    @lru_cache(maxsize=None)
+    @cache
     def spins_left(remaining: int, awarded: int) -> Fraction:
         if remaining == 0:
             return Fraction(0)

@@ -15,12 +15,12 @@ from slotmath.stats import (
     confidence_table,
     hit_frequency,
     hit_frequency_one_in,
-    top_award,
     normal_quantile,
     par_summary,
     rtp,
     rtp_confidence_interval,
     standard_deviation,
+    top_award,
     volatility_index,
     win_size_table,
 )

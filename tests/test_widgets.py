@@ -6,12 +6,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import pytest  # noqa: E402
+import pytest
 
-import slotmath  # noqa: E402
-from slotmath.exact.cycle import spin_table  # noqa: E402
-from slotmath.model.edit import replace_reel, with_symbol_count, with_symbol_weight  # noqa: E402
-from slotmath.widgets import strip_editor, summary_html  # noqa: E402
+import slotmath
+from slotmath.exact.cycle import spin_table
+from slotmath.model.edit import replace_reel, with_symbol_count, with_symbol_weight
+from slotmath.widgets import strip_editor, summary_html
 
 GAMES = Path(__file__).resolve().parents[1] / "data" / "games"
 

@@ -104,8 +104,7 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
         if j > 0:
             for k in alive - still:
                 cand = candidate(k, j, mult)
-                if cand > new_best:
-                    new_best = cand
+                new_best = max(new_best, cand)
         if not still:
             return None, best_credits(new_best), new_best
         new_mult = mult * mults[a]
@@ -163,8 +162,7 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
         b = best
         for k in alive:
             cand = candidate(k, n, mult)
-            if cand > b:
-                b = cand
+            b = max(b, cand)
         final[sid] = best_credits(b)
         final_infos[sid] = b
     return Automaton(

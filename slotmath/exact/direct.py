@@ -13,9 +13,9 @@ match :func:`slotmath.exact.cycle.spin_table` (tests compare them on every game)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping
 
 from slotmath.evaluate.window import PayModel, scatter_count_distribution
 from slotmath.exact.automata import line_automaton
@@ -91,7 +91,7 @@ class DirectResult:
 
 def _row_weights(reel, rows: int) -> list[dict[str, int]]:
     """Per row of the window: weight of each symbol over the reel's stops."""
-    out = [dict() for _ in range(rows)]
+    out = [{} for _ in range(rows)]
     n = len(reel.symbols)
     for stop, w in enumerate(reel.stop_weights):
         if w:

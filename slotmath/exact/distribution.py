@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
-from typing import Iterable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -331,7 +332,7 @@ class WinDistribution(_Immutable):
     True
     """
 
-    __slots__ = ("credits", "weights", "total", "credits_per_bet", "__dict__")
+    __slots__ = ("__dict__", "credits", "credits_per_bet", "total", "weights")
 
     def __init__(self, credits: Sequence[int], weights: Sequence[int], credits_per_bet: int):
         cpb = _check_credits_per_bet(credits_per_bet)
@@ -594,7 +595,7 @@ class FloatDistribution(_Immutable):
     (0.25, 0.25, 0.1875)
     """
 
-    __slots__ = ("credits", "probs", "credits_per_bet", "__dict__")
+    __slots__ = ("__dict__", "credits", "credits_per_bet", "probs")
 
     def __init__(self, credits: Sequence[int], probs: Sequence[float], credits_per_bet: int):
         cpb = _check_credits_per_bet(credits_per_bet)

@@ -20,10 +20,11 @@ in ``simulator``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Callable, Hashable, Protocol
+from typing import Protocol
 
 import numpy as np
 

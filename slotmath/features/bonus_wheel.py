@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from slotmath.exact.distribution import WinDistribution
 from slotmath.features.base import Mark
@@ -48,7 +48,7 @@ class BonusWheelSpin:
         """Wheel spins played by a spin with ``lines`` bonus lines."""
         return self.wheel.spins_for(lines)
 
-    @lru_cache(maxsize=None)  # noqa: B019 - a handful of (lines, multiplier) pairs
+    @cache  # noqa: B019 - a handful of (lines, multiplier) pairs
     def law(self, lines: int, window_multiplier: int) -> WinDistribution:
         """Exact law of the wheel's win on a spin with ``lines`` bonus lines; multiplied by
         the window's multiplier only where the wheel is ``multiplied``."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 from slotmath.exact.spin_table import SpinTable
 from slotmath.features.base import DenseLaw, FeatureLaw, Mark
@@ -54,7 +54,7 @@ class FreeSpinsRound:
             n = min(n, self.spec.max_spins)
         return n or None
 
-    @lru_cache(maxsize=None)  # noqa: B019 - one feature per analysis, a few awards each
+    @cache  # noqa: B019 - one feature per analysis, a few awards each
     def law(self, n: int) -> FeatureLaw:
         c = self.chain
         return FeatureLaw(c.expected_win(n), c.second_moment(n), c.zero_win_probability(n),

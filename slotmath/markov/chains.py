@@ -17,21 +17,21 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from fractions import Fraction
 from math import comb
-from typing import Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 
 __all__ = [
-    "solve_exact",
-    "fundamental_matrix",
-    "expected_reward_to_absorption",
     "absorption_probabilities",
-    "gth_solve",
-    "acyclic_order",
     "acyclic_absorption",
     "acyclic_moments",
+    "acyclic_order",
+    "expected_reward_to_absorption",
+    "fundamental_matrix",
+    "gth_solve",
+    "solve_exact",
 ]
 
 Matrix = Sequence[Sequence]

@@ -37,10 +37,10 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Mapping
 
 import numpy as np
 import sympy
@@ -50,7 +50,7 @@ from slotmath.exact.spin_table import SpinTable
 from slotmath.markov.chains import acyclic_absorption, acyclic_moments
 from slotmath.model.game import FreeSpins
 
-__all__ = ["FreeSpinsFeature", "SpinCountDistribution", "NumericWinDistribution"]
+__all__ = ["FreeSpinsFeature", "NumericWinDistribution", "SpinCountDistribution"]
 
 #: Tail mass at which an infinite spin-count distribution is cut.
 SPINS_TAIL = 1e-15
@@ -436,7 +436,7 @@ class FreeSpinsFeature:
         if key not in self._memo:
             cap = self.spec.max_spins
             awards = [k.award for k in self.classes]
-            levels = set(n for n in ns if n > 0)
+            levels = {n for n in ns if n > 0}
             todo = list(levels)
             while todo:
                 s = todo.pop()

@@ -4,8 +4,9 @@ jackpots, a max-win cap) returns."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -85,7 +87,7 @@ def win_distribution_data(result: Any, bins: int | Sequence | None = None) -> pd
         probability = np.bincount(index - 1, weights=probs, minlength=len(lower))
     else:
         exact_edges = [Fraction(e) if not isinstance(e, float) else Fraction(str(e)) for e in bins]
-        if len(exact_edges) < 2 or any(b <= a for a, b in zip(exact_edges, exact_edges[1:])):
+        if len(exact_edges) < 2 or any(b <= a for a, b in itertools.pairwise(exact_edges)):
             raise ValueError("bin edges must be at least two strictly increasing numbers")
         index = _band_index(credits, cpb, exact_edges)
         lower = [float(e) for e in exact_edges[:-1]]

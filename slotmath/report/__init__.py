@@ -21,5 +21,15 @@ from slotmath.report.tables import (
 )
 from slotmath.report.text import par_sheet_text
 
-__all__ = ["analysis_dict", "distribution_notes", "confidence_frame", "jackpot_frame", "par_sheet_text", "pool_figures",
-           "scatter_table", "summary_frame", "symbol_table", "win_size_frame"]
+__all__ = [
+    "analysis_dict",
+    "confidence_frame",
+    "distribution_notes",
+    "jackpot_frame",
+    "par_sheet_text",
+    "pool_figures",
+    "scatter_table",
+    "summary_frame",
+    "symbol_table",
+    "win_size_frame",
+]

@@ -14,8 +14,6 @@ from fractions import Fraction
 
 import pandas as pd
 
-from slotmath.stats import par
-
 
 def _one_in(p) -> float:
     return float("inf") if not p else 1 / float(p)
@@ -124,8 +122,8 @@ def summary_frame(analysis) -> pd.DataFrame:
     fs = a.free_spins
     if fs is not None:
         items += [
-            ("free spins: trigger", f"{float(fs.trigger_probability):.6%}  "
-                                    f"(1 in {_one_in(fs.trigger_probability):.1f})"),
+            ("free spins: trigger", (f"{float(fs.trigger_probability):.6%}  "
+                                    f"(1 in {_one_in(fs.trigger_probability):.1f})")),
             ("free spins: spins per feature", f"{float(fs.expected_spins):.4f}"),
             ("free spins: win per feature (x bet)", f"{float(fs.expected_win):.4f}"),
         ]

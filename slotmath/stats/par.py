@@ -16,11 +16,12 @@ bets.
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Sequence
 
 import numpy as np
 
@@ -29,18 +30,18 @@ from slotmath.exact.distribution import Distribution, FloatDistribution, WinDist
 __all__ = [
     "ConfidenceInterval",
     "ConfidenceRow",
-    "TopAward",
     "ParSummary",
+    "TopAward",
     "WinSizeRow",
     "confidence_table",
     "hit_frequency",
     "hit_frequency_one_in",
-    "top_award",
     "normal_quantile",
     "par_summary",
     "rtp",
     "rtp_confidence_interval",
     "standard_deviation",
+    "top_award",
     "volatility_index",
     "win_size_table",
 ]
@@ -304,7 +305,7 @@ def win_size_table(
     edges = [Fraction(e) for e in edges]
     if not edges or edges[0] != 0:
         raise ValueError("win-size edges must start at 0")
-    if any(b <= a for a, b in zip(edges, edges[1:])):
+    if any(b <= a for a, b in itertools.pairwise(edges)):
         raise ValueError("win-size edges must be strictly increasing")
     credits = dist.credits
     if len(credits) and credits[0] < 0:
@@ -323,7 +324,7 @@ def win_size_table(
         weights = dist.weights
         scaled = dist.credits.astype(object) * weights
 
-    labels = ["0"] + [f"({a}, {b}]" for a, b in zip(edges, edges[1:])] + [f"> {edges[-1]}"]
+    labels = ["0"] + [f"({a}, {b}]" for a, b in itertools.pairwise(edges)] + [f"> {edges[-1]}"]
     lowers = [Fraction(0)] + edges
     uppers: list[Fraction | None] = [Fraction(0)] + edges[1:] + [None]
     rows = []

@@ -7,7 +7,7 @@ Only wiring: the strips are edited by :mod:`slotmath.model.edit`, the figures co
 from __future__ import annotations
 
 import html
-from typing import Sequence
+from collections.abc import Sequence
 
 import ipywidgets as widgets
 from IPython.display import display
@@ -53,9 +53,9 @@ def summary_html(analysis: Analysis) -> str:
     rows.append(("SD (x bet)", f"{analysis.std:.4f}"))
     fs = analysis.free_spins
     if fs is not None and fs.trigger_probability:
-        rows.append(("free spins", f"1 in {float(1 / fs.trigger_probability):.2f}, "
+        rows.append(("free spins", (f"1 in {float(1 / fs.trigger_probability):.2f}, "
                                    f"{float(fs.expected_spins):.2f} spins, "
-                                   f"{float(fs.expected_win):.2f} x bet per feature"))
+                                   f"{float(fs.expected_win):.2f} x bet per feature")))
     mw = analysis.top_award
     rows.append(("top spin award", f"{float(mw.multiple):g} x bet, 1 in {mw.one_in:,.0f}"))
     body = "".join(f"<tr><td style='padding-right:1em'>{k}</td><td>{v}</td></tr>"
@@ -176,7 +176,7 @@ class StripEditor(widgets.VBox):
         try:
             game = self.edited_game()
             analysis = analyze(game, self.level)
-            analysis.rtp  # compute now, inside the try
+            _ = analysis.rtp  # compute now, inside the try
         except Exception as exc:  # noqa: BLE001 - a UI boundary: show it, keep the panel alive
             self.summary.value = (f"<span style='color:#b00'>cannot analyse this edit: "
                                   f"{html.escape(str(exc))}</span>")
