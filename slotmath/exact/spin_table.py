@@ -166,6 +166,8 @@ class MarkedTable:
 
     def project(self, keep: tuple[str, ...]) -> MarkedTable:
         """The marginal over the marks in ``keep`` (and credits); the others summed out."""
+        if tuple(keep) == self.marks:
+            return self
         idx = [self.mark_index(m) for m in keep]
         out: dict[tuple[int, ...], int] = {}
         for key, w in self.weights.items():
