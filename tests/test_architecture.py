@@ -104,3 +104,23 @@ def test_two_features_on_one_mark_equal_brute_force(weights, free_weights):
     assert all(abs(got.get(int(x * d.credits_per_bet), 0.0) - float(p)) < 1e-12
                for x, p in law.items())
     assert np.isclose(sum(got.values()), 1.0)
+
+
+def _features_of_every_bundled_game():
+    import slotmath
+
+    out = []
+    for path in sorted((DOC.parents[1] / "data" / "games").glob("*.toml")):
+        a = slotmath.analyze(slotmath.load_game(path))
+        out += [*a.spin_features(), *a.round.features, *a.stationary_features]
+    return out
+
+
+def test_every_feature_names_a_simulator_counterpart_that_exists():
+    import importlib
+
+    features = _features_of_every_bundled_game()
+    assert {f.name for f in features} >= {"free_spins", "bonus_wheel", "jackpots"}
+    for f in features:
+        module, _, name = f.simulator.rpartition(".")
+        assert callable(getattr(importlib.import_module(module), name)), f.simulator
