@@ -275,14 +275,19 @@ def test_kernel_hit_laws_equal_the_markov_laws():
 def _play(u: list[float], probabilities: tuple[float, float], coin: int = 7):
     """One round with len(u) wheel spins against two constant-law pools."""
     n = len(u)
-    pool, reserve = np.array([10.0, 100.0]), np.array([0.5, 2.0])
-    paid, coin_base, coin_free = np.zeros(1), np.zeros(1, np.int64), np.zeros(1, np.int64)
-    hits, block_paid = np.zeros((2, 1), np.int64), np.zeros((2, 1))
-    _kernels.jackpot_rounds(
-        0, 1, 1, np.array([1]), np.array([n - 1]), np.array(u), np.full(n, coin), pool,
-        reserve, np.array([5.0, 50.0]), np.array([1.0, 2.0]), np.array([0.25, 0.5]),
-        np.zeros(2, np.int64), np.array(probabilities), np.zeros(2), paid, coin_base,
-        coin_free, hits, block_paid)
+    state = _kernels.PoolState(
+        seed=np.array([5.0, 50.0]), to_pool=np.array([1.0, 2.0]),
+        to_reserve=np.array([0.25, 0.5]), law=np.zeros(2, np.int64),
+        law_a=np.array(probabilities), law_b=np.zeros(2), spins=1, blocks=1,
+        pool=np.array([10.0, 100.0]), reserve=np.array([0.5, 2.0]),
+        block_hits=np.zeros((2, 1), np.int64), block_paid=np.zeros((2, 1)))
+    batch = _kernels.WheelBatch(
+        first=0, wheel_base=np.array([1]), wheel_free=np.array([n - 1]), u=np.array(u),
+        coin=np.full(n, coin), paid=np.zeros(1), coin_base=np.zeros(1, np.int64),
+        coin_free=np.zeros(1, np.int64))
+    _kernels.jackpot_rounds(state, batch)
+    hits, block_paid, pool = state.block_hits, state.block_paid, state.pool
+    coin_base, coin_free = batch.coin_base, batch.coin_free
     return (hits[:, 0].tolist(), block_paid[:, 0].tolist(), int(coin_base[0]),
             int(coin_free[0]), pool.tolist())
 

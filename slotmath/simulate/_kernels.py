@@ -321,22 +321,71 @@ def hit_probability(law, a, b, pool):
     return _saturating_probability(a, b, pool)
 
 
-@njit(cache=True)
-def jackpot_rounds(first, spins, blocks, wheel_base, wheel_free, u, coin, pool, reserve,
-                   seed, to_pool, to_reserve, law, law_a, law_b, out_paid, out_coin_base,
-                   out_coin_free, block_hits, block_paid):
-    """Play the jackpot pools through consecutive rounds, in order (the pools carry over).
+class PoolState(NamedTuple):
+    """The jackpot pools through one run, built once by
+    :class:`~slotmath.simulate.jackpots.Pools`: their rules (``seed``, the contributions
+    ``to_pool`` and ``to_reserve`` of a paid round in currency, the hit law ``law`` with its
+    parameters ``law_a``, ``law_b`` as in :func:`hit_probability`), the run's ``spins`` rounds
+    cut into ``blocks``, and what :func:`jackpot_rounds` updates in place: ``pool``,
+    ``reserve`` (currency) and the hits and currency paid per pool and block
+    (``block_hits``, ``block_paid``, [pool, block]). One entry a pool, in the order of
+    ``game.jackpots``."""
 
-    Round ``i`` (global round ``first + i`` of ``spins``) first contributes ``to_pool`` and
-    ``to_reserve`` (currency) to every pool, then plays its ``wheel_base[i]`` and then
+    seed: np.ndarray
+    to_pool: np.ndarray
+    to_reserve: np.ndarray
+    law: np.ndarray  # int64: the law's id in slotmath.model.hit_laws
+    law_a: np.ndarray
+    law_b: np.ndarray
+    spins: int
+    blocks: int
+    pool: np.ndarray
+    reserve: np.ndarray
+    block_hits: np.ndarray
+    block_paid: np.ndarray
+
+
+class WheelBatch(NamedTuple):
+    """One call of :func:`jackpot_rounds`: rounds ``first ..`` of the run, one entry a round
+    in ``wheel_base`` and ``wheel_free`` (wheel spins of the paid spin and of its free spins),
+    one a wheel spin over the whole batch in ``u`` (a uniform) and ``coin`` (the coin
+    division's credits), and the outputs, one entry a round: ``paid`` (currency of its
+    jackpots), ``coin_base`` and ``coin_free`` (credits of the coin divisions)."""
+
+    first: int
+    wheel_base: np.ndarray
+    wheel_free: np.ndarray
+    u: np.ndarray
+    coin: np.ndarray
+    paid: np.ndarray
+    coin_base: np.ndarray
+    coin_free: np.ndarray
+
+
+@njit(cache=True)
+def jackpot_rounds(state, batch):
+    """Play the jackpot pools ``state`` (a :class:`PoolState`) through the rounds of
+    ``batch`` (a :class:`WheelBatch`), in order (the pools carry over).
+
+    Round ``i`` (round ``first + i`` of the run) first contributes ``to_pool`` and
+    ``to_reserve`` to every pool, then plays its ``wheel_base[i]`` and then
     ``wheel_free[i]`` wheel spins, wheel spin ``w`` (counted over the whole batch) with the
     uniform ``u[w]``: pool j's slice is ``[sum_{i<j} p_i, sum_{i<=j} p_i)``, clipped at 1, with
-    ``p_j = law_j(pool_j)``; a hit pays the pool (``out_paid[i]``, currency) and restarts it
-    at its seed plus the reserve, the reserve at 0; otherwise the spin pays ``coin[w]``
-    credits (``out_coin_base`` / ``out_coin_free``). ``pool`` and ``reserve`` are updated in
-    place; hits and currency paid are added up per pool and per block of rounds
-    (``(first + i) * blocks // spins``) in ``block_hits`` and ``block_paid``.
+    ``p_j = law_j(pool_j)``; a hit pays the pool (``paid[i]``) and restarts it at its seed
+    plus the reserve, the reserve at 0; otherwise the spin pays ``coin[w]`` credits
+    (``coin_base[i]`` / ``coin_free[i]``). Hits and currency paid are added up per pool and
+    per block of rounds (``(first + i) * blocks // spins``).
     """
+    # Every field a local, read once (as in _spin_chunk: each read from a tuple in the loop
+    # would raise and drop the array's reference count).
+    first, wheel_base, wheel_free = batch.first, batch.wheel_base, batch.wheel_free
+    u, coin = batch.u, batch.coin
+    out_paid, out_coin_base, out_coin_free = batch.paid, batch.coin_base, batch.coin_free
+    seed, to_pool, to_reserve = state.seed, state.to_pool, state.to_reserve
+    law, law_a, law_b = state.law, state.law_a, state.law_b
+    spins, blocks = state.spins, state.blocks
+    pool, reserve = state.pool, state.reserve
+    block_hits, block_paid = state.block_hits, state.block_paid
     n = wheel_base.shape[0]
     n_pools = pool.shape[0]
     w = 0

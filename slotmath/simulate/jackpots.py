@@ -145,8 +145,9 @@ def ratio_std_error(numerator: np.ndarray, denominator: np.ndarray) -> float:
 
 class Pools:
     """Simulator counterpart of ``features.jackpots``: the pools of ``game`` at bet ``level``
-    through a run of ``spins`` rounds: their state, played batch after batch (:meth:`play`),
-    and what they paid, block by block."""
+    through a run of ``spins`` rounds: their state (:attr:`state`, the
+    :class:`~slotmath.simulate._kernels.PoolState` the kernel updates), played batch after
+    batch (:meth:`play`), and what they paid, block by block."""
 
     def __init__(self, game: Game, level: int, pays: PayTables, spins: int):
         wheel = game.bonus_wheel
@@ -164,16 +165,19 @@ class Pools:
         self.credits_per_currency = pays.credits_per_bet / float(bet)
         self.spins = spins
         self.blocks = max(1, min(BLOCKS, spins // 2))
-        self.law, self.law_a, self.law_b = law_arrays(game, level)
-        self.seed = np.array([float(s.seed) for s in specs])
-        self.to_pool = np.array([float((1 - s.reserve_fraction) * s.contribution * bet)
-                                 for s in specs])
-        self.to_reserve = np.array([float(s.reserve_fraction * s.contribution * bet)
-                                    for s in specs])
-        self.pool = self.seed.copy()
-        self.reserve = np.zeros(len(specs))
-        self.block_hits = np.zeros((len(specs), self.blocks), np.int64)
-        self.block_paid = np.zeros((len(specs), self.blocks))
+        law, law_a, law_b = law_arrays(game, level)
+        seed = np.array([float(s.seed) for s in specs])
+        self.state = _kernels.PoolState(
+            seed=seed,
+            to_pool=np.array([float((1 - s.reserve_fraction) * s.contribution * bet)
+                              for s in specs]),
+            to_reserve=np.array([float(s.reserve_fraction * s.contribution * bet)
+                                 for s in specs]),
+            law=law, law_a=law_a, law_b=law_b, spins=self.spins, blocks=self.blocks,
+            pool=seed.copy(), reserve=np.zeros(len(specs)),
+            block_hits=np.zeros((len(specs), self.blocks), np.int64),
+            block_paid=np.zeros((len(specs), self.blocks)),
+        )
         self.coin_cumulative = pays.wheel_cumulative
         self.coin_credits = pays.wheel_credits
 
@@ -187,26 +191,23 @@ class Pools:
         u = rng.random(total)
         stops = rng.integers(0, int(self.coin_cumulative[-1]), size=total)
         coin = self.coin_credits[np.searchsorted(self.coin_cumulative, stops, side="right")]
-        paid = np.zeros(n)
-        coin_base = np.zeros(n, np.int64)
-        coin_free = np.zeros(n, np.int64)
-        _kernels.jackpot_rounds(
-            first, self.spins, self.blocks, wheel_base, wheel_free, u, coin, self.pool,
-            self.reserve, self.seed, self.to_pool, self.to_reserve, self.law, self.law_a,
-            self.law_b, paid, coin_base, coin_free, self.block_hits, self.block_paid)
-        return coin_base, coin_free, paid
+        batch = _kernels.WheelBatch(
+            first=first, wheel_base=wheel_base, wheel_free=wheel_free, u=u, coin=coin,
+            paid=np.zeros(n), coin_base=np.zeros(n, np.int64), coin_free=np.zeros(n, np.int64))
+        _kernels.jackpot_rounds(self.state, batch)
+        return batch.coin_base, batch.coin_free, batch.paid
 
     @property
     def paid(self) -> float:
         """Currency paid by all pools so far."""
-        return float(self.block_paid.sum())
+        return float(self.state.block_paid.sum())
 
     def results(self) -> tuple[JackpotResult, ...]:
         rounds = block_sizes(self.spins, self.blocks)
         bet = float(self.bet_value)
         out = []
         for j, name in enumerate(self.names):
-            hits_k, paid_k = self.block_hits[j], self.block_paid[j]
+            hits_k, paid_k = self.state.block_hits[j], self.state.block_paid[j]
             hits = int(hits_k.sum())
             paid = float(paid_k.sum())
             out.append(JackpotResult(
@@ -218,8 +219,8 @@ class Pools:
                 mean_value_std_error=ratio_std_error(paid_k, hits_k) if hits else 0.0,
                 rtp=paid / (self.spins * bet),
                 rtp_std_error=ratio_std_error(paid_k / bet, rounds),
-                final_pool=float(self.pool[j]),
-                final_reserve=float(self.reserve[j]),
+                final_pool=float(self.state.pool[j]),
+                final_reserve=float(self.state.reserve[j]),
                 hits_per_block=hits / self.blocks,
             ))
         return tuple(out)
