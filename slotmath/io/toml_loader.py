@@ -219,7 +219,7 @@ class _Builder:
         try:
             return check(*args, **kwargs)
         except RuleError as err:
-            key = ".".join(p for p in (prefix, err.field) if p) or None
+            key = err.within(prefix).field or None
             self.fail(key, err.problem_with() if raw is None else err.problem_with(raw))
 
     # -- scalar helpers -------------------------------------------------------------------
