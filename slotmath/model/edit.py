@@ -261,7 +261,7 @@ def with_wheel_weights(game: Game, weights) -> Game:
     --------
     >>> from fractions import Fraction
     >>> from slotmath.model.game import BonusWheel
-    >>> g = Game("g", (3,), 5, {}, {}, bonus_wheel=BonusWheel(
+    >>> g = Game("g", (3, 3, 3), 5, {}, {}, bonus_wheel=BonusWheel(
     ...     "B", 3, "once", (Fraction(1), Fraction(3)), (1, 1)))
     >>> with_wheel_weights(g, [3, 1]).bonus_wheel.mean
     Fraction(3, 2)
