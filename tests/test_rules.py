@@ -22,7 +22,13 @@ from strategies import JACKPOT_GAME, jackpot_game
 from slotmath.errors import GameFileError, RuleError
 from slotmath.io.toml_loader import loads_game
 from slotmath.model import hit_laws, rules
-from slotmath.model.edit import with_jackpot, with_wheel_weights
+from slotmath.model.edit import (
+    replace_reel,
+    with_jackpot,
+    with_symbol_count,
+    with_symbol_weight,
+    with_wheel_weights,
+)
 from slotmath.model.game import (
     BonusWheel,
     FreeSpins,
@@ -426,3 +432,173 @@ def test_bet_level_rule_is_the_one_the_pay_model_uses(monkeypatch):
     with pytest.raises(RuleError, match="^bet level 1 refused \\(patched\\)$"):
         PayModel(game, 1)
 
+
+# -- reels, pays and free spins: the same rule from file, edit and dataclass -----------------------
+
+BASE_REEL_0 = '["A", "BN", "X", "SC", "A", "BN"]'  # reel 1 of JACKPOT_GAME's base set
+
+
+def weighted_reel_0(weights: list) -> str:
+    """JACKPOT_GAME with reel 1 of its base set weighted by ``weights``."""
+    text = JACKPOT_GAME.replace(BASE_REEL_0, f"{{ strip = {BASE_REEL_0}, weights = {weights} }}")
+    assert text.count("weights =") == 2  # the reel's and the wheel's
+    return text
+
+
+def test_the_same_bad_reel_gives_the_same_problem_everywhere():
+    game = jackpot_game()
+    plain, weighted = Reel(("A", "A")), Reel(("A", "X"), (1, 1))
+    cases = [  # (file text, key in file, edits that make the same mistake)
+        (JACKPOT_GAME.replace(BASE_REEL_0, "[]"), "reels.base[0]",
+         [lambda: with_symbol_count(plain, "A", 0), lambda: Reel(())]),
+        (weighted_reel_0([1, 1, -1, 1, 1, 1]), "reels.base[0].weights[2]",
+         [lambda: with_symbol_count(weighted, "A", 2, weight=-1),
+          lambda: with_symbol_weight(weighted, "A", -1), lambda: Reel(("A",), (-1,))]),
+        (weighted_reel_0([0, 0, 0, 0, 0, 0]), "reels.base[0].weights",
+         [lambda: with_symbol_weight(Reel(("A",), (2,)), "A", 0),
+          lambda: with_symbol_count(Reel(("A", "X"), (1, 0)), "A", 0)]),
+        (JACKPOT_GAME.replace(BASE_REEL_0, '["A", "Q"]'), "reels.base[0][1]",
+         [lambda: replace_reel(game, "base", 0, Reel(("A", "Q")))]),
+    ]
+    for text, key, edits in cases:
+        assert text != JACKPOT_GAME
+        from_file = loader_error(text)
+        assert from_file.key == key
+        problem = from_file.message.split(", got ")[0]
+        for edit in edits:
+            with pytest.raises(RuleError) as info:
+                edit()
+            assert info.value.problem == problem, edit
+
+
+def test_a_changed_stop_weights_rule_shows_up_in_loader_and_edits(monkeypatch):
+    """Stop weights above 99 refused, in the one home of the rule: file, edits and Reel follow."""
+    original = rules.check_stop_weights
+
+    def at_most_99(weights, stops):
+        original(weights, stops)
+        if max(weights) > 99:
+            raise RuleError("weights", "must be at most 99 (patched)")
+
+    weighted = Reel(("A", "X"), (1, 1))
+    monkeypatch.setattr(rules, "check_stop_weights", at_most_99)
+    err = loader_error(weighted_reel_0([1, 1, 100, 1, 1, 1]))
+    assert (err.key, err.message) == ("reels.base[0].weights", "must be at most 99 (patched)")
+    for attempt in (lambda: with_symbol_weight(weighted, "A", 100),
+                    lambda: with_symbol_count(weighted, "A", 2, weight=100),
+                    lambda: Reel(("A",), (100,))):
+        with pytest.raises(RuleError, match="weights: must be at most 99 \\(patched\\)"):
+            attempt()
+    assert with_symbol_weight(weighted, "A", 99).weights == (99, 1)
+
+
+def test_a_changed_strip_symbols_rule_shows_up_in_loader_edit_and_game(monkeypatch):
+    """Strips showing 'X' refused (patched): the file, replace_reel and the Game itself."""
+    original = rules.check_strip_symbols
+
+    def no_x(strip, symbols):
+        original(strip, symbols)
+        if "X" in strip:
+            raise RuleError(f"[{list(strip).index('X')}]", "may not show 'X' (patched)")
+
+    game = jackpot_game()  # its strips show X: loaded before the patch
+    monkeypatch.setattr(rules, "check_strip_symbols", no_x)
+    err = loader_error(JACKPOT_GAME)
+    assert (err.key, err.message) == ("reels.base[0][2]", "may not show 'X' (patched)")
+    with pytest.raises(RuleError, match=r"^reels\.base\[0\]\[2\]: may not show 'X'"):
+        replace(game, name="copy")
+    with pytest.raises(RuleError, match="may not show 'X'"):
+        replace_reel(game, "base", 0, Reel(("A", "X")))
+
+
+def test_a_looser_strip_symbols_rule_is_followed_too(monkeypatch):
+    """'Q' allowed on strips undeclared (patched, a blank): a check left anywhere else would
+    still refuse it."""
+    original = rules.check_strip_symbols
+    game = jackpot_game()
+    monkeypatch.setattr(rules, "check_strip_symbols",
+                        lambda strip, symbols: original([s for s in strip if s != "Q"], symbols))
+    loaded = loads_game(JACKPOT_GAME.replace(BASE_REEL_0, '["A", "Q"]'), "jp.toml")
+    assert loaded.base.reels[0].symbols == ("A", "Q")
+    assert replace_reel(game, "base", 0, Reel(("A", "Q"))).base.reels[0].symbols == ("A", "Q")
+
+
+def test_a_changed_pay_rule_shows_up_in_loader_and_dataclasses(monkeypatch):
+    original = rules.check_pay
+
+    def at_most_1000(value, field=None):
+        original(value, field)
+        if value > 1000:
+            raise RuleError(field, "pay must be at most 1000 (patched)", value)
+
+    monkeypatch.setattr(rules, "check_pay", at_most_1000)
+    err = loader_error(JACKPOT_GAME.replace("3 = 5 }", "3 = 5000 }"))
+    assert (err.key, err.message) == ("symbols.A.pays.3",
+                                      "pay must be at most 1000 (patched), got 5000")
+    err = loader_error(JACKPOT_GAME.replace("prizes = [1, 1, 2]", "prizes = [1, 1, 2000]"))
+    assert (err.key, err.message) == ("bonus_wheel.prizes[2]",
+                                      "pay must be at most 1000 (patched), got 2000")
+    for attempt in (lambda: Symbol("A", pays={3: F(5000)}),
+                    lambda: SymbolGroup("AB", frozenset("AB"), {3: F(5000)}),
+                    lambda: BonusWheel("BN", 2, "once", (F(2000),), (1,))):
+        with pytest.raises(RuleError, match="pay must be at most 1000 \\(patched\\)"):
+            attempt()
+
+
+def test_a_changed_free_spins_rule_shows_up_in_loader_and_dataclasses(monkeypatch):
+    """The multiplier (the free spins' own rule) and the trigger (their game's), patched."""
+    original_multiplier, original_trigger = rules.check_spin_multiplier, rules.check_trigger
+
+    def at_most_2(value, field="multiplier"):
+        original_multiplier(value, field)
+        if value > 2:
+            raise RuleError(field, "must be at most 2 (patched)", value)
+
+    def not_sc(name, symbols, field="trigger"):
+        original_trigger(name, symbols, field)
+        if name == "SC":
+            raise RuleError(field, "SC may not trigger (patched)")
+
+    game = jackpot_game()  # multiplier 3, trigger SC: loaded before the patch
+    monkeypatch.setattr(rules, "check_spin_multiplier", at_most_2)
+    err = loader_error(JACKPOT_GAME)
+    assert (err.key, err.message) == ("free_spins.multiplier", "must be at most 2 (patched), got 3")
+    for attempt in (lambda: replace(game.free_spins, multiplier=3),
+                    lambda: FreeSpins("SC", {3: 3}, multiplier=5)):
+        with pytest.raises(RuleError, match="^multiplier: must be at most 2"):
+            attempt()
+    monkeypatch.setattr(rules, "check_spin_multiplier", original_multiplier)
+    monkeypatch.setattr(rules, "check_trigger", not_sc)
+    err = loader_error(JACKPOT_GAME)
+    assert (err.key, err.message) == ("free_spins.trigger", "SC may not trigger (patched)")
+    with pytest.raises(RuleError, match="^free_spins.trigger: SC may not trigger"):
+        replace(game, name="copy")
+    # looser: any declared symbol may trigger; no other check of "a scatter" is left to refuse
+    monkeypatch.setattr(rules, "check_trigger",
+                        lambda name, symbols, field="trigger": rules.check_declared(
+                            name, symbols, field))
+    text = JACKPOT_GAME.replace('trigger = "SC"', 'trigger = "A"')
+    assert loads_game(text, "jp.toml").free_spins.trigger == "A"
+    replace(game, free_spins=replace(game.free_spins, trigger="A"))
+
+
+def test_a_changed_wheel_count_rule_shows_up_in_loader_and_game(monkeypatch):
+    original = rules.check_wheel_count
+
+    def needs_every_reel(count, n_reels, field="count"):
+        original(count, n_reels, field)
+        if count != n_reels:
+            raise RuleError(field, f"count {count} must be every reel (patched)")
+
+    game = jackpot_game()  # count 2 of 3 reels
+    monkeypatch.setattr(rules, "check_wheel_count", needs_every_reel)
+    err = loader_error(JACKPOT_GAME)
+    assert (err.key, err.message) == ("bonus_wheel.count", "count 2 must be every reel (patched)")
+    with pytest.raises(RuleError, match="^bonus_wheel.count: count 2 must be every reel"):
+        replace(game, name="copy")
+    replace(game, bonus_wheel=replace(game.bonus_wheel, count=3))
+    # looser: no limit; no other copy of the limit is left to refuse count 4 on 3 reels
+    monkeypatch.setattr(rules, "check_wheel_count", lambda count, n_reels, field="count": None)
+    assert loads_game(JACKPOT_GAME.replace("count = 2", "count = 4"), "jp.toml"
+                      ).bonus_wheel.count == 4
+    replace(game, bonus_wheel=replace(game.bonus_wheel, count=4))
