@@ -514,8 +514,7 @@ class _Builder:
         for name, sym in symbols.items():
             for other in sorted(sym.substitutes or ()):
                 key = key_path("symbols", name, "substitutes")
-                if other not in symbols:
-                    self.fail(key, f"symbol {other!r} is not declared in [symbols]")
+                self._rule(key, rules.check_declared, other, symbols)
                 o = symbols[other]
                 kind = "scatter" if o.scatter else "bonus symbol" if o.bonus else "wild"
                 if o.scatter or o.bonus or o.wild:
@@ -545,8 +544,7 @@ class _Builder:
             if len(set(members)) != len(members):
                 self.fail(f"{key}.members", "lists a symbol twice: give each member once")
             for m in members:
-                if m not in symbols:
-                    self.fail(f"{key}.members", f"symbol {m!r} is not declared in [symbols]")
+                self._rule(f"{key}.members", rules.check_declared, m, symbols)
                 s = symbols[m]
                 if s.scatter or s.bonus or s.wild:
                     kind = "scatter" if s.scatter else "bonus symbol" if s.bonus else "wild"
@@ -651,8 +649,7 @@ class _Builder:
         if not isinstance(symbol, str):
             self.fail(f"{key}.symbol", "missing or not a string: the bonus symbol that triggers "
                                        "on a line, e.g. symbol = \"BN\"")
-        if symbol not in symbols:
-            self.fail(f"{key}.symbol", f"symbol {symbol!r} is not declared in [symbols]")
+        self._rule(f"{key}.symbol", rules.check_declared, symbol, symbols)
         if not symbols[symbol].bonus:
             self.fail(f"{key}.symbol", f"symbol {symbol!r} is not a bonus symbol: declare it "
                                        "with bonus = true (wilds never stand in for it)")
