@@ -92,6 +92,30 @@ class RuleError(ValueError):
         """The same error said of ``subject``."""
         return RuleError(self.field, self.problem, self.value, subject)
 
+    def within(self, prefix: str | None) -> RuleError:
+        """The same error with ``field`` inside ``prefix``: a rule on a part (a reel, the
+        free spins) reported for the whole (a game, a file), as ``prefix.field`` or, for an
+        index, ``prefix[i]``.
+
+        Examples
+        --------
+        >>> RuleError("[4]", "symbol 'Q' is not declared in [symbols]").within("reels.base[2]").field
+        'reels.base[2][4]'
+        >>> RuleError("weights[1]", "must be >= 0", -2).within("reels.base[0]").field
+        'reels.base[0].weights[1]'
+        >>> RuleError(None, "strip is empty").within("reels.base[0]").field
+        'reels.base[0]'
+        """
+        if not prefix:
+            return self
+        if not self.field:
+            field = prefix
+        elif self.field.startswith("["):
+            field = prefix + self.field
+        else:
+            field = f"{prefix}.{self.field}"
+        return RuleError(field, self.problem, self.value, self.subject)
+
     def __str__(self) -> str:
         parts = [p for p in (self.subject, self.field) if p]
         return ": ".join([*parts, self.problem_with()])

@@ -219,7 +219,7 @@ class _Builder:
         try:
             return check(*args, **kwargs)
         except RuleError as err:
-            key = ".".join(p for p in (prefix, err.field) if p) or None
+            key = err.within(prefix).field or None
             self.fail(key, err.problem_with() if raw is None else err.problem_with(raw))
 
     # -- scalar helpers -------------------------------------------------------------------
@@ -233,11 +233,7 @@ class _Builder:
                           f"unknown key: {hint}(expected one of: {', '.join(sorted(allowed))})")
 
     def _int(self, value: Any, key: str, minimum: int | None = None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            need = f"a whole number >= {minimum}" if minimum is not None else "a whole number"
-            self.fail(key, f"must be {need}, got {value!r}")
-        if minimum is not None and value < minimum:
-            self.fail(key, f"must be >= {minimum}, got {value}")
+        self._rule(key, rules.check_whole, value, None, minimum)
         return value
 
     def _bool(self, value: Any, key: str) -> bool:
@@ -264,8 +260,7 @@ class _Builder:
                 self.fail(key, f"pay must be a number or a fraction like '5/2', got {value!r}")
         else:
             pay = Fraction(value)
-        if pay < 0:
-            self.fail(key, f"pay must be >= 0, got {value!r}")
+        self._rule(key, rules.check_pay, pay, raw=value)
         return pay
 
     def _count(self, raw: Any, key: str) -> int:
@@ -511,15 +506,15 @@ class _Builder:
                     self.fail(f"{key}.substitutes", f"must be a list of symbol names like "
                                                     f"[\"A\", \"B\"], got {substitutes!r}")
                 substitutes = frozenset(substitutes)
-            symbols[name] = Symbol(
+            symbols[name] = self._rule(
+                key, Symbol,
                 name=name, pays=_frozen_map(pays), wild=wild, scatter=scatter, bonus=bonus,
                 multiplier=multiplier, substitutes=substitutes, level_pays=level_pays,
             )
         for name, sym in symbols.items():
             for other in sorted(sym.substitutes or ()):
                 key = key_path("symbols", name, "substitutes")
-                if other not in symbols:
-                    self.fail(key, f"symbol {other!r} is not declared in [symbols]")
+                self._rule(key, rules.check_declared, other, symbols)
                 o = symbols[other]
                 kind = "scatter" if o.scatter else "bonus symbol" if o.bonus else "wild"
                 if o.scatter or o.bonus or o.wild:
@@ -549,8 +544,7 @@ class _Builder:
             if len(set(members)) != len(members):
                 self.fail(f"{key}.members", "lists a symbol twice: give each member once")
             for m in members:
-                if m not in symbols:
-                    self.fail(f"{key}.members", f"symbol {m!r} is not declared in [symbols]")
+                self._rule(f"{key}.members", rules.check_declared, m, symbols)
                 s = symbols[m]
                 if s.scatter or s.bonus or s.wild:
                     kind = "scatter" if s.scatter else "bonus symbol" if s.bonus else "wild"
@@ -561,7 +555,8 @@ class _Builder:
             pays = self._count_table(spec["pays"], (*where, "pays"), n_reels, "reels")
             level_pays = self._level_pays(spec.get("level_pays", {}), (*where, "level_pays"),
                                           bet_levels, n_reels, "reels")
-            groups[name] = SymbolGroup(name, frozenset(members), _frozen_map(pays), level_pays)
+            groups[name] = self._rule(key, SymbolGroup, name, frozenset(members),
+                                      _frozen_map(pays), level_pays)
         return groups
 
     def _check_multipliers(self, symbols, groups):
@@ -596,23 +591,18 @@ class _Builder:
                 strip, skey = reel, rkey
             if not isinstance(strip, list):
                 self.fail(skey, f"must be a list of symbol names, got {strip!r}")
-            if not strip:
-                self.fail(skey, "strip is empty: list at least one symbol")
-            for i, s in enumerate(strip):
-                if not isinstance(s, str):
-                    self.fail(f"{skey}[{i}]", f"must be a symbol name (a string), got {s!r}")
-                if s not in symbols:
-                    self.fail(f"{skey}[{i}]", f"symbol {s!r} is not declared in [symbols]")
+            self._rule(skey, rules.check_strip, strip)
+            # Stops are reported in order: the symbols rule runs on the stops before the first
+            # that is not a name at all (the format's), so whichever comes first is reported.
+            names = next((i for i, s in enumerate(strip) if not isinstance(s, str)), len(strip))
+            self._rule(skey, rules.check_strip_symbols, strip[:names], symbols)
+            if names < len(strip):
+                self.fail(f"{skey}[{names}]",
+                          f"must be a symbol name (a string), got {strip[names]!r}")
             if weights is not None:
-                wkey = f"{rkey}.weights"
-                if not isinstance(weights, list) or len(weights) != len(strip):
-                    got = len(weights) if isinstance(weights, list) else repr(weights)
-                    self.fail(wkey, f"must list one whole-number weight per stop: the strip has "
-                                    f"{len(strip)} stops, got {got}")
-                weights = tuple(self._int(w, f"{wkey}[{i}]", 0) for i, w in enumerate(weights))
-                if sum(weights) == 0:
-                    self.fail(wkey, "all weights are zero: at least one stop needs a weight > 0")
-            out.append(Reel(tuple(strip), weights))
+                self._rule(rkey, rules.check_stop_weights, weights, len(strip))
+                weights = tuple(weights)
+            out.append(self._rule(rkey, Reel, tuple(strip), weights))
         return ReelSet(set_name, tuple(out))
 
     def _free_spins(self, spec, symbols, reel_sets, window: int) -> FreeSpins:
@@ -626,34 +616,29 @@ class _Builder:
                                         "e.g. trigger = \"SC\"")
         if not isinstance(trigger, str):
             self.fail(f"{key}.trigger", f"must be a symbol name (a string), got {trigger!r}")
-        if trigger not in symbols:
-            self.fail(f"{key}.trigger", f"symbol {trigger!r} is not declared in [symbols]")
-        if not symbols[trigger].scatter:
-            scatters = [n for n, s in symbols.items() if s.scatter]
-            self.fail(f"{key}.trigger", f"symbol {trigger!r} is not a scatter: free spins are "
-                                        f"triggered by a scatter (declared: {scatters})")
+        self._rule(key, rules.check_trigger, trigger, symbols)
         if "awards" not in spec:
             self.fail(f"{key}.awards", "missing: spins awarded by trigger count, "
                                        "e.g. awards = { 3 = 10 }")
-        awards = self._count_table(
-            spec["awards"], (key, "awards"), window, "positions in the window",
-            value=lambda v, k: self._int(v, k, 1),
-        )
-        if not awards:
-            self.fail(f"{key}.awards", "must award spins for at least one count, "
-                                       "e.g. { 3 = 10 }")
+
+        def award(spins, count_key):
+            self._rule(count_key, rules.check_award, spins)
+            return spins
+
+        awards = self._count_table(spec["awards"], (key, "awards"), window,
+                                   "positions in the window", value=award)
+        self._rule(key, rules.check_awards, awards)
         reels = spec.get("reels", "base")
         if not isinstance(reels, str):
             self.fail(f"{key}.reels", f"must be the name of a reel set, got {reels!r}")
-        if reels not in reel_sets:
-            self.fail(f"{key}.reels", f"reel set {reels!r} is not defined under [reels] "
-                                      f"(defined: {list(reel_sets)})")
-        multiplier = self._int(spec.get("multiplier", 1), f"{key}.multiplier", 1)
+        self._rule(key, rules.check_reel_set_name, reels, reel_sets)
+        multiplier = spec.get("multiplier", 1)
+        self._rule(key, rules.check_spin_multiplier, multiplier)
         retrigger = self._bool(spec.get("retrigger", False), f"{key}.retrigger")
         max_spins = spec.get("max_spins")
-        if max_spins is not None:
-            max_spins = self._int(max_spins, f"{key}.max_spins", 1)
-        return FreeSpins(trigger, _frozen_map(awards), reels, multiplier, retrigger, max_spins)
+        self._rule(key, rules.check_max_spins, max_spins)
+        return self._rule(key, FreeSpins, trigger, _frozen_map(awards), reels, multiplier,
+                          retrigger, max_spins)
 
     def _bonus_wheel(self, spec, symbols, n_reels: int) -> BonusWheel:
         key = "bonus_wheel"
@@ -664,14 +649,12 @@ class _Builder:
         if not isinstance(symbol, str):
             self.fail(f"{key}.symbol", "missing or not a string: the bonus symbol that triggers "
                                        "on a line, e.g. symbol = \"BN\"")
-        if symbol not in symbols:
-            self.fail(f"{key}.symbol", f"symbol {symbol!r} is not declared in [symbols]")
+        self._rule(f"{key}.symbol", rules.check_declared, symbol, symbols)
         if not symbols[symbol].bonus:
             self.fail(f"{key}.symbol", f"symbol {symbol!r} is not a bonus symbol: declare it "
                                        "with bonus = true (wilds never stand in for it)")
         count = self._int(spec.get("count", 3), f"{key}.count", 1)
-        if count > n_reels:
-            self.fail(f"{key}.count", f"count {count} is more than the {n_reels} reels")
+        self._rule(key, rules.check_wheel_count, count, n_reels)
         per_spin = spec.get("per_spin", "once")
         prizes = spec.get("prizes")
         weights = spec.get("weights")

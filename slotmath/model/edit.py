@@ -12,10 +12,17 @@ deterministic and returns a new frozen object; nothing here evaluates pays.
 * :func:`replace_reel` puts an edited reel back into a game.
 * :func:`with_jackpot` and :func:`with_wheel_weights` change a progressive jackpot's rules
   (seed, contribution, reserve, hit law, level factors) or the bonus wheel's coin weights.
+
+What an edit may produce is what the model allows: the new reel, wheel, jackpot or game is
+built, and so checked, by the model's rules (:mod:`slotmath.model.rules`), the same the loader
+applies to a game file; a refused edit raises their :class:`~slotmath.errors.RuleError` (a
+``ValueError``) naming what was edited.
 """
 
 from __future__ import annotations
 
+from slotmath.errors import RuleError
+from slotmath.model import rules
 from slotmath.model.game import Game, Reel
 
 __all__ = ["replace_reel", "symbol_count", "symbol_weight", "with_jackpot",
@@ -105,8 +112,10 @@ def with_symbol_count(reel: Reel, symbol: str, count: int, weight: int | None = 
 
     Raises
     ------
-    ValueError
-        For a negative count or an edit that would leave the strip empty.
+    RuleError
+        (a ``ValueError``) For a count or weight that is not a whole number >= 0, or an edit
+        the reel's rules refuse (:func:`slotmath.model.rules.check_reel`: an empty strip,
+        every weight 0).
 
     Examples
     --------
@@ -115,22 +124,22 @@ def with_symbol_count(reel: Reel, symbol: str, count: int, weight: int | None = 
     ('A', 'B', 'B', 'A', 'B', 'B', 'B')
     >>> with_symbol_count(r, "B", 2).symbols
     ('A', 'B', 'B')
+    >>> with_symbol_count(Reel(("A", "A")), "A", 0)
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: edited reel: strip is empty: list at least one symbol
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise ValueError(f"count must be a whole number >= 0, got {count!r}")
+    rules.check_whole(count, "count", 0)
     symbols = list(reel.symbols)
     weights = list(reel.weights) if reel.weights is not None else None
     current = symbols.count(symbol)
     if count == current:
         return reel
-    if count == 0 and current == len(symbols):
-        raise ValueError(f"removing every {symbol!r} would leave the strip empty")
     if weights is not None and count > current:
         if weight is None:
             own = [w for s, w in zip(symbols, weights) if s == symbol]
             weight = min(own) if own else 1
-        if isinstance(weight, bool) or not isinstance(weight, int) or weight < 0:
-            raise ValueError(f"weight must be a whole number >= 0, got {weight!r}")
+        rules.check_stop_weight(weight)
     if count > current:
         for at in reversed(_insertions(symbols, symbol, count - current)):
             symbols.insert(at, symbol)
@@ -143,9 +152,7 @@ def with_symbol_count(reel: Reel, symbol: str, count: int, weight: int | None = 
         if weights is not None:
             del weights[at]
         current -= 1
-    if weights is not None and sum(weights) == 0:
-        raise ValueError("the edit would leave every stop with weight 0")
-    return Reel(tuple(symbols), tuple(weights) if weights is not None else None)
+    return _edited_reel(tuple(symbols), tuple(weights) if weights is not None else None)
 
 
 def with_symbol_weight(reel: Reel, symbol: str, total: int) -> Reel:
@@ -158,7 +165,8 @@ def with_symbol_weight(reel: Reel, symbol: str, total: int) -> Reel:
     Raises
     ------
     ValueError
-        When the symbol is not on the reel, ``total`` is negative, or every weight would be 0.
+        When the symbol is not on the reel; a :class:`~slotmath.errors.RuleError` when
+        ``total`` is not a whole number >= 0 or every weight would be 0 (the reel's rules).
 
     Examples
     --------
@@ -166,8 +174,7 @@ def with_symbol_weight(reel: Reel, symbol: str, total: int) -> Reel:
     >>> with_symbol_weight(r, "A", 5).weights
     (3, 3, 2, 3)
     """
-    if isinstance(total, bool) or not isinstance(total, int) or total < 0:
-        raise ValueError(f"total weight must be a whole number >= 0, got {total!r}")
+    rules.check_whole(total, "total weight", 0)
     stops = [p for p, s in enumerate(reel.symbols) if s == symbol]
     if not stops:
         raise ValueError(f"symbol {symbol!r} is not on the reel; add a stop with with_symbol_count")
@@ -175,9 +182,15 @@ def with_symbol_weight(reel: Reel, symbol: str, total: int) -> Reel:
     share, extra = divmod(total, len(stops))
     for k, p in enumerate(stops):
         weights[p] = share + (1 if k < extra else 0)
-    if sum(weights) == 0:
-        raise ValueError("the edit would leave every stop with weight 0")
-    return Reel(reel.symbols, tuple(weights))
+    return _edited_reel(reel.symbols, tuple(weights))
+
+
+def _edited_reel(symbols: tuple[str, ...], weights: tuple[int, ...] | None) -> Reel:
+    """The new reel, built (and so checked by the reel's rules); a refusal names the edit."""
+    try:
+        return Reel(symbols, weights)
+    except RuleError as err:
+        raise err.about("edited reel") from None
 
 
 def replace_reel(game: Game, reel_set: str, index: int, reel: Reel) -> Game:
@@ -185,8 +198,9 @@ def replace_reel(game: Game, reel_set: str, index: int, reel: Reel) -> Game:
 
     Raises
     ------
-    ValueError
-        When the reel shows a symbol the game does not declare.
+    RuleError
+        (a ``ValueError``) When the reel shows a symbol the game does not declare (the
+        game's rule, :func:`slotmath.model.rules.check_reel_sets`).
 
     Examples
     --------
@@ -195,10 +209,11 @@ def replace_reel(game: Game, reel_set: str, index: int, reel: Reel) -> Game:
     >>> reel = with_symbol_count(g.base.reels[1], "W", 4)
     >>> symbol_count(replace_reel(g, "base", 1, reel).base.reels[1], "W")
     4
+    >>> replace_reel(g, "base", 1, Reel(("W", "Q")))
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: reels.base[1][1]: symbol 'Q' is not declared in [symbols]
     """
-    unknown = sorted(set(reel.symbols) - set(game.symbols))
-    if unknown:
-        raise ValueError(f"symbols {unknown} are not declared by game {game.name!r}")
     reels = list(game.reel_sets[reel_set].reels)
     reels[index] = reel
     return game.replace_reels(reel_set, tuple(reels))
@@ -261,7 +276,7 @@ def with_wheel_weights(game: Game, weights) -> Game:
     --------
     >>> from fractions import Fraction
     >>> from slotmath.model.game import BonusWheel
-    >>> g = Game("g", (3,), 5, {}, {}, bonus_wheel=BonusWheel(
+    >>> g = Game("g", (3, 3, 3), 5, {}, {}, bonus_wheel=BonusWheel(
     ...     "B", 3, "once", (Fraction(1), Fraction(3)), (1, 1)))
     >>> with_wheel_weights(g, [3, 1]).bonus_wheel.mean
     Fraction(3, 2)
@@ -271,8 +286,6 @@ def with_wheel_weights(game: Game, weights) -> Game:
     slotmath.errors.RuleError: bonus wheel: weights[1]: must be >= 0, got -1
     """
     from dataclasses import replace
-
-    from slotmath.errors import RuleError
 
     wheel = game.bonus_wheel
     if wheel is None:

@@ -61,6 +61,9 @@ class Symbol:
         default_factory=lambda: _frozen_map({})
     )
 
+    def __post_init__(self):
+        rules.check_symbol(self)
+
     def pay_at(self, count: int, level: int = 1) -> Fraction:
         """Pay for ``count`` at bet ``level``, in level-1 pay-table units times the level.
 
@@ -93,6 +96,9 @@ class SymbolGroup:
         default_factory=lambda: _frozen_map({})
     )
 
+    def __post_init__(self):
+        rules.check_symbol(self)
+
     def pay_at(self, count: int, level: int = 1) -> Fraction:
         column = self.level_pays.get(level)
         if column is not None and count in column:
@@ -102,10 +108,25 @@ class SymbolGroup:
 
 @dataclass(frozen=True)
 class Reel:
-    """A circular strip listed top to bottom; optional integer stop weights (virtual reel)."""
+    """A circular strip listed top to bottom; optional integer stop weights (virtual reel).
+
+    Its rules (:func:`slotmath.model.rules.check_reel`: at least one stop, one whole-number
+    weight >= 0 per stop, not all zero) are checked when it is built; that its symbols are
+    declared is the game's rule (:func:`~slotmath.model.rules.check_reel_sets`).
+
+    Examples
+    --------
+    >>> Reel(("A", "B"), (0, 0))
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: weights: all weights are zero: at least one stop needs a weight > 0
+    """
 
     symbols: tuple[str, ...]
     weights: tuple[int, ...] | None = None
+
+    def __post_init__(self):
+        rules.check_reel(self)
 
     def __len__(self) -> int:
         return len(self.symbols)
@@ -149,7 +170,9 @@ class FreeSpins:
     """Scatter-triggered free spins.
 
     ``awards`` maps scatter count -> spins; a count above the highest listed is awarded as
-    the highest listed.
+    the highest listed. Its own rules (:func:`slotmath.model.rules.check_free_spins`) are
+    checked when it is built; that ``trigger`` is a scatter of the game and ``reels`` one of
+    its reel sets, when the game is.
     """
 
     trigger: str
@@ -158,6 +181,9 @@ class FreeSpins:
     multiplier: int = 1
     retrigger: bool = False
     max_spins: int | None = None
+
+    def __post_init__(self):
+        rules.check_free_spins(self)
 
     def award_for(self, count: int) -> int:
         """Spins awarded for ``count`` trigger symbols.

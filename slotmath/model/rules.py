@@ -3,12 +3,17 @@
 
 Every rule raises :class:`~slotmath.errors.RuleError` (a ``ValueError``) naming the value
 (``field``), what is wrong and the value. The model's dataclasses call them when they are built
-(:class:`~slotmath.model.game.JackpotSpec`, :class:`~slotmath.model.game.BonusWheel`,
-:class:`~slotmath.model.game.MaxWin`, :class:`~slotmath.model.game.Game`), so no invalid
-object exists; the loader calls the single-value rules as it reads each key and adds the file
-and key path (:class:`~slotmath.errors.GameFileError`); the what-if edits
-(:mod:`slotmath.model.edit`) and the jackpot panel get their checks by building the new
-objects.
+(:class:`~slotmath.model.game.Symbol`, :class:`~slotmath.model.game.SymbolGroup`,
+:class:`~slotmath.model.game.Reel`, :class:`~slotmath.model.game.FreeSpins`,
+:class:`~slotmath.model.game.JackpotSpec`, :class:`~slotmath.model.game.BonusWheel`,
+:class:`~slotmath.model.game.MaxWin`, and :class:`~slotmath.model.game.Game` for the rules
+across its parts), so no invalid object exists; the loader calls the single-value rules as it
+reads each key and adds the file and key path (:class:`~slotmath.errors.GameFileError`); the
+what-if edits (:mod:`slotmath.model.edit`) and the jackpot panel get their checks by building
+the new objects.
+
+Each check a dataclass runs is linear in its values and runs once per object built (a reel's
+stop weights, a game's strips against its symbols), never per spin.
 
 What a rule does not cover is the file format (types, spelling, which keys exist): that is
 the loader's.
@@ -29,7 +34,7 @@ slotmath.errors.RuleError: bet level 3 is not one of the game's levels [1, 2, 5]
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -37,24 +42,54 @@ from slotmath.errors import RuleError
 from slotmath.model import hit_laws
 
 if TYPE_CHECKING:  # pragma: no cover
-    from slotmath.model.game import BonusWheel, Game, JackpotSpec, MaxWin
+    from slotmath.model.game import (
+        BonusWheel,
+        FreeSpins,
+        Game,
+        JackpotSpec,
+        MaxWin,
+        Reel,
+        ReelSet,
+        Symbol,
+        SymbolGroup,
+    )
 
 __all__ = [
     "WHEEL_PER_SPIN",
     "RuleError",
+    "check_award",
+    "check_awards",
     "check_coin_value",
     "check_contributions",
+    "check_declared",
+    "check_free_spins",
+    "check_free_spins_in_game",
     "check_game",
     "check_jackpot",
     "check_level",
     "check_level_factor",
+    "check_max_spins",
     "check_max_win",
+    "check_pay",
+    "check_pays",
     "check_positive",
+    "check_reel",
+    "check_reel_set_name",
+    "check_reel_sets",
     "check_seed",
     "check_share",
+    "check_spin_multiplier",
+    "check_stop_weight",
+    "check_stop_weights",
+    "check_strip",
+    "check_strip_symbols",
+    "check_symbol",
+    "check_trigger",
     "check_wheel",
+    "check_wheel_count",
     "check_wheel_jackpots",
     "check_wheel_weights",
+    "check_whole",
 ]
 
 #: How a bonus wheel is played when several lines trigger it.
@@ -62,6 +97,39 @@ WHEEL_PER_SPIN = ("once", "per_line")
 
 
 # -- single values --------------------------------------------------------------------------------
+
+
+def check_whole(value, field: str | None = None, minimum: int | None = None) -> None:
+    """A whole number (an integer, not a bool), ``>= minimum`` when one is given.
+
+    Examples
+    --------
+    >>> check_whole(2.5, "multiplier", 1)
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: multiplier: must be a whole number >= 1, got 2.5
+    >>> check_whole(0, "multiplier", 1)
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: multiplier: must be >= 1, got 0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        need = "a whole number" if minimum is None else f"a whole number >= {minimum}"
+        raise RuleError(field, f"must be {need}", value)
+    if minimum is not None and value < minimum:
+        raise RuleError(field, f"must be >= {minimum}", value)
+
+
+def check_pay(value, field: str | None = None) -> None:
+    """A pay (a pay-table entry, a wheel prize): >= 0."""
+    if not value >= 0:
+        raise RuleError(field, "pay must be >= 0", value)
+
+
+def check_declared(name: str, symbols: Mapping, field: str | None = None) -> None:
+    """``name`` is one of the game's ``symbols``."""
+    if name not in symbols:
+        raise RuleError(field, f"symbol {name!r} is not declared in [symbols]")
 
 
 def check_positive(value, field: str) -> None:
@@ -130,12 +198,171 @@ def check_wheel_weights(weights: Sequence, divisions: int) -> None:
         raise RuleError("weights", f"must list one whole-number weight per division "
                                    f"({divisions})", len(weights))
     for i, w in enumerate(weights):
-        if isinstance(w, bool) or not isinstance(w, numbers.Integral):
-            raise RuleError(f"weights[{i}]", "must be a whole number >= 0", w)
-        if w < 0:
-            raise RuleError(f"weights[{i}]", "must be >= 0", w)
+        check_whole(w, f"weights[{i}]", 0)
     if not any(weights):
         raise RuleError("weights", "all weights are zero: the wheel could never stop")
+
+
+def check_wheel_count(count: int, n_reels: int, field: str = "count") -> None:
+    """The wheel's trigger count is reachable: at most the number of reels."""
+    if count > n_reels:
+        raise RuleError(field, f"count {count} is more than the {n_reels} reels")
+
+
+# -- reels ----------------------------------------------------------------------------------------
+
+
+def check_strip(symbols: Sequence[str]) -> None:
+    """A reel strip has at least one stop."""
+    if not symbols:
+        raise RuleError(None, "strip is empty: list at least one symbol")
+
+
+def check_stop_weight(value, field: str = "weight") -> None:
+    """One stop's weight: a whole number >= 0 (0: the reel never stops there)."""
+    check_whole(value, field, 0)
+
+
+def check_stop_weights(weights: Sequence[int], stops: int) -> None:
+    """One stop weight per stop, each a whole number >= 0, not all zero.
+
+    Examples
+    --------
+    >>> check_stop_weights((1, -2, 3), 3)
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: weights[1]: must be >= 0, got -2
+    >>> check_stop_weights((0, 0), 2)
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: weights: all weights are zero: at least one stop needs a weight > 0
+    """
+    if not isinstance(weights, (list, tuple)) or len(weights) != stops:
+        raise RuleError("weights", f"must list one whole-number weight per stop: the strip has "
+                                   f"{stops} stops",
+                        len(weights) if isinstance(weights, (list, tuple)) else weights)
+    # Plain ints >= 0 pass at C speed; anything else is looked at stop by stop, which names
+    # the first bad one (a reel is built by every edit, so this stays cheap).
+    if not (all(type(w) is int for w in weights) and min(weights, default=0) >= 0):
+        for i, w in enumerate(weights):
+            check_stop_weight(w, f"weights[{i}]")
+    if not any(weights):
+        raise RuleError("weights", "all weights are zero: at least one stop needs a weight > 0")
+
+
+def check_reel(reel: Reel) -> None:
+    """A reel's own rules: a strip that is not empty and, on a weighted reel, its stop
+    weights."""
+    check_strip(reel.symbols)
+    if reel.weights is not None:
+        check_stop_weights(reel.weights, len(reel.symbols))
+
+
+def check_strip_symbols(strip: Sequence[str], symbols: Mapping) -> None:
+    """Every stop of ``strip`` shows one of the game's ``symbols``; the error names the first
+    stop that does not (``field`` ``[i]``).
+
+    Examples
+    --------
+    >>> check_strip_symbols(("A", "Q", "A"), {"A": None})
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: [1]: symbol 'Q' is not declared in [symbols]
+    """
+    if set(strip).issubset(symbols):  # the common case, without a Python loop over the stops
+        return
+    for i, name in enumerate(strip):
+        check_declared(name, symbols, f"[{i}]")
+
+
+def check_reel_sets(reel_sets: Mapping[str, ReelSet], symbols: Mapping) -> None:
+    """Every strip of every reel set shows only declared symbols (``field``
+    ``reels.<set>[<reel>][<stop>]``, as in a game file)."""
+    for name, reel_set in reel_sets.items():
+        for j, reel in enumerate(reel_set.reels):
+            try:
+                check_strip_symbols(reel.symbols, symbols)
+            except RuleError as err:
+                raise err.within(f"reels.{name}[{j}]") from None
+
+
+def check_reel_set_name(name: str, reel_sets: Mapping, field: str | None = "reels") -> None:
+    """``name`` is one of the game's reel sets."""
+    if name not in reel_sets:
+        raise RuleError(field, f"reel set {name!r} is not defined under [reels] "
+                               f"(defined: {list(reel_sets)})")
+
+
+# -- pays -----------------------------------------------------------------------------------------
+
+
+def check_pays(pays: Mapping[int, Fraction],
+               level_pays: Mapping[int, Mapping[int, Fraction]]) -> None:
+    """Every pay of a symbol's or a group's pay table, level-1 and per-level columns, >= 0
+    (``field`` ``pays.<count>`` or ``level_pays.<level>.<count>``, as in a game file)."""
+    for count, pay in pays.items():
+        check_pay(pay, f"pays.{count}")
+    for level, column in level_pays.items():
+        for count, pay in column.items():
+            check_pay(pay, f"level_pays.{level}.{count}")
+
+
+def check_symbol(symbol: Symbol | SymbolGroup) -> None:
+    """A symbol's or a group's rules: its pays; the error says which one."""
+    try:
+        check_pays(symbol.pays, symbol.level_pays)
+    except RuleError as err:
+        raise err.about(f"symbol {symbol.name!r}") from None
+
+
+# -- free spins -----------------------------------------------------------------------------------
+
+
+def check_award(spins, field: str | None = None) -> None:
+    """Free spins awarded for one trigger count: a whole number >= 1."""
+    check_whole(spins, field, 1)
+
+
+def check_awards(awards: Mapping[int, int]) -> None:
+    """At least one trigger count awards spins, each award a whole number >= 1."""
+    if not awards:
+        raise RuleError("awards", "must award spins for at least one count, e.g. { 3 = 10 }")
+    for count, spins in awards.items():
+        check_award(spins, f"awards.{count}")
+
+
+def check_spin_multiplier(value, field: str = "multiplier") -> None:
+    """The free-spin win multiplier: a whole number >= 1."""
+    check_whole(value, field, 1)
+
+
+def check_max_spins(value, field: str = "max_spins") -> None:
+    """The most free spins one feature may play: a whole number >= 1 (None: no limit)."""
+    if value is not None:
+        check_whole(value, field, 1)
+
+
+def check_free_spins(free_spins: FreeSpins) -> None:
+    """The free spins' own rules: awards, multiplier, max_spins."""
+    check_awards(free_spins.awards)
+    check_spin_multiplier(free_spins.multiplier)
+    check_max_spins(free_spins.max_spins)
+
+
+def check_trigger(name: str, symbols: Mapping, field: str | None = "trigger") -> None:
+    """The free-spins trigger is a declared scatter."""
+    check_declared(name, symbols, field)
+    if not symbols[name].scatter:
+        scatters = [n for n, s in symbols.items() if s.scatter]
+        raise RuleError(field, f"symbol {name!r} is not a scatter: free spins are triggered by "
+                               f"a scatter (declared: {scatters})")
+
+
+def check_free_spins_in_game(free_spins: FreeSpins, symbols: Mapping,
+                             reel_sets: Mapping) -> None:
+    """What the free spins name in their game: a scatter trigger and a reel set."""
+    check_trigger(free_spins.trigger, symbols)
+    check_reel_set_name(free_spins.reels, reel_sets)
 
 
 # -- whole objects --------------------------------------------------------------------------------
@@ -160,6 +387,9 @@ def check_wheel(wheel: BonusWheel) -> None:
     if wheel.per_spin not in WHEEL_PER_SPIN:
         raise RuleError("per_spin", "must be \"once\" (one wheel spin however many lines "
                                     "trigger) or \"per_line\"", wheel.per_spin)
+    check_whole(wheel.count, "count", 1)
+    for i, prize in enumerate(wheel.prizes):
+        check_pay(prize, f"prizes[{i}]")
     check_wheel_weights(wheel.weights, len(wheel.prizes))
 
 
@@ -188,13 +418,23 @@ def check_max_win(max_win: MaxWin, coin_value=None, *, need_coin_value: bool = F
 
 
 def check_game(game: Game) -> None:
-    """The rules across a game's parts: coin value, the cap's currency, the jackpots'
-    contributions together (each part checks itself when built)."""
+    """The rules across a game's parts (each part checks itself when built): the strips show
+    declared symbols, the free spins name a scatter and a reel set, the wheel's count fits the
+    reels, the coin value, the cap's currency, the jackpots' contributions together. Fields
+    are key paths of a game file (``reels.base[2][4]``, ``free_spins.trigger``)."""
+    check_reel_sets(game.reel_sets, game.symbols)
+    if game.free_spins is not None:
+        try:
+            check_free_spins_in_game(game.free_spins, game.symbols, game.reel_sets)
+        except RuleError as err:
+            raise err.within("free_spins") from None
+    if game.bonus_wheel is not None:
+        check_wheel_count(game.bonus_wheel.count, game.n_reels, "bonus_wheel.count")
     if game.coin_value is not None:
         check_coin_value(game.coin_value)
     if game.max_win is not None:
         try:
             check_max_win(game.max_win, game.coin_value, need_coin_value=True)
         except RuleError as err:
-            raise RuleError(f"max_win.{err.field}", err.problem, err.value) from None
+            raise err.within("max_win") from None
     check_contributions(j.contribution for j in game.jackpots)
