@@ -725,21 +725,26 @@ class NumericWinDistribution(FloatDistribution):
         support.
     dropped_mass : float
         Sum of the entries dropped as FFT roundoff noise (below ``noise_floor``); real
-        probabilities that small are dropped too.
+        probabilities that small are dropped too. Signed: noise cancels in it.
+    dropped_bound : float
+        Sum of the absolute values of those entries: what bounds their effect.
     noise_floor : float
         Entries at or below this were dropped.
 
     Examples
     --------
-    >>> credits, probs, dropped, floor = NumericWinDistribution.denoised(
-    ...     np.array([0.5, 1e-30, 0.5]), 10)
-    >>> d = NumericWinDistribution(credits, probs, 10, 0.0, dropped, floor)
+    >>> credits, probs, dropped, floor, bound = NumericWinDistribution.denoised(
+    ...     np.array([0.5, -1e-30, 0.5]), 10)
+    >>> d = NumericWinDistribution(credits, probs, 10, 0.0, dropped, floor, bound)
+    >>> d.dropped_mass, d.dropped_bound
+    (-1e-30, 1e-30)
     >>> d.credits.tolist(), d.mean, d.hit_probability
     ([0, 20], 1.0, 0.5)
     """
 
     def __init__(self, credits, probs, credits_per_bet: int, aliased_mass_bound: float = 0.0,
-                 dropped_mass: float = 0.0, noise_floor: float = 0.0):
+                 dropped_mass: float = 0.0, noise_floor: float = 0.0,
+                 dropped_bound: float | None = None):
         c = np.asarray(credits, dtype=np.int64)
         p = np.asarray(probs, dtype=np.float64)
         keep = p > 0
@@ -747,6 +752,8 @@ class NumericWinDistribution(FloatDistribution):
         object.__setattr__(self, "aliased_mass_bound", float(aliased_mass_bound))
         object.__setattr__(self, "dropped_mass", float(dropped_mass))
         object.__setattr__(self, "noise_floor", float(noise_floor))
+        bound = abs(dropped_mass) if dropped_bound is None else dropped_bound
+        object.__setattr__(self, "dropped_bound", float(bound))
 
     @property
     def total_mass(self) -> float:
@@ -765,9 +772,10 @@ class NumericWinDistribution(FloatDistribution):
 
     @staticmethod
     def denoised(noisy: np.ndarray, unit: int, exact: np.ndarray | None = None
-                 ) -> tuple[np.ndarray, np.ndarray, float, float]:
+                 ) -> tuple[np.ndarray, np.ndarray, float, float, float]:
         """Drop FFT noise from a dense pmf: ``noisy`` came out of an FFT, ``exact`` (same
-        length, optional) is added without a floor. Returns (credits, probs, dropped, floor).
+        length, optional) is added without a floor. Returns (credits, probs, dropped mass,
+        floor, dropped bound): the dropped entries' sum and the sum of their absolute values.
 
         FFT roundoff per entry is about ``eps * ||p||_2 / sqrt(L)`` times a small factor (by
         Parseval the transform's rms is ``||p||_2``; L rounding errors average out in the
@@ -778,8 +786,9 @@ class NumericWinDistribution(FloatDistribution):
         floor = 16 * np.finfo(float).eps * float(np.sqrt(noisy @ noisy)) / math.sqrt(len(noisy))
         keep = noisy > floor
         dropped = float(noisy[~keep].sum())
+        dropped_bound = float(np.abs(noisy[~keep]).sum())
         p = np.where(keep, noisy, 0.0)
         if exact is not None:
             p += exact
         idx = np.flatnonzero(p > 0)
-        return idx.astype(np.int64) * unit, p[idx], dropped, floor
+        return idx.astype(np.int64) * unit, p[idx], dropped, floor, dropped_bound

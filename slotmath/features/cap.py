@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
 
 __all__ = ["CapFigures", "bracketed", "cap_effect"]
@@ -63,11 +65,16 @@ def cap_effect(d: WinDistribution | NumericWinDistribution, cap_coins: Fraction,
         return CapFigures(cap_coins, cap_bets, effect, reach, True, 0.0)
     limit = float(cap_bets) * d.credits_per_bet
     over = d.credits > limit
-    effect = float((d.credits[over] - limit) @ d.probs[over]) / d.credits_per_bet
+    excess = (d.credits[over] - limit) / d.credits_per_bet
+    effect = float(excess @ d.probs[over])
     reach = float(d.probs[d.credits >= limit].sum())
     top = float(d.credits[-1]) / d.credits_per_bet if len(d.credits) else 0.0
-    error = (d.aliased_mass_bound + d.dropped_mass) * max(top - float(cap_bets), 0.0)
-    return CapFigures(cap_coins, cap_bets, effect, reach, False, error + 1e-15, d.noise_floor)
+    # mass folded back by the grid or dropped as noise moved at most (top - cap) bets each;
+    # every kept amount above the cap carries FFT roundoff below the noise floor
+    moved = (d.aliased_mass_bound + d.dropped_bound) * max(top - float(cap_bets), 0.0)
+    roundoff = d.noise_floor * float(excess.sum()) + 4 * np.finfo(float).eps * effect
+    return CapFigures(cap_coins, cap_bets, effect, reach, False, moved + roundoff + 1e-15,
+                      d.noise_floor)
 
 
 def bracketed(all_coins: CapFigures, no_coins: CapFigures, coin_probability: float) -> CapFigures:

@@ -274,8 +274,9 @@ class RoundLaw:
         none = tuple(None for _ in self.features)
         if none in parts:  # no feature: exact, kept clear of the noise floor
             exact[: top_b + 1] = parts[none]
-        credits, probs, dropped, floor = NumericWinDistribution.denoised(convolved, g, exact)
+        credits, probs, dropped, floor, dropped_bound = NumericWinDistribution.denoised(
+            convolved, g, exact)
         bound = sum(float(Fraction(w, cyc)) * sum(dense[j][k].error for j, k in enumerate(grp)
                                                   if k is not None)
                     for grp, (w, *_r) in started.items())
-        return NumericWinDistribution(credits, probs, unit, bound, dropped, floor)
+        return NumericWinDistribution(credits, probs, unit, bound, dropped, floor, dropped_bound)

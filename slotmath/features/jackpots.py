@@ -48,7 +48,7 @@ def chances_law(events_round) -> tuple[dict[int, float], Fraction, float]:
         cut += probs.pop(k)
     total = sum(probs.values())
     probs = {k: p / total for k, p in probs.items()}
-    moved = abs(total + cut - 1) + cut + d.aliased_mass_bound + d.dropped_mass
+    moved = abs(total + cut - 1) + cut + d.aliased_mass_bound + d.dropped_bound
     error = moved + abs(sum(k * p for k, p in probs.items()) - float(mean))
     return probs, mean, error
 

@@ -553,9 +553,9 @@ class FreeSpinsFeature:
         n = self._start(n)
         p, bound = self._dense([n])[n]
         unit = self._grid_unit * self.spec.multiplier
-        credits, probs, dropped, floor = NumericWinDistribution.denoised(p, unit)
+        credits, probs, dropped, floor, dropped_bound = NumericWinDistribution.denoised(p, unit)
         return NumericWinDistribution(
-            credits, probs, self.free.credits_per_bet, bound, dropped, floor
+            credits, probs, self.free.credits_per_bet, bound, dropped, floor, dropped_bound
         )
 
 
