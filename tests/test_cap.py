@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from test_free_spins import ROUNDS, base_tables, brute_round, free_tables, round_law, specs
 
 from slotmath.exact.distribution import NumericWinDistribution
 from slotmath.features.cap import cap_effect
-from test_free_spins import ROUNDS, base_tables, brute_round, free_tables, round_law, specs
 
 
 def exact_cap(law: dict, cap_bets: Fraction) -> Fraction:
