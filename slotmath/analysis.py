@@ -152,7 +152,8 @@ class Analysis:
         if self.game.bonus_wheel is None:
             return {}
         spin = self._events("bonus_wheel")
-        sets = {"base": ("base", 1)} | {f.name: (f.reels, 1) for f in self.round.features}
+        sets = {"base": ("base", 1)} | {f.name: (f.reels, 1) for f in self.round.features
+                                          if f.reels is not None}
         return {label: spin(*where).mean_bets for label, where in sets.items()}
 
     def wheel_outcomes(self, pools: dict[str, float] | None = None) -> list[dict]:
@@ -232,7 +233,8 @@ class Analysis:
         out |= {name: Fraction(0) for name in ALWAYS_REPORTED}
         spin_parts = dict(self._spin_feature_means("base", 1))
         for f in self.round.features:  # spin features played inside it are theirs, not its
-            inside = self._spin_feature_means(f.reels, f.window_multiplier)
+            inside = ({} if f.reels is None
+                      else self._spin_feature_means(f.reels, f.window_multiplier))
             spins = self.round.feature_spins(f.name)
             out[f.name] = self.round.feature_mean(f.name) - spins * sum(inside.values())
             for name, mean in inside.items():
@@ -291,23 +293,27 @@ class Analysis:
         return WinDistribution.from_mapping(base.credits_weights(), base.credits_per_bet)
 
     def _distribution_of(self, round_law: RoundLaw) -> WinDistribution | NumericWinDistribution:
-        """Exact without free spins (the paid spin is the round), numerical with them."""
-        if self.game.free_spins is None:
+        """Exact when no round feature can follow the paid spin, numerical otherwise."""
+        if not round_law.features:
             base = round_law.base
             return WinDistribution.from_mapping(base.credits_weights(), base.credits_per_bet)
         return round_law.distribution()
 
     @cached_property
     def distribution(self) -> WinDistribution | NumericWinDistribution:
-        """The round's win distribution: exact without free spins, numerical with them."""
+        """The round's win distribution: exact without round features, numerical with them."""
         return self._distribution_of(self.round)
+
+    @property
+    def distribution_exact(self) -> bool:
+        """Whether :attr:`distribution` is exact (no round feature can follow the paid spin)."""
+        return not self.round.features
 
     @cached_property
     def free_spins(self) -> FreeSpinsSummary | None:
         """Trigger, spins and win of the free-spins feature (None without one)."""
-        if self.game.free_spins is None:
-            return None
-        return summary(self.round, self.round.features[0])
+        feature = next((f for f in self.round.features if f.name == "free_spins"), None)
+        return None if feature is None else summary(self.round, feature)
 
     @cached_property
     def top_award(self) -> par.TopAward:

@@ -124,3 +124,57 @@ def test_every_feature_names_a_simulator_counterpart_that_exists():
     for f in features:
         module, _, name = f.simulator.rpartition(".")
         assert callable(getattr(importlib.import_module(module), name)), f.simulator
+
+
+def play_mystery(rng, trigger_counts):
+    """Simulator counterpart of the doc's toy feature: each round whose paid spin shows the
+    trigger at least once draws a prize of 1, 2 or 3 bets."""
+    prize = rng.integers(1, 4, size=len(trigger_counts)).astype(float)
+    return np.where(np.asarray(trigger_counts) >= 1, prize, 0.0)
+
+
+def test_toy_feature_composes_into_an_analysis(monkeypatch):
+    """One more registry entry makes the toy a feature of Tiny Lines' analysis: its component
+    is P(trigger >= 1 on the paid spin) x 2, with the trigger probability from brute force,
+    and the RTP moves by exactly that; the rest of the analysis is unchanged."""
+    import slotmath
+    from slotmath import analysis
+    from slotmath.exact.brute import brute_force
+
+    game = slotmath.load_game(DOC.parents[1] / "data" / "games" / "tiny_lines.toml")
+    plain = slotmath.analyze(game)
+    plain_rtp, plain_components, plain_hits = plain.rtp, plain.components, plain.hit_frequency
+    prize = doc_namespace()["MysteryPrize"]()
+    monkeypatch.setattr(analysis, "ROUND_FEATURES",
+                        (*analysis.ROUND_FEATURES, lambda game, spin: prize))
+    a = slotmath.analyze(game)
+    base = brute_force(game, "base")
+    p = Fraction(sum(w for (t, _), w in base.weights.items() if t >= 1), base.cycle)
+    assert a.components["mystery"] == 2 * p
+    assert a.rtp == plain_rtp + 2 * p
+    assert a.rtp == sum(a.components.values())
+    assert {k: v for k, v in a.components.items() if k != "mystery"} == plain_components
+    assert a.hit_frequency > plain_hits
+    # the simulator counterpart: base-spin trigger counts drawn from brute force, prizes drawn
+    rng = np.random.default_rng(20261201)
+    keys = list(base.weights)
+    draws = rng.choice(len(keys), size=400_000,
+                       p=np.array([base.weights[k] for k in keys], dtype=float) / base.cycle)
+    prizes = play_mystery(rng, np.array([t for t, _ in keys])[draws])
+    se = prizes.std() / np.sqrt(len(prizes))
+    assert abs(prizes.mean() - float(a.components["mystery"])) < 4.5 * se
+
+
+def test_context_refuses_a_trigger_mark_it_cannot_count():
+    """The engine counts the free-spin trigger only; a feature asking it to count another
+    symbol's appearances must be told so, not handed the scatter count."""
+    import pytest
+
+    import slotmath
+    from slotmath.features.base import Context, Mark
+
+    game = slotmath.load_game(DOC.parents[1] / "data" / "games" / "gold_money_frog.toml")
+    ctx = Context(game, 1)
+    assert ctx.table("base", (Mark("trigger", game.free_spins.trigger),)).marks == ("trigger",)
+    with pytest.raises(ValueError, match="counts the free-spin trigger symbol"):
+        ctx.table("base", (Mark("trigger", "WILD"),))

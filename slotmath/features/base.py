@@ -35,7 +35,7 @@ from slotmath.exact.spin_table import MarkedTable
 from slotmath.model.game import Game
 
 __all__ = ["Context", "DenseLaw", "FeatureLaw", "Mark", "RoundFeature", "SpinFeature",
-           "StationaryFeature"]
+           "StationaryFeature", "StationaryLaw"]
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,8 @@ class RoundFeature(Protocol):
     name: str
     mark: Mark
     simulator: str
+    reels: str | None  # the reel set its spins play on (None: it plays no spins)
+    window_multiplier: int  # what those spins' window wins are multiplied by
 
     def start(self, value: int) -> Hashable | None:
         """The key of its law when the paid spin's mark is ``value`` (None: not started).
@@ -117,10 +119,19 @@ class StationaryFeature(Protocol):
 
     name: str
     simulator: str
+    driven_by: str  # the spin feature whose events (e.g. wheel spins) drive it
 
-    def analyze(self, events_round) -> object:
-        """The long-run law (stationary distribution, RTP, error bounds), given the
-        :class:`~slotmath.features.compose.RoundLaw` of its driving events per round."""
+    def analyze(self, events_round) -> StationaryLaw:
+        """The long-run law, given the :class:`~slotmath.features.compose.RoundLaw` of its
+        driving events per round."""
+
+
+class StationaryLaw(Protocol):
+    """What a stationary feature's analysis gives the composition (in total bets per round)."""
+
+    rtp: float  # its long-run payout
+    replaced: float  # what its driver does not pay because the event went to it instead
+    error: float  # absolute bound on rtp - replaced
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,6 +164,12 @@ class Context:
         lines = [m for m in marks if m.kind == "bonus_lines"]
         if len(lines) > 1 or any(m.kind not in ("trigger", "bonus_lines") for m in marks):
             raise ValueError(f"the engine counts the trigger and one bonus-line mark, not {marks}")
+        fs = self.game.free_spins
+        for m in marks:  # the engine counts the free-spin trigger only: refuse another symbol
+            if m.kind == "trigger" and m.symbol and (fs is None or m.symbol != fs.trigger):
+                raise ValueError(f"the engine counts the free-spin trigger symbol "
+                                 f"({fs.trigger if fs else 'none in this game'}), not "
+                                 f"{m.symbol!r}")
         key = (reel_set, lines[0] if lines else None)
         if key not in self._tables:
             report = None

@@ -19,7 +19,7 @@ def _number(value):
 
 def distribution_notes(a) -> dict:
     """How the round distribution was computed and its error bounds (probability mass)."""
-    if a.game.free_spins is None:
+    if a.distribution_exact:
         return {"method": "exact full-cycle enumeration", "exact": True}
     n = a.distribution
     return {
