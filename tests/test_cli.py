@@ -138,3 +138,24 @@ def test_progress_callback_hears_every_enumeration_to_its_end():
     assert set(heard) == {"base reels", "free reels"}
     for calls in heard.values():
         assert calls[-1][0] == calls[-1][1] and [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_a_bonus_wheel_no_round_can_reach_reports_its_jackpots_as_never_hit(capsys, tmp_path):
+    # Gold Money Frog with the bonus symbol taken off reel 3 of both reel sets: three in a row
+    # can never show, so no round spins the wheel. It used to stop with "chances: no round
+    # ever has a chance to hit the pool" (exit 2); the jackpots read as zero with a note.
+    lines = (ROOT / "data/games/gold_money_frog.toml").read_text().split("\n")
+    strips = [i for i, line in enumerate(lines) if line.startswith('  ["')]
+    third_reels = [strips[2], strips[7]]  # reel 3 of the base set and of the free-spin set
+    for i in third_reels:
+        lines[i] = lines[i].replace('"BONUS"', '"TEN"')
+    path = tmp_path / "no_wheel.toml"
+    path.write_text("\n".join(lines))
+    code, out, err = run(capsys, "analyze", str(path), "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["jackpots"]["pools"] == {} and "no jackpot is ever hit" in doc["jackpots"]["note"]
+    assert doc["components"]["jackpots"] == 0 and doc["components"]["bonus_wheel"] == 0
+    assert doc["bonus_wheel"]["wheel_spins_per_spin"] == {"base": "0", "free_spins": "0"}
+    code, out, _ = run(capsys, "analyze", str(path))
+    assert code == 0 and "never hit: no round can spin the bonus wheel" in out

@@ -70,6 +70,7 @@ class JackpotFigures:
     chances_error : float
         See :func:`chances_law`.
     pools : dict name -> PoolAnalysis
+        Empty when no round ever spins the wheel (:attr:`reachable` is then False).
     """
 
     bet_value: Fraction
@@ -82,12 +83,12 @@ class JackpotFigures:
     @property
     def rtp(self) -> float:
         """Long-run jackpot payout per unit bet, all pools."""
-        return sum(p.rtp_contribution for p in self.pools.values())
+        return sum((p.rtp_contribution for p in self.pools.values()), 0.0)
 
     @property
     def hits_per_round(self) -> float:
         """Expected jackpot hits (all pools) per paid round."""
-        return sum(p.hits_per_round for p in self.pools.values())
+        return sum((p.hits_per_round for p in self.pools.values()), 0.0)
 
     @property
     def coin_loss(self) -> float:
@@ -102,8 +103,15 @@ class JackpotFigures:
         return self.coin_loss
 
     @property
+    def reachable(self) -> bool:
+        """Whether any round ever spins the wheel (else no pool is ever hit or analysed)."""
+        return self.mean_chances > 0
+
+    @property
     def coin_probability(self) -> float:
         """Stationary probability that a wheel spin stops on a coin division."""
+        if not self.reachable:
+            return 1.0
         return 1.0 - self.hits_per_round / float(self.mean_chances)
 
     def hits_error(self, pool: PoolAnalysis) -> float:
@@ -133,8 +141,10 @@ class JackpotFigures:
         return (float(coin_variance) + second - self.rtp**2) ** 0.5
 
     def chance_per_wheel_spin(self, name: str) -> float:
-        """Stationary chance that a wheel spin stops on jackpot ``name``."""
-        return self.pools[name].expected_hit_probability_per_spin
+        """Stationary chance that a wheel spin stops on jackpot ``name`` (0 when the wheel is
+        never reached)."""
+        pool = self.pools.get(name)
+        return 0.0 if pool is None else pool.expected_hit_probability_per_spin
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,8 +164,10 @@ class Jackpots:
         pools reached with probability above ``POOL_TAIL``.
         """
         game = self.game
-        chances, mean, error = chances_law(events_round)
         bet = game.bet_value(self.level)
+        if not events_round.mean:  # the wheel can never be reached: no pool is ever hit
+            return JackpotFigures(bet, game.bonus_wheel.mean, Fraction(0), {0: 1.0}, 0.0, {})
+        chances, mean, error = chances_law(events_round)
         pools = {}
         for spec in game.jackpots:
             pools[spec.name] = analyze_pool(JackpotPool.from_spec(spec, self.level), bet, chances)

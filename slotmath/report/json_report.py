@@ -130,11 +130,14 @@ def analysis_dict(a) -> dict:
             "wheel_spins_law": {str(k): p for k, p in sorted(j.chances.items())},
             "wheel_spins_law_error": j.chances_error,
             "coin_division_probability": j.coin_probability,
-            "hits_one_in_rounds": 1 / j.hits_per_round,
+            "hits_one_in_rounds": 1 / j.hits_per_round if j.hits_per_round else None,
             "pools": pool_figures(a),
             "method": "renewal model of each pool (slotmath.markov.jackpot), numerical; pool "
                       "fed by play at this bet level only",
         }
+        if not j.reachable:
+            out["jackpots"]["note"] = ("no round can spin the bonus wheel on these reels: no "
+                                       "jackpot is ever hit, and they are reported as zero")
     cap = a.cap
     if cap is not None:
         out["max_win_cap"] = {

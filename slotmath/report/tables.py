@@ -120,7 +120,9 @@ def summary_frame(analysis) -> pd.DataFrame:
         ("full cycle", f"{a.base_table.cycle:,}"),
     ]
     fs = a.free_spins
-    if fs is not None:
+    if fs is not None and not fs.trigger_probability:
+        items.append(("free spins: trigger", "never (the trigger cannot show on these reels)"))
+    elif fs is not None:
         items += [
             ("free spins: trigger", (f"{float(fs.trigger_probability):.6%}  "
                                     f"(1 in {_one_in(fs.trigger_probability):.1f})")),

@@ -30,9 +30,13 @@ def par_sheet_text(a) -> str:
     if len(scatters):
         parts.append(_block("Scatters", scatters, float_format=lambda v: f"{v:.6g}"))
     if a.jackpots is not None:
-        parts.append(_block(f"Jackpots (currency {game.currency or 'units'}, bet "
-                            f"{float(game.bet_value(a.level)):g})", jackpot_frame(a),
-                            float_format=lambda v: f"{v:.6g}"))
+        title = (f"Jackpots (currency {game.currency or 'units'}, bet "
+                 f"{float(game.bet_value(a.level)):g})")
+        if a.jackpots.reachable:
+            parts.append(_block(title, jackpot_frame(a), float_format=lambda v: f"{v:.6g}"))
+        else:
+            parts.append(f"{title}\n{'-' * len(title)}\nnever hit: no round can spin the "
+                         "bonus wheel on these reels\n")
     parts.append(_block("Win sizes (x bet)", win_size_frame(a), float_format=lambda v: f"{v:.6g}"))
     parts.append(_block("RTP confidence intervals", confidence_frame(a),
                         float_format=lambda v: f"{v:.4%}"))
