@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -602,3 +603,21 @@ def test_a_changed_wheel_count_rule_shows_up_in_loader_and_game(monkeypatch):
     assert loads_game(JACKPOT_GAME.replace("count = 2", "count = 4"), "jp.toml"
                       ).bonus_wheel.count == 4
     replace(game, bonus_wheel=replace(game.bonus_wheel, count=4))
+
+
+@pytest.mark.parametrize("levels, problem", [
+    ((2, 3), "must include level 1"),
+    ((1, 1, 2), "level 1 is listed twice"),
+    ((), "at least one bet level"),
+    ((1, 0), "must be >= 1"),
+])
+def test_bet_levels_rule_holds_for_a_game_built_in_code(levels, problem):
+    """The loader and a game built in code (what-if edits) go through the same rule."""
+    from dataclasses import replace
+
+    import slotmath
+
+    game = slotmath.load_game(Path(__file__).resolve().parents[1] / "data/games/classic_3reel.toml")
+    with pytest.raises(RuleError, match=problem) as err:
+        replace(game, bet_levels=levels)
+    assert err.value.field.startswith("bet_levels")

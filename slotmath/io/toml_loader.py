@@ -399,13 +399,7 @@ class _Builder:
             self.fail("bet_levels", f"must be a non-empty list of whole numbers >= 1 like "
                                     f"[1, 2, 5], got {levels!r}")
         bet_levels = tuple(self._int(v, f"bet_levels[{i}]", 1) for i, v in enumerate(levels))
-        for i, level in enumerate(bet_levels):
-            if level in bet_levels[:i]:
-                self.fail(f"bet_levels[{i}]",
-                          f"level {level} is listed twice: give each level once")
-        if 1 not in bet_levels:
-            self.fail("bet_levels", f"must include level 1 (bet and pays are given at level 1), "
-                                    f"got {list(bet_levels)}")
+        self._rule("bet_levels", rules.check_bet_levels, bet_levels)
         return bet_levels
 
     def _paylines(self, value: Any, rows: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:

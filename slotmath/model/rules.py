@@ -417,11 +417,40 @@ def check_max_win(max_win: MaxWin, coin_value=None, *, need_coin_value: bool = F
                                     "the top of the file")
 
 
+def check_bet_levels(levels) -> None:
+    """Bet levels: at least one, each a whole number >= 1 listed once, level 1 among them
+    (the file's bet and pays are given at level 1). Fields are ``[i]`` within the list.
+
+    Examples
+    --------
+    >>> check_bet_levels((1, 2, 2))
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: [2]: level 2 is listed twice: give each level once
+    """
+    if not levels:
+        raise RuleError(None, "must list at least one bet level, like [1, 2, 5]")
+    for i, level in enumerate(levels):
+        try:
+            check_whole(level, None, 1)
+        except RuleError as err:
+            raise RuleError(f"[{i}]", err.problem, err.value) from None
+        if level in levels[:i]:
+            raise RuleError(f"[{i}]", f"level {level} is listed twice: give each level once")
+    if 1 not in levels:
+        raise RuleError(None, "must include level 1 (bet and pays are given at level 1)",
+                        list(levels))
+
+
 def check_game(game: Game) -> None:
     """The rules across a game's parts (each part checks itself when built): the strips show
     declared symbols, the free spins name a scatter and a reel set, the wheel's count fits the
     reels, the coin value, the cap's currency, the jackpots' contributions together. Fields
     are key paths of a game file (``reels.base[2][4]``, ``free_spins.trigger``)."""
+    try:
+        check_bet_levels(tuple(game.bet_levels))
+    except RuleError as err:
+        raise err.within("bet_levels") from None
     check_reel_sets(game.reel_sets, game.symbols)
     if game.free_spins is not None:
         try:
