@@ -61,9 +61,9 @@ class FreeSpinsRound:
                           c.expected_spins(n))
 
     def dense(self, ns: list[int]) -> dict[int, DenseLaw]:
-        step = self.chain._grid_unit * self.spec.multiplier
+        step = self.chain.grid_unit * self.spec.multiplier
         return {n: DenseLaw(p, step, self.free.credits_per_bet, bound)
-                for n, (p, bound) in self.chain._dense(ns).items()}
+                for n, (p, bound) in self.chain.dense_pmfs(ns).items()}
 
 
 def marks(game) -> tuple[Mark, ...]:

@@ -401,7 +401,7 @@ class FreeSpinsFeature:
 
     # -- the numerical win distribution -----------------------------------------------------
     @cached_property
-    def _grid_unit(self) -> int:
+    def grid_unit(self) -> int:
         """gcd of the raw credit values (0 when no spin pays)."""
         g = 0
         for (_, c) in self.free.weights:
@@ -410,7 +410,7 @@ class FreeSpinsFeature:
 
     def _class_transforms(self, length: int) -> dict[int, np.ndarray]:
         """rfft of each class's sub-probability mass function on a grid of ``length``."""
-        g = self._grid_unit
+        g = self.grid_unit
         cyc = self.free.cycle
         pmfs = {k.award: np.zeros(length) for k in self.classes}
         for (t, c), w in self.free.weights.items():
@@ -493,10 +493,10 @@ class FreeSpinsFeature:
                     out[n][lo:hi] = V[n][n - 1]
         return out
 
-    def _dense(self, ns: list[int]) -> dict[int, tuple[np.ndarray, float]]:
-        """Dense raw pmf (grid units ``_grid_unit``) of the total before the multiplier, and the
+    def dense_pmfs(self, ns: list[int]) -> dict[int, tuple[np.ndarray, float]]:
+        """Dense raw pmf (grid units ``grid_unit``) of the total before the multiplier, and the
         bound on the folded mass, for each start ``n`` (already cut to the cap)."""
-        g = self._grid_unit
+        g = self.grid_unit
         ns = sorted(set(ns))
         if g == 0 or not ns:
             return {n: (np.ones(1), 0.0) for n in ns}
@@ -551,8 +551,8 @@ class FreeSpinsFeature:
         ([0, 4, 8], [0.5625, 0.375, 0.0625])
         """
         n = self._start(n)
-        p, bound = self._dense([n])[n]
-        unit = self._grid_unit * self.spec.multiplier
+        p, bound = self.dense_pmfs([n])[n]
+        unit = self.grid_unit * self.spec.multiplier
         credits, probs, dropped, floor, dropped_bound = NumericWinDistribution.denoised(p, unit)
         return NumericWinDistribution(
             credits, probs, self.free.credits_per_bet, bound, dropped, floor, dropped_bound
