@@ -1,0 +1,568 @@
+"""Compliance check: a game's figures against jurisdiction rules (GLI-11, ANZ/NZ, UKGC RTS).
+
+Each rule is data (:class:`Rule`): an id, the document and section it comes from, what it
+asks, the name of its limit (a parameter with a default, :data:`LIMITS`) and a function that
+turns the analyses of a game into rows (:class:`Finding`: subject, bet level, figure, limit,
+pass/fail, note). :func:`check` evaluates the chosen rule sets at every bet level they need;
+:class:`ComplianceReport` renders the rows as text tables (one per rule set), a DataFrame or
+a JSON document. ``slotmath check`` prints it and exits 1 when any rule fails.
+
+How each figure is read
+-----------------------
+*Exact* (fractions over the full cycle): pay-table hits (:attr:`Analysis.direct`), scatter
+counts, the top award, the free-spins trigger, expected bonus-wheel spins per game, the RTP
+of a game without jackpots. *Numerical* (float64 with the analysis's error bound, used on
+the side that makes a pass conservative): jackpot hit rates, a jackpot game's RTP, the SD
+with jackpots (an approximation, :meth:`JackpotFigures.total_std`).
+
+"1 in N games" is the expected number of games per occurrence: for a lines game a pay's hits
+add up over the paylines (as in the PAR sheet's pay table), so ``1 / N`` is the expected
+number of times the award shows per game. GLI-11's "at least once in every 100 million
+games" is that expectation over 1e8 games being at least 1; for an award that rare the
+chance that it shows twice in one game is negligible, so it is also the probability.
+ANZ 1.22.16a multiplies the probability per line (or way) by the number of lines (ways),
+which is the same expected count per play.
+
+Examples
+--------
+>>> import slotmath
+>>> r = check(slotmath.load_game("data/games/tiny_lines.toml"))
+>>> r.passed, sorted(r.rule_sets)
+(True, ['anz', 'gli11', 'ukgc'])
+>>> row = next(f for f in r.findings if f.subject == "pay BAR x3")
+>>> row.figure, row.probability  # 5 lines x 4 BAR combinations... of 512
+('1 in 25.6', '5/128')
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from functools import cached_property
+
+import pandas as pd
+
+__all__ = ["LIMITS", "RULES", "RULE_SETS", "ComplianceReport", "Finding", "Limit", "Rule",
+           "check", "parse_limits", "parse_rule_sets"]
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A rule's limit: its name on the command line (``--limit name=value``), its default."""
+
+    name: str
+    default: float
+    meaning: str
+
+
+LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
+    Limit("gli11.games", 100_000_000, "every advertised award shows at least once in this "
+                                      "many games (GLI-11 4.8.2: 100 million)"),
+    Limit("anz.min_rtp", 0.87, "minimum RTP, as a fraction ([MINRTP]; 0.87 is 87%)"),
+    Limit("anz.pattern_plays", 7_000_000, "each base-game winning pattern at least once in "
+                                          "this many plays, per line x lines (1.22.16a)"),
+)}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One row of a compliance table.
+
+    ``figure`` and ``limit`` are as printed; ``value`` is the figure as a number (a float,
+    None for "never" or when there is none) and ``probability`` the exact rate as "p/q" when
+    the figure is exact (else None). ``passed`` decides the exit status.
+    """
+
+    rule_set: str
+    rule: str
+    source: str
+    subject: str
+    levels: str
+    figure: str
+    limit: str
+    passed: bool
+    value: float | None = None
+    probability: str | None = None
+    note: str = ""
+
+    @property
+    def result(self) -> str:
+        return "pass" if self.passed else "FAIL"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One jurisdiction rule as data: where it comes from and how it is evaluated."""
+
+    id: str
+    rule_set: str
+    source: str  # document and section
+    requirement: str
+    limit: str | None  # a key of LIMITS, or None for a rule with no numeric limit
+    evaluate: Callable[[_Levels, Mapping[str, float], Rule], list[Finding]] = field(repr=False)
+
+
+# -- the analyses a check needs: one per bet level, computed once ----------------------------
+class _Levels:
+    """The game's analyses at the levels under check (lazy, shared by every rule)."""
+
+    def __init__(self, game, levels: tuple[int, ...], progress=None):
+        self.game = game
+        self.levels = levels
+        self.progress = progress
+        self._by_level: dict = {}
+
+    def __getitem__(self, level: int):
+        if level not in self._by_level:
+            import slotmath
+
+            self._by_level[level] = slotmath.analyze(self.game, level, self.progress)
+        return self._by_level[level]
+
+    def items(self):
+        return [(level, self[level]) for level in self.levels]
+
+
+def _levels_text(levels: Iterable[int]) -> str:
+    levels = sorted(levels)
+    if not levels:
+        return "-"
+    if len(levels) > 2 and levels == list(range(levels[0], levels[-1] + 1)):
+        return f"{levels[0]}-{levels[-1]}"
+    return ",".join(map(str, levels))
+
+
+def _one_in_text(rate) -> str:
+    if not rate:
+        return "never"
+    n = 1 / float(rate)
+    return f"1 in {n:,.1f}" if n < 1000 else f"1 in {n:,.0f}"
+
+
+def _exact_text(rate) -> str | None:
+    return str(rate) if isinstance(rate, (int, Fraction)) else None
+
+
+def _meets(rate, error: float, plays: float) -> bool:
+    """Whether ``rate`` (per game) is at least one in ``plays``: exactly for a fraction, for a
+    float only when its lower bound ``rate - error`` is."""
+    if isinstance(rate, (int, Fraction)):
+        return Fraction(rate) * Fraction(plays) >= 1
+    return (rate - error) * plays >= 1
+
+
+# -- what the figures are ---------------------------------------------------------------------
+def _pattern_rates(analysis) -> dict[str, Fraction]:
+    """Base-game pay-table entries advertised at the analysis's level -> exact rate per game.
+
+    Lines: hits summed over the paylines; ways: the expected number of winning ways; both per
+    stop combination of the full cycle. Rows split by a multiplier wild's credits are one
+    entry; an advertised entry no combination pays has rate 0.
+    """
+    d = analysis.direct
+    model = analysis.context.model
+    out: dict[str, Fraction] = {}
+    for key in model.keys:
+        for count, credits in sorted(model.key_credits[key].items()):
+            if credits > 0:
+                out[f"pay {key} x{count}"] = Fraction(0)
+    for p in d.pays:
+        name = f"pay {p.key} x{p.count}"
+        if name in out:
+            out[name] += Fraction(p.ways if d.kind == "ways" else p.hits, d.cycle)
+    return out
+
+
+def _scatter_rates(analysis) -> dict[str, Fraction]:
+    """Advertised scatter pays at the level -> exact probability per game (a count above the
+    top listed one pays the top pay, so it counts as that entry)."""
+    game, d, level = analysis.game, analysis.direct, analysis.level
+    out: dict[str, Fraction] = {}
+    for name in game.scatters:
+        sym = game.symbols[name]
+        listed = sorted(set(sym.pays) | {c for col in sym.level_pays.values() for c in col})
+        counts = d.scatter_counts[name]
+        for c in listed:
+            if sym.pay_at(c, level) <= 0:
+                continue
+            weight = sum(w for k, w in counts.items() if k == c or (c == listed[-1] and k > c))
+            out[f"scatter {name} x{c}"] = Fraction(weight, d.cycle)
+    return out
+
+
+def _wheel_rate(analysis) -> Fraction:
+    """Exact expected bonus-wheel spins per paid game: the paid spin's and its free spins'."""
+    spins = analysis.wheel_spins
+    rate = spins.get("base", Fraction(0))
+    for f in analysis.round.features:
+        if f.name in spins:
+            rate += analysis.round.feature_spins(f.name) * spins[f.name]
+    return rate
+
+
+def _worst(rule: Rule, limits, per_level: dict[int, dict[str, tuple]], plays_limit: str,
+           notes: Mapping[str, str] | None = None) -> list[Finding]:
+    """One row per subject: its rarest level among those that offer it."""
+    plays = limits[rule.limit]
+    subjects: dict[str, list] = {}
+    for level, rates in per_level.items():
+        for subject, (rate, error) in rates.items():
+            subjects.setdefault(subject, []).append((level, rate, error))
+    rows = []
+    for subject, entries in subjects.items():
+        level, rate, error = min(entries, key=lambda e: (float(e[1]) - e[2], e[0]))
+        levels = [e[0] for e in entries]
+        passed = all(_meets(r, e, plays) for _, r, e in entries)
+        note = (notes or {}).get(subject, "")
+        if not rate and not note:
+            note = "no outcome of the game shows it"
+        if len({float(e[1]) for e in entries}) > 1:
+            note = (note + "; " if note else "") + f"rarest at level {level}"
+        rows.append(Finding(rule.rule_set, rule.id, rule.source, subject, _levels_text(levels),
+                            _one_in_text(rate), plays_limit, passed,
+                            value=float(rate), probability=_exact_text(rate), note=note))
+    return rows
+
+
+def _gli_pays(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    per_level = {level: {s: (r, 0.0) for s, r in (_pattern_rates(a) | _scatter_rates(a)).items()}
+                 for level, a in levels.items()}
+    return _worst(rule, limits, per_level, f"1 in {limits[rule.limit]:,.0f} games")
+
+
+def _gli_top_award(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    plays = limits[rule.limit]
+    rows = []
+    for level, a in levels.items():
+        top = a.top_award
+        p = top.probability
+        rows.append(Finding(rule.rule_set, rule.id, rule.source,
+                            f"top award {float(top.multiple):,g} x bet", str(level),
+                            _one_in_text(p), f"1 in {plays:,.0f} games", _meets(p, 0.0, plays),
+                            value=float(p), probability=_exact_text(p),
+                            note="" if p else "the paid spin never wins"))
+    return rows
+
+
+def _gli_features(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    game = levels.game
+    per_level: dict[int, dict[str, tuple]] = {}
+    notes: dict[str, str] = {}
+    for level, a in levels.items():
+        rates: dict[str, tuple] = {}
+        if game.free_spins is not None:
+            p = a.free_spins.trigger_probability
+            rates["free spins trigger"] = (p, 0.0)
+            if not p:
+                notes["free spins trigger"] = (f"the trigger ({game.free_spins.trigger}) cannot "
+                                               "show in enough positions on the base reels")
+        if game.bonus_wheel is not None:
+            rates["bonus wheel entry"] = (_wheel_rate(a), 0.0)
+            notes["bonus wheel entry"] = "expected wheel spins per game (paid spin and free spins)"
+        j = a.jackpots
+        for spec in game.jackpots:
+            pool = None if j is None else j.pools.get(spec.name)
+            subject = f"jackpot {spec.name}"
+            if pool is None:
+                rates[subject] = (0.0, 0.0)
+                notes[subject] = "no game can spin the bonus wheel, so it is never hit"
+            else:
+                rates[subject] = (pool.hits_per_round, j.hits_error(pool))
+                notes[subject] = "numerical (renewal model of the pool)"
+        per_level[level] = rates
+    if not any(per_level.values()):
+        return [Finding(rule.rule_set, rule.id, rule.source, "features", "-", "none", "-", True,
+                        note="the game has no free spins, bonus wheel or jackpot")]
+    return _worst(rule, limits, per_level, f"1 in {limits[rule.limit]:,.0f} games", notes)
+
+
+def _rtp_text(rtp) -> str:
+    return f"{float(rtp):.4%}"
+
+
+def _anz_min_rtp(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    floor = limits[rule.limit]
+    by_level = {level: (a.rtp, a.rtp_error) for level, a in levels.items()}
+    level = min(by_level, key=lambda k: float(by_level[k][0]) - by_level[k][1])
+    rtp, error = by_level[level]
+    passed = all(float(r) - e >= floor for r, e in by_level.values())
+    if isinstance(rtp, Fraction):
+        passed = all(Fraction(r) >= Fraction(floor) for r, _ in by_level.values())
+    nonlinear = sorted({lv for s in (*levels.game.symbols.values(), *levels.game.groups.values())
+                        for lv in s.level_pays})
+    note = "RTP by level: " + ", ".join(f"{lv} {_rtp_text(r)}" for lv, (r, _) in by_level.items())
+    note += ("; non-linear pay table (level_pays at level "
+             + _levels_text(nonlinear) + ")" if nonlinear else "; pay table linear in the bet")
+    if error:
+        note += f"; numerical, error <= {error:.1e}"
+    return [Finding(rule.rule_set, rule.id, rule.source, "minimum RTP over bet levels",
+                    str(level), f"{_rtp_text(rtp)} at level {level}", f">= {floor:.2%}", passed,
+                    value=float(rtp), probability=_exact_text(rtp), note=note)]
+
+
+def _ways_or_lines(game) -> int:
+    if game.paylines is not None:
+        return game.n_lines
+    return math.prod(game.rows)
+
+
+def _anz_patterns(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    per_level = {level: {s: (r, 0.0) for s, r in (_pattern_rates(a) | _scatter_rates(a)).items()}
+                 for level, a in levels.items()}
+    lines = _ways_or_lines(levels.game)
+    unit = ("line" if lines == 1 else "lines") if levels.game.paylines is not None else "ways"
+    return _worst(rule, limits, per_level,
+                  f"1 in {limits[rule.limit]:,.0f} plays (per line x {lines} {unit})")
+
+
+def _anz_sd(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    by_level = {level: (a.std_total, a.std, a.jackpots is not None) for level, a in levels.items()}
+    level = max(by_level, key=lambda k: (by_level[k][0], -k))
+    total, coin, jackpots = by_level[level]
+    passed = all(math.isfinite(t) for t, _, _ in by_level.values())
+    figure = f"{total:.4f} x bet at level {level}"
+    note = "SD by level: " + ", ".join(f"{lv} {t:.4f}" for lv, (t, _, _) in by_level.items())
+    if jackpots:
+        note = (f"with jackpots (approx.); coin game without progressives {coin:.4f}; " + note)
+    return [Finding(rule.rule_set, rule.id, rule.source, "SD in the highest-SD configuration",
+                    str(level), figure, "computed", passed, value=total, note=note)]
+
+
+def _anz_progressive(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    game = levels.game
+    if not game.jackpots:
+        return [Finding(rule.rule_set, rule.id, rule.source, "progressive jackpots", "-", "none",
+                        "disclosed", True, note="the game has no progressive jackpot")]
+    currency = f" {game.currency}" if game.currency else ""
+    rows = []
+    for level, a in levels.items():
+        j = a.jackpots
+        for spec in game.jackpots:
+            pool = j.pools.get(spec.name)
+            value = None if pool is None else pool.hit_value_mean
+            figure = (f"reset {float(spec.seed):,g}{currency}, increment "
+                      f"{float(spec.contribution):.3%} of bet, expected hit value "
+                      + ("never" if value is None else f"{value:,.2f}{currency}"))
+            passed = value is not None and math.isfinite(value)
+            note = ("never hit: no game can spin the bonus wheel" if value is None
+                    else f"hit value numerical, error <= "
+                         f"{pool.error_bounds.get('hit_value_mean', 0.0):.1e}")
+            rows.append(Finding(rule.rule_set, rule.id, rule.source, f"jackpot {spec.name}",
+                                str(level), figure, "disclosed", passed, value=value, note=note))
+    return rows
+
+
+def _ukgc_split(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    rows = []
+    for level, a in levels.items():
+        parts = a.components
+        jackpot = parts.get("jackpots", Fraction(0))
+        base = sum((v for k, v in parts.items() if k != "jackpots"), Fraction(0))
+        total, error = a.rtp, a.rtp_error
+        # two paths: the parts (direct method and each feature's mean) against the RTP (the
+        # round's law); they must add up within the RTP's error bound
+        gap = abs(float(base) + float(jackpot) - float(total))
+        adds_up = (base + jackpot == total) if a.exact else gap <= error + 1e-12
+        computed = all(math.isfinite(float(x)) for x in (base, jackpot, total))
+        note = "exact" if a.exact else f"numerical, error <= {error:.1e}"
+        if not adds_up:
+            note = f"base + jackpot differs from the RTP by {gap:.2e}"
+        rows.append(Finding(rule.rule_set, rule.id, rule.source, "RTP split: base + jackpot",
+                            str(level), f"{_rtp_text(base)} + {_rtp_text(jackpot)} = "
+                                        f"{_rtp_text(total)}", "both computed",
+                            computed and adds_up, value=float(total),
+                            probability=_exact_text(total), note=note))
+    return rows
+
+
+GLI11 = "GLI-11 v3.0 (2016)"
+ANZ = "ANZ Gaming Machine National Standard (NZ Gazette 2004 No. 79)"
+UKGC = "UKGC Remote gambling and software technical standards (2021)"
+
+RULES: tuple[Rule, ...] = (
+    Rule("GLI-11 odds: pay table", "gli11", f"{GLI11} 4.8.2 Odds",
+         "each advertised pay (line, way and scatter pays) shows at least once in 100 million "
+         "games, at every bet level that can win it", "gli11.games", _gli_pays),
+    Rule("GLI-11 odds: top award", "gli11", f"{GLI11} 4.8.2 Odds",
+         "the top award shows at least once in 100 million games, at every bet level",
+         "gli11.games", _gli_top_award),
+    Rule("GLI-11 odds: feature entry", "gli11", f"{GLI11} 4.8.2 Odds",
+         "entry to each feature (free spins, bonus wheel) and each jackpot shows at least once "
+         "in 100 million games, at every bet level that can win it", "gli11.games",
+         _gli_features),
+    Rule("ANZ minimum RTP", "anz", f"{ANZ} 1.22.15 and 1.22.18 Non-linear Paytables",
+         "the RTP is at least [MINRTP] at the lowest end of a non-linear pay table (the "
+         "minimum over bet levels)", "anz.min_rtp", _anz_min_rtp),
+    Rule("ANZ pattern probability", "anz", f"{ANZ} 1.22.16a Probability",
+         "each base-game winning pattern at least 1 in 7,000,000 plays, its probability per "
+         "line multiplied by the lines (ways)", "anz.pattern_plays", _anz_patterns),
+    Rule("ANZ SD", "anz", f"{ANZ} 1.22.17 Standard deviation",
+         "the SD is computed in the configuration with the highest SD", None, _anz_sd),
+    Rule("ANZ progressive disclosure", "anz", f"{ANZ} progressive jackpots: player information",
+         "each progressive's reset (seed), increment rate (contribution) and expected hit value",
+         None, _anz_progressive),
+    Rule("UKGC RTP split", "ukgc", f"{UKGC} RTS 9A (implementation guidance) with RTS 3C",
+         "the RTP can be shown split into the base game and the jackpot part", None,
+         _ukgc_split),
+)
+
+RULE_SETS: dict[str, str] = {"gli11": GLI11, "anz": ANZ, "ukgc": UKGC}
+
+
+# -- the report -------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class ComplianceReport:
+    """The rows of a compliance check of ``game`` at ``levels`` with ``limits``."""
+
+    game_name: str
+    levels: tuple[int, ...]
+    rule_sets: tuple[str, ...]
+    limits: Mapping[str, float]
+    findings: tuple[Finding, ...]
+
+    @property
+    def passed(self) -> bool:
+        """Whether every rule passed (the CLI's exit status 0)."""
+        return all(f.passed for f in self.findings)
+
+    @cached_property
+    def failed(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if not f.passed)
+
+    def frame(self, rule_set: str | None = None) -> pd.DataFrame:
+        """The rows as a table: rule, subject, levels, figure, limit, result, note, source."""
+        rows = [f for f in self.findings if rule_set is None or f.rule_set == rule_set]
+        columns = ["rule", "subject", "levels", "figure", "limit", "result", "note", "source"]
+        return pd.DataFrame([{**asdict(f), "result": f.result} for f in rows], columns=columns)
+
+    def to_dict(self) -> dict:
+        """The JSON document of ``slotmath check --json``: the same rows as the text."""
+        return {
+            "game": self.game_name,
+            "bet_levels": list(self.levels),
+            "passed": self.passed,
+            "limits": dict(self.limits),
+            "rule_sets": {
+                name: {
+                    "document": RULE_SETS[name],
+                    "passed": all(f.passed for f in self.findings if f.rule_set == name),
+                    "rules": [{**{k: v for k, v in asdict(f).items() if k != "rule_set"},
+                               "result": f.result}
+                              for f in self.findings if f.rule_set == name],
+                }
+                for name in self.rule_sets
+            },
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    def text(self) -> str:
+        """One table per rule set (rule, subject, levels, figure, limit, result, note)."""
+        out = [f"Compliance check: {self.game_name} (bet levels {_levels_text(self.levels)})"]
+        for name in self.rule_sets:
+            frame = self.frame(name)
+            verdict = "pass" if (frame["result"] == "pass").all() else "FAIL"
+            out += ["", f"{name}: {RULE_SETS[name]}: {verdict}"]
+            for rule in (r for r in RULES if r.rule_set == name):
+                limit = "" if rule.limit is None else f"  [{rule.limit} = {self.limits[rule.limit]:g}]"
+                out.append(f"  {rule.id}: {rule.source}{limit}")
+            out.append(_table(frame.drop(columns=["source"])))
+        failed = len(self.failed)
+        out += ["", "all rules pass" if not failed else f"{failed} row(s) FAIL"]
+        return "\n".join(out)
+
+
+def _table(frame: pd.DataFrame) -> str:
+    """Left-aligned plain-text table (the note column last, unpadded)."""
+    cells = [list(frame.columns)] + frame.astype(str).values.tolist()
+    widths = [max(len(row[i]) for row in cells) for i in range(len(frame.columns))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    return "\n".join("  " + line for line in lines)
+
+
+def parse_rule_sets(text: str | None) -> tuple[str, ...]:
+    """``"gli11,anz"`` -> ``("gli11", "anz")``; ValueError naming the unknown ones.
+
+    Examples
+    --------
+    >>> parse_rule_sets(None), parse_rule_sets("ukgc, gli11")
+    (('gli11', 'anz', 'ukgc'), ('ukgc', 'gli11'))
+    """
+    if text is None:
+        return tuple(RULE_SETS)
+    names = tuple(dict.fromkeys(n.strip().lower() for n in text.split(",") if n.strip()))
+    unknown = [n for n in names if n not in RULE_SETS]
+    if unknown or not names:
+        raise ValueError(f"unknown rule set {', '.join(map(repr, unknown)) or repr(text)}; "
+                         f"choose from {', '.join(RULE_SETS)}")
+    return names
+
+
+def parse_limits(items: Iterable[str] = ()) -> dict[str, float]:
+    """``["anz.min_rtp=0.9"]`` -> every limit, defaults for those not given.
+
+    Examples
+    --------
+    >>> parse_limits(["anz.min_rtp=0.9"])["anz.min_rtp"], parse_limits()["gli11.games"]
+    (0.9, 100000000)
+    """
+    limits = {name: limit.default for name, limit in LIMITS.items()}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or name not in LIMITS:
+            raise ValueError(f"expected NAME=VALUE with NAME one of {', '.join(LIMITS)}, "
+                             f"got {item!r}")
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not math.isfinite(number) or number <= 0:
+            raise ValueError(f"{name} must be a number > 0, got {value.strip()!r}")
+        limits[name] = number
+    return limits
+
+
+def check(game, rule_sets: Iterable[str] = tuple(RULE_SETS), levels: Iterable[int] | None = None,
+          limits: Mapping[str, float] | None = None, progress=None) -> ComplianceReport:
+    """Check ``game`` against the rule sets at ``levels`` (default: every bet level).
+
+    Parameters
+    ----------
+    game : Game
+    rule_sets : iterable of str
+        Keys of :data:`RULE_SETS`.
+    levels : iterable of int, optional
+        The bet levels to check (each rule needs its levels' analyses); default all.
+    limits : mapping, optional
+        Values for some :data:`LIMITS` (the others keep their defaults).
+    progress : callable, optional
+        Passed to each :func:`slotmath.analyze`.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/classic_3reel.toml")
+    >>> r = check(g, ["anz"], limits={"anz.min_rtp": 0.96})
+    >>> [(f.rule, f.result) for f in r.findings if not f.passed]
+    [('ANZ minimum RTP', 'FAIL')]
+    """
+    rule_sets = parse_rule_sets(",".join(rule_sets))
+    levels = tuple(game.bet_levels if levels is None else levels)
+    for level in levels:
+        game.check_level(level)
+    chosen = {name: limit.default for name, limit in LIMITS.items()} | dict(limits or {})
+    unknown = set(chosen) - set(LIMITS)
+    if unknown:
+        raise ValueError(f"unknown limit {sorted(unknown)}; choose from {', '.join(LIMITS)}")
+    analyses = _Levels(game, levels, progress)
+    findings: list[Finding] = []
+    for name in rule_sets:
+        for rule in RULES:
+            if rule.rule_set == name:
+                findings += rule.evaluate(analyses, chosen, rule)
+    return ComplianceReport(game.name, levels, rule_sets, chosen, tuple(findings))
