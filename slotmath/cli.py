@@ -1,4 +1,4 @@
-"""Command line: ``slotmath analyze`` and ``slotmath simulate``.
+"""Command line: ``slotmath analyze``, ``slotmath simulate`` and ``slotmath check``.
 
 Bad input is reported on one line naming the file, the key and what is wrong, with exit
 status 2; the CLI never prints a traceback.
@@ -43,7 +43,24 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--coin-value", default=None, metavar="X",
                    help="currency per coin, instead of the file's coin_value")
     s.add_argument("--progress", action="store_true", help="show a progress bar")
+    _check_parser(sub)
     return p
+
+
+def _check_parser(sub) -> None:
+    from slotmath.report.compliance import LIMITS, RULE_SETS
+
+    c = sub.add_parser("check", help="compliance check against GLI-11, ANZ/NZ and UKGC rules "
+                                     "(exit 1 when any rule fails)")
+    c.add_argument("file")
+    c.add_argument("--rules", default=None, metavar="SETS",
+                   help=f"comma-separated rule sets (default: {','.join(RULE_SETS)})")
+    c.add_argument("--json", action="store_true", help="print the tables as JSON")
+    c.add_argument("--bet-level", type=int, default=None,
+                   help="check this bet level only (default: every level)")
+    c.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                   help="change a limit: " + ", ".join(f"{n} (default {v.default:g})"
+                                                       for n, v in LIMITS.items()))
 
 
 def _level(game, value, label) -> int:
@@ -129,6 +146,25 @@ def _simulate(args) -> int:
     return 0
 
 
+def _check(args) -> int:
+    import slotmath
+    from slotmath.report import compliance
+
+    try:
+        rule_sets = compliance.parse_rule_sets(args.rules)
+    except ValueError as exc:
+        raise GameFileError(None, "--rules", str(exc)) from None
+    try:
+        limits = compliance.parse_limits(args.limit)
+    except ValueError as exc:
+        raise GameFileError(None, "--limit", str(exc)) from None
+    game = slotmath.load_game(args.file)
+    levels = None if args.bet_level is None else [_level(game, args.bet_level, args.file)]
+    result = compliance.check(game, rule_sets, levels, limits)
+    print(result.to_json() if args.json else result.text())
+    return 0 if result.passed else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``slotmath`` console script."""
     try:
@@ -136,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, or a usage error already printed on one line
         return int(exc.code or 0)
     try:
-        return {"analyze": _analyze, "simulate": _simulate}[args.command](args)
+        return {"analyze": _analyze, "simulate": _simulate, "check": _check}[args.command](args)
     except GameFileError as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

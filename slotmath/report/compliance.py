@@ -88,6 +88,11 @@ class Finding:
     probability: str | None = None
     note: str = ""
 
+    def __post_init__(self):  # plain Python numbers (numpy's would not serialise as JSON)
+        object.__setattr__(self, "passed", bool(self.passed))
+        if self.value is not None:
+            object.__setattr__(self, "value", float(self.value))
+
     @property
     def result(self) -> str:
         return "pass" if self.passed else "FAIL"
@@ -155,14 +160,23 @@ def _meets(rate, error: float, plays: float) -> bool:
 
 
 # -- what the figures are ---------------------------------------------------------------------
-def _pattern_rates(analysis) -> dict[str, Fraction]:
-    """Base-game pay-table entries advertised at the analysis's level -> exact rate per game.
+def _direct(analysis, reel_set: str):
+    if reel_set == "base":
+        return analysis.direct
+    from slotmath.exact.direct import direct_method
+
+    return direct_method(analysis.game, reel_set, analysis.level, analysis.context.model)
+
+
+def _pattern_rates(analysis, reel_set: str = "base") -> dict[str, Fraction]:
+    """Pay-table entries advertised at the analysis's level -> exact rate per spin on
+    ``reel_set``.
 
     Lines: hits summed over the paylines; ways: the expected number of winning ways; both per
     stop combination of the full cycle. Rows split by a multiplier wild's credits are one
     entry; an advertised entry no combination pays has rate 0.
     """
-    d = analysis.direct
+    d = _direct(analysis, reel_set)
     model = analysis.context.model
     out: dict[str, Fraction] = {}
     for key in model.keys:
@@ -173,13 +187,14 @@ def _pattern_rates(analysis) -> dict[str, Fraction]:
         name = f"pay {p.key} x{p.count}"
         if name in out:
             out[name] += Fraction(p.ways if d.kind == "ways" else p.hits, d.cycle)
-    return out
+    return out | _scatter_rates(analysis, d)
 
 
-def _scatter_rates(analysis) -> dict[str, Fraction]:
-    """Advertised scatter pays at the level -> exact probability per game (a count above the
-    top listed one pays the top pay, so it counts as that entry)."""
-    game, d, level = analysis.game, analysis.direct, analysis.level
+def _scatter_rates(analysis, d) -> dict[str, Fraction]:
+    """Advertised scatter pays at the level -> exact probability per spin of the direct
+    result ``d`` (a count above the top listed one pays the top pay, so it counts as that
+    entry)."""
+    game, level = analysis.game, analysis.level
     out: dict[str, Fraction] = {}
     for name in game.scatters:
         sym = game.symbols[name]
@@ -191,6 +206,18 @@ def _scatter_rates(analysis) -> dict[str, Fraction]:
             weight = sum(w for k, w in counts.items() if k == c or (c == listed[-1] and k > c))
             out[f"scatter {name} x{c}"] = Fraction(weight, d.cycle)
     return out
+
+
+def _game_rates(analysis) -> dict[str, Fraction]:
+    """Each advertised pay -> exact expected occurrences per paid game: on the paid spin plus
+    the expected free spins times its rate on the free-spin reels."""
+    rates = _pattern_rates(analysis)
+    for f in analysis.round.features:
+        if f.reels:
+            spins = analysis.round.feature_spins(f.name)
+            for subject, rate in _pattern_rates(analysis, f.reels).items():
+                rates[subject] = rates.get(subject, Fraction(0)) + spins * rate
+    return rates
 
 
 def _wheel_rate(analysis) -> Fraction:
@@ -228,7 +255,7 @@ def _worst(rule: Rule, limits, per_level: dict[int, dict[str, tuple]], plays_lim
 
 
 def _gli_pays(levels: _Levels, limits, rule: Rule) -> list[Finding]:
-    per_level = {level: {s: (r, 0.0) for s, r in (_pattern_rates(a) | _scatter_rates(a)).items()}
+    per_level = {level: {s: (r, 0.0) for s, r in _game_rates(a).items()}
                  for level, a in levels.items()}
     return _worst(rule, limits, per_level, f"1 in {limits[rule.limit]:,.0f} games")
 
@@ -310,12 +337,26 @@ def _ways_or_lines(game) -> int:
 
 
 def _anz_patterns(levels: _Levels, limits, rule: Rule) -> list[Finding]:
-    per_level = {level: {s: (r, 0.0) for s, r in (_pattern_rates(a) | _scatter_rates(a)).items()}
-                 for level, a in levels.items()}
+    """Base-game patterns only (1.22.16a); one that only free spins can show is listed as not
+    offered in the base game and does not fail this rule (GLI-11's row checks it)."""
+    per_level, free_only = {}, {}
+    for level, a in levels.items():
+        base, anywhere = _pattern_rates(a), _game_rates(a)
+        per_level[level] = {s: (r, 0.0) for s, r in base.items() if r or not anywhere[s]}
+        free_only |= {s: level for s, r in base.items() if not r and anywhere[s]}
     lines = _ways_or_lines(levels.game)
     unit = ("line" if lines == 1 else "lines") if levels.game.paylines is not None else "ways"
-    return _worst(rule, limits, per_level,
-                  f"1 in {limits[rule.limit]:,.0f} plays (per line x {lines} {unit})")
+    limit = f"1 in {limits[rule.limit]:,.0f} plays (per line x {lines} {unit})"
+    rows = _worst(rule, limits, per_level, limit)
+    for subject in free_only:
+        if not any(r.subject == subject for r in rows):
+            rows.append(Finding(rule.rule_set, rule.id, rule.source, subject,
+                                _levels_text(lv for lv, rates in per_level.items()
+                                             if subject not in rates),
+                                "never in the base game", limit, True, value=0.0,
+                                probability="0", note="not offered in the base game: only "
+                                                      "free spins can show it"))
+    return rows
 
 
 def _anz_sd(levels: _Levels, limits, rule: Rule) -> list[Finding]:
