@@ -17,8 +17,9 @@ Examples
 >>> [s.name for s in par_sheets(a)]
 ['Summary', 'Pay table', 'Reel strips', 'Win sizes', 'Confidence', 'Features']
 >>> summary = par_sheets(a)[0].table("Headline figures")
->>> summary.set_index("figure").loc["RTP", ["exact", "error"]].tolist()
-['411/448', 0.0]
+>>> rtp = summary.set_index("figure").loc["RTP"]
+>>> rtp["exact"], float(rtp["error"])
+('411/448', 0.0)
 """
 
 from __future__ import annotations
