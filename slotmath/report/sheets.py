@@ -190,10 +190,15 @@ def _notes(a) -> tuple[str, ...]:
         "rounds it; 'value' is its nearest float64. Where 'exact' is empty the figure is "
         "numerical and 'error' is an absolute bound on 'value' (empty: no bound is known, see "
         "'method')."),
-        "Exact: " + ("the RTP and every component, " if a.exact else "")
+        "Exact: " + ("the RTP and every component, " if a.exact else
+                     "the RTP components " + ", ".join(
+                         k for k, v in a.components.items() if _is_exact(v))
+                     + " and the coin round's RTP, ")
         + "the hit frequencies, the variance, the top award and its probability, every pay-"
-        "table hit count and contribution, the scatter counts, the free-spins figures, the "
-        "bonus wheel's coin figures without jackpots, the reel strips.",
+        "table hit count and contribution, the scatter counts, the free-spins figures, "
+        + ("the bonus wheel's prizes and spins per spin, " if a.game.bonus_wheel else "")
+        + ("each jackpot's seed and contribution, " if a.game.jackpots else "")
+        + "the reel strips.",
     ]
     numerical = []
     if not a.exact:
