@@ -444,6 +444,23 @@ def test_unreachable_free_spins_read_never():
     assert row["exact"] == "0" and "never" in row["method"]
 
 
+def test_unreachable_wheel_reads_never():
+    """No BONUS on reel 1: the wheel is never spun, its jackpots never hit; the report says so
+    instead of stopping."""
+    game = slotmath.load_game(GAMES / "gold_money_frog.toml")
+    for reel_set in ("base", "free"):
+        reel = game.reel_sets[reel_set].reels[0]
+        game = replace_reel(game, reel_set, 0, with_symbol_count(reel, "BONUS", 0))
+    a = slotmath.analyze(game, 4)
+    assert not a.jackpots.reachable
+    tables = workbook_tables(workbook_bytes(a, charts=chart_images(a)))
+    check_all(a, tables)
+    rows = by_figure(tables["Features"]["Jackpots"])
+    assert sorted(rows) == [f"{s.name}: RTP contribution" for s in sorted(
+        game.jackpots, key=lambda s: f"{s.name}: RTP contribution")]
+    assert all(r["exact"] == "0" and "never" in r["method"] for r in rows.values())
+
+
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
 def test_every_bundled_game_makes_both(path):
     game = slotmath.load_game(path)

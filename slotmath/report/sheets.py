@@ -195,7 +195,8 @@ def _notes(a) -> tuple[str, ...]:
                          k for k, v in a.components.items() if _is_exact(v))
                      + " and the coin round's RTP, ")
         + "the hit frequencies, the variance, the top award and its probability, every pay-"
-        "table hit count and contribution, the scatter counts, the free-spins figures, "
+        "table hit count and contribution, the scatter counts, "
+        + ("the free-spins figures, " if a.game.free_spins else "")
         + ("the bonus wheel's prizes and spins per spin, " if a.game.bonus_wheel else "")
         + ("each jackpot's seed and contribution, " if a.game.jackpots else "")
         + "the reel strips.",
