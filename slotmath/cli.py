@@ -1,4 +1,4 @@
-"""Command line: ``slotmath analyze``, ``slotmath simulate`` and ``slotmath check``.
+"""Command line: ``slotmath analyze``, ``simulate``, ``check`` and ``report``.
 
 Bad input is reported on one line naming the file, the key and what is wrong, with exit
 status 2; the CLI never prints a traceback.
@@ -44,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="currency per coin, instead of the file's coin_value")
     s.add_argument("--progress", action="store_true", help="show a progress bar")
     _check_parser(sub)
+    _report_parser(sub)
     return p
 
 
@@ -61,6 +62,15 @@ def _check_parser(sub) -> None:
     c.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                    help="change a limit: " + ", ".join(f"{n} (default {v.default:g})"
                                                        for n, v in LIMITS.items()))
+
+
+def _report_parser(sub) -> None:
+    r = sub.add_parser("report", help="PAR report files: xlsx workbook, self-contained HTML")
+    r.add_argument("file")
+    r.add_argument("--bet-level", type=int, default=None,
+                   help="bet level (default: the game's first level)")
+    r.add_argument("--xlsx", default=None, metavar="OUT.xlsx", help="write the workbook here")
+    r.add_argument("--html", default=None, metavar="OUT.html", help="write the HTML report here")
 
 
 def _level(game, value, label) -> int:
@@ -165,6 +175,32 @@ def _check(args) -> int:
     return 0 if result.passed else 1
 
 
+def _report(args) -> int:
+    import slotmath
+    from slotmath.io.output import check_writable, write_files
+    from slotmath.report.charts import chart_images
+    from slotmath.report.html import html_text
+    from slotmath.report.sheets import par_sheets
+    from slotmath.report.workbook import workbook_bytes
+
+    outputs = {label: path for label, path in (("--xlsx", args.xlsx), ("--html", args.html))
+               if path is not None}
+    if not outputs:
+        raise GameFileError(None, "report", "give at least one output: --xlsx OUT.xlsx and/or "
+                                            "--html OUT.html")
+    for label, path in outputs.items():  # before the analysis: fail fast
+        check_writable(path, label)
+    game = slotmath.load_game(args.file)
+    analysis = slotmath.analyze(game, _level(game, args.bet_level, args.file))
+    sheets, charts = par_sheets(analysis), chart_images(analysis)
+    render = {"--xlsx": lambda: workbook_bytes(analysis, charts, sheets),
+              "--html": lambda: html_text(analysis, charts, sheets).encode("utf-8")}
+    write_files({label: (path, render[label]()) for label, path in outputs.items()})
+    for path in outputs.values():
+        print(path)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``slotmath`` console script."""
     try:
@@ -172,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, or a usage error already printed on one line
         return int(exc.code or 0)
     try:
-        return {"analyze": _analyze, "simulate": _simulate, "check": _check}[args.command](args)
+        commands = {"analyze": _analyze, "simulate": _simulate, "check": _check,
+                    "report": _report}
+        return commands[args.command](args)
     except GameFileError as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

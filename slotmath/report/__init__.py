@@ -1,4 +1,5 @@
-"""PAR-sheet tables (pandas) and their renderings (text, JSON), fed by an analysis.
+"""PAR-sheet tables (pandas) and their renderings (text, JSON, xlsx workbook, self-contained
+HTML), fed by an analysis.
 
 Examples
 --------
@@ -9,7 +10,9 @@ Examples
 ('Tiny Lines', 'PAR sheet: Tiny Lines (bet 5 coins, level 1)')
 """
 
+from slotmath.report.html import html_text, write_html
 from slotmath.report.json_report import analysis_dict, distribution_notes
+from slotmath.report.sheets import par_sheets
 from slotmath.report.tables import (
     confidence_frame,
     jackpot_frame,
@@ -20,16 +23,22 @@ from slotmath.report.tables import (
     win_size_frame,
 )
 from slotmath.report.text import par_sheet_text
+from slotmath.report.workbook import workbook_bytes, write_workbook
 
 __all__ = [
     "analysis_dict",
     "confidence_frame",
     "distribution_notes",
+    "html_text",
     "jackpot_frame",
     "par_sheet_text",
+    "par_sheets",
     "pool_figures",
     "scatter_table",
     "summary_frame",
     "symbol_table",
     "win_size_frame",
+    "workbook_bytes",
+    "write_html",
+    "write_workbook",
 ]

@@ -1,0 +1,76 @@
+"""The charts of the PAR reports as PNG images, drawn by the :mod:`slotmath.plot` functions.
+
+Figures are built with :class:`matplotlib.figure.Figure` and its Agg canvas, never through
+pyplot: no window opens, no global figure is left behind, whatever backend is configured.
+
+Examples
+--------
+>>> import slotmath
+>>> a = slotmath.analyze(slotmath.load_game("data/games/tiny_lines.toml"))
+>>> charts = chart_images(a)
+>>> [c.title for c in charts], charts[0].png[:4]
+(['Win distribution', 'RTP breakdown', 'Win sizes'], b'\\x89PNG')
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+__all__ = ["Chart", "chart_images"]
+
+#: Size and resolution of each chart: 7.5 x 4.5 inches at 100 dpi is 750 x 450 pixels.
+FIGSIZE = (7.5, 4.5)
+DPI = 100
+#: Bands of the win-distribution chart (log-spaced); one point per win would be thousands.
+WIN_BINS = 40
+
+
+@dataclass(frozen=True)
+class Chart:
+    """One chart: a title and its PNG bytes (``width`` x ``height`` pixels)."""
+
+    title: str
+    png: bytes
+    width: int
+    height: int
+
+
+def _render(title: str, draw) -> Chart:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=FIGSIZE, dpi=DPI)
+    FigureCanvasAgg(fig)
+    draw(fig.add_subplot())
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
+    width, height = (round(v * DPI) for v in FIGSIZE)
+    return Chart(title, buf.getvalue(), width, height)
+
+
+def chart_images(analysis) -> list[Chart]:
+    """The report's charts: win distribution, RTP breakdown, win sizes, and per jackpot its
+    value at a hit, time between hits and pool.
+
+    The RTP by bet level (:func:`slotmath.plot.plot_rtp_by_level`) is left out: it needs the
+    analysis of every level, and a report is of one.
+    """
+    from slotmath import plot
+
+    a = analysis
+    charts = [
+        _render("Win distribution", lambda ax: plot.plot_win_distribution(a, ax, bins=WIN_BINS)),
+        _render("RTP breakdown", lambda ax: plot.plot_rtp_breakdown(a, ax)),
+        _render("Win sizes", lambda ax: plot.plot_win_sizes(a, ax)),
+    ]
+    j = a.jackpots
+    for name in (j.pools if j is not None else ()):
+        charts += [
+            _render(f"{name}: value at hit", lambda ax, n=name: plot.plot_hit_value(a, n, ax)),
+            _render(f"{name}: time between hits",
+                    lambda ax, n=name: plot.plot_time_between_hits(a, n, ax)),
+            _render(f"{name}: pool", lambda ax, n=name: plot.plot_pool(a, n, ax)),
+        ]
+    return charts
