@@ -368,3 +368,11 @@ def test_cli_bad_input_is_one_line_exit_2(capsys, argv, key):
 def test_cli_missing_file_exit_2(capsys, tmp_path):
     code, out, err = run(capsys, "check", str(tmp_path / "none.toml"))
     assert code == 2 and not out and err.count("\n") == 1
+
+
+def test_cli_help_names_the_rule_sets_and_limits_the_check_has():
+    from slotmath import cli
+    from slotmath.report.compliance import LIMITS, RULE_SETS
+
+    assert cli.CHECK_RULE_SETS == ",".join(RULE_SETS)
+    assert cli.CHECK_LIMITS == ", ".join(f"{n} (default {v.default:g})" for n, v in LIMITS.items())
