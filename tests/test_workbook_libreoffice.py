@@ -77,9 +77,10 @@ def test_workbook_opens_in_libreoffice_with_the_same_figures(tmp_path):
     data = workbook_bytes(slotmath.analyze(game, 4))
     xlsx = tmp_path / "frog4.xlsx"
     xlsx.write_bytes(data)
-    subprocess.run([soffice, "--headless", "--norestore", f"-env:UserInstallation=file://"
-                    f"{tmp_path / 'profile'}", "--convert-to", "fods", "--outdir",
-                    str(tmp_path), str(xlsx)], check=True, capture_output=True, timeout=240)
+    profile = f"-env:UserInstallation=file://{tmp_path / 'profile'}"  # a fresh, private one
+    subprocess.run([soffice, "--headless", "--norestore", profile, "--convert-to", "fods",
+                    "--outdir", str(tmp_path), str(xlsx)], check=True, capture_output=True,
+                   timeout=240)
     converted = fods_sheets(tmp_path / "frog4.fods")
     book = openpyxl.load_workbook(io.BytesIO(data))
     assert set(converted) == set(book.sheetnames)
