@@ -82,8 +82,16 @@ class Analysis:
 
     # -- the features and their composition -------------------------------------------------
     def spin_features(self, coins: bool = True) -> tuple:
-        """The spin features (``coins=False``: each paying nothing but its events)."""
-        return tuple(f for f in (build(self.context, coins) for build in SPIN_FEATURES) if f)
+        """The spin features (``coins=False``: each paying nothing but its events), built once
+        per analysis so their laws are computed once."""
+        if coins not in self._spin_feature_sets:
+            built = (build(self.context, coins) for build in SPIN_FEATURES)
+            self._spin_feature_sets[coins] = tuple(f for f in built if f)
+        return self._spin_feature_sets[coins]
+
+    @cached_property
+    def _spin_feature_sets(self) -> dict[bool, tuple]:
+        return {}
 
     @cached_property
     def stationary_features(self) -> tuple:

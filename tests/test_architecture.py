@@ -178,3 +178,22 @@ def test_context_refuses_a_trigger_mark_it_cannot_count():
     assert ctx.table("base", (Mark("trigger", game.free_spins.trigger),)).marks == ("trigger",)
     with pytest.raises(ValueError, match="counts the free-spin trigger symbol"):
         ctx.table("base", (Mark("trigger", "WILD"),))
+
+
+def test_features_are_freed_with_their_analysis():
+    """Features keep their laws per instance: a global cache (functools.cache on a method)
+    held every feature, with its chain and tables, for the life of the process, so a notebook
+    moving a slider grew without bound."""
+    import gc
+    import weakref
+
+    import slotmath
+
+    game = slotmath.load_game(DOC.parents[1] / "data" / "games" / "gold_money_frog.toml")
+    a = slotmath.analyze(game, 4)
+    _ = a.round.mean, a.components
+    refs = [weakref.ref(f) for f in (*a.round.features, *a.spin_features())]
+    assert refs and all(r() is not None for r in refs)
+    del a, _
+    gc.collect()
+    assert [r() for r in refs if r() is not None] == []

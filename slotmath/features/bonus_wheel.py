@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cached_property
 
 from slotmath.exact.distribution import WinDistribution
 from slotmath.features.base import Mark
@@ -48,15 +48,21 @@ class BonusWheelSpin:
         """Wheel spins played by a spin with ``lines`` bonus lines."""
         return self.wheel.spins_for(lines)
 
-    @cache  # noqa: B019 - a handful of (lines, multiplier) pairs
+    @cached_property
+    def _laws(self) -> dict:
+        return {}
+
     def law(self, lines: int, window_multiplier: int) -> WinDistribution:
         """Exact law of the wheel's win on a spin with ``lines`` bonus lines; multiplied by
-        the window's multiplier only where the wheel is ``multiplied``."""
+        the window's multiplier only where the wheel is ``multiplied`` (kept per wheel)."""
         k = self.events(lines)
         m = window_multiplier if self.wheel.multiplied else 1
-        one = WinDistribution([c * m for c in self.credits], self.wheel.weights,
-                              self.credits_per_bet)
-        return one.power(k) if k else WinDistribution.point(0, self.credits_per_bet)
+        if (k, m) not in self._laws:
+            one = WinDistribution([c * m for c in self.credits], self.wheel.weights,
+                                  self.credits_per_bet)
+            self._laws[k, m] = (one.power(k) if k
+                                else WinDistribution.point(0, self.credits_per_bet))
+        return self._laws[k, m]
 
 
 def spin_feature(ctx, coins: bool = True) -> BonusWheelSpin | None:

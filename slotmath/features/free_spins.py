@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cached_property
 
 from slotmath.exact.spin_table import SpinTable
 from slotmath.features.base import DenseLaw, FeatureLaw, Mark
@@ -54,11 +54,17 @@ class FreeSpinsRound:
             n = min(n, self.spec.max_spins)
         return n or None
 
-    @cache  # noqa: B019 - one feature per analysis, a few awards each
+    @cached_property
+    def _laws(self) -> dict[int, FeatureLaw]:
+        return {}
+
     def law(self, n: int) -> FeatureLaw:
-        c = self.chain
-        return FeatureLaw(c.expected_win(n), c.second_moment(n), c.zero_win_probability(n),
-                          c.expected_spins(n))
+        """The exact law of a feature started with ``n`` spins (kept per feature)."""
+        if n not in self._laws:
+            c = self.chain
+            self._laws[n] = FeatureLaw(c.expected_win(n), c.second_moment(n),
+                                       c.zero_win_probability(n), c.expected_spins(n))
+        return self._laws[n]
 
     def dense(self, ns: list[int]) -> dict[int, DenseLaw]:
         step = self.chain.grid_unit * self.spec.multiplier
