@@ -35,7 +35,7 @@ from functools import cached_property
 from slotmath.exact.direct import DirectResult, direct_method
 from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
 from slotmath.exact.spin_table import MarkedTable, SpinTable
-from slotmath.features import bonus_wheel, free_spins, jackpots
+from slotmath.features import bonus_wheel, cascades, free_spins, jackpots
 from slotmath.features.base import Context, Mark
 from slotmath.features.bonus_wheel import wheel_outcomes
 from slotmath.features.cap import CapFigures, bracketed, cap_effect
@@ -50,8 +50,8 @@ __all__ = ["Analysis", "analyze"]
 #: The mechanics a game file can ask for, by kind; each builder returns None when the game has
 #: none. A new mechanic of an existing kind is one more entry here and a module in features/.
 SPIN_FEATURES = (bonus_wheel.spin_feature,)  # (context, coins) -> SpinFeature | None
-ROUND_FEATURES = (free_spins.round_feature,)  # (game, spin) -> RoundFeature | None
-ROUND_MARKS = (free_spins.marks,)  # game -> the marks those round features need counted
+ROUND_FEATURES = (free_spins.round_feature, cascades.round_feature)  # (game, spin) -> feature
+ROUND_MARKS = (free_spins.marks, cascades.marks)  # game -> the marks they need counted
 STATIONARY_FEATURES = (jackpots.stationary_feature,)  # (game, level) -> feature | None
 ALWAYS_REPORTED = ("free_spins",)  # components listed (as 0) even when the game has none
 
@@ -79,6 +79,13 @@ class Analysis:
     @cached_property
     def direct(self) -> DirectResult:
         return direct_method(self.game, "base", self.level, self.context.model)
+
+    @cached_property
+    def window_components(self) -> dict[str, Fraction]:
+        """The paid spin's own RTP by source (a cascading spin's from its chain)."""
+        if self.game.cascades is not None:
+            return cascades.window_components(self.context)
+        return self.direct.components
 
     # -- the features and their composition -------------------------------------------------
     def spin_features(self, coins: bool = True) -> tuple:
@@ -237,7 +244,7 @@ class Analysis:
         "bonus_wheel" (its coin prizes, base game and free spins), "jackpots" (the pools'
         payout; the wheel's entry is then net of the spins that hit one) and "max_win_cap"
         (minus the RTP it removes)."""
-        out: dict[str, Fraction | float] = dict(self.direct.components)
+        out: dict[str, Fraction | float] = dict(self.window_components)
         out |= {name: Fraction(0) for name in ALWAYS_REPORTED}
         spin_parts = dict(self._spin_feature_means("base", 1))
         for f in self.round.features:  # spin features played inside it are theirs, not its

@@ -154,6 +154,7 @@ class Context:
     level: int = 1
     progress: Callable[[str, int, int], None] | None = field(default=None, repr=False)
     _tables: dict = field(default_factory=dict, repr=False)
+    cascade_laws: dict = field(default_factory=dict, repr=False)  # reel set -> CascadeLaw
 
     @cached_property
     def model(self) -> PayModel:
@@ -161,6 +162,8 @@ class Context:
 
     def table(self, reel_set: str, marks: tuple[Mark, ...]) -> MarkedTable:
         """Exact (marks..., credits) weights of one spin on ``reel_set``, computed once."""
+        if self.game.cascades is not None:
+            return self._cascade_table(reel_set, marks)
         lines = [m for m in marks if m.kind == "bonus_lines"]
         if len(lines) > 1 or any(m.kind not in ("trigger", "bonus_lines") for m in marks):
             raise ValueError(f"the engine counts the trigger and one bonus-line mark, not {marks}")
@@ -185,3 +188,18 @@ class Context:
             self._tables[key] = MarkedTable.of(raw)
         full = self._tables[key]
         return full.project(tuple(m.kind for m in marks))
+
+    def _cascade_table(self, reel_set: str, marks: tuple[Mark, ...]) -> MarkedTable:
+        """A cascading spin's table (:func:`slotmath.features.cascades.table`)."""
+        from slotmath.features import cascades
+
+        kinds = tuple(m.kind for m in marks)
+        if any(k not in cascades.MARKS for k in kinds):
+            raise ValueError(f"a cascading spin counts {cascades.MARKS}, not {kinds}")
+        if reel_set not in self._tables:
+            report = None
+            if self.progress is not None:
+                def report(done, total, stage=f"{reel_set} reels (cascades)"):
+                    self.progress(stage, done, total)
+            self._tables[reel_set] = cascades.table(self, reel_set, report)
+        return self._tables[reel_set].project(kinds)

@@ -74,14 +74,16 @@ class FreeSpinsRound:
 
 def marks(game) -> tuple[Mark, ...]:
     """What the paid spin must count for the game's free spins (nothing without them)."""
-    return () if game.free_spins is None else (Mark("trigger", game.free_spins.trigger),)
+    if game.free_spins is None or game.cascades is not None:  # cascades: features.cascades
+        return ()
+    return (Mark("trigger", game.free_spins.trigger),)
 
 
 def round_feature(game, spin) -> FreeSpinsRound | None:
     """The game's free spins, playing ``spin(reel_set, multiplier)`` (a MarkedTable with the
     multiplier and every spin feature folded in), or None."""
     fs = game.free_spins
-    if fs is None:
+    if fs is None or game.cascades is not None:  # cascading free spins: features.cascades
         return None
     table = spin(fs.reels, fs.multiplier).spin_table()
     return FreeSpinsRound(replace(fs, multiplier=1), table, fs.reels, fs.multiplier)

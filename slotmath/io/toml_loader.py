@@ -23,6 +23,7 @@ from typing import Any
 
 from slotmath.errors import GameFileError, RuleError
 from slotmath.model import hit_laws, rules
+from slotmath.model.cascades import BonusEffect, BonusSymbols, Cascades, MultiplierRule
 from slotmath.model.game import (
     BonusWheel,
     FreeSpins,
@@ -39,7 +40,7 @@ from slotmath.model.game import (
 TOP_KEYS = {
     "name", "description", "rows", "bet", "paylines", "ways", "bet_levels", "symbols",
     "groups", "reels", "free_spins", "bonus_wheel", "coin_value", "currency", "max_win",
-    "jackpots",
+    "jackpots", "cascades", "bonus_symbols",
 }
 SYMBOL_KEYS = {"pays", "wild", "scatter", "bonus", "multiplier", "substitutes", "level_pays"}
 GROUP_KEYS = {"members", "pays", "level_pays"}
@@ -48,7 +49,13 @@ BONUS_WHEEL_KEYS = {"symbol", "count", "per_spin", "prizes", "weights", "multipl
 JACKPOT_KEYS = {"name", "seed", "contribution", "reserve", "law", "level_factors"
                 } | hit_laws.PARAMETERS
 MAX_WIN_KEYS = {"bet_multiple", "currency"}
-FREE_SPIN_KEYS = {"trigger", "awards", "reels", "multiplier", "retrigger", "max_spins"}
+FREE_SPIN_KEYS = {"trigger", "awards", "reels", "multiplier", "retrigger", "max_spins",
+                  "retrigger_awards", "scatter_pays"}
+CASCADE_KEYS = {"refill", "multiplier", "free_multiplier", "carry_multiplier", "refill_weights"}
+MULTIPLIER_RULE_KEYS = {"start", "step", "max", "ladder"}
+BONUS_SYMBOL_KEYS = {"threshold", "accumulate", "effects", "arrangements", "shuffle"}
+BONUS_EFFECT_KEYS = {"wild", "split"}
+ARRANGEMENT_KEYS = {"weight", "symbols"}
 WEIGHTED_REEL_KEYS = {"strip", "weights"}
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -354,6 +361,8 @@ class _Builder:
             self.fail("currency", f"must be a currency name like \"EUR\", got {currency!r}")
         max_win = self._max_win(d["max_win"], coin_value) if "max_win" in d else None
         jackpots = self._jackpots(d.get("jackpots"), bonus_wheel, coin_value, bet_levels)
+        cascades = self._cascades(d["cascades"]) if "cascades" in d else None
+        bonus_symbols = self._bonus_symbols(d["bonus_symbols"]) if "bonus_symbols" in d else None
 
         game = self._rule(
             "", Game,
@@ -374,6 +383,8 @@ class _Builder:
             currency=currency,
             jackpots=jackpots,
             max_win=max_win,
+            cascades=cascades,
+            bonus_symbols=bonus_symbols,
         )
         if free_spins is not None:
             self._check_free_spins_end(game)
@@ -631,8 +642,87 @@ class _Builder:
         retrigger = self._bool(spec.get("retrigger", False), f"{key}.retrigger")
         max_spins = spec.get("max_spins")
         self._rule(key, rules.check_max_spins, max_spins)
+        retrigger_awards = None
+        if "retrigger_awards" in spec:
+            retrigger_awards = _frozen_map(self._count_table(
+                spec["retrigger_awards"], (key, "retrigger_awards"), window,
+                "positions in the window", value=award))
+        scatter_pays = self._bool(spec.get("scatter_pays", True), f"{key}.scatter_pays")
         return self._rule(key, FreeSpins, trigger, _frozen_map(awards), reels, multiplier,
-                          retrigger, max_spins)
+                          retrigger, max_spins, retrigger_awards, scatter_pays)
+
+    # -- cascades and frozen bonus symbols ------------------------------------------------
+    def _table(self, spec, key: str, allowed: set[str], what: str) -> Mapping:
+        if not isinstance(spec, Mapping):
+            self.fail(key, f"must be a table: {what}")
+        self._unknown(spec, allowed, key)
+        return spec
+
+    def _multiplier_rule(self, spec, key: str) -> MultiplierRule:
+        spec = self._table(spec, key, MULTIPLIER_RULE_KEYS,
+                           "{ start = 1, step = 1 } or { ladder = [1, 2, 3, 5] }")
+        if "ladder" in spec:
+            if set(spec) != {"ladder"}:
+                self.fail(key, "give either ladder = [...] or start/step/max, not both")
+            ladder = spec["ladder"]
+            if not isinstance(ladder, list):
+                self.fail(f"{key}.ladder", f"must be a list of whole numbers, got {ladder!r}")
+            return self._rule(key, MultiplierRule, ladder=tuple(ladder))
+        return self._rule(key, MultiplierRule, spec.get("start", 1), spec.get("step", 0),
+                          spec.get("max"))
+
+    def _cascades(self, spec) -> Cascades:
+        key = "cascades"
+        spec = self._table(spec, key, CASCADE_KEYS, '[cascades] with refill = "strip" and a '
+                                                    "multiplier rule")
+        refill = spec.get("refill", "strip")
+        multiplier = self._multiplier_rule(spec.get("multiplier", {}), f"{key}.multiplier")
+        free = None
+        if "free_multiplier" in spec:
+            free = self._multiplier_rule(spec["free_multiplier"], f"{key}.free_multiplier")
+        carry = self._bool(spec.get("carry_multiplier", False), f"{key}.carry_multiplier")
+        weights = {}
+        raw = spec.get("refill_weights", {})
+        if not isinstance(raw, Mapping):
+            self.fail(f"{key}.refill_weights", "must be a table: reel set = [{symbol = weight}, "
+                                               "...] with one table per reel")
+        for set_name, tables in raw.items():
+            where = f"{key}.refill_weights.{key_path(set_name)}"
+            if not isinstance(tables, list) or not all(isinstance(t, Mapping) for t in tables):
+                self.fail(where, "must be a list with one { symbol = weight } table per reel")
+            weights[set_name] = tuple(_frozen_map(t) for t in tables)
+        return self._rule(key, Cascades, refill, multiplier, free, carry, _frozen_map(weights))
+
+    def _bonus_symbols(self, spec) -> BonusSymbols:
+        key = "bonus_symbols"
+        spec = self._table(spec, key, BONUS_SYMBOL_KEYS, "[bonus_symbols] with effects and "
+                                                         "arrangements")
+        for need in ("effects", "arrangements"):
+            if need not in spec:
+                self.fail(f"{key}.{need}", "missing: see docs/game-format.md, Cascades")
+        effects = {}
+        raw_effects = self._table(spec["effects"], f"{key}.effects", set(spec["effects"])
+                                  if isinstance(spec["effects"], Mapping) else set(),
+                                  "{ NAME = { split = 2 } or { wild = \"W\" } }")
+        for name, e in raw_effects.items():
+            where = f"{key}.effects.{key_path(name)}"
+            e = self._table(e, where, BONUS_EFFECT_KEYS, '{ split = 2 } or { wild = "W" }')
+            effects[name] = self._rule(where, BonusEffect, name, e.get("wild"), e.get("split", 1))
+        arrangements = []
+        raw = spec["arrangements"]
+        if not isinstance(raw, list):
+            self.fail(f"{key}.arrangements", "must be a list of { weight = 1, symbols = [...] }")
+        for i, a in enumerate(raw):
+            where = f"{key}.arrangements[{i}]"
+            a = self._table(a, where, ARRANGEMENT_KEYS, "{ weight = 1, symbols = [...] }")
+            symbols = a.get("symbols")
+            if not isinstance(symbols, list):
+                self.fail(f"{where}.symbols", "missing or not a list: one bonus symbol per reel")
+            arrangements.append((a.get("weight", 1), tuple(symbols)))
+        return self._rule(key, BonusSymbols, _frozen_map(effects), tuple(arrangements),
+                          spec.get("threshold", 3),
+                          self._bool(spec.get("accumulate", True), f"{key}.accumulate"),
+                          self._bool(spec.get("shuffle", True), f"{key}.shuffle"))
 
     def _bonus_wheel(self, spec, symbols, n_reels: int) -> BonusWheel:
         key = "bonus_wheel"

@@ -18,6 +18,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from slotmath.model import rules
+from slotmath.model.cascades import BonusSymbols, Cascades
 
 
 def _frozen_map(d: Mapping) -> Mapping:
@@ -181,9 +182,22 @@ class FreeSpins:
     multiplier: int = 1
     retrigger: bool = False
     max_spins: int | None = None
+    retrigger_awards: Mapping[int, int] | None = None  # awards in free spins (None: awards)
+    scatter_pays: bool = True  # scatter pays apply in free spins
 
     def __post_init__(self):
         rules.check_free_spins(self)
+
+    def retrigger_for(self, count: int) -> int:
+        """Spins awarded during free spins for ``count`` trigger symbols.
+
+        Examples
+        --------
+        >>> FreeSpins("SC", {3: 9}, retrigger=True, retrigger_awards={1: 1, 2: 2}).retrigger_for(3)
+        2
+        """
+        return _by_count(self.retrigger_awards if self.retrigger_awards is not None
+                         else self.awards, count)
 
     def award_for(self, count: int) -> int:
         """Spins awarded for ``count`` trigger symbols.
@@ -346,6 +360,8 @@ class Game:
     currency: str = ""
     jackpots: tuple[JackpotSpec, ...] = ()
     max_win: MaxWin | None = None
+    cascades: Cascades | None = None
+    bonus_symbols: BonusSymbols | None = None
 
     def __post_init__(self):
         rules.check_game(self)

@@ -345,6 +345,11 @@ def check_max_spins(value, field: str = "max_spins") -> None:
 def check_free_spins(free_spins: FreeSpins) -> None:
     """The free spins' own rules: awards, multiplier, max_spins."""
     check_awards(free_spins.awards)
+    if free_spins.retrigger_awards is not None:
+        try:
+            check_awards(free_spins.retrigger_awards)
+        except RuleError as err:
+            raise err.within("retrigger_awards") from None
     check_spin_multiplier(free_spins.multiplier)
     check_max_spins(free_spins.max_spins)
 
@@ -363,6 +368,140 @@ def check_free_spins_in_game(free_spins: FreeSpins, symbols: Mapping,
     """What the free spins name in their game: a scatter trigger and a reel set."""
     check_trigger(free_spins.trigger, symbols)
     check_reel_set_name(free_spins.reels, reel_sets)
+
+
+# -- cascades and bonus symbols ---------------------------------------------------------------------
+CASCADE_REFILLS = ("strip", "random")
+
+
+def check_multiplier_rule(rule) -> None:
+    """A cascade multiplier rule: whole ``start >= 1``, ``step >= 0``, ``max >= start``; or a
+    non-empty ``ladder`` of whole numbers >= 1.
+
+    Examples
+    --------
+    >>> from slotmath.model.cascades import MultiplierRule
+    >>> MultiplierRule(ladder=())
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: ladder: must list at least one multiplier, like [1, 2, 3, 5]
+    """
+    if rule.ladder is not None:
+        if not rule.ladder:
+            raise RuleError("ladder", "must list at least one multiplier, like [1, 2, 3, 5]")
+        for i, v in enumerate(rule.ladder):
+            check_whole(v, f"ladder[{i}]", 1)
+        return
+    check_whole(rule.start, "start", 1)
+    check_whole(rule.step, "step", 0)
+    if rule.max is not None:
+        check_whole(rule.max, "max", rule.start)
+
+
+def check_refill_table(table: Mapping, field: str | None = None) -> None:
+    """A random-refill weight table: symbol -> whole weight >= 0, not all zero."""
+    if not table:
+        raise RuleError(field, "must give at least one symbol with a weight, like { A = 3 }")
+    for name, w in table.items():
+        check_whole(w, f"{field}.{name}" if field else name, 0)
+    if not any(table.values()):
+        raise RuleError(field, "all weights are zero: at least one symbol needs a weight > 0")
+
+
+def check_cascades(cascades) -> None:
+    """The refill mode, its weight tables, and that a carried multiplier is linear."""
+    if cascades.refill not in CASCADE_REFILLS:
+        raise RuleError("refill", 'must be "strip" (the strip above the window) or "random" '
+                                  "(drawn from refill_weights)", cascades.refill)
+    if cascades.refill == "random" and not cascades.refill_weights:
+        raise RuleError("refill_weights", 'missing: refill = "random" draws each new symbol '
+                                          "from a weight table per reel: give "
+                                          "[cascades.refill_weights] base = [{...}, ...]")
+    for set_name, tables in cascades.refill_weights.items():
+        for i, table in enumerate(tables):
+            check_refill_table(table, f"refill_weights.{set_name}[{i}]")
+    if cascades.carry_multiplier and not cascades.rule(free=True).linear:
+        raise RuleError("carry_multiplier", "a carried multiplier needs a free-spin rule "
+                                            "start + step*k without max (no ladder)")
+
+
+def check_bonus_effect(effect) -> None:
+    """A freed bonus symbol either turns its reel wild or splits it (split >= 2)."""
+    check_whole(effect.split, "split", 1)
+    if (effect.wild is None) == (effect.split == 1):
+        raise RuleError(None, 'must give exactly one of wild = "<wild symbol>" or '
+                              "split = 2 (or more)")
+
+
+def check_bonus_symbols(bonus) -> None:
+    """Threshold, arrangement weights, and that arrangements name known effects."""
+    check_whole(bonus.threshold, "threshold", 1)
+    if not bonus.arrangements:
+        raise RuleError("arrangements", "must list at least one arrangement")
+    lengths = {len(symbols) for _, symbols in bonus.arrangements}
+    if len(lengths) != 1:
+        raise RuleError("arrangements", "every arrangement must list one bonus symbol per reel",
+                        sorted(lengths))
+    for i, (weight, symbols) in enumerate(bonus.arrangements):
+        check_whole(weight, f"arrangements[{i}].weight", 0)
+        for name in symbols:
+            if name not in bonus.effects:
+                raise RuleError(f"arrangements[{i}].symbols", f"{name!r} is not one of the "
+                                f"effects {sorted(bonus.effects)}")
+    if not any(w for w, _ in bonus.arrangements):
+        raise RuleError("arrangements", "all weights are zero: one needs a weight > 0")
+
+
+def check_cascades_in_game(game) -> None:
+    """What cascades and bonus symbols name in their game: reel counts, declared symbols,
+    wilds, ways for splits, and free-spin keys only the cascade engine honours."""
+    c = game.cascades
+    if c is not None:
+        for set_name, tables in c.refill_weights.items():
+            where = f"cascades.refill_weights.{set_name}"
+            if set_name not in game.reel_sets:
+                raise RuleError(where, f"no reel set {set_name!r}: the game has "
+                                       f"{sorted(game.reel_sets)}")
+            if len(tables) != game.n_reels:
+                raise RuleError(where, f"must give one table per reel ({game.n_reels})",
+                                len(tables))
+            for i, table in enumerate(tables):
+                for name in table:
+                    check_declared(name, game.symbols, f"{where}[{i}].{name}")
+        if c.refill == "random":
+            used = {"base"} | ({game.free_spins.reels} if game.free_spins else set())
+            for set_name in sorted(used - set(c.refill_weights)):
+                raise RuleError(f"cascades.refill_weights.{set_name}",
+                                f"missing: reel set {set_name!r} is spun and refills at random")
+        if c.carry_multiplier and game.free_spins is None:
+            raise RuleError("cascades.carry_multiplier", "carries the multiplier into free "
+                                                         "spins, and the game has none")
+    b = game.bonus_symbols
+    if b is not None:
+        if c is None:
+            raise RuleError("bonus_symbols", "frozen bonus symbols are freed by cascade wins: "
+                                             "add a [cascades] table")
+        n = len(b.arrangements[0][1])
+        if n != game.n_reels:
+            raise RuleError("bonus_symbols.arrangements", f"must list one bonus symbol per reel "
+                                                          f"({game.n_reels})", n)
+        for name, effect in b.effects.items():
+            where = f"bonus_symbols.effects.{name}"
+            if effect.wild is not None:
+                check_declared(effect.wild, game.symbols, f"{where}.wild")
+                if not game.symbols[effect.wild].wild:
+                    raise RuleError(f"{where}.wild", f"{effect.wild!r} is not a wild symbol")
+            if effect.split > 1 and not game.ways:
+                raise RuleError(f"{where}.split", "splitting multiplies ways: it needs a ways "
+                                                  "game (ways = true)")
+    fs = game.free_spins
+    if fs is not None and c is None:
+        if fs.retrigger_awards is not None:
+            raise RuleError("free_spins.retrigger_awards", "is honoured by the cascade engine "
+                            "only: give awards for retriggers, or add [cascades]")
+        if not fs.scatter_pays:
+            raise RuleError("free_spins.scatter_pays", "is honoured by the cascade engine only: "
+                            "remove it, or add [cascades]")
 
 
 # -- whole objects --------------------------------------------------------------------------------
@@ -467,3 +606,4 @@ def check_game(game: Game) -> None:
         except RuleError as err:
             raise err.within("max_win") from None
     check_contributions(j.contribution for j in game.jackpots)
+    check_cascades_in_game(game)

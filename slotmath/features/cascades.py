@@ -1,0 +1,157 @@
+"""Cascades as the analysis sees them: the paid spin's outcome table, its window components,
+and the free spins that carry the cascade multiplier.
+
+Cascades change what one spin pays, so they enter below the features, as the outcome table
+of a spin (:func:`slotmath.exact.cascades.cascade_law`, one per reel set, built by
+:meth:`slotmath.features.base.Context.table`). Its marks:
+
+* ``trigger``: the free-spin trigger symbols of the spin's final window;
+* ``trigger_index``: ``trigger + STRIDE * cascades`` (the index a carried multiplier goes on
+  from);
+* ``drop_sum``: the spin's drop wins before any multiplier (on the free-spin reels of a game
+  whose free spins carry the multiplier; 0 elsewhere).
+
+The free spins (:class:`CascadeFreeSpins`) are a round feature started by ``trigger_index``;
+their chain is :class:`slotmath.markov.cascade_free_spins.CarriedFreeSpins`. Simulator
+counterpart: :mod:`slotmath.simulate.cascades`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from slotmath.exact.spin_table import MarkedTable
+from slotmath.features.base import DenseLaw, FeatureLaw, Mark
+from slotmath.markov.cascade_free_spins import CarriedFreeSpins
+from slotmath.model.game import FreeSpins
+
+__all__ = ["STRIDE", "CascadeFreeSpins", "marks", "round_feature", "table", "window_components"]
+
+#: trigger_index = trigger + STRIDE * cascades (trigger counts stay below it).
+STRIDE = 1 << 10
+MARKS = ("trigger", "trigger_index", "drop_sum")
+
+
+def free_reels(game) -> str | None:
+    """The reel set the free spins play on (None without free spins)."""
+    return None if game.free_spins is None else game.free_spins.reels
+
+
+def table(context, reel_set: str, progress=None) -> MarkedTable:
+    """The exact outcome table of one cascading spin on ``reel_set``, marks :data:`MARKS`."""
+    from slotmath.exact.cascades import cascade_law
+
+    game = context.game
+    free = reel_set == free_reels(game) and reel_set != "base"
+    keep_a = free and game.cascades.carry_multiplier
+    law = cascade_law(game, reel_set, context.level, free=free, keep_a=keep_a,
+                      model=context.model, progress=progress)
+    weights: dict = {}
+    for (c, a, t, k), w in law.joint.items():
+        key = (t, t + STRIDE * k, a, c)
+        weights[key] = weights.get(key, 0) + w
+    context.cascade_laws[reel_set] = law
+    return MarkedTable(MARKS, weights, law.cycle, law.credits_per_bet)
+
+
+def window_components(context) -> dict[str, Fraction]:
+    """The paid spin's own RTP by source: first drop ("lines"/"ways"), later drops
+    ("cascades", multiplied), "scatter"."""
+    context.table("base", ())
+    law = context.cascade_laws["base"]
+    first = "ways" if context.game.ways else "lines"
+    return {first: law.mean_first, "cascades": law.mean_later, "scatter": law.mean_scatter}
+
+
+def marks(game) -> tuple[Mark, ...]:
+    if game.cascades is None or game.free_spins is None:
+        return ()
+    trig = game.free_spins.trigger
+    return (Mark("trigger", trig), Mark("trigger_index", trig), Mark("drop_sum"))
+
+
+@dataclass(frozen=True, eq=False)
+class CascadeFreeSpins:
+    """Free spins of a cascading game, started by ``trigger_index``; a key is (spins,
+    start index)."""
+
+    spec: FreeSpins
+    free: MarkedTable  # marks include trigger_index and drop_sum
+    beta: int  # step * free-spin multiplier when the index is carried, else 0
+    carry: bool
+    reels: str = ""
+    window_multiplier: int = 1
+    name: str = "free_spins"
+    simulator: str = "slotmath.simulate.cascades.simulate_cascades"
+
+    @property
+    def mark(self) -> Mark:
+        return Mark("trigger_index", self.spec.trigger)
+
+    def start(self, value: int):
+        trig, index = value % STRIDE, value // STRIDE
+        n = self.spec.award_for(trig)
+        if self.spec.max_spins is not None:
+            n = min(n, self.spec.max_spins)
+        if not n:
+            return None
+        return (n, index if self.carry else 0)
+
+    @cached_property
+    def chain(self) -> CarriedFreeSpins:
+        t = self.free.project(("trigger_index", "drop_sum"))
+        spin: dict = {}
+        for (ti, a, c), w in t.weights.items():
+            key = (c, a, ti % STRIDE, ti // STRIDE)
+            spin[key] = spin.get(key, 0) + w
+        return CarriedFreeSpins(self.spec, spin, t.cycle, t.credits_per_bet, self.beta)
+
+    @cached_property
+    def _laws(self) -> dict:
+        return {}
+
+    def law(self, key) -> FeatureLaw:
+        if key not in self._laws:
+            n, i = key
+            c = self.chain
+            self._laws[key] = FeatureLaw(c.mean(n, i), c.second_moment(n, i),
+                                         c.zero_probability(n), c.expected_spins(n))
+        return self._laws[key]
+
+    @cached_property
+    def _samples(self) -> dict:
+        return {}
+
+    def samples(self, spins: int):
+        if spins not in self._samples:
+            self._samples[spins] = self.chain.samples(spins)
+        return self._samples[spins]
+
+    def win_samples(self, key) -> np.ndarray:
+        """Sampled feature wins (credits) of a feature started with ``key``."""
+        n, i = key
+        x, y = self.samples(n)
+        return self.beta * i * x + y
+
+    def dense(self, keys) -> dict:
+        out = {}
+        for key in keys:
+            w = self.win_samples(key).astype(np.int64)
+            probs = np.bincount(w) / len(w)
+            out[key] = DenseLaw(probs, 1, self.free.credits_per_bet,
+                                CarriedFreeSpins.bound(len(w)))
+        return out
+
+
+def round_feature(game, spin) -> CascadeFreeSpins | None:
+    if game.cascades is None or game.free_spins is None:
+        return None
+    fs = game.free_spins
+    rule = game.cascades.rule(free=True)
+    carry = game.cascades.carry_multiplier
+    beta = rule.step * fs.multiplier if carry else 0
+    return CascadeFreeSpins(fs, spin(fs.reels, 1), beta, carry, fs.reels)
