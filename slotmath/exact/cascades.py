@@ -110,8 +110,9 @@ def _arrays(game: Game, reel_set: str, level: int, model: PayModel, free: bool) 
     scatter_credits = np.zeros((max(1, len(scatters)), window + 1), np.int64)
     pays_scatters = not free or game.free_spins is None or game.free_spins.scatter_pays
     for i, s in enumerate(scatters):
-        if pays_scatters and s in model.scatter_credits:
-            scatter_credits[i] = model.scatter_credits[s]
+        if pays_scatters and s in model.scatter_credits:  # x the free-spin multiplier
+            scatter_credits[i] = np.array(model.scatter_credits[s], np.int64) * (
+                game.free_spins.multiplier if free else 1)
     fs = game.free_spins
     trigger = sid[fs.trigger] if fs is not None else -1
     rule = game.cascades.rule(free)
