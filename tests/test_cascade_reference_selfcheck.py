@@ -5,8 +5,7 @@ import tomllib
 from fractions import Fraction as F
 
 import pytest
-
-from tests.cascade_reference import EndlessCascade, figures
+from cascade_reference import EndlessCascade, figures
 
 # 3 reels x 1 row, ways, bet 1; A A A pays 1; multiplier 1, 2, 3, ... Reels 2 and 3 always
 # show A (and refill A). Reel 1 = [A, A, X]:

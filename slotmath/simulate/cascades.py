@@ -562,6 +562,19 @@ class CascadeSimulationResult:
     cascade_counts: dict[int, float]
     spins_per_second: float
     component_std_errors: dict[str, float] = field(default_factory=dict)
+    hit_frequency: float = 0.0
+
+    def as_simulation_result(self):
+        """The figures :func:`slotmath.simulate.simulate` reports for every game (``base`` =
+        first drop + later drops + scatter), for ``slotmath simulate``."""
+        from slotmath.simulate.monte_carlo import SimulationResult
+
+        return SimulationResult(
+            spins=self.spins, rtp=self.rtp, std_error=self.std_error,
+            hit_frequency=self.hit_frequency, std=self.std,
+            base=self.first_drop + self.later_drops + self.scatter,
+            free_spins=self.free_spins, trigger_rate=self.trigger_rate,
+            spins_per_feature=self.spins_per_feature, seed=self.seed, level=self.level)
 
     def z_score(self, exact: float) -> float:
         """(estimate - exact) / standard error."""
@@ -607,6 +620,7 @@ def simulate_cascades(game: Game, spins: int, seed: int, level: int = 1,
     squares = dict.fromkeys(parts, 0.0)
     histogram: dict[int, int] = {}
     triggered = 0
+    hits = 0
     free_played = 0
     elapsed = 0.0
     done = 0
@@ -627,6 +641,7 @@ def simulate_cascades(game: Game, spins: int, seed: int, level: int = 1,
         for count, times in zip(*np.unique(cascades, return_counts=True)):
             histogram[int(count)] = histogram.get(int(count), 0) + int(times)
         triggered += int((free_spins > 0).sum())
+        hits += int((total > 0).sum())
         free_played += int(free_spins.sum())
         done += n
     mean = (totals["first"] + totals["later"] + totals["scatter"] + totals["feature"]) / spins
@@ -646,6 +661,7 @@ def simulate_cascades(game: Game, spins: int, seed: int, level: int = 1,
         spins_per_second=(spins + free_played) / elapsed if elapsed > 0 else math.inf,
         component_std_errors={name: std_error(part) for name, part in zip(
             ("first_drop", "later_drops", "scatter", "free_spins"), parts)},
+        hit_frequency=hits / spins,
     )
 
 
