@@ -12,7 +12,9 @@ import tomllib
 import pytest
 import test_cascade_reference_selfcheck as hand
 import test_cascades
-from cascade_reference import figures
+from cascade_reference import EndlessCascade, figures
+from cascade_strategies import cascade_game_dicts, to_toml
+from hypothesis import HealthCheck, assume, given, settings
 
 from slotmath.io.toml_loader import game_from_dict
 from slotmath.simulate.cascades import (
@@ -142,3 +144,16 @@ def test_rules_from_game_needs_cascades():
     game, _rules = game_and_rules(tomllib.loads(hand.CHAIN))
     with pytest.raises(ValueError, match="cascades"):
         rules_from_game(game)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cascade_game_dicts())
+def test_generated_games_simulation_agrees(data):
+    try:
+        exact = figures(data)
+    except EndlessCascade:
+        assume(False)
+    game, rules = game_and_rules(data)
+    result = simulate_cascades(game, 20_000, seed=5, rules=rules)
+    assert _within(result.rtp, exact.rtp, result.std_error), (result.rtp, float(exact.rtp),
+                                                              to_toml(data))
