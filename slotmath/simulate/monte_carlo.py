@@ -213,6 +213,10 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     True
     """
     spins = _spin_count(spins)
+    if getattr(game, "cascades", None) is not None:  # cascade games have their own kernel
+        from slotmath.simulate.cascades import simulate_cascades
+
+        return simulate_cascades(game, spins, seed, level).as_simulation_result()
     run = _Run(game, level, spins)
     rng = np.random.Generator(np.random.PCG64(seed))
     with tqdm(total=spins, disable=not progress, unit="spin", unit_scale=True,
