@@ -32,7 +32,7 @@ import os
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from itertools import product
@@ -85,7 +85,8 @@ class _Arrays:
     min_trigger: int  # fewest trigger symbols that start free spins (window + 1: none)
 
 
-def _arrays(game: Game, reel_set: str, level: int, model: PayModel, free: bool) -> _Arrays:
+def _arrays(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
+            lean: bool = False) -> _Arrays:
     names = tuple(game.symbols)
     sid = {n: i for i, n in enumerate(names)}
     reels = game.reel_sets[reel_set].reels
@@ -114,7 +115,8 @@ def _arrays(game: Game, reel_set: str, level: int, model: PayModel, free: bool) 
             scatter_credits[i] = np.array(model.scatter_credits[s], np.int64) * (
                 game.free_spins.multiplier if free else 1)
     fs = game.free_spins
-    trigger = sid[fs.trigger] if fs is not None else -1
+    # the counted mark: the free-spin trigger (without free spins, the first scatter)
+    trigger = sid[fs.trigger] if fs is not None else (sid[scatters[0]] if scatters else -1)
     rule = game.cascades.rule(free)
     values = np.array([rule.value(k) for k in range(MAX_CASCADES + 2)], np.int64)
     bonus = game.bonus_symbols
@@ -146,7 +148,7 @@ def _arrays(game: Game, reel_set: str, level: int, model: PayModel, free: bool) 
         game.ways, paylines, values, fs.multiplier if (free and fs is not None) else 1,
         ord_eff, ord_w, eff_wild, eff_split, effect_names, threshold, accumulate,
         bonus is not None, keys,
-        min(fs.awards) if fs is not None and not free else window + 1,
+        (min(fs.awards) if fs is not None and not free else window + 1) if lean else 0,
     )
 
 
@@ -490,13 +492,15 @@ class CascadeLaw:
     ways_weights: dict
     entry_weights: dict  # (pay-table key, run) -> weighted credits of later... (all drops)
     max_cascades: int = 0
-    stats: dict = field(default_factory=dict)
+    lean: bool = False
 
     def _p(self, w) -> Fraction:
         return Fraction(w, self.cycle)
 
     def probabilities(self) -> dict:
         """(win in total bets, trigger count, cascades) -> probability."""
+        if self.lean:
+            raise ValueError("a lean cascade law keeps cascades only where free spins start")
         out: dict = defaultdict(Fraction)
         for (c, _a, t, k), w in self.joint.items():
             out[(Fraction(c, self.credits_per_bet), t, k)] += Fraction(w, self.cycle)
@@ -547,7 +551,8 @@ class CascadeLaw:
 
 
 def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
-                free: bool | None = None, keep_a: bool = False, workers: int | None = None,
+                free: bool | None = None, keep_a: bool = False, lean: bool = False,
+                workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None,
                 model: PayModel | None = None) -> CascadeLaw:
     """The exact law of one cascading spin of ``game`` on ``reel_set`` at ``level``.
@@ -555,7 +560,9 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     ``free``: play it as a free spin (free-spin multiplier rule, scatter pays per
     ``free_spins.scatter_pays``); default: when ``reel_set`` is the free-spin reel set and not
     ``base``. ``keep_a``: keep the unmultiplied drop sum in the joint table (for a carried
-    multiplier).
+    multiplier). ``lean``: keep the cascade count in the joint table only where the spin
+    starts free spins (the analysis needs no more; :meth:`CascadeLaw.probabilities` then
+    refuses).
 
     Examples
     --------
@@ -571,7 +578,7 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     if free is None:
         free = game.free_spins is not None and reel_set == game.free_spins.reels \
             and reel_set != "base"
-    ar = _arrays(game, reel_set, level, model, free)
+    ar = _arrays(game, reel_set, level, model, free, lean)
     if game.cascades.refill == "random":
         return _random_law(game, reel_set, ar, model, keep_a)
     n_first = int(ar.lengths[0])
@@ -597,7 +604,7 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
             if progress is not None:
                 progress(i + 1, len(chunks))
         _WORK.clear()
-    return _merge(game, ar, model, results)
+    return replace(_merge(game, ar, model, results), lean=lean)
 
 
 def _merge(game, ar: _Arrays, model: PayModel, results) -> CascadeLaw:
@@ -757,7 +764,7 @@ def _random_law(game: Game, reel_set: str, ar: _Arrays, model: PayModel,
     joint: dict = defaultdict(int)
     casc = np.zeros(MAX_CASCADES + 1, dtype=object)
     freed = np.zeros((n_reels, len(ar.eff_split)), dtype=object)
-    max_w = int(np.prod(ar.rows)) * int(max(1, ar.eff_split.max()))
+    max_w = int(np.prod(ar.rows)) * int(max(1, ar.eff_split.max())) ** n_reels
     ways = np.zeros(max_w + 1, dtype=object)
     entry = np.zeros(ar.key_credits.shape, dtype=object)
     sums = [0, 0, 0]

@@ -34,6 +34,9 @@ __all__ = ["STRIDE", "CascadeFreeSpins", "marks", "round_feature", "table", "win
 #: trigger_index = trigger + STRIDE * cascades (trigger counts stay below it).
 STRIDE = 1 << 10
 MARKS = ("trigger", "trigger_index", "drop_sum")
+#: A free spin on reel set R is played as table ``FREE + R`` (its rules differ from a paid
+#: spin's on the same reels: the free multiplier rule, scatter pays, the free-spin multiplier).
+FREE = "free:"
 
 
 def free_reels(game) -> str | None:
@@ -46,9 +49,10 @@ def table(context, reel_set: str, progress=None) -> MarkedTable:
     from slotmath.exact.cascades import cascade_law
 
     game = context.game
-    free = reel_set == free_reels(game) and reel_set != "base"
+    free = reel_set.startswith(FREE)
+    name = reel_set[len(FREE):] if free else reel_set
     keep_a = free and game.cascades.carry_multiplier
-    law = cascade_law(game, reel_set, context.level, free=free, keep_a=keep_a,
+    law = cascade_law(game, name, context.level, free=free, keep_a=keep_a, lean=True,
                       model=context.model, progress=progress)
     weights: dict = {}
     for (c, a, t, k), w in law.joint.items():
@@ -154,4 +158,4 @@ def round_feature(game, spin) -> CascadeFreeSpins | None:
     rule = game.cascades.rule(free=True)
     carry = game.cascades.carry_multiplier
     beta = rule.step * fs.multiplier if carry else 0
-    return CascadeFreeSpins(fs, spin(fs.reels, 1), beta, carry, fs.reels)
+    return CascadeFreeSpins(fs, spin(FREE + fs.reels, 1), beta, carry, fs.reels)
