@@ -85,6 +85,11 @@ def analysis_dict(a) -> dict:
         "pays": symbol_table(a).to_dict(orient="records"),
         "scatters": scatter_table(a).to_dict(orient="records"),
     }
+    if game.cascades is not None:
+        from slotmath.report.cascades import cascade_section
+
+        out["cascades"] = cascade_section(a)
+        out["max_ways"] = out["cascades"]["max_ways"]
     wheel = game.bonus_wheel
     if wheel is not None:
         out["bonus_wheel"] = {
@@ -161,6 +166,7 @@ def analysis_dict(a) -> dict:
             "expected_spins": _exact(fs.expected_spins),
             "expected_win": _exact(fs.expected_win),
             "rtp": _exact(fs.rtp),
+            "max_spins": game.free_spins.max_spins,
             "spins_distribution_exact": (True if fs.spins_distribution is None
                                          else fs.spins_distribution.exact),
             "spins_tail_mass": (0.0 if fs.spins_distribution is None

@@ -30,6 +30,10 @@ def symbol_table(analysis) -> pd.DataFrame:
     ``rtp_exact`` is the exact contribution as "p/q"; the contributions add up to the lines
     or ways component exactly.
     """
+    if analysis.game.cascades is not None:
+        from slotmath.report.cascades import cascade_symbol_table
+
+        return cascade_symbol_table(analysis)
     d = analysis.direct
     cpb = d.credits_per_bet
     rows = []
@@ -55,6 +59,10 @@ def symbol_table(analysis) -> pd.DataFrame:
 
 def scatter_table(analysis) -> pd.DataFrame:
     """Per scatter symbol and count anywhere in the window: weight, probability, pay, spins."""
+    if analysis.game.cascades is not None:
+        from slotmath.report.cascades import cascade_scatter_table
+
+        return cascade_scatter_table(analysis)
     d = analysis.direct
     game = analysis.game
     fs = game.free_spins
