@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -36,3 +37,87 @@ def test_the_lazy_package_keeps_its_public_names():
                           text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "Tiny Lines GameFileError"
+
+
+# -- the CLI as a new user types it ------------------------------------------------------------
+
+TINY = str(ROOT / "data/games/tiny_lines.toml")
+FROG = str(ROOT / "data/games/gold_money_frog.toml")
+
+
+def run(capsys, *argv):
+    from slotmath.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("spins", ["1e4", "10_000", "10,000", "10000", "1.0e4"])
+def test_spins_in_any_usual_notation(capsys, spins):
+    # `--spins 1e6` was refused: "invalid int value: '1e6'"
+    code, out, err = run(capsys, "simulate", TINY, "--spins", spins, "--seed", "3", "--json")
+    assert code == 0, err
+    assert json.loads(out)["spins"] == 10_000
+
+
+@pytest.mark.parametrize("spins", ["2.5", "1e", "ten", "inf", "nan"])
+def test_spins_that_are_not_a_whole_number_are_one_line(capsys, spins):
+    code, _, err = run(capsys, "simulate", TINY, "--spins", spins, "--seed", "3")
+    assert code == 2 and err.count("\n") == 1 and "--spins" in err and "whole number" in err
+
+
+def test_seed_defaults_and_is_printed_so_the_run_can_be_repeated(capsys):
+    # --seed was mandatory
+    code, out, err = run(capsys, "simulate", TINY, "--spins", "2000", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    seed = doc["seed"]
+    assert f"--seed {seed}" in err
+    again = json.loads(run(capsys, "simulate", TINY, "--spins", "2000", "--seed", str(seed),
+                           "--json")[1])
+    assert again == doc
+    code, out, err = run(capsys, "simulate", TINY, "--spins", "2000")
+    seed = int(err.split("--seed ")[1].split()[0])
+    assert f"seed {seed}," in out.splitlines()[0]
+
+
+def test_every_argument_has_help(capsys):
+    # `file`, `--spins` and `--seed` had none: argparse printed bare names
+    from slotmath.cli import _parser
+
+    parser = _parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    for name, sub in commands.items():
+        for action in sub._actions:
+            assert action.help, f"slotmath {name} {action.dest} has no help text"
+    _, out, _ = run(capsys, "simulate", "--help")
+    assert "1e6" in out and "default: a fresh one" in out and "game file" in out
+
+
+def test_coin_value_on_a_game_without_currency_figures_says_it_changes_nothing(capsys):
+    code, out, err = run(capsys, "analyze", TINY, "--coin-value", "0.05", "--json")
+    assert code == 0 and "--coin-value changes no figure of Tiny Lines" in err
+    assert err.count("\n") == 1
+    plain = json.loads(run(capsys, "analyze", TINY, "--json")[1])
+    doc = json.loads(out)
+    assert {k: v for k, v in doc.items() if k not in ("coin_value", "currency", "bet_value")} \
+        == plain
+    # a game whose jackpot seeds are in currency: the coin value matters, no note
+    code, _, err = run(capsys, "analyze", FROG, "--bet-level", "4", "--coin-value", "0.05",
+                       "--json")
+    assert code == 0 and "note" not in err
+
+
+def test_a_long_run_shows_progress_without_being_asked(capsys, monkeypatch):
+    # the CLI shows a bar once a run has taken PROGRESS_DELAY (2 s); with 0 it shows at once
+    from slotmath import cli
+
+    monkeypatch.setattr(cli, "PROGRESS_DELAY", 0.0)
+    _, _, err = run(capsys, "simulate", TINY, "--spins", "5000", "--seed", "1")
+    assert "Tiny Lines" in err and "spin" in err
+    _, out, err = run(capsys, "analyze", TINY)
+    assert "Tiny Lines" in err and "stage" in err and "PAR sheet" in out
+    monkeypatch.setattr(cli, "PROGRESS_DELAY", 60.0)
+    _, _, err = run(capsys, "analyze", TINY)
+    assert err == ""
