@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from slotmath.report.figures import figure
-from slotmath.report.tables import pool_figures, scatter_table, symbol_table
+from slotmath.report.tables import confidence_frame, pool_figures, scatter_table, symbol_table
 
 #: pool_figures' keys that are figures (the others are the pool's rules, "1 in N" readings and
 #: error bounds: plain numbers)
@@ -57,6 +57,7 @@ def analysis_dict(a) -> dict:
     """
     game = a.game
     mw = a.top_award
+    intervals = confidence_frame(a)
     out = {
         "name": game.name,
         "bet": game.bet,
@@ -86,10 +87,10 @@ def analysis_dict(a) -> dict:
         "cycle": a.base_table.cycle,
         "credits_per_bet": a.base_table.credits_per_bet,
         "confidence_intervals": [
-            {"spins": n, "95": list(a.confidence_interval(n, 0.95)),
-             "90": list(a.confidence_interval(n, 0.90))}
-            for n in (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
+            {"spins": int(r.spins), "95": [r.lower_95, r.upper_95], "90": [r.lower_90, r.upper_90]}
+            for r in intervals.itertuples()
         ],
+        "confidence_intervals_method": intervals.attrs["method"],
         "round_distribution": distribution_notes(a),
         "win_sizes": [
             {"band": r.label, "probability": figure(r.probability),
