@@ -121,3 +121,38 @@ def test_a_long_run_shows_progress_without_being_asked(capsys, monkeypatch):
     monkeypatch.setattr(cli, "PROGRESS_DELAY", 60.0)
     _, _, err = run(capsys, "analyze", TINY)
     assert err == ""
+
+
+# -- the README's first screen -----------------------------------------------------------------
+
+README = (ROOT / "README.md").read_text()
+FIRST_SCREEN = "\n".join(README.splitlines()[:40])
+
+
+def test_the_first_screen_says_what_how_and_where():
+    assert "Exact slot-game mathematics" in FIRST_SCREEN and "PAR sheet" in FIRST_SCREEN
+    assert "python -m venv .venv" in FIRST_SCREEN and "pip install -e ." in FIRST_SCREEN
+    commands = [line.split("#")[0].split() for line in FIRST_SCREEN.splitlines()
+                if line.startswith(("slotmath ", "jupyter "))]
+    assert len(commands) == 3, commands
+    assert "--allow-root" in FIRST_SCREEN and "activate" in FIRST_SCREEN
+    for target in ["docs/game-format.md", "docs/architecture.md",
+                   *(f"notebooks/{p.name}" for p in sorted((ROOT / "notebooks").glob("*.ipynb")))]:
+        assert f"]({target})" in FIRST_SCREEN, f"the README's first screen does not link {target}"
+        assert (ROOT / target).exists()
+    assert "## Command line" in README.split(FIRST_SCREEN, 1)[1]  # the rest is still below
+
+
+def test_every_cli_example_in_the_readme_parses():
+    # each `slotmath ...` line of the README's code blocks is a command the CLI accepts
+    from slotmath.cli import _parser
+
+    blocks = README.split("```sh")[1:]
+    lines = [line.split("  #")[0].split("#")[0].split()
+             for block in blocks for line in block.split("```")[0].splitlines()
+             if line.startswith("slotmath ")]
+    assert len(lines) >= 10
+    for words in lines:
+        args = _parser().parse_args(words[1:])
+        assert getattr(args, "file", None) is None or (ROOT / args.file).exists(), words
+    assert "assume the venv is active" in README and ".venv/bin/slotmath" in README
