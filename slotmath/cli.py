@@ -242,8 +242,11 @@ def _report(args) -> int:
                                             "--html OUT.html")
     for label, path in outputs.items():  # before the analysis: fail fast
         check_writable(path, label)
+    from slotmath.report.progress import compute
+
     game = slotmath.load_game(args.file)
     analysis = slotmath.analyze(game, _level(game, args.bet_level, args.file))
+    compute(analysis, delay=PROGRESS_DELAY)
     sheets, charts = par_sheets(analysis), chart_images(analysis)
     render = {"--xlsx": lambda: workbook_bytes(analysis, charts, sheets),
               "--html": lambda: html_text(analysis, charts, sheets).encode("utf-8")}
