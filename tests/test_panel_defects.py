@@ -142,3 +142,27 @@ def test_the_strip_editor_shows_each_reels_length():
     weighted = strip_editor(slotmath.load_game(GAMES / "classic_3reel.toml"), draw=False)
     reel = weighted.game.base.reels[0]
     assert f"{len(reel)} stops, weight {sum(reel.weights)}" in weighted.reel_headers[0].value
+
+
+def test_a_refused_strip_edit_puts_the_slider_back():
+    # emptying reel 1 is refused; the slider stayed at 0 while the figures were of the strip
+    # before it
+    game = slotmath.loads_game("""
+name = "Two"
+rows = 1
+bet = 1
+paylines = [[0, 0]]
+[symbols]
+A = { pays = { 2 = 4 } }
+B = {}
+[reels]
+base = [["A", "B"], ["A", "B"]]
+""")
+    panel = strip_editor(game, draw=False)
+    panel.sliders[(0, "A")].value = 0
+    shown = panel.game
+    panel.sliders[(0, "B")].value = 0  # nothing left on reel 1
+    assert "cannot analyse this edit" in panel.summary.value
+    assert panel.sliders[(0, "B")].value == 1 and panel.sliders[(0, "A")].value == 0
+    assert panel.game is shown and "1 stops" in panel.reel_headers[0].value
+    assert "<code>0</code>" in panel.summary.value  # the figures shown: RTP 0

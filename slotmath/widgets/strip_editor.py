@@ -195,17 +195,30 @@ class StripEditor(widgets.VBox):
 
     def update(self) -> None:
         """Recompute from the sliders and redraw. A failing edit (an empty strip, a feature
-        that would never end) is reported in the summary and leaves the last good state."""
+        that would never end) is reported in the summary, and the sliders go back to the last
+        good state, which stays shown."""
         try:
             game = self.edited_game()
             analysis = analyze(game, self.level)
             _ = analysis.rtp  # compute now, inside the try
         except Exception as exc:  # noqa: BLE001 - a UI boundary: show it, keep the panel alive
+            self._restore_sliders()  # the sliders show the strips the figures are of
             self.summary.value = (f"<span style='color:#b00'>cannot analyse this edit: "
-                                  f"{html.escape(str(exc))}</span>")
+                                  f"{html.escape(str(exc))}; the sliders are back where they "
+                                  f"were</span>" + summary_html(self.analysis))
             return
         self.game, self.analysis = game, analysis
         self._refresh()
+
+    def _restore_sliders(self) -> None:
+        """Every slider back to the value of the game last analysed, without recomputing."""
+        reels = self.game.reel_sets[self.reel_set].reels
+        self._muted = True
+        try:
+            for (j, s), slider in self.sliders.items():
+                slider.value = self._value(reels[j], s)
+        finally:
+            self._muted = False
 
     def reset(self) -> None:
         """Put every slider back to the loaded game's value (one recomputation)."""
