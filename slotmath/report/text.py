@@ -50,16 +50,32 @@ def frequency_text(hits_per_spin: float) -> str:
     return f"1 in {1 / hits_per_spin:,.6g}"
 
 
+def pay_table_display(a) -> pd.DataFrame:
+    """The pay table as the PAR sheet shows it: ``rtp %`` in % of the total bet and a
+    ``frequency`` ("1 in N", or "x per spin" for a pay that shows more than once a spin)
+    instead of ``one_in``; for a notebook, where :func:`~slotmath.report.tables.symbol_table`
+    keeps fractions.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> a = slotmath.analyze(slotmath.load_game("data/games/classic_fruits.toml"))
+    >>> row = pay_table_display(a).set_index(["symbol", "count"]).loc[("CHERRY", 2)]
+    >>> row["frequency"], round(row["rtp %"], 4)
+    ('1.19 per spin', 4.7619)
+    """
+    pays = symbol_table(a).drop(columns=["rtp_exact"])
+    pays.insert(pays.columns.get_loc("one_in"), "frequency",
+                [frequency_text(h) for h in pays["hits_per_spin"]])
+    return _in_percent(pays.drop(columns=["one_in"]))
+
+
 def par_sheet_text(a) -> str:
     """Summary, pay table hits, scatters, win sizes and confidence intervals as text."""
     game = a.game
     head = f"PAR sheet: {game.name} (bet {game.total_bet(a.level)} coins, level {a.level})\n"
     parts = [head, _block("Summary", summary_frame(a))]
-    pays = symbol_table(a).drop(columns=["rtp_exact"])
-    pays.insert(pays.columns.get_loc("one_in"), "frequency",
-                [frequency_text(h) for h in pays["hits_per_spin"]])
-    pays = pays.drop(columns=["one_in"])
-    parts.append(_block("Pay table (rtp in % of the total bet)", _in_percent(pays),
+    parts.append(_block("Pay table (rtp in % of the total bet)", pay_table_display(a),
                         float_format=lambda v: f"{v:.6g}"))
     scatters = scatter_table(a)
     if len(scatters):
