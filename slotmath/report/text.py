@@ -61,7 +61,7 @@ def pay_table_display(a) -> pd.DataFrame:
     >>> import slotmath
     >>> a = slotmath.analyze(slotmath.load_game("data/games/classic_fruits.toml"))
     >>> row = pay_table_display(a).set_index(["symbol", "count"]).loc[("CHERRY", 2)]
-    >>> row["frequency"], round(row["rtp %"], 4)
+    >>> row["frequency"], round(float(row["rtp %"]), 4)
     ('1.19 per spin', 4.7619)
     """
     pays = symbol_table(a).drop(columns=["rtp_exact"])
