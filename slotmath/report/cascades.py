@@ -8,7 +8,9 @@ from fractions import Fraction
 
 import pandas as pd
 
-__all__ = ["cascade_section", "cascade_symbol_table", "cascade_scatter_table"]
+from slotmath.report.figures import figure
+
+__all__ = ["cascade_scatter_table", "cascade_section", "cascade_symbol_table"]
 
 
 def _law(a):
@@ -66,14 +68,14 @@ def cascade_section(a) -> dict:
         "multiplier": ({"ladder": list(rule.ladder)} if rule.ladder is not None else
                        {"start": rule.start, "step": rule.step, "max": rule.max}),
         "carry_multiplier": game.cascades.carry_multiplier,
-        "cascade_counts": {str(k): str(p) for k, p in law.cascade_counts.items()},
-        "expected_cascades": str(sum((k * p for k, p in law.cascade_counts.items()),
-                                     Fraction(0))),
-        "final_multiplier": {str(k): str(p) for k, p in law.final_multiplier.items()},
-        "freed": {f"reel {r + 1} {e}": str(p) for (r, e), p in law.freed.items()},
-        "ways_in_play": {str(n): str(p) for n, p in ways.items()},
+        "cascade_counts": {str(k): figure(p) for k, p in law.cascade_counts.items()},
+        "expected_cascades": figure(sum((k * p for k, p in law.cascade_counts.items()),
+                                        Fraction(0))),
+        "final_multiplier": {str(k): figure(p) for k, p in law.final_multiplier.items()},
+        "freed": {f"reel {r + 1} {e}": figure(p) for (r, e), p in law.freed.items()},
+        "ways_in_play": {str(n): figure(p) for n, p in ways.items()},
         "max_ways": top,
-        "max_ways_probability": str(ways[top]),
+        "max_ways_probability": figure(ways[top]),
         "exact": True,
         "free_spins_win": _feature_win(a),
     }
@@ -102,6 +104,6 @@ def _feature_win(a) -> dict | None:
     q = {str(x): float(wins[order][min(np.searchsorted(cdf, x / 100), len(cdf) - 1)])
          for x in (50, 90, 99, 99.9)}
     mean = sum((p * feature.law(k).mean for k, p in starts.items()), Fraction(0)) / total
-    return {"mean_exact": str(mean), "quantiles_x_bet": q,
+    return {"mean": figure(mean), "quantiles_x_bet": q,
             "method": "drawn from the exact free-spin chain (seeded)",
             "cdf_bound": feature.chain.bound(len(feature.win_samples(next(iter(starts)))))}
