@@ -90,6 +90,8 @@ def test_figures_equal_the_golden_file(path):
     want = json.loads(path.read_text())
     for key in ADDED:
         got.pop(key, None)
+    if got.get("free_spins"):
+        got["free_spins"].pop("max_spins")  # added with the cascades (issue 9)
     diffs = _interval_differences(want.pop("confidence_intervals"),
                                   got.pop("confidence_intervals"))
     diffs += _differences(want, got)
