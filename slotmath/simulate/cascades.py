@@ -88,46 +88,41 @@ class CascadeRules:
 
 
 def _rule_from(model: Any) -> MultiplierRule:
-    """A multiplier rule from the game model's object (duck-typed: ``ladder`` or
-    ``start``/``step``/``max``)."""
-    ladder = tuple(getattr(model, "ladder", None) or ())
-    if ladder:
-        return MultiplierRule(ladder=ladder)
+    """A kernel rule from a :class:`slotmath.model.cascades.MultiplierRule`."""
+    if model.ladder is not None:
+        return MultiplierRule(ladder=tuple(int(v) for v in model.ladder))
     return MultiplierRule(int(model.start), int(model.step),
-                          None if getattr(model, "max", None) is None else int(model.max))
+                          None if model.max is None else int(model.max))
 
 
 def rules_from_game(game: Game) -> CascadeRules:
-    """The :class:`CascadeRules` of a loaded game with ``[cascades]``."""
-    cascades = getattr(game, "cascades", None)
+    """The :class:`CascadeRules` of a loaded game with ``[cascades]`` (read from
+    ``game.cascades``, ``game.bonus_symbols`` and ``game.free_spins``)."""
+    cascades = game.cascades
     if cascades is None:
         raise ValueError(f"{game.name}: the game has no [cascades]")
-    free_rule = getattr(cascades, "free_multiplier", None)
-    bonus = getattr(game, "bonus_symbols", None)
+    bonus = game.bonus_symbols
     fs = game.free_spins
     kw: dict[str, Any] = {}
     if bonus is not None:
-        effects = {}
-        for name, effect in dict(bonus.effects).items():
-            split = getattr(effect, "split", None)
-            wild = getattr(effect, "wild", None)
-            effects[name] = ("wild", wild) if wild else ("split", int(split))
+        effects = {name: (("wild", e.wild) if e.wild is not None else ("split", int(e.split)))
+                   for name, e in bonus.effects.items()}
         kw.update(threshold=int(bonus.threshold), accumulate=bool(bonus.accumulate),
                   effects=effects, shuffle=bool(bonus.shuffle),
-                  arrangements=tuple((int(a.weight), tuple(a.symbols))
-                                     for a in bonus.arrangements))
-    refill_weights = {name: tuple(dict(t) for t in tables)
-                      for name, tables in dict(getattr(cascades, "refill_weights", {}) or {}
-                                               ).items()}
-    retrigger_awards = getattr(fs, "retrigger_awards", None) if fs is not None else None
+                  arrangements=tuple((int(w), tuple(symbols))
+                                     for w, symbols in bonus.arrangements))
+    if fs is not None:
+        kw.update(retrigger_awards=(None if fs.retrigger_awards is None
+                                    else dict(fs.retrigger_awards)),
+                  scatter_pays=bool(fs.scatter_pays))
     return CascadeRules(
         refill=cascades.refill,
         multiplier=_rule_from(cascades.multiplier),
-        free_multiplier=None if free_rule is None else _rule_from(free_rule),
-        carry_multiplier=bool(getattr(cascades, "carry_multiplier", False)),
-        refill_weights=refill_weights,
-        retrigger_awards=None if retrigger_awards is None else dict(retrigger_awards),
-        scatter_pays=bool(getattr(fs, "scatter_pays", True)) if fs is not None else True,
+        free_multiplier=(None if cascades.free_multiplier is None
+                         else _rule_from(cascades.free_multiplier)),
+        carry_multiplier=bool(cascades.carry_multiplier),
+        refill_weights={name: tuple(dict(t) for t in tables)
+                        for name, tables in cascades.refill_weights.items()},
         **kw,
     )
 
