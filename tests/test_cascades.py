@@ -208,3 +208,18 @@ def test_generated_random(data):
 @given(cascade_game_dicts(ways=True, bonus=True, free_spins=True))
 def test_generated_bonus_and_feature(data):
     _check_generated(data)
+
+
+@pytest.mark.parametrize("text", [
+    hand.CHAIN.replace('["A", "A", "X"]', '["A"]'),  # strip: A A A for ever
+    hand.RANDOM.replace("{ X = 2, S = 1 }", "{ A = 1, X = 1 }"),  # random: A A A may recur
+])
+def test_endless_chains_are_refused_by_both(text):
+    """A game whose chain can repeat a state has no finite law: the reference refuses it, and
+    so must the engine (one clear error, not a truncated law)."""
+    from slotmath.exact.cascades import cascade_law
+
+    with pytest.raises(EndlessCascade):
+        figures(tomllib.loads(text))
+    with pytest.raises(ValueError, match="never ends"):
+        cascade_law(slotmath.loads_game(text, "<endless>"), "base").probabilities()
