@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 import test_cascade_reference_selfcheck as hand
-from cascade_reference import EndlessCascade, figures
+from cascade_reference import EndlessCascade, FeatureReference, RefGame, figures
 from cascade_strategies import cascade_game_dicts, to_toml
 from hypothesis import HealthCheck, assume, given, settings
 
@@ -223,3 +223,43 @@ def test_endless_chains_are_refused_by_both(text):
         figures(tomllib.loads(text))
     with pytest.raises(ValueError, match="never ends"):
         cascade_law(slotmath.loads_game(text, "<endless>"), "base").probabilities()
+
+
+def _engine_feature(game):
+    features = [f for f in slotmath.analyze(game).round.features if f.name == "free_spins"]
+    assert len(features) == 1
+    return features[0]
+
+
+def assert_feature_values_match(data: dict, starts=(0, 1, 3)) -> None:
+    """E[feature win | n spins, start index i] from the engine's chain == the reference's
+    recursion, for every n up to max_spins (or the largest award) and a few i: start indices
+    the paid spin rarely or never reaches are checked too."""
+    game = slotmath.loads_game(to_toml(data), "<feature test>")
+    engine = _engine_feature(game)
+    reference = FeatureReference(RefGame(data))
+    spec = data["free_spins"]
+    top = spec.get("max_spins", max(spec["awards"].values()))
+    for n in range(1, top + 1):
+        for i in starts:
+            got = engine.law((n, i if reference.game.carry else 0)).mean
+            assert got == reference.value(n, n, i if reference.game.carry else 0), (
+                n, i, to_toml(data))
+
+
+@pytest.mark.parametrize("name", ["carried_feature", "feature_not_carried", "frozen_gems_like",
+                                  "random_lines_feature"])
+def test_fixed_feature_values_equal_reference(name):
+    assert_feature_values_match(tomllib.loads(FIXED[name]))
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(cascade_game_dicts(free_spins=True))
+def test_generated_feature_values_equal_reference(data):
+    try:
+        figures(data)
+        FeatureReference(RefGame(data)).spin_law(0)  # the free spins' chains must end too
+    except EndlessCascade:
+        assume(False)
+    assert_feature_values_match(data)
