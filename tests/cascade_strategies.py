@@ -9,8 +9,8 @@ most 2 rows and refill tables of at most 2 symbols (every drop branches over the
 They cover both refill modes, lines and ways games, a wild (sometimes with pays, a x2
 multiplier or restricted substitution), a plain x2 symbol, a bonus-flagged symbol, an "any"
 group, a scatter (with or without pays), weighted stops,
-start/step (with or without max) and ladder multipliers, [bonus_symbols] (ways games: split
-and wild effects, threshold 1-3, accumulating or not, shuffled or not) and free spins (own
+start/step (with or without max) and ladder multipliers, [bonus_symbols] (split effects in
+ways games, wild effects in both, threshold 1-3, accumulating or not, shuffled or not) and free spins (own
 reels, retrigger with retrigger_awards and max_spins, scatter_pays, free_spins.multiplier,
 carry_multiplier with a separate free_multiplier).
 
@@ -88,12 +88,12 @@ def cascade_game_dicts(draw, refill: str | None = None, ways: bool | None = None
     """A small random cascade game as the dict its TOML file parses to.
 
     Each of ``refill`` ("strip" / "random"), ``ways``, ``bonus`` ([bonus_symbols]) and
-    ``free_spins`` is drawn when None and forced otherwise. Bonus symbols come with ways
-    games only (the spec defines splits for ways).
+    ``free_spins`` is drawn when None and forced otherwise. Split bonus symbols come with
+    ways games only (the spec defines splits for ways); lines games get wild ones.
     """
     mode = draw(st.sampled_from(["strip", "random"])) if refill is None else refill
     is_ways = draw(st.booleans()) if ways is None else ways
-    has_bonus = is_ways and (draw(st.booleans()) if bonus is None else bonus)
+    has_bonus = draw(st.booleans()) if bonus is None else bonus
     has_free = draw(st.booleans()) if free_spins is None else free_spins
     if mode == "random":
         n_reels = 3
@@ -174,8 +174,9 @@ def cascade_game_dicts(draw, refill: str | None = None, ways: bool | None = None
     data["cascades"] = cascades
 
     if has_bonus:
-        kinds = draw(st.lists(st.sampled_from(sorted(EFFECTS)), min_size=1, max_size=3,
-                              unique=True))
+        # splits are for ways games; a lines game gets wild bonus symbols only
+        kinds = (draw(st.lists(st.sampled_from(sorted(EFFECTS)), min_size=1, max_size=3,
+                               unique=True)) if is_ways else ["BW"])
         if "BW" in kinds and not has_wild:
             symbols[WILD] = {"wild": True}
         arrangements = []
