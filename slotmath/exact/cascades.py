@@ -83,6 +83,49 @@ class _Arrays:
     has_bonus: bool
     keys: tuple[str, ...]
     min_trigger: int  # fewest trigger symbols that start free spins (window + 1: none)
+    pruning: tuple = ()  # (prefix, presence, scatter_count, tail_hist): see _pruning
+
+
+def _pruning(ar: _Arrays) -> tuple:
+    """What lets the kernel skip a block of stop combinations whose first reels show no
+    pay-table entry on every one of them (ways games with at most one scatter symbol, where
+    no reel window can free a bonus symbol by scatters alone): the prefix length, per reel
+    and stop the bit set of entries shown, the scatter count, and the tail reels' law of the
+    scatter count. ``prefix = 0`` turns it off."""
+    n_reels = len(ar.lengths)
+    keys = ar.member.shape[0]
+    min_run = [min([c for c in range(ar.key_credits.shape[1]) if ar.key_credits[k, c] > 0]
+                   or [n_reels]) for k in range(keys)]
+    prefix = min([3, n_reels - 1] + min_run)
+    scatters = [int(x) for x in ar.scatter_ids if x >= 0]
+    R = int(ar.rows.max())
+    maxlen = ar.strips.shape[1]
+    presence = np.zeros((n_reels, maxlen), np.int64)
+    count = np.zeros((n_reels, maxlen), np.int64)
+    top_scatter = 0
+    for r in range(n_reels):
+        L = int(ar.lengths[r])
+        for st in range(L):
+            window = [int(ar.strips[r, (st + y) % L]) for y in range(int(ar.rows[r]))]
+            bits = 0
+            for k in range(keys):
+                if any(ar.member[k, s] for s in window):
+                    bits |= 1 << k
+            presence[r, st] = bits
+            count[r, st] = sum(window.count(s) for s in scatters)
+            top_scatter = max(top_scatter, sum(int(ar.is_scatter[s]) for s in window))
+    ok = (ar.ways and len(scatters) <= 1 and keys <= 62 and prefix >= 1 and R > 0
+          and not (ar.has_bonus and top_scatter >= ar.threshold))
+    tail = np.zeros(int(ar.rows.sum()) + 1, np.int64)
+    tail[0] = 1
+    for r in range(prefix, n_reels):
+        nxt = np.zeros_like(tail)
+        for st in range(int(ar.lengths[r])):
+            w = int(ar.stop_weights[r, st])
+            if w:
+                nxt[count[r, st]:] += w * tail[: len(tail) - count[r, st]]
+        tail = nxt
+    return (prefix if ok else 0, presence, count, tail)
 
 
 def _arrays(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
@@ -139,7 +182,7 @@ def _arrays(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
         threshold, accumulate = 1 << 30, True
     paylines = (np.array(game.paylines, np.int64) if game.paylines is not None
                 else np.zeros((0, n_reels), np.int64))
-    return _Arrays(
+    out = _Arrays(
         names, strips, np.array([len(r.symbols) for r in reels], np.int64), weights,
         np.array(game.rows, np.int64), member, key_credits,
         np.array([game.symbols[n].multiplier for n in names], np.int64),
@@ -150,20 +193,19 @@ def _arrays(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
         bonus is not None, keys,
         (min(fs.awards) if fs is not None and not free else window + 1) if lean else 0,
     )
+    return replace(out, pruning=_pruning(out))
 
 
 # -- the kernel ------------------------------------------------------------------------------
 @njit(cache=True)
 def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, is_scatter,
-          ways, paylines, removed, entry):
+          ways, paylines, removed, entry, sym, wgt):
     """Unmultiplied line/ways credits of one drop; marks the winning positions in
     ``removed`` and adds each paying entry's credits to ``entry[key, run]``."""
     n_reels = cols.shape[0]
     n_keys = member.shape[0]
     max_run = key_credits.shape[1] - 1
     # effective symbols and weights
-    sym = np.empty_like(cols)
-    wgt = np.empty_like(cols)
     for r in range(n_reels):
         e = eff[r]
         for y in range(rows[r]):
@@ -237,8 +279,7 @@ def _scatter_on(cols, rows, is_scatter, r):
 
 
 @njit(cache=True)
-def _refill_strip(cols, top, rows, removed, strips, lengths, r):
-    keep = np.empty(rows[r], np.int64)
+def _refill_strip(cols, top, rows, removed, strips, lengths, r, keep):
     n_keep = 0
     for y in range(rows[r]):
         if removed[r, y] == 0:
@@ -261,7 +302,7 @@ def _refill_strip(cols, top, rows, removed, strips, lengths, r):
 def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_sym,
          is_scatter, scatter_ids, scatter_credits, trigger, ways, paylines, values, spin_mult,
          ord_eff, ord_w, eff_wild, eff_split, threshold, accumulate, has_bonus, keep_a,
-         min_trigger):
+         min_trigger, prefix, presence, scatter_count, tail_hist):
     """Every stop combination whose first-reel stop is in ``first``, each chain to its end.
 
     Returns the sparse joint table (credits, A, trigger, cascades) -> weight, the weight of
@@ -304,17 +345,61 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
     entry = np.zeros((n_keys, n_runs), np.int64)
     removed = np.zeros((n_reels, R), np.int64)
     drop_entry = np.zeros((n_keys, n_runs), np.int64)
+    sym = np.zeros((n_reels, R), np.int64)
+    wgt = np.zeros((n_reels, R), np.int64)
+    keep = np.zeros(R, np.int64)
     stops = np.zeros(n_reels, np.int64)
     total_combos = 1
     for r in range(1, n_reels):
         total_combos *= lengths[r]
+    block = 1
+    for r in range(prefix, n_reels):
+        block *= lengths[r]
+    ord_total = 0
+    for o in range(n_ord):
+        ord_total += ord_w[o]
+    base_ways = 1
+    for r in range(n_reels):
+        base_ways *= rows[r]
     for fi in range(first.shape[0]):
-        for c in range(total_combos):
+        c = -1
+        while c + 1 < total_combos:
+            c += 1
             stops[0] = first[fi]
             rest = c
             for r in range(n_reels - 1, 0, -1):
                 stops[r] = rest % lengths[r]
                 rest //= lengths[r]
+            if prefix > 0 and c % block == 0:
+                # A block of stop combinations sharing reels 1..prefix: when no pay-table
+                # entry shows on all of them, no combination of the block wins a first drop
+                # (and none frees a reel), so each ends at once on its scatter count.
+                both = -1
+                for r in range(prefix):
+                    both &= presence[r, stops[r]]
+                if both == 0:
+                    swp = 1
+                    tp = 0
+                    for r in range(prefix):
+                        swp *= stop_weights[r, stops[r]]
+                        tp += scatter_count[r, stops[r]]
+                    if swp > 0:
+                        for tt in range(tail_hist.shape[0]):
+                            if tail_hist[tt] == 0:
+                                continue
+                            w = swp * tail_hist[tt] * ord_total
+                            t = tp + tt
+                            scat = scatter_credits[0, t]
+                            if scat == 0:
+                                zero[t] += w
+                            else:
+                                key = (scat, 0, t, 0)
+                                table[key] = table.get(key, 0) + w
+                            casc_hist[0] += w
+                            sums[2] += w * scat
+                            ways_hist[base_ways] += w
+                    c += block - 1
+                    continue
             sw = 1
             for r in range(n_reels):
                 sw *= stop_weights[r, stops[r]]
@@ -380,7 +465,8 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
                                     mask[o] = 0
                     drop_entry[:, :] = 0
                     d = _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits,
-                              mult_sym, is_scatter, ways, paylines, removed, drop_entry)
+                              mult_sym, is_scatter, ways, paylines, removed, drop_entry, sym,
+                              wgt)
                     if d == 0:
                         break
                     m = values[k] * spin_mult
@@ -393,7 +479,7 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
                         for b in range(n_runs):
                             entry[a, b] += m * drop_entry[a, b]
                     for r in range(n_reels):
-                        n_rem = _refill_strip(cols, top, rows, removed, strips, lengths, r)
+                        n_rem = _refill_strip(cols, top, rows, removed, strips, lengths, r, keep)
                         if accumulate:
                             cnt[r] += n_rem
                         else:
@@ -458,7 +544,7 @@ def _call(ar: _Arrays, first: np.ndarray, keep_a: bool):
                 ar.key_credits, ar.mult_sym, ar.is_scatter, ar.scatter_ids, ar.scatter_credits,
                 ar.trigger, ar.ways, ar.paylines, ar.values, ar.spin_mult, ar.ord_eff, ar.ord_w,
                 ar.eff_wild, ar.eff_split, ar.threshold, ar.accumulate, ar.has_bonus, keep_a,
-                ar.min_trigger)
+                ar.min_trigger, *ar.pruning)
 
 
 _WORK: dict = {}
@@ -699,7 +785,7 @@ def _random_law(game: Game, reel_set: str, ar: _Arrays, model: PayModel,
         drop_entry = np.zeros_like(ar.key_credits)
         d = int(_drop(a, ar.rows, np.array(eff, np.int64), ar.eff_wild, ar.eff_split,
                       ar.member, ar.key_credits, ar.mult_sym, ar.is_scatter, ar.ways,
-                      ar.paylines, removed, drop_entry))
+                      ar.paylines, removed, drop_entry, np.zeros_like(a), np.zeros_like(a)))
         if d == 0:
             trig, scat = 0, 0
             for i, s in enumerate(ar.scatter_ids):
