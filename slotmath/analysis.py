@@ -80,6 +80,15 @@ class Analysis:
     def direct(self) -> DirectResult:
         return direct_method(self.game, "base", self.level, self.context.model)
 
+    @property
+    def cascade_law(self):
+        """The paid spin's exact cascade law (:class:`slotmath.exact.cascades.CascadeLaw`;
+        None for a game without cascades)."""
+        if self.game.cascades is None:
+            return None
+        self.context.table("base", ())
+        return self.context.cascade_laws["base"]
+
     @cached_property
     def window_components(self) -> dict[str, Fraction]:
         """The paid spin's own RTP by source (a cascading spin's from its chain)."""

@@ -16,6 +16,28 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
 
 
+FILE_HELP = "game file (TOML, see docs/game-format.md), e.g. data/games/classic_fruits.toml"
+#: a progress bar shows once a run has taken this long (seconds)
+PROGRESS_DELAY = 2.0
+
+
+def _whole_number(text: str) -> int:
+    """A count or seed as typed: ``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``."""
+    cleaned = text.strip().replace("_", "").replace(",", "")
+    try:
+        return int(cleaned)
+    except ValueError:
+        pass
+    try:
+        value = float(cleaned)
+    except ValueError:
+        value = float("nan")
+    if not value.is_integer():  # nan, inf and 2.5 alike
+        raise argparse.ArgumentTypeError(f"must be a whole number like 1000000 or 1e6, "
+                                         f"got {text!r}")
+    return int(value)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, like every other bad input
         self.exit(EXIT_BAD_INPUT, f"slotmath: {message}\n")
@@ -25,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="slotmath", description="Exact slot-game mathematics.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     a = sub.add_parser("analyze", help="exact PAR sheet of a game file")
-    a.add_argument("file")
+    a.add_argument("file", help=FILE_HELP)
     a.add_argument("--json", action="store_true", help="print the analysis as JSON")
     a.add_argument("--bet-level", type=int, default=None,
                    help="bet level (default: the game's first level)")
@@ -33,16 +55,23 @@ def _parser() -> argparse.ArgumentParser:
                    help="currency per coin, instead of the file's coin_value (jackpot seeds "
                         "and currency caps are in currency, so the figures depend on it)")
     a.add_argument("--progress", action="store_true",
-                   help="show a progress bar of the full-cycle enumeration")
+                   help="show a progress bar of the full-cycle enumeration (without it, a bar "
+                        "of the analysis' stages appears when it takes over 2 s)")
     s = sub.add_parser("simulate", help="seeded Monte Carlo cross-check")
-    s.add_argument("file")
-    s.add_argument("--spins", type=int, required=True)
-    s.add_argument("--seed", type=int, required=True)
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--bet-level", type=int, default=None)
+    s.add_argument("file", help=FILE_HELP)
+    s.add_argument("--spins", type=_whole_number, required=True, metavar="N",
+                   help="paid rounds to play: 1000000, 1_000_000 or 1e6")
+    s.add_argument("--seed", type=_whole_number, default=None, metavar="S",
+                   help="seed of the random generator; the same seed gives the same figures "
+                        "(default: a fresh one, printed with the results)")
+    s.add_argument("--json", action="store_true", help="print the results as JSON")
+    s.add_argument("--bet-level", type=int, default=None,
+                   help="bet level (default: the game's first level)")
     s.add_argument("--coin-value", default=None, metavar="X",
                    help="currency per coin, instead of the file's coin_value")
-    s.add_argument("--progress", action="store_true", help="show a progress bar")
+    s.add_argument("--progress", action="store_true",
+                   help="show a progress bar from the start (without it, one appears when the "
+                        "run takes over 2 s)")
     _check_parser(sub)
     _report_parser(sub)
     return p
@@ -58,7 +87,7 @@ CHECK_LIMITS = ("gli11.games (default 1e+08), anz.min_rtp (default 0.87), "
 def _check_parser(sub) -> None:
     c = sub.add_parser("check", help="compliance check against GLI-11, ANZ/NZ and UKGC rules "
                                      "(exit 1 when any rule fails)")
-    c.add_argument("file")
+    c.add_argument("file", help=FILE_HELP)
     c.add_argument("--rules", default=None, metavar="SETS",
                    help=f"comma-separated rule sets (default: {CHECK_RULE_SETS})")
     c.add_argument("--json", action="store_true", help="print the tables as JSON")
@@ -70,7 +99,7 @@ def _check_parser(sub) -> None:
 
 def _report_parser(sub) -> None:
     r = sub.add_parser("report", help="PAR report files: xlsx workbook, self-contained HTML")
-    r.add_argument("file")
+    r.add_argument("file", help=FILE_HELP)
     r.add_argument("--bet-level", type=int, default=None,
                    help="bet level (default: the game's first level)")
     r.add_argument("--xlsx", default=None, metavar="OUT.xlsx", help="write the workbook here")
@@ -88,9 +117,17 @@ def _level(game, value, label) -> int:
 
 
 def _coin_value(game, value):
-    """The game with the coin value given on the command line (checked like the file's)."""
+    """The game with the coin value given on the command line (checked like the file's).
+
+    A game none of whose figures is in currency (no jackpot, no cap in currency) is the same
+    game at any coin value: a note on stderr says so, rather than accepting it silently.
+    """
     if value is None:
         return game
+    if not game.jackpots and (game.max_win is None or game.max_win.currency is None):
+        print(f"slotmath: note: --coin-value changes no figure of {game.name}: it has no "
+              "jackpot and no max-win cap in currency (only the bet's currency value)",
+              file=sys.stderr)
     from dataclasses import replace
     from fractions import Fraction
 
@@ -134,6 +171,10 @@ def _analyze(args) -> int:
     level = _level(game, args.bet_level, args.file)
     bar = _ProgressBar() if args.progress else None
     analysis = slotmath.analyze(game, level, progress=bar)
+    if bar is None:
+        from slotmath.report.progress import compute
+
+        compute(analysis, delay=PROGRESS_DELAY)
     if args.json:
         print(json.dumps(report.analysis_dict(analysis), indent=2, default=str))
     else:
@@ -148,11 +189,18 @@ def _simulate(args) -> int:
 
     if args.spins < 1:
         raise GameFileError(None, "--spins", f"must be >= 1, got {args.spins}")
+    if args.seed is None:
+        import secrets
+
+        args.seed = secrets.randbits(32)
+        print(f"slotmath: seed {args.seed} (run again with --seed {args.seed} for the same "
+              "figures)", file=sys.stderr)
     if args.seed < 0:
         raise GameFileError(None, "--seed", f"must be >= 0, got {args.seed}")
     game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
-    result = simulate(game, args.spins, args.seed, level=level, progress=args.progress)
+    progress = True if args.progress else PROGRESS_DELAY
+    result = simulate(game, args.spins, args.seed, level=level, progress=progress)
     if args.json:
         print(json.dumps(simulation_dict(result, game), indent=2))
     else:
@@ -194,8 +242,11 @@ def _report(args) -> int:
                                             "--html OUT.html")
     for label, path in outputs.items():  # before the analysis: fail fast
         check_writable(path, label)
+    from slotmath.report.progress import compute
+
     game = slotmath.load_game(args.file)
     analysis = slotmath.analyze(game, _level(game, args.bet_level, args.file))
+    compute(analysis, delay=PROGRESS_DELAY)
     sheets, charts = par_sheets(analysis), chart_images(analysis)
     render = {"--xlsx": lambda: workbook_bytes(analysis, charts, sheets),
               "--html": lambda: html_text(analysis, charts, sheets).encode("utf-8")}

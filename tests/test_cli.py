@@ -31,20 +31,20 @@ def test_analyze_json_contract(capsys):
     for key in ("name", "bet", "rtp", "rtp_float", "hit_frequency", "std", "components",
                 "free_spins", "max_win"):
         assert key in doc
-    rtp = Fraction(doc["rtp"])
-    assert str(rtp) == doc["rtp"]  # exact and reduced, like str(Fraction)
-    assert doc["rtp_float"] == float(rtp)
-    assert sum(Fraction(v) for v in doc["components"].values()) == rtp
+    rtp = Fraction(doc["rtp"]["exact"])  # every figure {"exact", "float"}: test_json_shape.py
+    assert str(rtp) == doc["rtp"]["exact"]  # exact and reduced, like str(Fraction)
+    assert doc["rtp_float"] == float(rtp) == doc["rtp"]["float"]
+    assert sum(Fraction(v["exact"]) for v in doc["components"].values()) == rtp
     assert set(doc["components"]) == {"lines", "scatter", "free_spins"}
     fs = doc["free_spins"]
     for key in ("trigger_probability", "expected_spins", "expected_win"):
-        Fraction(fs[key])
-    assert Fraction(fs["trigger_probability"]) * Fraction(fs["expected_win"]) == Fraction(
-        doc["components"]["free_spins"])
+        Fraction(fs[key]["exact"])
+    assert Fraction(fs["trigger_probability"]["exact"]) * Fraction(
+        fs["expected_win"]["exact"]) == Fraction(doc["components"]["free_spins"]["exact"])
     assert set(doc["max_win"]) >= {"multiple", "probability"}
     analysis = slotmath.analyze(slotmath.load_game(TINY))
     assert rtp == analysis.rtp
-    assert doc["std"] == pytest.approx(analysis.std, rel=1e-12)
+    assert doc["std"]["float"] == pytest.approx(analysis.std, rel=1e-12)
 
 
 def test_analyze_text(capsys):
@@ -115,10 +115,11 @@ def test_json_of_a_game_whose_free_spins_can_never_trigger(capsys, tmp_path):
     assert code == 0 and not err
     doc = json.loads(out)
     fs = doc["free_spins"]
-    assert fs["trigger_probability"] == "0" and fs["rtp"] == "0" and "never" in fs["note"]
-    assert doc["components"]["free_spins"] == "0"
-    assert Fraction(doc["rtp"]) == Fraction(doc["components"]["lines"]) + Fraction(
-        doc["components"]["scatter"])
+    assert fs["trigger_probability"]["exact"] == "0" and fs["rtp"]["exact"] == "0"
+    assert "never" in fs["note"]
+    assert doc["components"]["free_spins"]["exact"] == "0"
+    assert Fraction(doc["rtp"]["exact"]) == Fraction(doc["components"]["lines"]["exact"]) + (
+        Fraction(doc["components"]["scatter"]["exact"]))
     assert run(capsys, "analyze", str(path))[0] == 0
 
 
@@ -155,7 +156,9 @@ def test_a_bonus_wheel_no_round_can_reach_reports_its_jackpots_as_never_hit(caps
     assert code == 0, err
     doc = json.loads(out)
     assert doc["jackpots"]["pools"] == {} and "no jackpot is ever hit" in doc["jackpots"]["note"]
-    assert doc["components"]["jackpots"] == 0 and doc["components"]["bonus_wheel"] == 0
-    assert doc["bonus_wheel"]["wheel_spins_per_spin"] == {"base": "0", "free_spins": "0"}
+    assert doc["components"]["jackpots"]["float"] == 0
+    assert doc["components"]["bonus_wheel"]["float"] == 0
+    assert {k: v["exact"] for k, v in doc["bonus_wheel"]["wheel_spins_per_spin"].items()} == {
+        "base": "0", "free_spins": "0"}
     code, out, _ = run(capsys, "analyze", str(path))
     assert code == 0 and "never hit: no round can spin the bonus wheel" in out

@@ -95,8 +95,11 @@ def test_win_distribution_data_takes_an_analysis_or_any_distribution(fruits):
     _, analysis = fruits
     df = win_distribution_data(analysis)
     dist = analysis.distribution
-    assert df["credits"].tolist() == [int(c) for c in dist.credits if c > 0]
-    assert df["probability"].sum() + df.attrs["zero_probability"] == pytest.approx(1, abs=1e-12)
+    floor = df.attrs["accuracy_floor"]  # numerical: the rows below its accuracy are left out
+    assert df["credits"].tolist() == [int(c) for c, p in zip(dist.credits, dist.probs)
+                                      if c > 0 and p >= floor]
+    assert df["probability"].sum() + df.attrs["zero_probability"] + df.attrs[
+        "below_floor_mass"] == pytest.approx(1, abs=1e-12)
     floats = FloatDistribution([0, 5, 10], [0.5, 0.25, 0.25], 10)
     assert win_distribution_data(floats)["probability"].tolist() == [0.25, 0.25]
     with pytest.raises(TypeError, match="distribution"):

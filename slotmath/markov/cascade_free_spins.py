@@ -35,6 +35,7 @@ from functools import cached_property
 
 import numpy as np
 
+from slotmath.markov.free_spins import SpinCountDistribution
 from slotmath.model.game import FreeSpins
 
 __all__ = ["CarriedFreeSpins", "Moments"]
@@ -141,6 +142,28 @@ class CarriedFreeSpins:
         m = self.moments(spins)
         bi = self.beta * index
         return (bi * bi * m.xx + 2 * bi * m.xy + m.yy) / self.credits_per_bet**2
+
+    def spins_distribution(self, spins: int) -> SpinCountDistribution:
+        """Exact law of the spins a feature of ``spins`` spins plays (forward over the chain:
+        a feature ends having played every spin it was awarded). ``spins`` may be a start
+        key ``(spins, index)``: the count does not depend on the index."""
+        if isinstance(spins, tuple):
+            spins = spins[0]
+        p_n = {n: v[0] for n, v in self._by_trigger.items()}
+        layer = {(spins, spins): Fraction(1)}
+        done: dict = defaultdict(Fraction)
+        while layer:
+            nxt: dict = defaultdict(Fraction)
+            for (left, awarded), q in layer.items():
+                if left == 0:
+                    done[awarded] += q
+                    continue
+                for n, p in p_n.items():
+                    nxt[self._child(left, awarded, n)] += q * p
+            layer = nxt
+            if len(done) and sum(done.values()) == 1:
+                break
+        return SpinCountDistribution(dict(sorted(done.items())), True, 0.0)
 
     def zero_probability(self, spins: int) -> Fraction:
         return self.moments(spins).zero

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from slotmath.plot._common import as_distribution, axes
+from slotmath.stats.accuracy import accuracy_floor
 
 __all__ = ["plot_win_distribution", "win_distribution_data"]
 
@@ -44,7 +45,11 @@ def win_distribution_data(result: Any, bins: int | Sequence | None = None) -> pd
         Unbinned: ``credits``, ``multiple`` (win / total bet), ``probability``. Binned:
         ``lower``, ``upper`` (multiples; the band is ``lower < win <= upper``),
         ``probability``. Zero wins are never rows (they have no place on a log axis); their
-        probability is in ``df.attrs["zero_probability"]``.
+        probability is in ``df.attrs["zero_probability"]``. For a numerical distribution,
+        rows whose probability is below its stated accuracy
+        (:func:`slotmath.stats.accuracy.accuracy_floor`, ``df.attrs["accuracy_floor"]``, 0 for
+        an exact one) are noise, not data: they are left out, their total is in
+        ``df.attrs["below_floor_mass"]``.
 
     Examples
     --------
@@ -68,10 +73,11 @@ def win_distribution_data(result: Any, bins: int | Sequence | None = None) -> pd
     zero = float(probs[credits == 0].sum())
     keep = credits > 0
     credits, probs = credits[keep], probs[keep]
+    floor = accuracy_floor(dist)
     if bins is None:
         df = pd.DataFrame({"credits": credits, "multiple": credits / cpb, "probability": probs})
         df.attrs["zero_probability"] = zero
-        return df
+        return _above_floor(df, floor)
     multiples = credits / cpb
     if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
         if bins < 1:
@@ -103,14 +109,25 @@ def win_distribution_data(result: Any, bins: int | Sequence | None = None) -> pd
                        "upper": np.asarray(upper, dtype=float),
                        "probability": probability})
     df.attrs["zero_probability"] = zero
-    return df
+    return _above_floor(df, floor)
+
+
+def _above_floor(df: pd.DataFrame, floor: float) -> pd.DataFrame:
+    """``df`` without the rows below ``floor`` (none when 0: exact), the floor in attrs."""
+    attrs = dict(df.attrs)
+    below = (df["probability"] < floor) if floor > 0 else np.zeros(len(df), dtype=bool)
+    out = df[~below].reset_index(drop=True) if below.any() else df
+    out.attrs = {**attrs, "accuracy_floor": floor,
+                 "below_floor_mass": float(df["probability"][below].sum())}
+    return out
 
 
 def plot_win_distribution(result: Any, ax=None, bins: int | Sequence | None = None):
     """Draw the probability of each win multiple on log-log axes.
 
     Unbinned: one point per distinct win. Binned: a step histogram of the band
-    probabilities. The probability of no win is given in the title.
+    probabilities. The probability of no win is given in the title. A numerical
+    distribution's accuracy floor is drawn as a dashed line; nothing is drawn under it.
 
     Parameters
     ----------
@@ -130,6 +147,11 @@ def plot_win_distribution(result: Any, ax=None, bins: int | Sequence | None = No
         shown = data[data["probability"] > 0]
         ax.bar(shown["lower"], shown["probability"], width=shown["upper"] - shown["lower"],
                align="edge", color="C0", edgecolor="white", linewidth=0.5)
+    floor = data.attrs["accuracy_floor"]
+    if floor > 0:
+        ax.axhline(floor, color="grey", linestyle="--", linewidth=1,
+                   label=f"numerical accuracy {floor:.0e}: nothing below is drawn")
+        ax.legend(loc="upper right", fontsize="small")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("win (x total bet)")

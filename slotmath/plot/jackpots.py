@@ -422,9 +422,34 @@ def pool_data(analysis: Any, name: str, *, bins: int = BINS, tail: float = TAIL)
                       currency=getattr(analysis.game, "currency", None))
 
 
+def compact_number(value: float, _position=None) -> str:
+    """A tick label short enough not to collide with its neighbours: ``250k``, ``1.5M``.
+
+    Examples
+    --------
+    >>> [compact_number(v) for v in (0, 750, 2500, 250_000, 1_500_000, -50_000)]
+    ['0', '750', '2.5k', '250k', '1.5M', '-50k']
+    """
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def _x_ticks(ax) -> None:
+    """At most six ticks with compact labels and no offset text: with matplotlib's defaults
+    the SUPER pool's axes had ten six-digit labels running into each other, and a "1e6"
+    offset for the rounds between hits."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+    ax.xaxis.set_major_formatter(FuncFormatter(compact_number))
+
+
 def _draw_law(data: pd.DataFrame, ax, color: str):
     ax.bar(data["low"], data["probability"], width=data["high"] - data["low"], align="edge",
            color=color, alpha=0.75, linewidth=0)
+    _x_ticks(ax)
     width = float(data["high"].iloc[0] - data["low"].iloc[0])
     ax.set_ylabel(f"probability per bin ({width:,.0f} wide)" if width >= 100
                   else f"probability per bin ({width:.3g} wide)")

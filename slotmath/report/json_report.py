@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from slotmath.report.tables import pool_figures, scatter_table, symbol_table
+from slotmath.report.figures import figure
+from slotmath.report.tables import confidence_frame, pool_figures, scatter_table, symbol_table
+
+#: pool_figures' keys that are figures (the others are the pool's rules, "1 in N" readings and
+#: error bounds: plain numbers)
+POOL_FIGURES = ("rtp", "contribution_rtp", "seed_rtp", "hits_per_round",
+                "hit_probability_per_wheel_spin", "mean_value_at_hit", "mean_value_at_hit_bets",
+                "mean_pool", "mean_restart_value")
 
 
 def _exact(value) -> str:
@@ -33,7 +40,11 @@ def distribution_notes(a) -> dict:
 
 
 def analysis_dict(a) -> dict:
-    """Everything the PAR sheet shows, exact values as "p/q" strings.
+    """Everything the PAR sheet shows; every figure in one shape, :func:`figure`.
+
+    A figure is ``{"exact": "p/q" or None, "float": x}`` (docs/game-format.md, "The JSON
+    document"); counts, the game's own parameters, "1 in N" readings, error bounds and the
+    ``*_float`` copies kept for older readers are plain numbers.
 
     Examples
     --------
@@ -41,66 +52,74 @@ def analysis_dict(a) -> dict:
     >>> d = analysis_dict(slotmath.analyze(slotmath.load_game("data/games/tiny_lines.toml")))
     >>> sorted(d["components"])
     ['free_spins', 'lines', 'scatter']
+    >>> d["rtp"]
+    {'exact': '411/448', 'float': 0.9174107142857143}
     """
     game = a.game
     mw = a.top_award
+    intervals = confidence_frame(a)
     out = {
         "name": game.name,
         "bet": game.bet,
         "bet_level": a.level,
         "total_bet": game.total_bet(a.level),
-        "rtp": _exact(a.rtp) if a.exact else a.rtp_float,
+        "rtp": figure(a.rtp) if a.exact else figure(a.rtp_float),
         "rtp_float": a.rtp_float,
         "rtp_exact": a.exact,
         "rtp_error": a.rtp_error,
-        "hit_frequency": _exact(a.hit_frequency),
+        "hit_frequency": figure(a.hit_frequency),
         "hit_frequency_float": float(a.hit_frequency),
-        "base_hit_frequency": _exact(a.base_hit_frequency),
-        "std": a.std,
-        "std_with_jackpots": a.std_total,
-        "variance": _exact(a.variance),
-        "volatility_index": {"90": a.volatility_index(0.90), "95": a.volatility_index(0.95)},
-        "components": {k: _exact(v) if isinstance(v, (int, Fraction)) else float(v)
-                       for k, v in a.components.items()},
+        "base_hit_frequency": figure(a.base_hit_frequency),
+        "std": figure(float(a.std)),
+        "std_with_jackpots": figure(float(a.std_total)),
+        "variance": figure(a.variance),
+        "volatility_index": {"90": figure(float(a.volatility_index(0.90))),
+                             "95": figure(float(a.volatility_index(0.95)))},
+        "components": {k: figure(v) for k, v in a.components.items()},
         "components_float": {k: float(v) for k, v in a.components.items()},
         "free_spins": None,
         "max_win": {
-            "multiple": _number(mw.multiple),
-            "probability": _exact(mw.probability),
+            "multiple": figure(Fraction(mw.multiple)),
+            "probability": figure(mw.probability),
             "one_in": mw.one_in,
             "scope": "paid spin",
         },
         "cycle": a.base_table.cycle,
         "credits_per_bet": a.base_table.credits_per_bet,
         "confidence_intervals": [
-            {"spins": n, "95": list(a.confidence_interval(n, 0.95)),
-             "90": list(a.confidence_interval(n, 0.90))}
-            for n in (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
+            {"spins": int(r.spins), "95": [r.lower_95, r.upper_95], "90": [r.lower_90, r.upper_90]}
+            for r in intervals.itertuples()
         ],
+        "confidence_intervals_method": intervals.attrs["method"],
         "round_distribution": distribution_notes(a),
         "win_sizes": [
-            {"band": r.label, "probability": float(r.probability), "rtp_share": float(r.rtp_share)}
+            {"band": r.label, "probability": figure(r.probability),
+             "rtp_share": figure(r.rtp_share)}
             for r in a.win_sizes
         ],
-        "pays": symbol_table(a).to_dict(orient="records"),
-        "scatters": scatter_table(a).to_dict(orient="records"),
+        "pays": _pay_records(a),
+        "scatters": _scatter_records(a),
     }
+    if game.cascades is not None:
+        from slotmath.report.cascades import cascade_section
+
+        out["cascades"] = cascade_section(a)
+        out["max_ways"] = out["cascades"]["max_ways"]
     wheel = game.bonus_wheel
     if wheel is not None:
         out["bonus_wheel"] = {
             "symbol": wheel.symbol,
             "count": wheel.count,
             "per_spin": wheel.per_spin,
-            "mean_prize": _exact(wheel.mean),
+            "mean_prize": figure(wheel.mean),
             "multiplied_in_free_spins": wheel.multiplied,
-            "wheel_spins_per_spin": {k: _exact(v) for k, v in a.wheel_spins.items()},
-            "rtp": (_exact(a.components["bonus_wheel"]) if not game.jackpots
-                    else float(a.components["bonus_wheel"])),
+            "wheel_spins_per_spin": {k: figure(v) for k, v in a.wheel_spins.items()},
+            "rtp": (figure(a.components["bonus_wheel"]) if not game.jackpots
+                    else figure(float(a.components["bonus_wheel"]))),
             "divisions": [
                 {"division": r["division"], "kind": r["kind"],
-                 "prize": None if r["prize"] is None else _number(r["prize"]),
-                 "probability": (_exact(r["probability"]) if isinstance(r["probability"], Fraction)
-                                 else r["probability"])}
+                 "prize": None if r["prize"] is None else figure(Fraction(r["prize"])),
+                 "probability": figure(r["probability"])}
                 for r in a.wheel_outcomes()
             ],
         }
@@ -114,7 +133,7 @@ def analysis_dict(a) -> dict:
         out["bet_value"] = _number(game.bet_value(a.level))
     if a.jackpots is not None or a.cap is not None:
         out["coin_round"] = {
-            "rtp": _exact(a.round.mean),
+            "rtp": figure(a.round.mean),
             "rtp_float": float(a.round.mean),
             "meaning": "paid round with every wheel spin paying coins and no cap (exact); the "
                        "hit frequency, SD, distribution and win sizes are of this round",
@@ -122,16 +141,18 @@ def analysis_dict(a) -> dict:
     j = a.jackpots
     if j is not None:
         out["jackpots"] = {
-            "rtp": j.rtp,
-            "coin_prizes_replaced": j.coin_loss,
+            "rtp": figure(float(j.rtp)),
+            "coin_prizes_replaced": figure(float(j.coin_loss)),
             "error": j.error,
-            "wheel_spins_per_round": _exact(j.mean_chances),
+            "wheel_spins_per_round": figure(j.mean_chances),
             "wheel_spins_per_round_float": float(j.mean_chances),
-            "wheel_spins_law": {str(k): p for k, p in sorted(j.chances.items())},
+            "wheel_spins_law": {str(k): figure(float(p)) for k, p in sorted(j.chances.items())},
             "wheel_spins_law_error": j.chances_error,
-            "coin_division_probability": j.coin_probability,
+            "coin_division_probability": figure(float(j.coin_probability)),
             "hits_one_in_rounds": 1 / j.hits_per_round if j.hits_per_round else None,
-            "pools": pool_figures(a),
+            "pools": {name: {k: figure(float(v)) if k in POOL_FIGURES else v
+                             for k, v in pool.items()}
+                      for name, pool in pool_figures(a).items()},
             "method": "renewal model of each pool (slotmath.markov.jackpot), numerical; pool "
                       "fed by play at this bet level only",
         }
@@ -145,9 +166,10 @@ def analysis_dict(a) -> dict:
             "cap_bets": _number(cap.cap_bets),
             "cap_currency": (_number(cap.cap_coins * game.coin_value)
                              if game.coin_value is not None else None),
-            "rtp_effect": 0.0 - float(cap.effect),  # (no "-0.0")
+            "rtp_effect": figure(-cap.effect if cap.exact else -float(cap.effect)),
             "rtp_effect_exact": _exact(-cap.effect) if cap.exact else None,
-            "probability_capped": float(cap.probability),
+            "probability_capped": figure(cap.probability if cap.exact
+                                         else float(cap.probability)),
             "exact": cap.exact,
             "error": cap.error,
             "resolution": cap.resolution,
@@ -157,10 +179,11 @@ def analysis_dict(a) -> dict:
     fs = a.free_spins
     if fs is not None:
         out["free_spins"] = {
-            "trigger_probability": _exact(fs.trigger_probability),
-            "expected_spins": _exact(fs.expected_spins),
-            "expected_win": _exact(fs.expected_win),
-            "rtp": _exact(fs.rtp),
+            "trigger_probability": figure(fs.trigger_probability),
+            "expected_spins": figure(fs.expected_spins),
+            "expected_win": figure(fs.expected_win),
+            "rtp": figure(fs.rtp),
+            "max_spins": game.free_spins.max_spins,
             "spins_distribution_exact": (True if fs.spins_distribution is None
                                          else fs.spins_distribution.exact),
             "spins_tail_mass": (0.0 if fs.spins_distribution is None
@@ -170,3 +193,36 @@ def analysis_dict(a) -> dict:
             out["free_spins"]["note"] = ("the trigger can never occur on these reels: the "
                                          "feature is reported as zero")
     return out
+
+
+def _pay_records(a) -> list[dict]:
+    """The pay table's rows, their hits per spin and RTP as figures (``rtp_exact`` kept)."""
+    rows = symbol_table(a).to_dict(orient="records")
+    if a.game.cascades is not None:  # every drop of the chain; hits are not counted
+        for row in rows:
+            row["rtp"] = figure(Fraction(row["rtp_exact"]))
+        return rows
+    cycle = a.direct.cycle
+    for row in rows:
+        row["hits_per_spin"] = figure(Fraction(row["hits"], cycle))
+        row["rtp"] = figure(Fraction(row["rtp_exact"]))
+    return rows
+
+
+def _scatter_records(a) -> list[dict]:
+    """The scatter table's rows, their probability and RTP as figures."""
+    rows = scatter_table(a).to_dict(orient="records")
+    if a.game.cascades is not None:  # the final window of the chain
+        law = a.cascade_law
+        credits = a.context.model.scatter_credits
+        for row in rows:
+            pay = credits[row["symbol"]][row["count"]] if row["symbol"] in credits else 0
+            row["probability"] = figure(Fraction(row["weight"], law.cycle))
+            row["rtp"] = figure(Fraction(row["weight"] * pay, law.cycle * law.credits_per_bet))
+        return rows
+    d = a.direct
+    for row in rows:
+        credits = d.scatter_credits[row["symbol"]][row["count"]]
+        row["probability"] = figure(Fraction(row["weight"], d.cycle))
+        row["rtp"] = figure(Fraction(row["weight"] * credits, d.cycle * d.credits_per_bet))
+    return rows

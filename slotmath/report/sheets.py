@@ -348,9 +348,8 @@ def _win_sizes(a) -> Sheet:
 def _confidence(a) -> Sheet:
     frame = confidence_frame(a)
     frame["error"] = a.rtp_error + ROUNDOFF
-    note = ("Where the RTP measured over N paid rounds lies with probability 90 % / 95 %: normal "
-            "approximation with the round's SD; 'error' bounds only the numerics (the RTP's "
-            "error), not the approximation.")
+    note = ("Where the RTP measured over N paid rounds lies with probability 90 % / 95 %: "
+            f"{frame.attrs['method']}; 'error' bounds only the RTP's numerics.")
     if a.jackpots is not None:
         note += " With jackpots rounds are not independent (the pools carry over): a guide only."
     return Sheet("Confidence", (("RTP confidence intervals", frame),), (note,))

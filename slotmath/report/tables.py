@@ -30,6 +30,10 @@ def symbol_table(analysis) -> pd.DataFrame:
     ``rtp_exact`` is the exact contribution as "p/q"; the contributions add up to the lines
     or ways component exactly.
     """
+    if analysis.game.cascades is not None:
+        from slotmath.report.cascades import cascade_symbol_table
+
+        return cascade_symbol_table(analysis)
     d = analysis.direct
     cpb = d.credits_per_bet
     rows = []
@@ -55,6 +59,10 @@ def symbol_table(analysis) -> pd.DataFrame:
 
 def scatter_table(analysis) -> pd.DataFrame:
     """Per scatter symbol and count anywhere in the window: weight, probability, pay, spins."""
+    if analysis.game.cascades is not None:
+        from slotmath.report.cascades import cascade_scatter_table
+
+        return cascade_scatter_table(analysis)
     d = analysis.direct
     game = analysis.game
     fs = game.free_spins
@@ -86,14 +94,24 @@ def win_size_frame(analysis) -> pd.DataFrame:
 
 
 def confidence_frame(analysis, spins=(10**3, 10**4, 10**5, 10**6, 10**7, 10**8)) -> pd.DataFrame:
-    """90 % and 95 % intervals of the RTP measured over N paid rounds (normal approximation)."""
+    """90 % and 95 % intervals of the RTP measured over N paid rounds, in total bets.
+
+    From the law of the mean of N rounds where the round's distribution is known, so never
+    below 0; otherwise the normal approximation cut at 0
+    (:func:`slotmath.stats.interval.rtp_intervals`). ``attrs["method"]`` says which, and why.
+    """
+    from slotmath.stats.interval import rtp_intervals
+
+    found = rtp_intervals(analysis, spins, (0.90, 0.95))
     rows = []
     for n in spins:
-        lo90, hi90 = analysis.confidence_interval(n, 0.90)
-        lo95, hi95 = analysis.confidence_interval(n, 0.95)
-        rows.append({"spins": n, "lower_90": lo90, "upper_90": hi90,
-                     "lower_95": lo95, "upper_95": hi95})
-    return pd.DataFrame(rows)
+        i90, i95 = found[n, 0.90], found[n, 0.95]
+        rows.append({"spins": n, "lower_90": i90.lower, "upper_90": i90.upper,
+                     "lower_95": i95.lower, "upper_95": i95.upper})
+    frame = pd.DataFrame(rows)
+    frame.attrs["method"] = found[spins[0], 0.95].method
+    frame.attrs["resolution"] = max(i.resolution for i in found.values())
+    return frame
 
 
 def summary_frame(analysis) -> pd.DataFrame:

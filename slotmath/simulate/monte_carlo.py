@@ -145,7 +145,7 @@ class SimulationResult:
 
 
 def simulate(game: Game, spins: int, seed: int, level: int = 1,
-             progress: bool = False) -> SimulationResult:
+             progress: bool | float = False) -> SimulationResult:
     """Play ``spins`` seeded rounds of ``game``.
 
     Parameters
@@ -157,8 +157,9 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
         Seed of the ``PCG64`` bit generator; the same seed gives the same result.
     level : int
         Bet level (one of ``game.bet_levels``).
-    progress : bool
-        Show a progress bar (``tqdm.auto``).
+    progress : bool or float
+        Show a progress bar (``tqdm.auto``: a widget in a notebook); a number of seconds
+        shows it only once the run has taken that long (the CLI's default, 2 s).
 
     Returns
     -------
@@ -219,8 +220,9 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
         return simulate_cascades(game, spins, seed, level).as_simulation_result()
     run = _Run(game, level, spins)
     rng = np.random.Generator(np.random.PCG64(seed))
-    with tqdm(total=spins, disable=not progress, unit="spin", unit_scale=True,
-              desc=game.name) as bar:
+    delay = 0.0 if isinstance(progress, bool) else float(progress)
+    with tqdm(total=spins, disable=progress is False, unit="spin", unit_scale=True,
+              desc=game.name, delay=delay) as bar:
         while run.done < spins:
             n = min(BATCH, spins - run.done)
             run.play_batch(rng, n)

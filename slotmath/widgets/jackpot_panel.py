@@ -10,6 +10,7 @@ ipywidgets, :func:`slotmath.analyze` and the charts of :mod:`slotmath.plot`.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -36,6 +37,7 @@ __all__ = [
     "LAW_SCALE",
     "JackpotPanel",
     "jackpot_summary_html",
+    "refusal_message",
     "starting_parameters",
     "with_jackpot_controls",
 ]
@@ -174,38 +176,127 @@ def with_jackpot_controls(game: Game, name: str, *, weight: float = 1.0,
     return with_jackpot(game, name, **changes)
 
 
-def jackpot_summary_html(analysis: Analysis) -> str:
+def _delta(now: float, then: float | None, fmt: str, scale: float = 1.0, unit: str = "") -> str:
+    """`` (+0.0123 pts)``: the change against the baseline, or nothing when there is none."""
+    if then is None:
+        return ""
+    change = (now - then) * scale
+    if abs(change) < 0.5 * 10 ** -int(fmt.rsplit(".", 1)[1][0]):  # rounds to zero: unchanged
+        return " <span style='color:#777'>(=)</span>"
+    return f" <span style='color:#555'>({change:+{fmt}}{unit})</span>"
+
+
+def jackpot_summary_html(analysis: Analysis, baseline: Analysis | None = None) -> str:
     """The RTP, its parts and each jackpot's figures as a small HTML table (rounded for
-    display).
+    display), with each figure's change against ``baseline`` when given.
+
+    Percentages are of the total bet; a change in RTP is in percentage points ("pts").
 
     Examples
     --------
     >>> import slotmath
-    >>> a = slotmath.analyze(slotmath.load_game("data/games/gold_money_frog.toml"), 4)
+    >>> game = slotmath.load_game("data/games/gold_money_frog.toml")
+    >>> a = slotmath.analyze(game, 4)
     >>> "<b>92.9600%</b>" in jackpot_summary_html(a)
+    True
+    >>> "(+0.6500 pts)" in jackpot_summary_html(a, baseline=slotmath.analyze(game, 1))
     True
     """
     currency = html.escape(analysis.game.currency)
-    rows = [("RTP", f"<b>{analysis.rtp_float:.4%}</b> (error &le; {analysis.rtp_error:.0e})")]
-    rows += [(f"&nbsp;&nbsp;{html.escape(name)}", f"{float(value):.4%}")
+    base = baseline
+    base_parts = dict(base.components) if base is not None else {}
+    base_pools = base.jackpots.pools if base is not None and base.jackpots is not None else {}
+    rtp_change = _delta(analysis.rtp_float, base and base.rtp_float, ".4f", 100, " pts")
+    rows = [("RTP", (f"<b>{analysis.rtp_float:.4%}</b>{rtp_change} "
+                     f"(error &le; {analysis.rtp_error:.0e})"))]
+    rows += [(f"&nbsp;&nbsp;{html.escape(name)}", f"{float(value):.4%}" + _delta(
+                 float(value), float(base_parts[name]) if name in base_parts else None,
+                 ".4f", 100, " pts"))
              for name, value in analysis.components.items()]
     if analysis.jackpots is not None:
         for name, pool in analysis.jackpots.pools.items():
+            was = base_pools.get(name)
             rows.append((html.escape(name), (
-                f"1 in {pool.mean_rounds_between_hits:,.0f} rounds, "
-                f"mean value at hit {pool.hit_value_mean:,.2f} {currency}, "
-                f"RTP {pool.rtp_contribution:.4%}, "
+                f"1 in {pool.mean_rounds_between_hits:,.0f} rounds"
+                f"{_delta(pool.mean_rounds_between_hits, was and was.mean_rounds_between_hits, ',.0f')}, "
+                f"mean value at hit {pool.hit_value_mean:,.2f} {currency}"
+                f"{_delta(pool.hit_value_mean, was and was.hit_value_mean, ',.2f')}, "
+                f"RTP {pool.rtp_contribution:.4%}"
+                f"{_delta(pool.rtp_contribution, was and was.rtp_contribution, '.4f', 100, ' pts')}, "
                 f"p per wheel spin {pool.expected_hit_probability_per_spin:.3e}")))
     body = "".join(f"<tr><td style='padding-right:1em'>{k}</td><td>{v}</td></tr>"
                    for k, v in rows)
-    return f"<table class='slotmath-jackpots'>{body}</table>"
+    head = ""
+    if baseline is not None:
+        head = (f"<tr><td colspan='2' style='color:#555'>in brackets: the change against the "
+                f"game file at bet level {baseline.level} (RTPs in percentage points of the "
+                f"bet)</td></tr>")
+    return f"<table class='slotmath-jackpots'>{head}{body}</table>"
 
 
-def _error_html(text: str) -> str:
-    return f"<span style='color:#b00'>{html.escape(text)}</span>"
+def refusal_message(error: Exception, changed: str, level: int) -> str:
+    """One line saying which edit was not applied and what to change instead.
+
+    ``changed`` names the control the user moved (``"GRAND weight"``, ``"bet level"``).
+
+    Examples
+    --------
+    >>> from slotmath.errors import RuleError
+    >>> refusal_message(RuleError(None, "saturating law: p_max x level factor = 1.2 > 1; "
+    ...                           "lower p_max or the level factor"), "GRAND weight", 2)
+    'GRAND weight not applied: at bet level 2 the chance per wheel spin would pass 100%; lower the weight or p_max.'
+    """
+    text = str(error)
+    said = re.search(r"at bet level (\d+)", text)
+    level = int(said.group(1)) if said else level
+    law_parameter = ""
+    if " x level factor" in text:
+        law_parameter = text.split(" x level factor")[0].rsplit(" ", 1)[-1]
+    if " x level factor" in text:
+        why = (f"at bet level {level} the chance per wheel spin would pass 100%; lower the "
+               f"weight or {law_parameter}")
+    elif "probabilities add up to" in text:
+        why = (f"at bet level {level} the jackpots' chances per wheel spin would add up to "
+               "more than 100%; lower a weight or a law's chance")
+    elif "survives more than" in text:
+        pool = text.split(":", 1)[0]
+        why = (f"at bet level {level} {pool} would almost never be hit; raise its weight or "
+               "its law's chance, or choose another law")
+    elif "contributions add up" in text:
+        why = "the contributions would take the whole bet; lower a contribution"
+    elif isinstance(error, RuleError) and error.field:
+        why = f"{error.field.rsplit('.', 1)[-1]} {error.problem_with()}"
+    else:
+        why = text.rsplit(": ", 1)[-1]
+    return f"{changed} not applied: {why}."
+
+
+def _error_html(text: str, detail: str = "") -> str:
+    """A one-line refusal in red; the error as raised, folded away, under it."""
+    more = (f"<details><summary style='color:#777'>details</summary>"
+            f"<span style='color:#777'>{html.escape(detail)}</span></details>" if detail else "")
+    return f"<div class='slotmath-refusal'><span style='color:#b00'>{html.escape(text)}</span>{more}</div>"
 
 
 # -- the widgets ---------------------------------------------------------------------------
+
+#: Layout of a jackpot's row. Its controls are wider together than a notebook, so the row wraps
+#: onto a second line instead of shrinking its children: with the flexbox default (shrink to
+#: fit) every slider's track collapsed to a few dozen pixels, and the saturating law's second
+#: box (``half``) was cut off.
+ROW_LAYOUT = {"flex_flow": "row wrap", "align_items": "center"}
+#: every control keeps its width (never shrunk by its row)
+KEEP_WIDTH = "0 0 auto"
+#: widths in px: a slider, the label before its track, a number box
+SLIDER_WIDTH, LABEL_WIDTH, BOX_WIDTH = 330, 80, 190
+
+def _fixed(width: int) -> widgets.Layout:
+    return widgets.Layout(width=f"{width}px", min_width=f"{width}px", flex=KEEP_WIDTH)
+
+
+def _label() -> dict:
+    return {"description_width": f"{LABEL_WIDTH}px"}
+
 
 class JackpotPanel(widgets.VBox):
     """Jackpot what-ifs: one row of controls per progressive jackpot, the analysis and its
@@ -220,8 +311,13 @@ class JackpotPanel(widgets.VBox):
     (``continuous_update=False``). Reserve fractions and level factors stay as in the game.
 
     An edit the model refuses (hit chances adding up to more than 1, a pool that would
-    practically never be hit, ...) is reported in red in ``figures``; the panel keeps its
-    last good state and raises nothing.
+    practically never be hit, ...) is reported in red in ``figures``, in one line saying what
+    to change (:func:`refusal_message`; the error as raised is folded under it); every control
+    goes back to the last good state, so the controls always show what the figures and charts
+    show, and nothing is raised.
+
+    The figures show, in brackets, each one's change against the game file at the same bet
+    level (``baseline``).
 
     Parameters
     ----------
@@ -257,7 +353,11 @@ class JackpotPanel(widgets.VBox):
     levels : pandas.DataFrame or None
         :func:`slotmath.plot.rtp_by_level_data` of ``game`` when ``by_level`` is ticked.
     figures : ipywidgets.HTML
-        The figures shown (:func:`jackpot_summary_html`), or the error of the last edit.
+        The figures shown (:func:`jackpot_summary_html`), after the refusal of the last edit
+        if it was refused.
+    baseline : Analysis or None
+        The game file's analysis at the current bet level (None if the file's game itself
+        cannot be analysed there).
     charts : ipywidgets.Output
         RTP breakdown (and RTP by level), each pool's value at a hit and rounds between hits.
     figure : matplotlib.figure.Figure or None
@@ -290,6 +390,9 @@ class JackpotPanel(widgets.VBox):
         self.draw = draw
         self.figure: Figure | None = None
         self._muted = False
+        self._baselines: dict[int, Analysis | None] = {reference.level: reference}
+        if analysis is not None:
+            self._baselines[analysis.level] = analysis
         self._starts = {spec.name: starting_parameters(spec, reference.jackpots.pools[spec.name])
                         for spec in game.jackpots}
         self.controls: dict[str, dict[str, Any]] = {}
@@ -309,6 +412,8 @@ class JackpotPanel(widgets.VBox):
         self._show_parameters()
         self.game, self.levels = game, None
         self.analysis = analysis if analysis is not None else analyze(game, level)
+        self._baselines.setdefault(level, self.analysis)
+        self._good = self._values()
         self._refresh()
 
     def _row(self, spec: JackpotSpec, currency: str) -> widgets.HBox:
@@ -317,29 +422,29 @@ class JackpotPanel(widgets.VBox):
         c = {
             "weight": widgets.FloatLogSlider(
                 value=1.0, base=2, min=-3, max=3, step=0.25, description="weight ×",
-                continuous_update=False, layout=widgets.Layout(width="260px")),
+                continuous_update=False, layout=_fixed(SLIDER_WIDTH), style=_label()),
             "contribution": widgets.FloatSlider(
                 value=float(spec.contribution) * 100, min=0, max=10, step=0.1,
                 readout_format=".1f", description="contrib. %", continuous_update=False,
-                layout=widgets.Layout(width="260px")),
+                layout=_fixed(SLIDER_WIDTH), style=_label()),
             "seed": widgets.BoundedFloatText(
                 value=float(spec.seed), min=0, max=1e7, description=f"reseed {currency}",
-                continuous_update=False, layout=widgets.Layout(width="190px")),
+                continuous_update=False, layout=_fixed(BOX_WIDTH), style=_label()),
             "law": widgets.Dropdown(options=list(LAW_PARAMETERS), value=spec.law,
-                                    description="law", layout=widgets.Layout(width="190px")),
+                                    description="law", layout=_fixed(BOX_WIDTH),
+                                    style=_label()),
             "parameters": {law: {p: widgets.FloatText(
                 value=starts[law][p], description=p, continuous_update=False,
-                layout=widgets.Layout(width="190px")) for p in names}
+                layout=_fixed(BOX_WIDTH), style=_label()) for p in names}
                 for law, names in LAW_PARAMETERS.items()},
         }
         self.controls[spec.name] = c
         parameter_boxes = [w for fields in c["parameters"].values() for w in fields.values()]
         for w in (c["weight"], c["contribution"], c["seed"], c["law"], *parameter_boxes):
             w.observe(self._changed, names="value")
-        label = widgets.HTML(f"<b>{html.escape(spec.name)}</b>",
-                             layout=widgets.Layout(width="60px"))
+        label = widgets.HTML(f"<b>{html.escape(spec.name)}</b>", layout=_fixed(60))
         return widgets.HBox([label, c["weight"], c["contribution"], c["seed"], c["law"],
-                             *parameter_boxes])
+                             *parameter_boxes], layout=widgets.Layout(**ROW_LAYOUT))
 
     def _show_parameters(self) -> None:
         for c in self.controls.values():
@@ -352,6 +457,65 @@ class JackpotPanel(widgets.VBox):
             return
         self._show_parameters()
         self.update()
+
+    # -- the state the controls show ----------------------------------------------------------
+    def _widgets(self) -> dict[tuple, widgets.ValueWidget]:
+        out: dict[tuple, Any] = {("level",): self.level, ("by_level",): self.by_level}
+        for name, c in self.controls.items():
+            for key in ("weight", "contribution", "seed", "law"):
+                out[(name, key)] = c[key]
+            for law, fields in c["parameters"].items():
+                for p, w in fields.items():
+                    out[(name, "parameters", law, p)] = w
+        return out
+
+    def _values(self) -> dict[tuple, Any]:
+        return {path: w.value for path, w in self._widgets().items()}
+
+    def _restore(self, values: dict[tuple, Any]) -> None:
+        """Every control back to ``values``, without recomputing."""
+        self._muted = True
+        try:
+            for path, w in self._widgets().items():
+                if w.value != values[path]:
+                    w.value = values[path]
+        finally:
+            self._muted = False
+        self._show_parameters()
+
+    def _moved(self) -> str:
+        """The control(s) that differ from the last good state, as the refusal names them."""
+        names = []
+        for path, value in self._values().items():
+            if value == self._good[path]:
+                continue
+            if path == ("level",):
+                names.append(f"bet level {value}")
+            elif path == ("by_level",):
+                names.append("RTP by bet level")
+            elif path[1] == "parameters":
+                names.append(f"{path[0]} {path[3]} = {value:g}")
+            elif path[1] == "law":
+                names.append(f"{path[0]} {value} law")
+            elif path[1] == "weight":
+                names.append(f"{path[0]} weight ×{value:g}")
+            elif path[1] == "contribution":
+                names.append(f"{path[0]} contribution {value:g}%")
+            else:
+                names.append(f"{path[0]} reseed {value:g}")
+        return ", ".join(names) or "this edit"
+
+    @property
+    def baseline(self) -> Analysis | None:
+        level = self.analysis.level
+        if level not in self._baselines:
+            try:
+                base = analyze(self.original, level)
+                _ = base.rtp
+            except Exception:  # noqa: BLE001 - the file's game may not run at every level
+                base = None
+            self._baselines[level] = base
+        return self._baselines[level]
 
     # -- editing ----------------------------------------------------------------------------
     def edited_game(self) -> Game:
@@ -374,16 +538,26 @@ class JackpotPanel(widgets.VBox):
             analysis = analyze(game, self.level.value)
             _ = analysis.rtp  # compute now, inside the try
         except Exception as exc:  # noqa: BLE001 - a UI boundary: show it, keep the panel alive
-            self.figures.value = _error_html(f"cannot analyse this edit: {exc}")
+            line = refusal_message(exc, self._moved(), self.level.value)
+            self._restore(self._good)  # the controls show what the figures show
+            self._refresh(line, str(exc), redraw=False)
             return
-        levels, problem = None, ""
+        levels, problem, detail = None, "", ""
         if self.by_level.value:
             try:
                 levels = rtp_by_level_data(game, analyses={analysis.level: analysis})
             except Exception as exc:  # noqa: BLE001 - another level may fail where this one did not
-                problem = f"RTP by bet level: {exc}"
+                problem = "RTP by bet level: " + refusal_message(
+                    exc, "the chart of every level", analysis.level)
+                detail = str(exc)
+                self._muted = True
+                try:
+                    self.by_level.value = False  # not drawn, so not ticked
+                finally:
+                    self._muted = False
         self.game, self.analysis, self.levels = game, analysis, levels
-        self._refresh(problem)
+        self._good = self._values()
+        self._refresh(problem, detail)
 
     def reset(self) -> None:
         """Every control back to its starting value, so the game file's jackpots (one
@@ -405,10 +579,11 @@ class JackpotPanel(widgets.VBox):
         self.update()
 
     # -- display ----------------------------------------------------------------------------
-    def _refresh(self, problem: str = "") -> None:
+    def _refresh(self, problem: str = "", detail: str = "", redraw: bool = True) -> None:
         a = self.analysis
-        self.figures.value = jackpot_summary_html(a) + (_error_html(problem) if problem else "")
-        if not self.draw:
+        self.figures.value = ((_error_html(problem, detail) if problem else "")
+                              + jackpot_summary_html(a, self.baseline))
+        if not self.draw or not redraw:
             return
         pools = list(a.jackpots.pools)
         columns = max(len(pools), 2)

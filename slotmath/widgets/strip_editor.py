@@ -29,7 +29,7 @@ from slotmath.plot import (
     rtp_sweep_data,
 )
 
-__all__ = ["StripEditor", "strip_editor", "summary_html"]
+__all__ = ["StripEditor", "reel_header_html", "strip_editor", "summary_html"]
 
 #: How far either side of the current value the sweep chart looks.
 SWEEP_HALF_WIDTH = 3
@@ -63,6 +63,26 @@ def summary_html(analysis: Analysis) -> str:
     return f"<table class='slotmath-summary'>{body}</table>"
 
 
+def reel_header_html(index: int, reel: Reel) -> str:
+    """A reel's column head: ``reel 2``, its length in stops and, weighted, its total weight.
+
+    Each edit of a plain reel adds or removes stops, so the length is what the sliders change.
+
+    Examples
+    --------
+    >>> from slotmath.model.game import Reel
+    >>> reel_header_html(0, Reel(("A", "B", "A")))
+    "<b>reel 1</b><br><span class='slotmath-reel-length'>3 stops</span>"
+    >>> reel_header_html(1, Reel(("A", "B"), (3, 5)))
+    "<b>reel 2</b><br><span class='slotmath-reel-length'>2 stops, weight 8</span>"
+    """
+    length = f"{len(reel.symbols)} stops"
+    if reel.weights is not None:
+        length += f", weight {sum(reel.weights)}"
+    return (f"<b>reel {index + 1}</b><br>"
+            f"<span class='slotmath-reel-length'>{length}</span>")
+
+
 class StripEditor(widgets.VBox):
     """The panel built by :func:`strip_editor`.
 
@@ -75,6 +95,9 @@ class StripEditor(widgets.VBox):
         The game with the current slider values.
     analysis : Analysis
         :func:`slotmath.analyze` of ``game``.
+    reel_headers : list of ipywidgets.HTML
+        Each reel's column head: its number and its length in stops (and total weight on a
+        weighted reel), as the edited game has them (:func:`reel_header_html`).
     sliders : dict (reel index, symbol) -> ipywidgets.IntSlider
         Reel index 0 is reel 1. On a plain reel a slider sets the symbol's number of stops;
         on a weighted reel its total stop weight.
@@ -106,8 +129,8 @@ class StripEditor(widgets.VBox):
 
         self.sliders: dict[tuple[int, str], widgets.IntSlider] = {}
         cells: list[widgets.Widget] = [widgets.HTML("<b>symbol</b>")]
-        cells += [widgets.HTML(f"<b>reel {j + 1}</b>" + (" (weights)" if r.weights else ""))
-                  for j, r in enumerate(reels)]
+        self.reel_headers = [widgets.HTML() for _ in reels]
+        cells += self.reel_headers
         for s in self.symbols:
             cells.append(widgets.HTML(f"<code>{html.escape(s)}</code>"))
             for j, reel in enumerate(reels):
@@ -172,17 +195,30 @@ class StripEditor(widgets.VBox):
 
     def update(self) -> None:
         """Recompute from the sliders and redraw. A failing edit (an empty strip, a feature
-        that would never end) is reported in the summary and leaves the last good state."""
+        that would never end) is reported in the summary, and the sliders go back to the last
+        good state, which stays shown."""
         try:
             game = self.edited_game()
             analysis = analyze(game, self.level)
             _ = analysis.rtp  # compute now, inside the try
         except Exception as exc:  # noqa: BLE001 - a UI boundary: show it, keep the panel alive
+            self._restore_sliders()  # the sliders show the strips the figures are of
             self.summary.value = (f"<span style='color:#b00'>cannot analyse this edit: "
-                                  f"{html.escape(str(exc))}</span>")
+                                  f"{html.escape(str(exc))}; the sliders are back where they "
+                                  f"were</span>" + summary_html(self.analysis))
             return
         self.game, self.analysis = game, analysis
         self._refresh()
+
+    def _restore_sliders(self) -> None:
+        """Every slider back to the value of the game last analysed, without recomputing."""
+        reels = self.game.reel_sets[self.reel_set].reels
+        self._muted = True
+        try:
+            for (j, s), slider in self.sliders.items():
+                slider.value = self._value(reels[j], s)
+        finally:
+            self._muted = False
 
     def reset(self) -> None:
         """Put every slider back to the loaded game's value (one recomputation)."""
@@ -198,6 +234,8 @@ class StripEditor(widgets.VBox):
 
     # -- display ----------------------------------------------------------------------------
     def _refresh(self) -> None:
+        for j, reel in enumerate(self.game.reel_sets[self.reel_set].reels):
+            self.reel_headers[j].value = reel_header_html(j, reel)
         self.summary.value = summary_html(self.analysis)
         if not self.draw:
             return

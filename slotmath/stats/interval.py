@@ -1,0 +1,219 @@
+"""Where the RTP measured over N paid rounds lies: intervals that respect a win >= 0.
+
+The PAR sheet's usual interval, ``RTP +/- z SD / sqrt(N)`` (the normal approximation), ignores
+that a round's win is never negative and that slot wins are very skewed: at 1000 rounds of a
+volatile game its lower bound goes below zero. Where the round's win distribution is known
+(``Analysis.distribution``, exact or numerical), :func:`mean_interval` instead reads the
+interval off the law of the mean of N independent rounds itself, the N-fold convolution of
+the round's law, computed by binary powering on a lattice:
+
+- the law is held as probabilities on ``offset + k * width`` credits; two laws on the same
+  lattice are convolved by FFT (``scipy.signal.fftconvolve``; roundoff below zero is cut);
+- when a law's support grows past :data:`MAX_BINS` points it moves to a lattice twice as
+  coarse: each atom's mass is split between its two neighbours so that mass and mean are kept
+  exactly. That is a randomised rounding with mean zero: the computed sum is the true sum plus
+  a martingale whose steps are each smaller than the width they rounded to, one step per
+  rounding in each copy of the law that the powering uses. With ``V`` the sum of those squared
+  widths, Azuma-Hoeffding bounds the total shift: ``|shift| <= t = sqrt(2 V ln(2/delta))``
+  except with probability ``delta`` (:data:`DELTA`);
+- after each convolution the extreme tails holding at most :data:`TAIL_MASS` are dropped and
+  counted, ``dropped`` (a convolution's dropped mass is at most the sum of its factors').
+  Convolution is linear and positive, so the computed CDF ``F~`` and the true one satisfy
+  ``F~(x - t) - delta <= F(x) <= F~(x + t) + dropped + delta`` (Fourier roundoff aside,
+  ~1e-15).
+
+The interval is then ``[L - t, U + t]`` with ``F~(L) + dropped + delta >= a/2`` and
+``F~(U) - delta >= 1 - a/2``, divided by ``N`` (and by the credits per bet): it contains the
+mean with probability at least ``confidence`` (up to the round distribution's own stated
+accuracy), and its lower end is never below 0; ``resolution`` is ``t`` in total bets. A game whose RTP is not the mean of that law (progressive
+jackpots, which depend on the pools, or a max-win cap applied after it) falls back to the
+normal approximation cut at 0, and says so in ``method``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from slotmath.stats.par import normal_quantile
+
+#: most lattice points a law is held on
+MAX_BINS = 1 << 16
+#: the most probability mass a truncation drops (each tail)
+TAIL_MASS = 1e-14
+#: the probability allowed for the rounding's shift to exceed its bound
+DELTA = 1e-9
+
+EXACT_METHOD = "law of the mean of N rounds (N-fold convolution of the round's distribution)"
+
+
+@dataclass(frozen=True)
+class MeanInterval:
+    """An interval of the RTP measured over ``spins`` rounds, in total bets.
+
+    ``resolution`` bounds how far the lattice moved the bounds (in total bets, already
+    widened by it); ``dropped`` is the mass left out of the tails; ``method`` says how it was
+    computed (and, for the normal approximation, why).
+    """
+
+    spins: int
+    confidence: float
+    lower: float
+    upper: float
+    method: str
+    resolution: float = 0.0
+    dropped: float = 0.0
+
+
+@dataclass
+class _Lattice:
+    offset: int  # credits of the first point
+    width: int  # credits between points
+    probs: np.ndarray
+    rounding: float = 0.0  # sum of the squared widths rounded to, in credits^2
+    dropped: float = 0.0
+
+    def coarser(self, factor: int) -> _Lattice:
+        """Mass- and mean-preserving split onto a lattice ``factor`` times as coarse, aligned
+        at a multiple of the new width."""
+        width = self.width * factor
+        start = (self.offset // width) * width
+        position = (self.offset - start) // self.width + np.arange(len(self.probs))
+        low, rest = np.divmod(position, factor)
+        share = rest / factor
+        out = np.zeros(int(low[-1]) + 2)
+        np.add.at(out, low, self.probs * (1 - share))
+        np.add.at(out, low + 1, self.probs * share)
+        moved = width**2 if np.any(rest) else 0
+        return _Lattice(start, width, out, self.rounding + moved, self.dropped)
+
+    def trimmed(self) -> _Lattice:
+        """Without the tails (each at most TAIL_MASS), their mass counted in ``dropped``."""
+        p = self.probs
+        cdf = np.cumsum(p)
+        first = int(np.searchsorted(cdf, TAIL_MASS, side="right"))
+        last = int(np.searchsorted(cdf, cdf[-1] - TAIL_MASS, side="left"))
+        first = min(first, last)
+        kept = p[first:last + 1]
+        lost = float(cdf[first - 1]) if first else 0.0
+        lost += float(cdf[-1] - cdf[last]) if last < len(p) - 1 else 0.0
+        return _Lattice(self.offset + first * self.width, self.width, kept, self.rounding,
+                        self.dropped + lost)
+
+
+def _convolve(a: _Lattice, b: _Lattice) -> _Lattice:
+    from scipy.signal import fftconvolve
+
+    width = max(a.width, b.width)
+    a = a if a.width == width else a.coarser(width // a.width)
+    b = b if b.width == width else b.coarser(width // b.width)
+    probs = np.clip(fftconvolve(a.probs, b.probs), 0.0, None)
+    out = _Lattice(a.offset + b.offset, width, probs, a.rounding + b.rounding,
+                   a.dropped + b.dropped).trimmed()
+    while len(out.probs) > MAX_BINS:
+        out = out.coarser(2).trimmed()
+    return out
+
+
+def _sum_laws(credits: np.ndarray, probs: np.ndarray, spins: list[int]) -> dict[int, _Lattice]:
+    """The law of the sum of ``n`` independent rounds for each ``n`` of ``spins``, on a
+    lattice (binary powering; the powers of two are shared)."""
+    dense = np.zeros(int(credits[-1]) + 1)
+    np.add.at(dense, credits.astype(np.int64), probs)
+    one = _Lattice(0, 1, dense).trimmed()
+    while len(one.probs) > MAX_BINS:
+        one = one.coarser(2)
+    powers = [one]  # powers[k]: the law of 2**k rounds
+    out = {}
+    for n in spins:
+        result, k = None, 0
+        while n >> k:
+            while len(powers) <= k:
+                powers.append(_convolve(powers[-1], powers[-1]))
+            if (n >> k) & 1:
+                result = powers[k] if result is None else _convolve(result, powers[k])
+            k += 1
+        out[n] = result
+    return out
+
+
+def mean_interval(distribution, spins: int, confidence: float = 0.95) -> MeanInterval:
+    """The central ``confidence`` interval of the mean win (total bets) of ``spins`` rounds
+    (:func:`mean_intervals` for one count and one confidence).
+
+    Examples
+    --------
+    >>> from slotmath.exact.distribution import WinDistribution
+    >>> coin = WinDistribution.from_mapping({0: 1, 2: 1}, 1)   # 0 or 2 bets, evens
+    >>> i = mean_interval(coin, 10, 0.95)    # 2 x Binomial(10, 1/2) / 10
+    >>> i.lower, i.upper, i.resolution
+    (0.4, 1.6, 0.0)
+    """
+    return mean_intervals(distribution, [spins], [confidence])[spins, confidence]
+
+
+def mean_intervals(distribution, spins, confidences) -> dict[tuple[int, float], MeanInterval]:
+    """:func:`mean_interval` for every count of ``spins`` and every confidence, keyed by
+    ``(spins, confidence)`` (each count's law computed once, the powers of two shared)."""
+    credits = np.asarray(distribution.credits, dtype=np.int64)
+    probs = np.clip(np.asarray(distribution.probs, dtype=np.float64), 0.0, None)
+    cpb = int(distribution.credits_per_bet)
+    laws = _sum_laws(credits, probs, [int(n) for n in spins])
+    return {(int(n), float(c)): _read(laws[int(n)], int(n), float(c), cpb)
+            for n in spins for c in confidences}
+
+
+def _read(law: _Lattice, spins: int, confidence: float, cpb: int) -> MeanInterval:
+    alpha = (1 - confidence) / 2
+    delta = DELTA if law.rounding else 0.0
+    shift = math.sqrt(2 * law.rounding * math.log(2 / DELTA)) if law.rounding else 0.0
+    cdf = np.cumsum(law.probs)
+    low = int(np.searchsorted(cdf + law.dropped + delta, alpha, side="left"))
+    high = min(int(np.searchsorted(cdf - delta, 1 - alpha, side="left")), len(cdf) - 1)
+    scale = spins * cpb
+    lower = max(0.0, (law.offset + low * law.width - shift) / scale)
+    upper = (law.offset + high * law.width + shift) / scale
+    return MeanInterval(int(spins), float(confidence), lower, upper, EXACT_METHOD,
+                        shift / scale, law.dropped)
+
+
+def normal_interval(rtp: float, std: float, spins: int, confidence: float,
+                    why: str) -> MeanInterval:
+    """``rtp +/- z std / sqrt(spins)``, its lower end cut at 0 (a win is never negative).
+
+    Examples
+    --------
+    >>> i = normal_interval(0.5, 14.3, 1000, 0.95, "jackpots")
+    >>> i.lower, round(i.upper, 4), i.method
+    (0.0, 1.3863, 'normal approximation, lower end cut at 0 (jackpots)')
+    """
+    half = normal_quantile(confidence) * std / math.sqrt(spins)
+    return MeanInterval(int(spins), float(confidence), max(0.0, rtp - half), rtp + half,
+                        f"normal approximation, lower end cut at 0 ({why})")
+
+
+def rtp_interval(analysis, spins: int, confidence: float = 0.95) -> MeanInterval:
+    """The interval of the RTP measured over ``spins`` paid rounds of ``analysis``' game.
+
+    From the round's distribution where the RTP is its mean (:func:`mean_interval`);
+    otherwise the normal approximation cut at 0, saying why.
+    """
+    return rtp_intervals(analysis, [spins], [confidence])[spins, confidence]
+
+
+def rtp_intervals(analysis, spins, confidences) -> dict[tuple[int, float], MeanInterval]:
+    """:func:`rtp_interval` for every count and confidence, keyed by ``(spins, confidence)``."""
+    if analysis.jackpots is None and analysis.cap is None:
+        return mean_intervals(analysis.distribution, spins, confidences)
+    why = ("the round's law with progressive jackpots is not computed: they depend on the "
+           "pools, which carry over between rounds" if analysis.jackpots is not None
+           else "the round's distribution is before the max-win cap")
+    return {(int(n), float(c)): normal_interval(analysis.rtp_float, analysis.std_total, n, c,
+                                                why)
+            for n in spins for c in confidences}
+
+
+__all__ = ["MeanInterval", "mean_interval", "mean_intervals", "normal_interval", "rtp_interval",
+           "rtp_intervals"]
