@@ -12,7 +12,13 @@ compilation excluded), for strip and random refill:
 With ``data/games/frozen_gems.toml`` present and loadable (the lead's game file), it is
 simulated too.
 
-Run: ``python benchmarks/bench_cascades_simulate.py [--spins 1000000]``.
+``--cross-check`` adds a heavy run (about 30-60 s): the same mechanics on 12-stop strips,
+written as a game file (the loader's model, not hand-made rules), analysed exactly by
+``slotmath.analyze`` and simulated; it prints both RTPs, every component side by side and the
+z-score (the tests do this on tiny games only; this is the engine against the simulator on a
+game the brute-force reference cannot enumerate).
+
+Run: ``python benchmarks/bench_cascades_simulate.py [--spins 1000000] [--cross-check]``.
 """
 
 from __future__ import annotations
@@ -68,9 +74,66 @@ def benchmark_game(seed: int = 2026):
     return game, rules
 
 
+def cross_check_game(stops: int = 12, seed: int = 7):
+    """A 5x3 ways game with [cascades], [bonus_symbols] and carried free spins, as a dict."""
+    rng = np.random.default_rng(seed)
+    pool = ["W", "S", "H1", "H2", "L1", "L1", "L2", "L2", "X", "X", "X", "H1"][:stops]
+
+    def strip() -> list[str]:
+        return [str(s) for s in rng.permutation(pool)]
+
+    arrangements = [["SPLIT2", "SPLIT2", "BONUS_WILD", "BONUS_WILD", "SPLIT3"],
+                    ["SPLIT2", "SPLIT2", "BONUS_WILD", "SPLIT3", "SPLIT3"]]
+    return {
+        "name": "cross-check", "rows": 3, "bet": 1000, "ways": True,
+        "symbols": {"W": {"wild": True}, "S": {"scatter": True, "pays": {"3": 2, "4": 5}},
+                    "H1": {"pays": {"3": 5, "4": 10, "5": 20}},
+                    "H2": {"pays": {"3": 4, "4": 8, "5": 15}},
+                    "L1": {"pays": {"3": 1, "4": 2, "5": 4}},
+                    "L2": {"pays": {"3": 1, "4": 2, "5": 3}}, "X": {}},
+        "reels": {"base": [strip() for _ in range(5)], "free": [strip() for _ in range(5)]},
+        "cascades": {"refill": "strip", "multiplier": {"start": 1, "step": 1},
+                     "carry_multiplier": True},
+        "bonus_symbols": {
+            "threshold": 3, "accumulate": True, "shuffle": True,
+            "effects": {"SPLIT2": {"split": 2}, "SPLIT3": {"split": 3},
+                        "BONUS_WILD": {"wild": "W"}},
+            "arrangements": [{"weight": 1, "symbols": a} for a in arrangements]},
+        "free_spins": {"trigger": "S", "awards": {"3": 3}, "reels": "free", "retrigger": True,
+                       "retrigger_awards": {"1": 1}, "max_spins": 8, "scatter_pays": False},
+    }
+
+
+def cross_check(spins: int) -> None:
+    import slotmath
+
+    game = game_from_dict(cross_check_game(), "<cross-check>")
+    began = time.perf_counter()
+    analysis = slotmath.analyze(game)
+    exact = analysis.rtp
+    seconds = time.perf_counter() - began
+    result = simulate_cascades(game, spins, seed=3)
+    print(f"cross-check (5x3, 12-stop strips, bonus symbols, carried free spins to 8), "
+          f"{spins:,} rounds:")
+    print(f"  exact RTP {float(exact):.6f} ({seconds:.1f} s, compilation included)   "
+          f"simulated {result.rtp:.6f} +- {result.std_error:.6f}   "
+          f"z = {result.z_score(exact):+.2f}")
+    parts = (("ways", "first_drop"), ("cascades", "later_drops"), ("scatter", "scatter"),
+             ("free_spins", "free_spins"))
+    for exact_name, simulated in parts:
+        value = float(analysis.components.get(exact_name, 0))
+        estimate = getattr(result, simulated)
+        error = result.component_std_errors[simulated]
+        z = (estimate - value) / error if error else 0.0
+        print(f"  {exact_name:10s} exact {value:.6f}  simulated {estimate:.6f} +- "
+              f"{error:.6f}  z = {z:+.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spins", type=int, default=1_000_000)
+    parser.add_argument("--cross-check", action="store_true",
+                        help="also: exact engine vs simulator on a 12-stop game (heavy)")
     args = parser.parse_args()
     game, rules = benchmark_game()
     print(f"cascade simulator, {args.spins:,} paid rounds, 5x3 ways, 40-stop strips, "
@@ -103,6 +166,8 @@ def main() -> None:
             print(f"  {path}: {args.spins / wall:12,.0f} paid rounds/s  "
                   f"{result.spins_per_second:12,.0f} spins/s  RTP {result.rtp:.5f} +- "
                   f"{result.std_error:.5f}")
+    if args.cross_check:
+        cross_check(args.spins)
 
 
 if __name__ == "__main__":

@@ -313,7 +313,7 @@ def _drop(game, reel_set, strips, window, tops, counters, freed, arrangement, st
     if game.bonus is not None:
         for r in range(game.n_reels):
             scatters_here = sum(1 for s in window[r] if game.is_scatter(s))
-            if not freed[r] and counters[r] + scatters_here >= game.bonus["threshold"]:
+            if not freed[r] and counters[r] + scatters_here >= game.bonus.get("threshold", 3):
                 freed[r] = True
     # A state that repeats along the chain repeats for ever. The counters matter only on
     # reels not yet freed (where they are below the threshold, so the states are finite).

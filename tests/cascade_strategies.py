@@ -7,9 +7,10 @@ every outcome in well under a second: 3-5 reels, 1-3 rows, strips of 1-6 stops w
 most 2 rows and refill tables of at most 2 symbols (every drop branches over the draws).
 
 They cover both refill modes, lines and ways games, a wild (sometimes with pays, a x2
-multiplier or restricted substitution), a scatter (with or without pays), weighted stops,
-start/step (with or without max) and ladder multipliers, [bonus_symbols] (ways games: split
-and wild effects, threshold 1-3, accumulating or not, shuffled or not) and free spins (own
+multiplier or restricted substitution), a plain x2 symbol, a bonus-flagged symbol, an "any"
+group, a scatter (with or without pays), weighted stops,
+start/step (with or without max) and ladder multipliers, [bonus_symbols] (split effects in
+ways games, wild effects in both, threshold 1-3, accumulating or not, shuffled or not) and free spins (own
 reels, retrigger with retrigger_awards and max_spins, scatter_pays, free_spins.multiplier,
 carry_multiplier with a separate free_multiplier).
 
@@ -28,7 +29,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 PLAIN = ("A", "B", "C")
-BLANK, WILD, SCATTER = "X", "W", "S"
+BLANK, WILD, SCATTER, BONUS, GROUP = "X", "W", "S", "BN", "ANY"
 EFFECTS = {"SPLIT2": {"split": 2}, "SPLIT3": {"split": 3}, "BW": {"wild": WILD}}
 
 
@@ -87,12 +88,12 @@ def cascade_game_dicts(draw, refill: str | None = None, ways: bool | None = None
     """A small random cascade game as the dict its TOML file parses to.
 
     Each of ``refill`` ("strip" / "random"), ``ways``, ``bonus`` ([bonus_symbols]) and
-    ``free_spins`` is drawn when None and forced otherwise. Bonus symbols come with ways
-    games only (the spec defines splits for ways).
+    ``free_spins`` is drawn when None and forced otherwise. Split bonus symbols come with
+    ways games only (the spec defines splits for ways); lines games get wild ones.
     """
     mode = draw(st.sampled_from(["strip", "random"])) if refill is None else refill
     is_ways = draw(st.booleans()) if ways is None else ways
-    has_bonus = is_ways and (draw(st.booleans()) if bonus is None else bonus)
+    has_bonus = draw(st.booleans()) if bonus is None else bonus
     has_free = draw(st.booleans()) if free_spins is None else free_spins
     if mode == "random":
         n_reels = 3
@@ -112,7 +113,11 @@ def cascade_game_dicts(draw, refill: str | None = None, ways: bool | None = None
     symbols: dict[str, dict[str, Any]] = {}
     for name in plain:
         symbols[name] = {"pays": _count_table(draw, counts[1:], st.integers(1, 9))}
+    if len(plain) > 1 and draw(st.integers(0, 3)) == 0:
+        symbols[plain[-1]]["multiplier"] = 2  # a plain multiplier symbol
     symbols[BLANK] = {}
+    if draw(st.integers(0, 4)) == 0:
+        symbols[BONUS] = {"bonus": True}  # a feature symbol: ends runs, freed wild reels turn it
     has_wild = draw(st.booleans())
     if has_wild:
         wild: dict[str, Any] = {"wild": True}
@@ -141,6 +146,9 @@ def cascade_game_dicts(draw, refill: str | None = None, ways: bool | None = None
                             for _ in range(n_lines)]
         data["bet"] = draw(st.sampled_from([1, n_lines, 2 * n_lines]))
     data["symbols"] = symbols
+    if len(plain) > 1 and draw(st.integers(0, 3)) == 0:
+        data["groups"] = {GROUP: {"members": plain[:2],
+                                  "pays": _count_table(draw, counts[1:], st.integers(1, 9))}}
 
     names = list(symbols)
     weighted = draw(st.integers(0, 3)) == 0
@@ -166,8 +174,9 @@ def cascade_game_dicts(draw, refill: str | None = None, ways: bool | None = None
     data["cascades"] = cascades
 
     if has_bonus:
-        kinds = draw(st.lists(st.sampled_from(sorted(EFFECTS)), min_size=1, max_size=3,
-                              unique=True))
+        # splits are for ways games; a lines game gets wild bonus symbols only
+        kinds = (draw(st.lists(st.sampled_from(sorted(EFFECTS)), min_size=1, max_size=3,
+                               unique=True)) if is_ways else ["BW"])
         if "BW" in kinds and not has_wild:
             symbols[WILD] = {"wild": True}
         arrangements = []

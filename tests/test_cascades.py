@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 import test_cascade_reference_selfcheck as hand
-from cascade_reference import EndlessCascade, figures
+from cascade_reference import EndlessCascade, FeatureReference, RefGame, figures
 from cascade_strategies import cascade_game_dicts, to_toml
 from hypothesis import HealthCheck, assume, given, settings
 
@@ -208,3 +208,105 @@ def test_generated_random(data):
 @given(cascade_game_dicts(ways=True, bonus=True, free_spins=True))
 def test_generated_bonus_and_feature(data):
     _check_generated(data)
+
+
+@pytest.mark.parametrize("text", [
+    hand.CHAIN.replace('["A", "A", "X"]', '["A"]'),  # strip: A A A for ever
+    hand.RANDOM.replace("{ X = 2, S = 1 }", "{ A = 1, X = 1 }"),  # random: A A A may recur
+])
+def test_endless_chains_are_refused_by_both(text):
+    """A game whose chain can repeat a state has no finite law: the reference refuses it, and
+    so must the engine (one clear error, not a truncated law)."""
+    from slotmath.exact.cascades import cascade_law
+
+    with pytest.raises(EndlessCascade):
+        figures(tomllib.loads(text))
+    with pytest.raises(ValueError, match="never ends"):
+        cascade_law(slotmath.loads_game(text, "<endless>"), "base").probabilities()
+
+
+def _engine_feature(game):
+    features = [f for f in slotmath.analyze(game).round.features if f.name == "free_spins"]
+    assert len(features) == 1
+    return features[0]
+
+
+def assert_feature_values_match(data: dict, starts=(0, 1, 3)) -> None:
+    """E[feature win | n spins, start index i] from the engine's chain == the reference's
+    recursion, for every n up to max_spins (or the largest award) and a few i: start indices
+    the paid spin rarely or never reaches are checked too."""
+    game = slotmath.loads_game(to_toml(data), "<feature test>")
+    engine = _engine_feature(game)
+    reference = FeatureReference(RefGame(data))
+    spec = data["free_spins"]
+    top = spec.get("max_spins", max(spec["awards"].values()))
+    for n in range(1, top + 1):
+        for i in starts:
+            got = engine.law((n, i if reference.game.carry else 0)).mean
+            assert got == reference.value(n, n, i if reference.game.carry else 0), (
+                n, i, to_toml(data))
+
+
+@pytest.mark.parametrize("name", ["carried_feature", "feature_not_carried", "frozen_gems_like",
+                                  "random_lines_feature"])
+def test_fixed_feature_values_equal_reference(name):
+    assert_feature_values_match(tomllib.loads(FIXED[name]))
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(cascade_game_dicts(free_spins=True))
+def test_generated_feature_values_equal_reference(data):
+    try:
+        figures(data)
+        FeatureReference(RefGame(data)).spin_law(0)  # the free spins' chains must end too
+    except EndlessCascade:
+        assume(False)
+    assert_feature_values_match(data)
+
+
+TWO_SCATTERS = """
+rows = 2
+bet = 1
+ways = true
+[symbols]
+A = { pays = { 3 = 1 } }
+S = { scatter = true, pays = { 1 = 1, 2 = 3 } }
+T = { scatter = true, pays = { 1 = 2 } }
+X = {}
+[reels]
+base = [["A", "T", "X"], ["A", "S", "X"], ["A", "X", "S"]]
+[cascades]
+multiplier = { start = 1, step = 1 }
+[bonus_symbols]
+threshold = 1
+effects = { SP = { split = 2 } }
+arrangements = [{ weight = 1, symbols = ["SP", "SP", "SP"] }]
+"""
+
+
+def test_two_scatter_symbols():
+    """Two scatter symbols: each pays by its own count and both free reels. The joint law's
+    ``scatters`` differs by reading (the reference counts every scatter position, the engine
+    the first scatter symbol, see the helper's note), so it is compared with that key summed
+    out; everything else exactly."""
+    from slotmath.exact.cascades import cascade_law
+
+    data = tomllib.loads(TWO_SCATTERS)
+    expected = figures(data)
+    game = slotmath.loads_game(TWO_SCATTERS, "<two scatters>")
+    law = cascade_law(game, "base")
+
+    def summed(table):
+        out: dict = {}
+        for (win, _scatters, cascades), p in table.items():
+            out[win, cascades] = out.get((win, cascades), 0) + p
+        return _nonzero(out)
+
+    assert summed(law.probabilities()) == summed(expected.probabilities)
+    assert (law.mean_first, law.mean_later, law.mean_scatter) == (
+        expected.mean_first, expected.mean_later, expected.mean_scatter)
+    assert _nonzero(law.freed) == _nonzero(expected.freed)
+    assert _nonzero(law.ways_in_play) == _nonzero(expected.ways_in_play)
+    assert expected.mean_scatter > 0 and len(expected.freed) == 3
+    assert slotmath.analyze(game).rtp == expected.rtp

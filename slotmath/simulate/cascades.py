@@ -88,46 +88,41 @@ class CascadeRules:
 
 
 def _rule_from(model: Any) -> MultiplierRule:
-    """A multiplier rule from the game model's object (duck-typed: ``ladder`` or
-    ``start``/``step``/``max``)."""
-    ladder = tuple(getattr(model, "ladder", None) or ())
-    if ladder:
-        return MultiplierRule(ladder=ladder)
+    """A kernel rule from a :class:`slotmath.model.cascades.MultiplierRule`."""
+    if model.ladder is not None:
+        return MultiplierRule(ladder=tuple(int(v) for v in model.ladder))
     return MultiplierRule(int(model.start), int(model.step),
-                          None if getattr(model, "max", None) is None else int(model.max))
+                          None if model.max is None else int(model.max))
 
 
 def rules_from_game(game: Game) -> CascadeRules:
-    """The :class:`CascadeRules` of a loaded game with ``[cascades]``."""
-    cascades = getattr(game, "cascades", None)
+    """The :class:`CascadeRules` of a loaded game with ``[cascades]`` (read from
+    ``game.cascades``, ``game.bonus_symbols`` and ``game.free_spins``)."""
+    cascades = game.cascades
     if cascades is None:
         raise ValueError(f"{game.name}: the game has no [cascades]")
-    free_rule = getattr(cascades, "free_multiplier", None)
-    bonus = getattr(game, "bonus_symbols", None)
+    bonus = game.bonus_symbols
     fs = game.free_spins
     kw: dict[str, Any] = {}
     if bonus is not None:
-        effects = {}
-        for name, effect in dict(bonus.effects).items():
-            split = getattr(effect, "split", None)
-            wild = getattr(effect, "wild", None)
-            effects[name] = ("wild", wild) if wild else ("split", int(split))
+        effects = {name: (("wild", e.wild) if e.wild is not None else ("split", int(e.split)))
+                   for name, e in bonus.effects.items()}
         kw.update(threshold=int(bonus.threshold), accumulate=bool(bonus.accumulate),
                   effects=effects, shuffle=bool(bonus.shuffle),
-                  arrangements=tuple((int(a.weight), tuple(a.symbols))
-                                     for a in bonus.arrangements))
-    refill_weights = {name: tuple(dict(t) for t in tables)
-                      for name, tables in dict(getattr(cascades, "refill_weights", {}) or {}
-                                               ).items()}
-    retrigger_awards = getattr(fs, "retrigger_awards", None) if fs is not None else None
+                  arrangements=tuple((int(w), tuple(symbols))
+                                     for w, symbols in bonus.arrangements))
+    if fs is not None:
+        kw.update(retrigger_awards=(None if fs.retrigger_awards is None
+                                    else dict(fs.retrigger_awards)),
+                  scatter_pays=bool(fs.scatter_pays))
     return CascadeRules(
         refill=cascades.refill,
         multiplier=_rule_from(cascades.multiplier),
-        free_multiplier=None if free_rule is None else _rule_from(free_rule),
-        carry_multiplier=bool(getattr(cascades, "carry_multiplier", False)),
-        refill_weights=refill_weights,
-        retrigger_awards=None if retrigger_awards is None else dict(retrigger_awards),
-        scatter_pays=bool(getattr(fs, "scatter_pays", True)) if fs is not None else True,
+        free_multiplier=(None if cascades.free_multiplier is None
+                         else _rule_from(cascades.free_multiplier)),
+        carry_multiplier=bool(cascades.carry_multiplier),
+        refill_weights={name: tuple(dict(t) for t in tables)
+                        for name, tables in cascades.refill_weights.items()},
         **kw,
     )
 
@@ -310,14 +305,14 @@ def _draw(rng, cumulative, size):
 
 
 @njit(cache=True)
-def _evaluate(t, eff_symbol, eff_factor, removed):
-    """Line or ways win (total bets) of the effective window; marks the winning positions."""
+def _evaluate(t, eff_symbol, eff_factor, removed, counts):
+    """Line or ways win (total bets) of the effective window; marks the winning positions
+    (``counts``: scratch, one per reel)."""
     n_reels = t.rows.shape[0]
     removed[:, :] = False
     total = 0.0
     n_entries = t.member.shape[0]
     if t.ways:
-        counts = np.zeros(n_reels, np.int64)
         for e in range(n_entries):
             run = 0
             for r in range(n_reels):
@@ -370,23 +365,46 @@ def _evaluate(t, eff_symbol, eff_factor, removed):
     return total
 
 
+class _Scratch(NamedTuple):
+    """Work arrays of one spin, allocated once per batch (see :func:`_scratch`)."""
+
+    window: np.ndarray
+    eff_symbol: np.ndarray
+    eff_factor: np.ndarray
+    removed: np.ndarray
+    survivors: np.ndarray
+    tops: np.ndarray
+    counters: np.ndarray
+    freed: np.ndarray
+    above: np.ndarray
+    reel_counts: np.ndarray
+    scatter_counts: np.ndarray
+
+
 @njit(cache=True)
-def _play_spin(rng, t, rs, start_index, free, out):
-    """One spin with its cascades. ``out``: [first, later, scatter pay]; returns
-    (trigger count, cascades, final index); cascades -1: an endless chain."""
+def _scratch(t):
     n_reels = t.rows.shape[0]
     height = 0
     for r in range(n_reels):
         height = max(height, t.rows[r])
-    window = np.zeros((n_reels, height), np.int64)
-    eff_symbol = np.zeros((n_reels, height), np.int64)
-    eff_factor = np.ones((n_reels, height), np.int64)
-    removed = np.zeros((n_reels, height), np.bool_)
-    survivors = np.zeros(height, np.int64)
-    tops = np.zeros(n_reels, np.int64)
-    counters = np.zeros(n_reels, np.int64)
-    freed = np.zeros(n_reels, np.bool_)
-    above = np.zeros(n_reels, np.int64)
+    return _Scratch(np.zeros((n_reels, height), np.int64), np.zeros((n_reels, height), np.int64),
+                    np.ones((n_reels, height), np.int64), np.zeros((n_reels, height), np.bool_),
+                    np.zeros(height, np.int64), np.zeros(n_reels, np.int64),
+                    np.zeros(n_reels, np.int64), np.zeros(n_reels, np.bool_),
+                    np.zeros(n_reels, np.int64), np.zeros(n_reels, np.int64),
+                    np.zeros(t.scatter_pay.shape[0], np.int64))
+
+
+@njit(cache=True)
+def _play_spin(rng, t, rs, start_index, free, out, w):
+    """One spin with its cascades (``w``: the scratch arrays). ``out``: [first, later,
+    scatter pay]; returns (trigger count, cascades, final index); cascades -1: an endless
+    chain."""
+    n_reels = t.rows.shape[0]
+    window, eff_symbol, eff_factor, removed = w.window, w.eff_symbol, w.eff_factor, w.removed
+    survivors, tops, counters, freed, above = w.survivors, w.tops, w.counters, w.freed, w.above
+    counters[:] = 0
+    freed[:] = False
     # the stops
     for r in range(n_reels):
         stop = _draw(rng, rs.cumulative[r], rs.length[r])
@@ -431,7 +449,7 @@ def _play_spin(rng, t, rs, start_index, free, out):
                         eff_symbol[r, i] = t.effect_value[e]
                     else:
                         eff_factor[r, i] = t.effect_value[e]
-        win = _evaluate(t, eff_symbol, eff_factor, removed)
+        win = _evaluate(t, eff_symbol, eff_factor, removed, w.reel_counts)
         drop = win * _multiplier_value(rule, ladder, k)
         if free:
             drop *= t.free_spin_multiplier
@@ -471,7 +489,8 @@ def _play_spin(rng, t, rs, start_index, free, out):
     pay = 0.0
     trigger = 0
     n_scatters = t.scatter_pay.shape[0]
-    counts = np.zeros(n_scatters, np.int64)
+    counts = w.scatter_counts
+    counts[:] = 0
     for r in range(n_reels):
         for i in range(t.rows[r]):
             s = window[r, i]
@@ -497,9 +516,10 @@ def _play_rounds(rng, t, base, free_set, n, reset_multiplier, carried, first, la
     ``carried[0]``) used only by the tests to show that they catch it. Returns -1, or the
     round whose chain was endless."""
     out = np.zeros(3, np.float64)
+    w = _scratch(t)
     for m in range(n):
         start = 0 if reset_multiplier else carried[0]
-        trigger, count, final_index = _play_spin(rng, t, base, start, False, out)
+        trigger, count, final_index = _play_spin(rng, t, base, start, False, out, w)
         if count < 0:
             return m
         carried[0] = final_index
@@ -517,7 +537,7 @@ def _play_rounds(rng, t, base, free_set, n, reset_multiplier, carried, first, la
         win = 0.0
         played = 0
         while left > 0:
-            trig, count, end_index = _play_spin(rng, t, free_set, index, True, out)
+            trig, count, end_index = _play_spin(rng, t, free_set, index, True, out, w)
             if count < 0:
                 return m
             win += out[0] + out[1] + out[2]
