@@ -18,6 +18,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from slotmath.model import rules
+from slotmath.model.persistent import Conveyor, RandomWilds
 
 
 def _frozen_map(d: Mapping) -> Mapping:
@@ -346,6 +347,9 @@ class Game:
     currency: str = ""
     jackpots: tuple[JackpotSpec, ...] = ()
     max_win: MaxWin | None = None
+    random_wilds: RandomWilds | None = None  # persistent state (slotmath.model.persistent)
+    conveyor: Conveyor | None = None
+    target_rtp: Fraction | None = None  # the designer's RTP target, in percent
 
     def __post_init__(self):
         rules.check_game(self)
