@@ -89,7 +89,7 @@ class ConveyorFreeSpins:
 
     At the start the wheel fills slots ``n - start_baubles + 1 .. n`` (the rightmost ones;
     the others stay empty); every free spin then runs steps 1-6 of :class:`Conveyor` with
-    ``wheel`` (no empty delivery unless ``empty_weight``). Free-spins baubles collected by a
+    ``wheel`` (default: the base wheel; no empty delivery unless ``empty_weight``). Free-spins baubles collected by a
     wild add spins; spins left above ``max_spins_left`` are lost.
     """
 
@@ -115,6 +115,10 @@ class Conveyor:
     free_spins: ConveyorFreeSpins = field(default_factory=ConveyorFreeSpins)
 
     def __post_init__(self):
+        if not self.free_spins.wheel:  # the free spins use the base wheel unless given one
+            fs = self.free_spins
+            object.__setattr__(self, "free_spins", ConveyorFreeSpins(
+                fs.reels, fs.start_baubles, fs.max_spins_left, self.wheel, fs.empty_weight))
         rules.check_conveyor(self)
 
     def surprise_law(self) -> dict[Bauble, Fraction]:
