@@ -18,6 +18,7 @@ each spreads (``prod_j (1 + 2 rows_j)`` combinations, weights exact integers).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
@@ -118,7 +119,7 @@ class WildLines:
         denominator = 1
         for line in means:
             for m in line:
-                denominator = denominator * m.denominator // np.gcd(denominator, m.denominator)
+                denominator = math.lcm(denominator, m.denominator)
         ints = [[int(m * denominator) for m in line] for line in means]
         bit = {}
         for j in range(n):
