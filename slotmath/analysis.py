@@ -35,7 +35,7 @@ from functools import cached_property
 from slotmath.exact.direct import DirectResult, direct_method
 from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
 from slotmath.exact.spin_table import MarkedTable, SpinTable
-from slotmath.features import bonus_wheel, free_spins, jackpots
+from slotmath.features import bonus_wheel, conveyor, free_spins, jackpots
 from slotmath.features.base import Context, Mark
 from slotmath.features.bonus_wheel import wheel_outcomes
 from slotmath.features.cap import CapFigures, bracketed, cap_effect
@@ -52,7 +52,8 @@ __all__ = ["Analysis", "analyze"]
 SPIN_FEATURES = (bonus_wheel.spin_feature,)  # (context, coins) -> SpinFeature | None
 ROUND_FEATURES = (free_spins.round_feature,)  # (game, spin) -> RoundFeature | None
 ROUND_MARKS = (free_spins.marks,)  # game -> the marks those round features need counted
-STATIONARY_FEATURES = (jackpots.stationary_feature,)  # (game, level) -> feature | None
+STATIONARY_FEATURES = (jackpots.stationary_feature,  # (game, level) -> feature | None
+                       conveyor.stationary_feature)
 ALWAYS_REPORTED = ("free_spins",)  # components listed (as 0) even when the game has none
 
 
@@ -146,7 +147,8 @@ class Analysis:
     @cached_property
     def stationary(self) -> dict:
         """Each stationary feature's long-run figures, by name."""
-        return {f.name: f.analyze(self._round_of(self._events(f.driven_by)))
+        return {f.name: f.analyze(self.round if f.driven_by is None  # it owns the round
+                                  else self._round_of(self._events(f.driven_by)))
                 for f in self.stationary_features}
 
     @property
@@ -213,6 +215,9 @@ class Analysis:
         cap = 0 if self.cap is None else self.cap.effect
         if self.exact:
             return self.round.mean - cap
+        owner = [f for f in self.stationary_features if f.driven_by is None]
+        if owner:  # a stationary feature that plays the whole paid round (the conveyor)
+            return self.stationary[owner[0].name].rtp
         long_run = sum(f.rtp - f.replaced for f in self.stationary.values())
         return float(self.round.mean) + long_run - float(cap)
 
@@ -250,6 +255,8 @@ class Analysis:
         out |= spin_parts
         for f in self.stationary_features:  # its hits replace what its driver would pay
             figures = self.stationary[f.name]
+            if f.driven_by is None:  # it plays the whole paid round: its components are all
+                return dict(figures.components)
             out[f.driven_by] = float(out[f.driven_by]) - figures.replaced
             out[f.name] = figures.rtp
         if self.cap is not None:

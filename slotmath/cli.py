@@ -136,6 +136,9 @@ def _analyze(args) -> int:
     analysis = slotmath.analyze(game, level, progress=bar)
     if args.json:
         print(json.dumps(report.analysis_dict(analysis), indent=2, default=str))
+    elif game.conveyor is not None:  # persistent state: its own summary
+        from slotmath.report.conveyor import conveyor_text
+        print(conveyor_text(analysis))
     else:
         print(report.par_sheet_text(analysis))
     return 0
@@ -152,6 +155,12 @@ def _simulate(args) -> int:
         raise GameFileError(None, "--seed", f"must be >= 0, got {args.seed}")
     game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
+    if game.conveyor is not None:  # consecutive spins carrying the conveyor
+        from slotmath.report.conveyor import conveyor_simulation_dict
+        from slotmath.simulate.conveyor import simulate_conveyor
+        sim = simulate_conveyor(game, args.spins, args.seed, level, progress=args.progress)
+        print(json.dumps(conveyor_simulation_dict(sim), indent=2))
+        return 0
     result = simulate(game, args.spins, args.seed, level=level, progress=args.progress)
     if args.json:
         print(json.dumps(simulation_dict(result, game), indent=2))
