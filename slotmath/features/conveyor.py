@@ -94,7 +94,8 @@ def _effect(bauble: Bauble, surprise: dict[Bauble, Fraction], bet: int) -> _Effe
                    ((bauble.value if bauble.feature == "free_spins" else 0, Fraction(1)),))
 
 
-_EMPTY = _Effect(Fraction(0), Fraction(0), ((0, Fraction(1)),))
+_NO_SPINS = ((0, Fraction(1)),)
+_EMPTY = _Effect(Fraction(0), Fraction(0), _NO_SPINS)
 
 
 def _award_law(effects, hits) -> dict[int, Fraction]:
@@ -161,11 +162,11 @@ class CoinWin(StatePart):
     component = "coin_win"
 
     def __init__(self, feature: ConveyorFeature):
-        self.f = feature
+        codes = range(len(feature.kinds) + 1)
+        self.table = [[h * feature.effect(k).coin for k in codes] for h in feature.hits]
 
     def mean(self, state):
-        return sum((h * self.f.effect(k).coin for h, k in zip(self.f.hits, state) if k),
-                   Fraction(0))
+        return sum((self.table[j][k] for j, k in enumerate(state) if k), Fraction(0))
 
 
 class BaubleFreeSpins(StatePart):
@@ -180,11 +181,13 @@ class BaubleFreeSpins(StatePart):
 
     def mean(self, state):
         effects = tuple(self.f.effect(k) if k else None for k in state)
-        if effects not in self._cache:
+        key = tuple(None if e is None or e.spins == _NO_SPINS else e.spins
+                    for e in effects)  # all that matters here
+        if key not in self._cache:
             law = {n: p for n, p in _award_law(effects, self.f.hits).items() if n and p}
-            self._cache[effects] = (sum(float(p) * self.f.free_spin_value(n)
-                                        for n, p in law.items()) if law else Fraction(0))
-        return self._cache[effects]
+            self._cache[key] = (sum(float(p) * self.f.free_spin_value(n)
+                                    for n, p in law.items()) if law else Fraction(0))
+        return self._cache[key]
 
 
 @dataclass(frozen=True, eq=False)
@@ -344,6 +347,8 @@ class ConveyorFeature:
     def successors(self, state: tuple[int, ...]) -> dict[tuple[int, ...], Fraction]:
         """One paid spin's move of the conveyor: consumption, the move left, the delivery."""
         consume = self.game.conveyor.consume_on_activation
+        if not consume:  # the move left and the delivery only
+            return {state[1:] + (k,): q for k, q in self._base_delivery}
         kept = {(): Fraction(1)}
         for j in range(1, self.n):  # slot 0 leaves whatever happens
             k = state[j]

@@ -97,12 +97,23 @@ class PersistentChain:
     memory: int | None = None
 
     @cached_property
+    def _moves(self) -> dict:
+        return {}
+
+    def step(self, state) -> dict:
+        """``successors(state)``, computed once per state."""
+        moves = self._moves
+        if state not in moves:
+            moves[state] = self.successors(state)
+        return moves[state]
+
+    @cached_property
     def states(self) -> tuple:
         """The states reachable from :attr:`reset`, in breadth-first order (reset first)."""
         order, index = [self.reset], {self.reset: 0}
         i = 0
         while i < len(order):
-            for t in self.successors(order[i]):
+            for t in self.step(order[i]):
                 if t not in index:
                     index[t] = len(order)
                     order.append(t)
@@ -118,7 +129,7 @@ class PersistentChain:
         """``P`` as a float64 sparse matrix over :attr:`states`; checks every row sums to 1."""
         rows, cols, vals = [], [], []
         for i, s in enumerate(self.states):
-            out = self.successors(s)
+            out = self.step(s)
             total = sum(out.values())
             if total != 1:
                 raise ValueError(f"the transition probabilities from {s!r} sum to {total}, "
@@ -140,7 +151,7 @@ class PersistentChain:
         for _ in range(self.memory):
             nxt: dict = {}
             for s, p in law.items():
-                for t, q in self.successors(s).items():
+                for t, q in self.step(s).items():
                     nxt[t] = nxt.get(t, 0) + p * q
             law = nxt
         return law
@@ -169,11 +180,17 @@ class PersistentChain:
         mu = np.zeros(len(self.states))
         mu[0] = 1.0
         wanted, out, total = sorted(set(spins)), {}, 0.0
+        settled = None  # with a known memory the law is stationary from spin memory + 1 on
         for t in range(1, wanted[-1] + 1 if wanted else 0):
-            total += float(mu @ r)
-            if t in wanted:
+            if settled is None:
+                term = float(mu @ r)
+                if self.memory is not None and t > self.memory:
+                    settled = term
+            total += term if settled is None else settled
+            if t in out or t in wanted:
                 out[t] = total / t
-            mu = P_t @ mu
+            if settled is None:
+                mu = P_t @ mu
         return [out[n] for n in spins]
 
     @staticmethod
