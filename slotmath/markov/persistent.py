@@ -86,7 +86,7 @@ class PersistentChain:
     >>> from fractions import Fraction as F
     >>> step = {0: {0: F(1, 2), 1: F(1, 2)}, 1: {1: F(1, 2), 2: F(1, 2)}, 2: {0: F(1)}}
     >>> chain = PersistentChain(step.__getitem__, 0)
-    >>> [round(p, 12) for p in chain.stationary_numeric()[0]]
+    >>> [round(float(p), 12) for p in chain.stationary_numeric()[0]]
     [0.4, 0.4, 0.2]
     >>> chain.rtp_from_reset([0.5, 1.0, 2.0], [1, 2])   # pays 2 in state 2 only
     [0.5, 0.625]

@@ -38,7 +38,7 @@ from types import MappingProxyType
 from slotmath.model import rules
 
 __all__ = ["BAUBLE_FEATURES", "RESET_EVENTS", "Bauble", "Conveyor", "ConveyorFreeSpins",
-           "RandomWilds"]
+           "RandomWilds", "with_conveyor_design"]
 
 #: What a bauble can hold.
 BAUBLE_FEATURES = ("spreading_wild", "free_spins", "coin_win", "surprise")
@@ -134,3 +134,52 @@ class Conveyor:
             for b, k in kinds:
                 out[b] = out.get(b, Fraction(0)) + Fraction(w, total) * Fraction(k, inner)
         return out
+
+
+def with_conveyor_design(game, *, wheel: dict | None = None, empty_weight: int | None = None,
+                         values: dict | None = None, wild_weights=None,
+                         consume_on_activation: bool | None = None):
+    """A copy of ``game`` with a new bauble-wheel design (checked like a game file).
+
+    ``wheel`` maps a bauble's label (``"coin_win:20"``, ``"spreading_wild"``) to its new
+    weight; ``values`` maps a label to a new value (``{"coin_win:20": 25}``); ``wild_weights``
+    replaces the random-wild weights (one list per reel). The free spins keep using the base
+    wheel when they did.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("tests/data/conveyor_tiny.toml")
+    >>> h = with_conveyor_design(g, wheel={"spreading_wild": 0}, values={"coin_win:6": 9})
+    >>> [(b.label, w) for b, w in h.conveyor.wheel][:4]
+    [('spreading_wild', 0), ('free_spins:1', 1), ('free_spins:2', 1), ('coin_win:9', 2)]
+    """
+    from dataclasses import replace
+
+    c = game.conveyor
+    wheel, values = dict(wheel or {}), dict(values or {})
+    labels = {b.label for b, _ in c.wheel}
+    for label in set(wheel) | set(values):
+        if label not in labels:
+            raise rules.RuleError("wheel", f"no bauble {label!r} on the wheel (it has "
+                                  f"{', '.join(sorted(labels))})")
+
+    def redesign(entries):
+        out = []
+        for b, w in entries:
+            new = Bauble(b.feature, values.get(b.label, b.value))
+            out.append((new, wheel.get(b.label, w)))
+        return tuple(out)
+
+    shared = c.free_spins.wheel == c.wheel
+    base = redesign(c.wheel)
+    fs = replace(c.free_spins, wheel=base if shared else redesign(c.free_spins.wheel))
+    conveyor = replace(c, wheel=base, free_spins=fs,
+                       empty_weight=c.empty_weight if empty_weight is None else empty_weight,
+                       consume_on_activation=(c.consume_on_activation
+                                              if consume_on_activation is None
+                                              else consume_on_activation))
+    wilds = game.random_wilds
+    if wild_weights is not None:
+        wilds = RandomWilds(wilds.symbol, tuple(tuple(w) for w in wild_weights))
+    return replace(game, conveyor=conveyor, random_wilds=wilds)
