@@ -9,11 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conveyor_brute import Brute
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import slotmath
-from conveyor_brute import Brute
 from slotmath.errors import GameFileError
 from slotmath.features.conveyor import ConveyorFeature
 from slotmath.io.toml_loader import loads_game

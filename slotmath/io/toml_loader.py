@@ -23,7 +23,6 @@ from typing import Any
 
 from slotmath.errors import GameFileError, RuleError
 from slotmath.model import hit_laws, rules
-from slotmath.model.persistent import Bauble, Conveyor, ConveyorFreeSpins, RandomWilds
 from slotmath.model.game import (
     BonusWheel,
     FreeSpins,
@@ -36,6 +35,7 @@ from slotmath.model.game import (
     SymbolGroup,
     _frozen_map,
 )
+from slotmath.model.persistent import Bauble, Conveyor, ConveyorFreeSpins, RandomWilds
 
 TOP_KEYS = {
     "name", "description", "rows", "bet", "paylines", "ways", "bet_levels", "symbols",

@@ -50,19 +50,20 @@ def stationary_data(result: Any) -> pd.DataFrame:
 
 
 def plot_stationary(result: Any, ax=None):
-    """Stacked bars: each slot's stationary content."""
+    """Stacked bars: each slot's stationary probability of holding each bauble (the rest of
+    each bar's height to 1 is the slot being empty)."""
     ax = axes(ax)
     df = stationary_data(result)
     table = df.pivot(index="slot", columns="content", values="probability")
-    table = table[list(dict.fromkeys(df.content))]
+    table = table[[c for c in dict.fromkeys(df.content) if c != "empty"]]
     bottom = np.zeros(len(table))
     for content in table.columns:
         ax.bar(table.index, table[content], bottom=bottom, label=content)
         bottom += table[content].to_numpy()
     ax.set_xlabel("slot (above reel)")
-    ax.set_ylabel("stationary probability")
+    ax.set_ylabel("stationary probability of a bauble")
     ax.set_xticks(list(table.index))
-    ax.legend(fontsize="small", ncols=2)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
 
 

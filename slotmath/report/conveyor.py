@@ -12,7 +12,7 @@ import numpy as np
 
 from slotmath.features.conveyor import REPORTED_SPINS, ConveyorFigures
 
-__all__ = ["conveyor_dict", "conveyor_json", "conveyor_text", "conveyor_simulation_dict"]
+__all__ = ["conveyor_dict", "conveyor_json", "conveyor_simulation_dict", "conveyor_text"]
 
 #: Figures of the plain analysis that describe the strips without wilds or baubles, so they
 #: are left out of a conveyor game's report rather than shown wrong.
@@ -135,8 +135,8 @@ def conveyor_text(a) -> str:
     """A short text summary of a conveyor game's analysis."""
     d = conveyor_dict(a.stationary["conveyor"])
     lines = [f"{a.game.name}: bauble conveyor (persistent state), bet level {a.level}",
-             f"RTP (stationary): {100 * d['rtp_float']:.4f}%  (error <= {d['rtp_error']:.1e};"
-             f" target {d['target_rtp']})"]
+             (f"RTP (stationary): {100 * d['rtp_float']:.4f}%  (error <= "
+              f"{d['rtp_error']:.1e}; target {d['target_rtp']})")]
     for k, v in d["components"].items():
         tag = "exact" if v["is_exact"] else "numerical"
         lines.append(f"  {k:<15} {100 * v['float']:9.4f}%  ({tag})")
