@@ -135,8 +135,23 @@ class Analysis:
         return RoundLaw(spin("base", 1), tuple(f for f in features if f))
 
     @cached_property
+    def _owner(self):
+        """The stationary feature that plays the whole paid round (a persistent-state game:
+        the conveyor), or None."""
+        return next((f for f in self.stationary_features if f.driven_by is None), None)
+
+    @cached_property
     def round(self) -> RoundLaw:
-        """The paid round (with jackpots: every wheel spin paying coins; no cap)."""
+        """The paid round (with jackpots: every wheel spin paying coins; no cap).
+
+        A persistent-state game's round depends on its state: its law (and so the hit
+        frequency, SD, distribution and top award) is not computed, and asking raises
+        NotImplementedError rather than describe the strips without the state."""
+        if self._owner is not None:
+            raise NotImplementedError(
+                f"{self.game.name}: the round distribution, hit frequency, SD and top award of "
+                f"a persistent-state game ({self._owner.name}) are not computed; its RTP "
+                f"figures are: Analysis.rtp, .components, .stationary[{self._owner.name!r}]")
         return self._round_of(self._spin)
 
     @cached_property
@@ -147,7 +162,7 @@ class Analysis:
     @cached_property
     def stationary(self) -> dict:
         """Each stationary feature's long-run figures, by name."""
-        return {f.name: f.analyze(self.round if f.driven_by is None  # it owns the round
+        return {f.name: f.analyze(None if f.driven_by is None  # it owns the round
                                   else self._round_of(self._events(f.driven_by)))
                 for f in self.stationary_features}
 
@@ -215,9 +230,8 @@ class Analysis:
         cap = 0 if self.cap is None else self.cap.effect
         if self.exact:
             return self.round.mean - cap
-        owner = [f for f in self.stationary_features if f.driven_by is None]
-        if owner:  # a stationary feature that plays the whole paid round (the conveyor)
-            return self.stationary[owner[0].name].rtp
+        if self._owner is not None:  # it plays the whole paid round (the conveyor)
+            return self.stationary[self._owner.name].rtp
         long_run = sum(f.rtp - f.replaced for f in self.stationary.values())
         return float(self.round.mean) + long_run - float(cap)
 
@@ -230,6 +244,8 @@ class Analysis:
         """Absolute error bound of :attr:`rtp` (0 when exact)."""
         if self.exact:
             return 0.0
+        if self._owner is not None:
+            return self.stationary[self._owner.name].error
         error = sum(f.error for f in self.stationary.values())
         if self.cap is not None:
             error += self.cap.error
@@ -242,6 +258,8 @@ class Analysis:
         "bonus_wheel" (its coin prizes, base game and free spins), "jackpots" (the pools'
         payout; the wheel's entry is then net of the spins that hit one) and "max_win_cap"
         (minus the RTP it removes)."""
+        if self._owner is not None:  # it plays the whole paid round: its components are all
+            return dict(self.stationary[self._owner.name].components)
         out: dict[str, Fraction | float] = dict(self.direct.components)
         out |= {name: Fraction(0) for name in ALWAYS_REPORTED}
         spin_parts = dict(self._spin_feature_means("base", 1))
@@ -255,8 +273,6 @@ class Analysis:
         out |= spin_parts
         for f in self.stationary_features:  # its hits replace what its driver would pay
             figures = self.stationary[f.name]
-            if f.driven_by is None:  # it plays the whole paid round: its components are all
-                return dict(figures.components)
             out[f.driven_by] = float(out[f.driven_by]) - figures.replaced
             out[f.name] = figures.rtp
         if self.cap is not None:

@@ -169,6 +169,14 @@ def _simulate(args) -> int:
     return 0
 
 
+def _refuse_persistent(game, file, command: str) -> None:
+    """One clear line for what a persistent-state game does not support yet."""
+    if game.conveyor is not None:
+        raise GameFileError(file, "conveyor", f"slotmath {command} needs the round's "
+                            "distribution, hit frequency and top award, which are not computed "
+                            "for a persistent-state game yet: use slotmath analyze --json")
+
+
 def _check(args) -> int:
     import slotmath
     from slotmath.report import compliance
@@ -182,6 +190,7 @@ def _check(args) -> int:
     except ValueError as exc:
         raise GameFileError(None, "--limit", str(exc)) from None
     game = slotmath.load_game(args.file)
+    _refuse_persistent(game, args.file, "check")
     levels = None if args.bet_level is None else [_level(game, args.bet_level, args.file)]
     result = compliance.check(game, rule_sets, levels, limits)
     print(result.to_json() if args.json else result.text())
@@ -204,6 +213,7 @@ def _report(args) -> int:
     for label, path in outputs.items():  # before the analysis: fail fast
         check_writable(path, label)
     game = slotmath.load_game(args.file)
+    _refuse_persistent(game, args.file, "report")
     analysis = slotmath.analyze(game, _level(game, args.bet_level, args.file))
     sheets, charts = par_sheets(analysis), chart_images(analysis)
     render = {"--xlsx": lambda: workbook_bytes(analysis, charts, sheets),

@@ -12,7 +12,8 @@ import numpy as np
 
 from slotmath.features.conveyor import REPORTED_SPINS, ConveyorFigures
 
-__all__ = ["conveyor_dict", "conveyor_json", "conveyor_simulation_dict", "conveyor_text"]
+__all__ = ["conveyor_analysis_dict", "conveyor_dict", "conveyor_simulation_dict",
+           "conveyor_text"]
 
 #: Figures of the plain analysis that describe the strips without wilds or baubles, so they
 #: are left out of a conveyor game's report rather than shown wrong.
@@ -108,26 +109,44 @@ def conveyor_dict(figures: ConveyorFigures) -> dict:
     }
 
 
-def conveyor_json(a, out: dict) -> dict:
-    """``out`` (the plain analysis' JSON) with the conveyor's figures in place of the
-    strips-only ones."""
-    figures = a.stationary["conveyor"]
-    section = conveyor_dict(figures)
-    for key in NOT_COMPUTED:
-        out.pop(key, None)
+def conveyor_analysis_dict(a) -> dict:
+    """The JSON document of ``slotmath analyze --json`` for a conveyor game: the headline
+    keys of :func:`slotmath.report.json_report.analysis_dict` (exact text beside floats) and
+    the conveyor's sections; what is not computed for a persistent-state game is listed in
+    ``not_computed`` instead of being shown for the strips alone.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> d = conveyor_analysis_dict(slotmath.analyze(slotmath.load_game(
+    ...     "tests/data/conveyor_tiny.toml")))
+    >>> d["components"]["coin_win"], d["rtp_exact"], sorted(d["rtp_from_reset"]["N"])
+    ('59/96', False, ['1', '10', '100', '1000'])
+    """
+    game = a.game
+    section = conveyor_dict(a.stationary["conveyor"])
+    out = {
+        "name": game.name,
+        "bet": game.bet,
+        "bet_level": a.level,
+        "total_bet": game.total_bet(a.level),
+        "rtp": section["rtp"],
+        "rtp_float": section["rtp_float"],
+        "rtp_exact": section["rtp_exact"],
+        "rtp_error": section["rtp_error"],
+        "components": {k: v["exact"] if v["is_exact"] else v["float"]
+                       for k, v in section["components"].items()},
+        "components_float": {k: v["float"] for k, v in section["components"].items()},
+    }
+    for key in ("target_rtp", "components_meaning", "free_spins_error", "stationary",
+                "rtp_by_visible_state", "rtp_from_reset", "advantage_play", "modelling"):
+        out[key] = section[key]
     out["not_computed"] = list(NOT_COMPUTED)
     out["not_computed_note"] = ("the round's distribution, hit frequency, SD and top award "
                                 "of a persistent-state game are not computed yet")
-    out["rtp"] = section["rtp"]
-    out["rtp_float"] = section["rtp_float"]
-    out["rtp_exact"] = section["rtp_exact"]
-    out["rtp_error"] = section["rtp_error"]
-    out["components"] = {k: v["exact"] if v["is_exact"] else v["float"]
-                         for k, v in section["components"].items()}
-    out["components_float"] = {k: v["float"] for k, v in section["components"].items()}
-    for key in ("target_rtp", "stationary", "rtp_by_visible_state", "rtp_from_reset",
-                "advantage_play", "components_meaning", "free_spins_error"):
-        out[key] = section[key]
+    if game.coin_value is not None:
+        out["coin_value"] = float(game.coin_value)
+        out["currency"] = game.currency
     return out
 
 

@@ -43,6 +43,9 @@ def analysis_dict(a) -> dict:
     ['free_spins', 'lines', 'scatter']
     """
     game = a.game
+    if game.conveyor is not None:  # persistent state: slotmath.report.conveyor
+        from slotmath.report.conveyor import conveyor_analysis_dict
+        return conveyor_analysis_dict(a)
     mw = a.top_award
     out = {
         "name": game.name,
@@ -169,7 +172,4 @@ def analysis_dict(a) -> dict:
         if not fs.trigger_probability:
             out["free_spins"]["note"] = ("the trigger can never occur on these reels: the "
                                          "feature is reported as zero")
-    if game.conveyor is not None:  # persistent state: slotmath.report.conveyor
-        from slotmath.report.conveyor import conveyor_json
-        out = conveyor_json(a, out)
     return out

@@ -212,6 +212,9 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     >>> abs(result.rtp - (result.base + result.free_spins)) < 1e-12
     True
     """
+    if game.conveyor is not None:
+        raise ValueError(f"{game.name} carries a bauble conveyor between spins: simulate it "
+                         "with slotmath.simulate.conveyor.simulate_conveyor")
     spins = _spin_count(spins)
     run = _Run(game, level, spins)
     rng = np.random.Generator(np.random.PCG64(seed))
