@@ -93,3 +93,15 @@ def test_analyze_text_of_a_conveyor_game(capsys):
     assert main(["analyze", str(TINY)]) == 0
     out = capsys.readouterr().out
     assert "RTP (stationary)" in out and "RTP from reset" in out
+
+
+def test_the_figures_do_not_depend_on_the_bet_level():
+    """Line pays and coin values both scale with the level: the wild-line engine (the only
+    level-dependent part) gives the same means at levels 1 and 10, so one golden file (level
+    1) stands for all ten."""
+    game = slotmath.load_game(JINGLE)
+    one, ten = WildLines(game, "base", 1), WildLines(game, "base", 10)
+    for spread in ([0] * 5, [1, 0, Fraction(1, 3), 0, 1]):
+        assert one.mean(spread) == ten.mean(spread)
+    from slotmath.features.conveyor import ConveyorFeature
+    assert ConveyorFeature(game, 10).effect(6).coin == ConveyorFeature(game, 1).effect(6).coin
