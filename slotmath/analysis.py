@@ -35,7 +35,7 @@ from functools import cached_property
 from slotmath.exact.direct import DirectResult, direct_method
 from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
 from slotmath.exact.spin_table import MarkedTable, SpinTable
-from slotmath.features import bonus_wheel, cascades, free_spins, jackpots
+from slotmath.features import bonus_wheel, cascades, conveyor, free_spins, jackpots
 from slotmath.features.base import Context, Mark
 from slotmath.features.bonus_wheel import wheel_outcomes
 from slotmath.features.cap import CapFigures, bracketed, cap_effect
@@ -52,7 +52,8 @@ __all__ = ["Analysis", "analyze"]
 SPIN_FEATURES = (bonus_wheel.spin_feature,)  # (context, coins) -> SpinFeature | None
 ROUND_FEATURES = (free_spins.round_feature, cascades.round_feature)  # (game, spin) -> feature
 ROUND_MARKS = (free_spins.marks, cascades.marks)  # game -> the marks they need counted
-STATIONARY_FEATURES = (jackpots.stationary_feature,)  # (game, level) -> feature | None
+STATIONARY_FEATURES = (jackpots.stationary_feature,  # (game, level) -> feature | None
+                       conveyor.stationary_feature)
 ALWAYS_REPORTED = ("free_spins",)  # components listed (as 0) even when the game has none
 
 
@@ -150,8 +151,23 @@ class Analysis:
         return RoundLaw(spin("base", 1), tuple(f for f in features if f))
 
     @cached_property
+    def _owner(self):
+        """The stationary feature that plays the whole paid round (a persistent-state game:
+        the conveyor), or None."""
+        return next((f for f in self.stationary_features if f.driven_by is None), None)
+
+    @cached_property
     def round(self) -> RoundLaw:
-        """The paid round (with jackpots: every wheel spin paying coins; no cap)."""
+        """The paid round (with jackpots: every wheel spin paying coins; no cap).
+
+        A persistent-state game's round depends on its state: its law (and so the hit
+        frequency, SD, distribution and top award) is not computed, and asking raises
+        NotImplementedError rather than describe the strips without the state."""
+        if self._owner is not None:
+            raise NotImplementedError(
+                f"{self.game.name}: the round distribution, hit frequency, SD and top award of "
+                f"a persistent-state game ({self._owner.name}) are not computed; its RTP "
+                f"figures are: Analysis.rtp, .components, .stationary[{self._owner.name!r}]")
         return self._round_of(self._spin)
 
     @cached_property
@@ -162,7 +178,8 @@ class Analysis:
     @cached_property
     def stationary(self) -> dict:
         """Each stationary feature's long-run figures, by name."""
-        return {f.name: f.analyze(self._round_of(self._events(f.driven_by)))
+        return {f.name: f.analyze(None if f.driven_by is None  # it owns the round
+                                  else self._round_of(self._events(f.driven_by)))
                 for f in self.stationary_features}
 
     @property
@@ -229,6 +246,8 @@ class Analysis:
         cap = 0 if self.cap is None else self.cap.effect
         if self.exact:
             return self.round.mean - cap
+        if self._owner is not None:  # it plays the whole paid round (the conveyor)
+            return self.stationary[self._owner.name].rtp
         long_run = sum(f.rtp - f.replaced for f in self.stationary.values())
         return float(self.round.mean) + long_run - float(cap)
 
@@ -241,6 +260,8 @@ class Analysis:
         """Absolute error bound of :attr:`rtp` (0 when exact)."""
         if self.exact:
             return 0.0
+        if self._owner is not None:
+            return self.stationary[self._owner.name].error
         error = sum(f.error for f in self.stationary.values())
         if self.cap is not None:
             error += self.cap.error
@@ -253,6 +274,8 @@ class Analysis:
         "bonus_wheel" (its coin prizes, base game and free spins), "jackpots" (the pools'
         payout; the wheel's entry is then net of the spins that hit one) and "max_win_cap"
         (minus the RTP it removes)."""
+        if self._owner is not None:  # it plays the whole paid round: its components are all
+            return dict(self.stationary[self._owner.name].components)
         out: dict[str, Fraction | float] = dict(self.window_components)
         out |= {name: Fraction(0) for name in ALWAYS_REPORTED}
         spin_parts = dict(self._spin_feature_means("base", 1))

@@ -177,6 +177,9 @@ def _analyze(args) -> int:
         compute(analysis, delay=PROGRESS_DELAY)
     if args.json:
         print(json.dumps(report.analysis_dict(analysis), indent=2, default=str))
+    elif game.conveyor is not None:  # persistent state: its own summary
+        from slotmath.report.conveyor import conveyor_text
+        print(conveyor_text(analysis))
     else:
         print(report.par_sheet_text(analysis))
     return 0
@@ -200,12 +203,26 @@ def _simulate(args) -> int:
     game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
     progress = True if args.progress else PROGRESS_DELAY
+    if game.conveyor is not None:  # consecutive spins carrying the conveyor
+        from slotmath.report.conveyor import conveyor_simulation_dict
+        from slotmath.simulate.conveyor import simulate_conveyor
+        sim = simulate_conveyor(game, args.spins, args.seed, level, progress=args.progress)
+        print(json.dumps(conveyor_simulation_dict(sim), indent=2))
+        return 0
     result = simulate(game, args.spins, args.seed, level=level, progress=progress)
     if args.json:
         print(json.dumps(simulation_dict(result, game), indent=2))
     else:
         print(simulation_text(result, game))
     return 0
+
+
+def _refuse_persistent(game, file, command: str) -> None:
+    """One clear line for what a persistent-state game does not support yet."""
+    if game.conveyor is not None:
+        raise GameFileError(file, "conveyor", f"slotmath {command} needs the round's "
+                            "distribution, hit frequency and top award, which are not computed "
+                            "for a persistent-state game yet: use slotmath analyze --json")
 
 
 def _check(args) -> int:
@@ -221,6 +238,7 @@ def _check(args) -> int:
     except ValueError as exc:
         raise GameFileError(None, "--limit", str(exc)) from None
     game = slotmath.load_game(args.file)
+    _refuse_persistent(game, args.file, "check")
     levels = None if args.bet_level is None else [_level(game, args.bet_level, args.file)]
     result = compliance.check(game, rule_sets, levels, limits)
     print(result.to_json() if args.json else result.text())
@@ -245,6 +263,7 @@ def _report(args) -> int:
     from slotmath.report.progress import compute
 
     game = slotmath.load_game(args.file)
+    _refuse_persistent(game, args.file, "report")
     analysis = slotmath.analyze(game, _level(game, args.bet_level, args.file))
     compute(analysis, delay=PROGRESS_DELAY)
     sheets, charts = par_sheets(analysis), chart_images(analysis)

@@ -29,9 +29,22 @@ def _cases():
 CASES = list(_cases())
 
 
+def _persistent_game_holds_together(game):
+    """A persistent-state game (the conveyor): its RTP is the sum of its components, and
+    what is not computed for it refuses instead of describing the strips alone (its own
+    checks against brute force and simulation: tests/test_conveyor.py)."""
+    a = slotmath.analyze(game)
+    assert a.rtp == pytest.approx(float(sum(a.components.values())), abs=1e-14)
+    assert not a.exact and a.rtp_error < 1e-9
+    with pytest.raises(NotImplementedError, match="not computed"):
+        a.hit_frequency  # noqa: B018
+
+
 @pytest.mark.parametrize("make", CASES)
 def test_figures_hold_together(make):
     game = make()
+    if game.conveyor is not None:
+        return _persistent_game_holds_together(game)
     for level in game.bet_levels:
         a = slotmath.analyze(game, level)
         if a.exact:
@@ -58,6 +71,10 @@ def test_figures_hold_together(make):
 def test_seeded_simulation_agrees(make):
     """The Monte Carlo simulator (an independent path) lands within 4.5 standard errors."""
     game = make()
+    if game.conveyor is not None:  # its own simulator: tests/test_conveyor.py
+        with pytest.raises(ValueError, match="simulate_conveyor"):
+            simulate(game, 10, seed=1)
+        return
     a = slotmath.analyze(game)
     sim = simulate(game, 200_000, seed=20261129)
     # std_total: the round's whole return, jackpots included (their own checks are in

@@ -112,7 +112,8 @@ def _features_of_every_bundled_game():
     out = []
     for path in sorted((DOC.parents[1] / "data" / "games").glob("*.toml")):
         a = slotmath.analyze(slotmath.load_game(path))
-        out += [*a.spin_features(), *a.round.features, *a.stationary_features]
+        rounds = a.round.features if a.game.conveyor is None else ()  # (a conveyor: no round)
+        out += [*a.spin_features(), *rounds, *a.stationary_features]
     return out
 
 

@@ -297,6 +297,10 @@ EXPECTED_FAILURES = {  # what the bundled games do not meet, by design of their 
 @pytest.mark.parametrize("path", GAMES, ids=[p.name for p in GAMES])
 def test_every_bundled_game_gets_its_compliance_table(path):
     game = slotmath.load_game(path)
+    if game.conveyor is not None:  # persistent state: no round distribution to check yet
+        with pytest.raises(NotImplementedError, match="persistent-state"):
+            check(game)
+        return
     r = check(game)
     assert {f.rule for f in r.findings} == {rule.id for rule in compliance.RULES}
     assert {f.subject for f in r.failed} == EXPECTED_FAILURES[path.name]

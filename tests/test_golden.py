@@ -50,7 +50,10 @@ def _differences(want, got, path: str = "") -> list[str]:
 def test_every_bundled_game_and_level_has_a_golden_file():
     assert len(GOLDEN) >= 10, "golden files missing from tests/golden"
     for path in GAMES:
-        for level in slotmath.load_game(path).bet_levels:
+        game = slotmath.load_game(path)
+        # a conveyor game's figures are the same at every level (every pay and coin value
+        # scales with it: tests/test_jingle_spin.py checks that), so its level 1 is recorded
+        for level in game.bet_levels if game.conveyor is None else (1,):
             assert (ROOT / "tests" / "golden" / f"{path.stem}_level{level}.json").exists(), (
                 f"no golden file for {path.stem} at level {level}")
 

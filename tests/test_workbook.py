@@ -466,6 +466,10 @@ def test_unreachable_wheel_reads_never():
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
 def test_every_bundled_game_makes_both(path):
     game = slotmath.load_game(path)
+    if game.conveyor is not None:  # persistent state: no round distribution to report yet
+        with pytest.raises(NotImplementedError, match="persistent-state"):
+            reports(path.name, game.bet_levels[-1])
+        return
     level = game.bet_levels[-1]  # Gold Money Frog at 4 and classic 3-reel at 3 are cached above
     data, text, _ = reports(path.name, level)
     assert data[:2] == b"PK" and text.startswith("<!DOCTYPE html>")

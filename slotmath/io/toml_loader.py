@@ -36,12 +36,18 @@ from slotmath.model.game import (
     SymbolGroup,
     _frozen_map,
 )
+from slotmath.model.persistent import Bauble, Conveyor, ConveyorFreeSpins, RandomWilds
 
 TOP_KEYS = {
     "name", "description", "rows", "bet", "paylines", "ways", "bet_levels", "symbols",
     "groups", "reels", "free_spins", "bonus_wheel", "coin_value", "currency", "max_win",
-    "jackpots", "cascades", "bonus_symbols",
+    "jackpots", "cascades", "bonus_symbols", "random_wilds", "conveyor", "target_rtp",
 }
+RANDOM_WILD_KEYS = {"symbol", "weights"}
+CONVEYOR_KEYS = {"wheel", "empty_weight", "surprise", "consume_on_activation", "reset",
+                 "free_spins"}
+CONVEYOR_FREE_SPIN_KEYS = {"reels", "start_baubles", "max_spins_left", "wheel", "empty_weight"}
+BAUBLE_KEYS = {"feature", "value", "weight"}
 SYMBOL_KEYS = {"pays", "wild", "scatter", "bonus", "multiplier", "substitutes", "level_pays"}
 GROUP_KEYS = {"members", "pays", "level_pays"}
 BONUS_WHEEL_KEYS = {"symbol", "count", "per_spin", "prizes", "weights", "multiplied", "labels",
@@ -364,6 +370,7 @@ class _Builder:
         cascades = self._cascades(d["cascades"]) if "cascades" in d else None
         bonus_symbols = self._bonus_symbols(d["bonus_symbols"]) if "bonus_symbols" in d else None
 
+        random_wilds, conveyor, target_rtp = self._persistent(d)
         game = self._rule(
             "", Game,
             name=name,
@@ -385,6 +392,9 @@ class _Builder:
             max_win=max_win,
             cascades=cascades,
             bonus_symbols=bonus_symbols,
+            random_wilds=random_wilds,
+            conveyor=conveyor,
+            target_rtp=target_rtp,
         )
         if free_spins is not None:
             self._check_free_spins_end(game)
@@ -723,6 +733,70 @@ class _Builder:
                           spec.get("threshold", 3),
                           self._bool(spec.get("accumulate", True), f"{key}.accumulate"),
                           self._bool(spec.get("shuffle", True), f"{key}.shuffle"))
+
+    # -- persistent state (slotmath.model.persistent) --------------------------------------
+    def _persistent(self, d):
+        """``[random_wilds]``, ``[conveyor]`` and ``target_rtp`` (each optional)."""
+        target = None
+        if "target_rtp" in d:
+            target = self._number(d["target_rtp"], "target_rtp", "a percentage like 96.0")
+        wilds = conveyor = None
+        if "random_wilds" in d:
+            spec = d["random_wilds"]
+            if not isinstance(spec, Mapping):
+                self.fail("random_wilds", "must be a table: [random_wilds] with symbol and "
+                                          "weights")
+            self._unknown(spec, RANDOM_WILD_KEYS, "random_wilds")
+            symbol = self._name(spec.get("symbol"), "random_wilds.symbol", "a symbol name")
+            weights = spec.get("weights")
+            if not isinstance(weights, list) or not all(isinstance(w, list) for w in weights):
+                self.fail("random_wilds.weights", "must be one list per reel of weights "
+                          "[no wild, row 1, row 2, ...], got " + repr(weights))
+            wilds = self._rule("random_wilds", RandomWilds, symbol,
+                               tuple(tuple(w) for w in weights))
+        if "conveyor" in d:
+            spec = d["conveyor"]
+            if not isinstance(spec, Mapping):
+                self.fail("conveyor", "must be a table: [conveyor] with wheel and empty_weight")
+            self._unknown(spec, CONVEYOR_KEYS, "conveyor")
+            wheel = self._bauble_wheel(spec.get("wheel"), "conveyor.wheel")
+            surprise = spec.get("surprise", {})
+            if not isinstance(surprise, Mapping):
+                self.fail("conveyor.surprise", "must be a table of feature = weight, e.g. "
+                          "{ coin_win = 1, free_spins = 1 }")
+            consume = self._bool(spec.get("consume_on_activation", False),
+                                 "conveyor.consume_on_activation")
+            reset = spec.get("reset", "bet_change")
+            fs = spec.get("free_spins", {})
+            if not isinstance(fs, Mapping):
+                self.fail("conveyor.free_spins", "must be a table: [conveyor.free_spins]")
+            self._unknown(fs, CONVEYOR_FREE_SPIN_KEYS, "conveyor.free_spins")
+            fs_wheel = (self._bauble_wheel(fs["wheel"], "conveyor.free_spins.wheel")
+                        if "wheel" in fs else wheel)
+            free_spins = self._rule(
+                "conveyor.free_spins", ConveyorFreeSpins, fs.get("reels", "base"),
+                fs.get("start_baubles", 4), fs.get("max_spins_left", 100), fs_wheel,
+                fs.get("empty_weight", 0))
+            conveyor = self._rule("conveyor", Conveyor, wheel, spec.get("empty_weight", 0),
+                                  _frozen_map(surprise), consume, reset, free_spins)
+        return wilds, conveyor, target
+
+    def _bauble_wheel(self, entries, key: str) -> tuple:
+        """``[{ feature = ..., value = ..., weight = ... }, ...]`` -> ((Bauble, weight), ...)."""
+        if not isinstance(entries, list) or not entries:
+            self.fail(key, "must be a list of baubles like [{ feature = \"coin_win\", "
+                           "value = 20, weight = 5 }, ...]")
+        out = []
+        for i, entry in enumerate(entries):
+            where = f"{key}[{i}]"
+            if not isinstance(entry, Mapping):
+                self.fail(where, f"must be a table {{ feature, value, weight }}, got {entry!r}")
+            self._unknown(entry, BAUBLE_KEYS, where)
+            if "weight" not in entry:
+                self.fail(f"{where}.weight", "missing: the bauble's weight on the wheel")
+            bauble = self._rule(where, Bauble, entry.get("feature"), entry.get("value", 0))
+            out.append((bauble, entry["weight"]))
+        return tuple(out)
 
     def _bonus_wheel(self, spec, symbols, n_reels: int) -> BonusWheel:
         key = "bonus_wheel"

@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from slotmath.model import rules
 from slotmath.model.cascades import BonusSymbols, Cascades
+from slotmath.model.persistent import Conveyor, RandomWilds
 
 
 def _frozen_map(d: Mapping) -> Mapping:
@@ -362,6 +363,9 @@ class Game:
     max_win: MaxWin | None = None
     cascades: Cascades | None = None
     bonus_symbols: BonusSymbols | None = None
+    random_wilds: RandomWilds | None = None  # persistent state (slotmath.model.persistent)
+    conveyor: Conveyor | None = None
+    target_rtp: Fraction | None = None  # the designer's RTP target, in percent
 
     def __post_init__(self):
         rules.check_game(self)

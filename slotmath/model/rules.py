@@ -607,3 +607,128 @@ def check_game(game: Game) -> None:
             raise err.within("max_win") from None
     check_contributions(j.contribution for j in game.jackpots)
     check_cascades_in_game(game)
+    if game.conveyor is not None or game.random_wilds is not None:
+        check_conveyor_in_game(game)
+    if game.target_rtp is not None and not 0 < game.target_rtp <= 1000:
+        raise RuleError("target_rtp", "must be a percentage in (0, 1000], e.g. 96.0",
+                        game.target_rtp)
+
+
+# -- persistent state: the bauble conveyor (slotmath.model.persistent) ---------------------------
+
+def check_bauble(bauble) -> None:
+    """A bauble holds one of the known features; free spins and coin wins a value >= 1."""
+    from slotmath.model.persistent import BAUBLE_FEATURES
+    if bauble.feature not in BAUBLE_FEATURES:
+        raise RuleError("feature", f"must be one of {', '.join(BAUBLE_FEATURES)}",
+                        bauble.feature)
+    if bauble.feature in ("free_spins", "coin_win"):
+        check_whole(bauble.value, "value", 1)
+    elif bauble.value != 0:
+        raise RuleError("value", f"a {bauble.feature} bauble has no value: remove it",
+                        bauble.value)
+
+
+def check_bauble_wheel(wheel, empty_weight, field: str = "wheel") -> None:
+    """Whole weights >= 0, at least one delivery possible, each kind listed once."""
+    check_whole(empty_weight, "empty_weight", 0)
+    seen = set()
+    for i, (bauble, weight) in enumerate(wheel):
+        check_whole(weight, f"{field}[{i}].weight", 0)
+        if bauble in seen:
+            raise RuleError(f"{field}[{i}]", "this bauble is listed twice: give each once",
+                            bauble.label)
+        seen.add(bauble)
+    if not any(w for _, w in wheel):
+        raise RuleError(field, "no bauble has a weight > 0: the wheel never delivers one", 0)
+
+
+def check_random_wilds(wilds) -> None:
+    """One weight list per reel ``[none, row 1, ...]`` of whole numbers >= 0, not all 0."""
+    for j, weights in enumerate(wilds.weights):
+        if len(weights) < 2:
+            raise RuleError(f"weights[{j}]", "give [no wild, row 1, row 2, ...]", list(weights))
+        for r, w in enumerate(weights):
+            check_whole(w, f"weights[{j}][{r}]", 0)
+        if not sum(weights):
+            raise RuleError(f"weights[{j}]", "all weights are 0", list(weights))
+
+
+def check_conveyor_free_spins(spec) -> None:
+    check_whole(spec.start_baubles, "start_baubles", 0)
+    check_whole(spec.max_spins_left, "max_spins_left", 1)
+    if spec.wheel:
+        check_bauble_wheel(spec.wheel, spec.empty_weight)
+    else:
+        check_whole(spec.empty_weight, "empty_weight", 0)
+
+
+def check_conveyor(conveyor) -> None:
+    """The wheel, the surprise law (features a surprise can become, each on the wheel) and
+    the reset event."""
+    from slotmath.model.persistent import RESET_EVENTS
+    check_bauble_wheel(conveyor.wheel, conveyor.empty_weight)
+    if conveyor.reset not in RESET_EVENTS:
+        raise RuleError("reset", f"must be one of {', '.join(RESET_EVENTS)}", conveyor.reset)
+    on_wheel = {b.feature for b, w in conveyor.wheel if w}
+    has_surprise = "surprise" in on_wheel or any(
+        b.feature == "surprise" and w for b, w in conveyor.free_spins.wheel)
+    for feature, w in conveyor.surprise.items():
+        check_whole(w, f"surprise.{feature}", 0)
+        if feature not in ("spreading_wild", "free_spins", "coin_win"):
+            raise RuleError(f"surprise.{feature}", "a surprise turns into spreading_wild, "
+                            "free_spins or coin_win", feature)
+        if w and feature != "spreading_wild" and feature not in on_wheel:
+            raise RuleError(f"surprise.{feature}", "no bauble of this feature is on the wheel "
+                            "to draw its value from", w)
+    if has_surprise and not sum(conveyor.surprise.values()):
+        raise RuleError("surprise", "the wheel holds surprise baubles: give what they turn "
+                        "into, e.g. surprise = { coin_win = 1, free_spins = 1 }")
+
+
+def check_conveyor_in_game(game) -> None:
+    """The random wild is a declared wild with no pays of its own that no strip shows, with
+    one weight list per reel sized to its rows; the free spins' reel set exists."""
+    wilds, conveyor = game.random_wilds, game.conveyor
+    if wilds is None:
+        raise RuleError("random_wilds", "missing: a conveyor's baubles are activated by "
+                        "random wilds; add [random_wilds]")
+    if conveyor is None:
+        raise RuleError("conveyor", "missing: random wilds are modelled with a [conveyor]")
+    if game.paylines is None:
+        raise RuleError("conveyor", "a bauble conveyor is modelled on lines games only", "ways")
+    check_declared(wilds.symbol, game.symbols, "random_wilds.symbol")
+    sym = game.symbols[wilds.symbol]
+    if not sym.wild or sym.substitutes is not None:
+        raise RuleError("random_wilds.symbol", "must be a wild substituting for every "
+                        "symbol (wild = true, no substitutes)", wilds.symbol)
+    if sym.pays or sym.level_pays:
+        raise RuleError(f"symbols.{wilds.symbol}.pays", "the random wild may not pay on its "
+                        "own (then a spread wild, which does not stand in for it, would pay "
+                        "differently, which is not modelled)", dict(sym.pays))
+    if any(s.scatter or s.bonus or s.multiplier != 1 or (s.wild and s.name != wilds.symbol)
+           for s in game.symbols.values()):
+        raise RuleError("symbols", "a conveyor game is modelled with plain paying symbols and "
+                        "its random wild only (no scatters, bonus, multipliers, other wilds)")
+    if game.groups:
+        raise RuleError("groups", "a conveyor game is modelled without symbol groups")
+    if len(wilds.weights) != game.n_reels:
+        raise RuleError("random_wilds.weights", f"give one weight list per reel "
+                        f"({game.n_reels})", len(wilds.weights))
+    for j, weights in enumerate(wilds.weights):
+        if len(weights) != 1 + game.rows[j]:
+            raise RuleError(f"random_wilds.weights[{j}]", f"give {1 + game.rows[j]} weights: "
+                            f"no wild, then one per row", list(weights))
+    for name, reel_set in game.reel_sets.items():
+        for j, reel in enumerate(reel_set.reels):
+            if wilds.symbol in reel.symbols:
+                raise RuleError(f"reels.{name}[{j}]", f"the random wild {wilds.symbol!r} "
+                                "lands on its own: keep it off the strips", wilds.symbol)
+    check_reel_set_name(conveyor.free_spins.reels, game.reel_sets,
+                        "conveyor.free_spins.reels")
+    if conveyor.free_spins.start_baubles > game.n_reels:
+        raise RuleError("conveyor.free_spins.start_baubles", f"at most one per reel "
+                        f"({game.n_reels})", conveyor.free_spins.start_baubles)
+    if game.free_spins is not None or game.bonus_wheel is not None or game.jackpots:
+        raise RuleError("conveyor", "a conveyor game's free spins come from its baubles: "
+                        "remove [free_spins], [bonus_wheel] and [jackpots]")

@@ -7,6 +7,14 @@ the RTP by bet level.
 """
 
 from slotmath.plot.breakdown import plot_rtp_breakdown, rtp_breakdown_data
+from slotmath.plot.conveyor import (
+    plot_rtp_by_visible_state,
+    plot_rtp_from_reset,
+    plot_stationary,
+    rtp_by_visible_state_data,
+    rtp_from_reset_data,
+    stationary_data,
+)
 from slotmath.plot.distribution import plot_win_distribution, win_distribution_data
 from slotmath.plot.jackpots import (
     hit_value_data,
@@ -28,14 +36,20 @@ __all__ = [
     "plot_pool",
     "plot_rtp_breakdown",
     "plot_rtp_by_level",
+    "plot_rtp_by_visible_state",
+    "plot_rtp_from_reset",
     "plot_rtp_sweep",
+    "plot_stationary",
     "plot_time_between_hits",
     "plot_win_distribution",
     "plot_win_sizes",
     "pool_data",
     "rtp_breakdown_data",
     "rtp_by_level_data",
+    "rtp_by_visible_state_data",
+    "rtp_from_reset_data",
     "rtp_sweep_data",
+    "stationary_data",
     "time_between_hits_data",
     "win_distribution_data",
     "win_size_data",

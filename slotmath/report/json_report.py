@@ -56,6 +56,9 @@ def analysis_dict(a) -> dict:
     {'exact': '411/448', 'float': 0.9174107142857143}
     """
     game = a.game
+    if game.conveyor is not None:  # persistent state: slotmath.report.conveyor
+        from slotmath.report.conveyor import conveyor_analysis_dict
+        return conveyor_analysis_dict(a)
     mw = a.top_award
     intervals = confidence_frame(a)
     out = {

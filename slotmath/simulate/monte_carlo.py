@@ -213,6 +213,9 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     >>> abs(result.rtp - (result.base + result.free_spins)) < 1e-12
     True
     """
+    if game.conveyor is not None:
+        raise ValueError(f"{game.name} carries a bauble conveyor between spins: simulate it "
+                         "with slotmath.simulate.conveyor.simulate_conveyor")
     spins = _spin_count(spins)
     if getattr(game, "cascades", None) is not None:  # cascade games have their own kernel
         from slotmath.simulate.cascades import simulate_cascades

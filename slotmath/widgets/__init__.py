@@ -1,5 +1,10 @@
 """Interactive panels, ipywidgets only: controls wired to the exact engine and the charts."""
 
+from slotmath.widgets.conveyor_panel import (
+    ConveyorPanel,
+    conveyor_summary_html,
+    design_from_controls,
+)
 from slotmath.widgets.jackpot_panel import (
     JackpotPanel,
     jackpot_summary_html,
@@ -10,3 +15,4 @@ from slotmath.widgets.strip_editor import StripEditor, strip_editor, summary_htm
 
 __all__ = ["JackpotPanel", "StripEditor", "jackpot_summary_html", "starting_parameters",
            "strip_editor", "summary_html", "with_jackpot_controls"]
+__all__ += ["ConveyorPanel", "conveyor_summary_html", "design_from_controls"]

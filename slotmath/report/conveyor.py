@@ -1,0 +1,178 @@
+"""The persistent-state (bauble conveyor) sections of ``slotmath analyze`` and ``simulate``.
+
+Figures come from :class:`slotmath.features.conveyor.ConveyorFigures`; exact values are
+written as "p/q" text beside their float, as in :mod:`slotmath.report.json_report`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from slotmath.features.conveyor import REPORTED_SPINS, ConveyorFigures
+
+__all__ = ["conveyor_analysis_dict", "conveyor_dict", "conveyor_simulation_dict",
+           "conveyor_text"]
+
+#: Figures of the plain analysis that describe the strips without wilds or baubles, so they
+#: are left out of a conveyor game's report rather than shown wrong.
+NOT_COMPUTED = ("hit_frequency", "hit_frequency_float", "base_hit_frequency", "std",
+                "std_with_jackpots", "variance", "volatility_index", "max_win",
+                "confidence_intervals", "round_distribution", "win_sizes", "pays", "scatters",
+                "free_spins")
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def _pair(value) -> dict:
+    if isinstance(value, Fraction):
+        return {"exact": str(value), "float": float(value)}
+    return {"exact": None, "float": float(value)}
+
+
+def _weighted_quantile(values: np.ndarray, weights: np.ndarray, q: float) -> float:
+    order = np.argsort(values, kind="stable")
+    cum = np.cumsum(weights[order])
+    return float(values[order][min(int(np.searchsorted(cum, q * cum[-1])), len(cum) - 1)])
+
+
+def conveyor_dict(figures: ConveyorFigures) -> dict:
+    """The conveyor's figures: rtp, components, stationary law, RTP by visible state, RTP
+    from reset, advantage play, each saying whether it is exact."""
+    feature = figures.feature
+    probability = np.array([float(p) for p in figures.probability])
+    rtp = figures.state_rtp
+    ap = figures.advantage_play
+    holding = figures.holding()
+    by_count: dict[str, float] = {}
+    for k in holding:
+        mask = np.array([sum(1 for x in s if x) == k for s in figures.states])
+        if probability[mask].sum() > 0:
+            by_count[str(k)] = float(probability[mask] @ rtp[mask] / probability[mask].sum())
+    components = figures.components
+    return {
+        "rtp": figures.rtp if not figures.exact else str(figures.rtp),
+        "rtp_float": float(figures.rtp),
+        "rtp_exact": figures.exact,
+        "rtp_error": figures.error,
+        "target_rtp": (float(feature.game.target_rtp) if feature.game.target_rtp is not None
+                       else None),
+        "components": {k: _pair(v) | {"is_exact": isinstance(v, Fraction)}
+                       for k, v in components.items()},
+        "components_meaning": {
+            "lines": "line wins with the random wilds, before any spread (paid spin)",
+            "spreading_wild": "what the spreading wilds add to the paid spin's line wins",
+            "coin_win": "coin-win baubles (surprises included) in the paid spin",
+            "free_spins": "everything won in the free spins baubles award (their lines, "
+                          "spreads and coins included); numerical, see free_spins_error",
+        },
+        "free_spins_error": figures.fs_error,
+        "stationary": {
+            "exact": True,
+            "method": "e_reset P^n in Fractions: the conveyor forgets its start once its n "
+                      "slots have been refilled",
+            "states": len(figures.states),
+            "holding": {str(k): _pair(p) for k, p in holding.items()},
+            "by_position": [{label: _pair(p) for label, p in slot.items()}
+                            for slot in figures.slot_law()],
+            "positions": "slot 1 (above reel 1) first",
+        },
+        "rtp_by_visible_state": {
+            "exact": False,
+            "visible": "the whole conveyor (each bauble and its value) before the spin",
+            "states": len(figures.states),
+            "mean": float(probability @ rtp),
+            "best": {"state": ap.best_state, "rtp": ap.best_rtp,
+                     "probability": ap.best_probability},
+            "worst": {"state": ap.worst_state, "rtp": ap.worst_rtp,
+                      "probability": float(probability[rtp <= ap.worst_rtp + 1e-12].sum())},
+            "quantiles": {str(q): _weighted_quantile(rtp, probability, q) for q in QUANTILES},
+            "by_baubles_held": by_count,
+        },
+        "rtp_from_reset": {
+            "exact": False,
+            "meaning": "mean RTP of the first N paid spins from the empty conveyor (the "
+                       "start, and every bet change)",
+            "N": {str(n): v for n, v in zip(REPORTED_SPINS, figures.rtp_from_reset())},
+        },
+        "advantage_play": {
+            "exact": False,
+            "max_visible_state_rtp": ap.best_rtp,
+            "max_state": ap.best_state,
+            "max_state_probability": ap.best_probability,
+            "any_state_above_100": ap.above_100,
+            "probability_above_100": ap.above_100_probability,
+            "one_in_spins_above_100": (1 / ap.above_100_probability
+                                       if ap.above_100_probability else None),
+        },
+        "modelling": "slotmath/model/persistent.py and the game file's header",
+    }
+
+
+def conveyor_analysis_dict(a) -> dict:
+    """The JSON document of ``slotmath analyze --json`` for a conveyor game: the headline
+    keys of :func:`slotmath.report.json_report.analysis_dict` (exact text beside floats) and
+    the conveyor's sections; what is not computed for a persistent-state game is listed in
+    ``not_computed`` instead of being shown for the strips alone.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> d = conveyor_analysis_dict(slotmath.analyze(slotmath.load_game(
+    ...     "tests/data/conveyor_tiny.toml")))
+    >>> d["components"]["coin_win"], d["rtp_exact"], sorted(d["rtp_from_reset"]["N"])
+    ('59/96', False, ['1', '10', '100', '1000'])
+    """
+    game = a.game
+    section = conveyor_dict(a.stationary["conveyor"])
+    out = {
+        "name": game.name,
+        "bet": game.bet,
+        "bet_level": a.level,
+        "total_bet": game.total_bet(a.level),
+        "rtp": section["rtp"],
+        "rtp_float": section["rtp_float"],
+        "rtp_exact": section["rtp_exact"],
+        "rtp_error": section["rtp_error"],
+        "components": {k: v["exact"] if v["is_exact"] else v["float"]
+                       for k, v in section["components"].items()},
+        "components_float": {k: v["float"] for k, v in section["components"].items()},
+    }
+    for key in ("target_rtp", "components_meaning", "free_spins_error", "stationary",
+                "rtp_by_visible_state", "rtp_from_reset", "advantage_play", "modelling"):
+        out[key] = section[key]
+    out["not_computed"] = list(NOT_COMPUTED)
+    out["not_computed_note"] = ("the round's distribution, hit frequency, SD and top award "
+                                "of a persistent-state game are not computed yet")
+    if game.coin_value is not None:
+        out["coin_value"] = float(game.coin_value)
+        out["currency"] = game.currency
+    return out
+
+
+def conveyor_text(a) -> str:
+    """A short text summary of a conveyor game's analysis."""
+    d = conveyor_dict(a.stationary["conveyor"])
+    lines = [f"{a.game.name}: bauble conveyor (persistent state), bet level {a.level}",
+             (f"RTP (stationary): {100 * d['rtp_float']:.4f}%  (error <= "
+              f"{d['rtp_error']:.1e}; target {d['target_rtp']})")]
+    for k, v in d["components"].items():
+        tag = "exact" if v["is_exact"] else "numerical"
+        lines.append(f"  {k:<15} {100 * v['float']:9.4f}%  ({tag})")
+    lines.append("P(holding k baubles): " + ", ".join(
+        f"{k}: {v['float']:.4f}" for k, v in d["stationary"]["holding"].items()))
+    lines.append("RTP from reset: " + ", ".join(
+        f"N={n}: {100 * v:.3f}%" for n, v in d["rtp_from_reset"]["N"].items()))
+    ap = d["advantage_play"]
+    lines.append(f"Best visible state: {100 * ap['max_visible_state_rtp']:.2f}% "
+                 f"[{ap['max_state']}], probability {ap['max_state_probability']:.3g}")
+    lines.append(f"States above 100%: {ap['any_state_above_100']}, stationary probability "
+                 f"{ap['probability_above_100']:.4f}")
+    return "\n".join(lines)
+
+
+def conveyor_simulation_dict(sim) -> dict:
+    low, high = sim.interval(4.0)
+    return {"spins": sim.spins, "seed": sim.seed, "rtp": sim.rtp, "std_error": sim.std_error,
+            "interval_4se": [low, high], "components": sim.components,
+            "method": "consecutive paid spins carrying the conveyor (batch-means error)"}
