@@ -95,8 +95,10 @@ def test_figures_equal_the_golden_file(path):
         got.pop(key, None)
     if got.get("free_spins"):
         got["free_spins"].pop("max_spins")  # added with the cascades (issue 9)
-    diffs = _interval_differences(want.pop("confidence_intervals"),
-                                  got.pop("confidence_intervals"))
+    diffs = []
+    if "confidence_intervals" in want or "confidence_intervals" in got:  # not for a conveyor
+        diffs += _interval_differences(want.pop("confidence_intervals"),
+                                       got.pop("confidence_intervals"))
     diffs += _differences(want, got)
     assert not diffs, "\n".join(diffs[:20])
 
