@@ -11,6 +11,7 @@ from fractions import Fraction
 import numpy as np
 
 from slotmath.features.conveyor import REPORTED_SPINS, ConveyorFigures
+from slotmath.report.figures import figure
 
 __all__ = ["conveyor_analysis_dict", "conveyor_dict", "conveyor_simulation_dict",
            "conveyor_text"]
@@ -120,7 +121,7 @@ def conveyor_analysis_dict(a) -> dict:
     >>> import slotmath
     >>> d = conveyor_analysis_dict(slotmath.analyze(slotmath.load_game(
     ...     "tests/data/conveyor_tiny.toml")))
-    >>> d["components"]["coin_win"], d["rtp_exact"], sorted(d["rtp_from_reset"]["N"])
+    >>> d["components"]["coin_win"]["exact"], d["rtp_exact"], sorted(d["rtp_from_reset"]["N"])
     ('59/96', False, ['1', '10', '100', '1000'])
     """
     game = a.game
@@ -130,11 +131,11 @@ def conveyor_analysis_dict(a) -> dict:
         "bet": game.bet,
         "bet_level": a.level,
         "total_bet": game.total_bet(a.level),
-        "rtp": section["rtp"],
+        "rtp": figure(a.rtp) if section["rtp_exact"] else figure(float(section["rtp_float"])),
         "rtp_float": section["rtp_float"],
         "rtp_exact": section["rtp_exact"],
         "rtp_error": section["rtp_error"],
-        "components": {k: v["exact"] if v["is_exact"] else v["float"]
+        "components": {k: {"exact": v["exact"] if v["is_exact"] else None, "float": v["float"]}
                        for k, v in section["components"].items()},
         "components_float": {k: v["float"] for k, v in section["components"].items()},
     }

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 #: (attribute of the analysis, what the bar says while it is computed)
 STAGES = (
-    ("direct", "pay table (direct method)"),
+    ("window_components", "paid spin (direct method or cascade chain)"),
     ("base_table", "full-cycle enumeration"),
     ("round", "round law (features)"),
     ("jackpots", "jackpot pools"),
@@ -20,6 +20,8 @@ STAGES = (
     ("distribution", "round distribution"),
     ("win_sizes", "win sizes"),
 )
+#: the stages of a persistent-state game (no round distribution is computed for it)
+PERSISTENT_STAGES = (("rtp", "persistent-state chain"), ("components", "components"))
 
 
 def compute(analysis, delay: float = 0.0, file=None):
@@ -43,9 +45,10 @@ def compute(analysis, delay: float = 0.0, file=None):
     """
     from tqdm.auto import tqdm
 
-    with tqdm(total=len(STAGES), desc=analysis.game.name, unit="stage", delay=delay,
+    stages = STAGES if getattr(analysis.game, "conveyor", None) is None else PERSISTENT_STAGES
+    with tqdm(total=len(stages), desc=analysis.game.name, unit="stage", delay=delay,
               file=file, leave=False) as bar:
-        for attribute, label in STAGES:
+        for attribute, label in stages:
             bar.set_postfix_str(label, refresh=False)
             getattr(analysis, attribute)
             bar.update(1)
