@@ -18,6 +18,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from slotmath.model import rules
+from slotmath.model.hold_and_win import HoldAndWin
 
 
 def _frozen_map(d: Mapping) -> Mapping:
@@ -346,6 +347,7 @@ class Game:
     currency: str = ""
     jackpots: tuple[JackpotSpec, ...] = ()
     max_win: MaxWin | None = None
+    hold_and_win: HoldAndWin | None = None  # cash respins (slotmath.model.hold_and_win)
 
     def __post_init__(self):
         rules.check_game(self)
