@@ -61,6 +61,7 @@ from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 
 from slotmath.markov.sparse import backward_induction
 from slotmath.model.hold_and_win import BOOSTER_KINDS, HoldAndWin
@@ -441,6 +442,118 @@ class HoldAndWinChain:
                     bucket[r2] = bucket.get(r2, 0) + m * p
         return out
 
+    @cached_property
+    def _csr(self):
+        t = self.transitions
+        order = np.argsort(t["rows"], kind="stable")
+        ptr = np.searchsorted(t["rows"][order], np.arange(self.n_states + 1)).astype(np.int64)
+        return (ptr, t["cols"][order].astype(np.int64), np.asarray(t["probs"])[order],
+                t["fired"][1][order] > 0)
+
+    def float_records(self, held: int) -> dict:
+        """:meth:`records` in float64 by layers: the states with ``j`` value steps made are
+        one layer, and each record reaching it (the held counts at the steps so far) is
+        pushed through it by a compiled pass; the steps leaving it start the next layer's
+        records. Cost: one pass of a layer per record reaching it."""
+        if self.exact:
+            raise ValueError("float_records is the float64 pass; use records()")
+        s = self.states
+        ptr, cols, probs, green = self._csr
+        steps = self._b[1].times if self._b[1] else 0
+        layer_of = s["pg"] // self._collect[1]
+        layers = [np.nonzero(layer_of == j)[0].astype(np.int64) for j in range(steps + 1)]
+        terminal, f_arr = s["terminal"], s["f"]
+        mult, full = self.multiplier(s["pp"]), s["full"]
+        n = self.n_states
+        mass, next_mass = np.zeros(n), np.zeros(n)
+        entries = {(): [(self.state_of(held), 1.0)]}
+        out: dict = {}
+        for j in range(steps + 1):
+            states = layers[j]
+            ends = states[terminal[states]]
+            targets = layers[j + 1] if j < steps else states[:0]
+            following: dict = defaultdict(list)
+            for rec, starts in entries.items():
+                for x, m in starts:
+                    mass[x] += m
+                _layer_pass(states, ptr, cols, probs, green, mass, next_mass)
+                hit = ends[mass[ends] != 0]
+                for x, m in zip(hit.tolist(), mass[hit].tolist()):
+                    key = (int(mult[x]), bool(full[x]), int(f_arr[x]), rec)
+                    out[key] = out.get(key, 0.0) + m
+                mass[states] = 0.0
+                if len(targets):
+                    nxt = targets[next_mass[targets] != 0]
+                    for y, m in zip(nxt.tolist(), next_mass[nxt].tolist()):
+                        following[rec + (int(f_arr[y]),)].append((y, m))
+                    next_mass[targets] = 0.0
+            entries = following
+        return out
+
+    @cached_property
+    def unit(self) -> Fraction:
+        """The grid step of the win, in total bets (gcd of the values and the prize)."""
+        unit = Fraction(0)
+        for v in (*self.spec.values, self.spec.full_grid_prize):
+            unit = Fraction(math.gcd(unit.numerator * v.denominator,
+                                     v.numerator * unit.denominator),
+                            unit.denominator * v.denominator) if unit else Fraction(v)
+        return unit
+
+    def float_distribution(self, held: int) -> tuple[np.ndarray, float]:
+        """The round's win law on the grid of :attr:`unit` (``probs[i] = P(win = i x
+        unit)``) and a bound on the probability mass it misplaces: FFT rounding (negative
+        entries cleared, their mass counted) plus the moves left out of the chain.
+
+        The law of the held values is the mixture over records of convolution powers of
+        the value-step laws, made in the frequency domain on one grid long enough for the
+        largest sum (no wrap-around), per (multiplier, full) pair; each is then scaled by
+        its multiplier."""
+        records = self.float_records(held)
+        steps = len(self.value_step_laws)
+        ladder = [int(v / self.unit) for v in self.spec.values]
+        prize = int(self.spec.full_grid_prize / self.unit)
+        top_sum = self.max_capacity * max(ladder)
+        size = 1 << max(1, math.ceil(math.log2(top_sum + 1)))
+        bins = size // 2 + 1
+        powers = np.empty((steps, self.max_capacity + 1, bins), dtype=np.complex128)
+        for s_, law in enumerate(self.value_step_laws):
+            pmf = np.zeros(size)
+            for j, p in law.items():
+                pmf[ladder[j]] += float(p)
+            spec1 = np.fft.rfft(pmf)
+            powers[s_, 0] = 1.0
+            for k in range(1, self.max_capacity + 1):
+                powers[s_, k] = powers[s_, k - 1] * spec1
+        pairs = sorted({(m, full) for m, full, _, _ in records})
+        pair_id = {pr: i for i, pr in enumerate(pairs)}
+        n_rec = len(records)
+        counts = np.zeros((n_rec, steps), dtype=np.int64)
+        mf = np.empty(n_rec, dtype=np.int64)
+        probs = np.empty(n_rec)
+        prefix = []
+        for c, ((m, full, f, rec), p) in enumerate(records.items()):
+            for s_, k in _groups(rec, f):
+                counts[c, s_] = k
+            mf[c] = pair_id[m, full]
+            probs[c] = p
+            prefix.append((mf[c], *counts[c, 1:].tolist()))
+        order = np.asarray(sorted(range(n_rec), key=lambda c: prefix[c]), dtype=np.int64)
+        keys = [prefix[c] for c in order.tolist()]
+        starts = [0] + [q for q in range(1, n_rec) if keys[q] != keys[q - 1]] + [n_rec]
+        spectrum = np.zeros((len(pairs), bins), dtype=np.complex128)
+        _mix_spectra(order, mf, counts, probs, np.asarray(starts, dtype=np.int64), powers,
+                     spectrum)
+        top = max(m * (top_sum + (prize if full else 0)) for m, full in pairs)
+        out = np.zeros(top + 1)
+        for (m, full), spec_row in zip(pairs, spectrum):
+            sums = np.fft.irfft(spec_row, size)[: top_sum + 1]
+            shift = prize if full else 0
+            out[m * shift: m * (top_sum + shift) + 1: m] += sums
+        negative = float(-out[out < 0].sum())
+        out[out < 0] = 0.0
+        return out, negative + self.dropped_probability(held) + 1e-15 * len(out)
+
     def exact_distribution(self, held: int) -> dict[Fraction, Fraction]:
         """Exact law of the round's win in total bets (small grids: it convolves value laws
         exactly, record by record)."""
@@ -501,3 +614,47 @@ def _exact_backward(matrix: list[tuple[int, int, Fraction]], reward, n: int) -> 
             total += p * v[j]
         v[i] = total
     return v
+
+
+@njit(cache=True)
+def _layer_pass(layer_states, indptr, cols, probs, green, mass, next_mass):
+    """Push ``mass`` forward over the states of one layer (value steps made so far), in
+    order; moves that make a value step leave the layer into ``next_mass`` instead."""
+    for i in range(layer_states.shape[0]):
+        x = layer_states[i]
+        m = mass[x]
+        if m == 0.0:
+            continue
+        for q in range(indptr[x], indptr[x + 1]):
+            if green[q]:
+                next_mass[cols[q]] += m * probs[q]
+            else:
+                mass[cols[q]] += m * probs[q]
+
+
+@njit(cache=True)
+def _mix_spectra(order, mf, counts, probs, starts, powers, spectrum):
+    """``spectrum[mf] += p x prod_s powers[s, n_s]`` over classes sorted by their counts
+    with steps (the prefix); the sum over the last count (no step) is made first, once per
+    prefix: ``starts`` are the first class of each prefix in ``order``."""
+    n_bins = powers.shape[2]
+    n_steps = counts.shape[1]
+    acc = np.empty(n_bins, dtype=np.complex128)
+    for g in range(starts.shape[0] - 1):
+        acc[:] = 0.0
+        for q in range(starts[g], starts[g + 1]):
+            c = order[q]
+            p = probs[c]
+            row = powers[0, counts[c, 0]]
+            for w in range(n_bins):
+                acc[w] += p * row[w]
+        c = order[starts[g]]
+        for s in range(1, n_steps):
+            k = counts[c, s]
+            if k:
+                row = powers[s, k]
+                for w in range(n_bins):
+                    acc[w] *= row[w]
+        target = mf[c]
+        for w in range(n_bins):
+            spectrum[target, w] += acc[w]
