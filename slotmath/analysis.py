@@ -35,7 +35,7 @@ from functools import cached_property
 from slotmath.exact.direct import DirectResult, direct_method
 from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
 from slotmath.exact.spin_table import MarkedTable, SpinTable
-from slotmath.features import bonus_wheel, free_spins, jackpots
+from slotmath.features import bonus_wheel, free_spins, hold_and_win, jackpots
 from slotmath.features.base import Context, Mark
 from slotmath.features.bonus_wheel import wheel_outcomes
 from slotmath.features.cap import CapFigures, bracketed, cap_effect
@@ -50,8 +50,8 @@ __all__ = ["Analysis", "analyze"]
 #: The mechanics a game file can ask for, by kind; each builder returns None when the game has
 #: none. A new mechanic of an existing kind is one more entry here and a module in features/.
 SPIN_FEATURES = (bonus_wheel.spin_feature,)  # (context, coins) -> SpinFeature | None
-ROUND_FEATURES = (free_spins.round_feature,)  # (game, spin) -> RoundFeature | None
-ROUND_MARKS = (free_spins.marks,)  # game -> the marks those round features need counted
+ROUND_FEATURES = (free_spins.round_feature, hold_and_win.round_feature)  # (game, spin) -> RoundFeature | None
+ROUND_MARKS = (free_spins.marks, hold_and_win.marks)  # game -> the marks those round features need counted
 STATIONARY_FEATURES = (jackpots.stationary_feature,)  # (game, level) -> feature | None
 ALWAYS_REPORTED = ("free_spins",)  # components listed (as 0) even when the game has none
 
@@ -204,7 +204,8 @@ class Analysis:
     @property
     def exact(self) -> bool:
         """Whether :attr:`rtp` and every component are exact fractions."""
-        return not self.stationary_features and (self.cap is None or self.cap.exact)
+        return (not self.stationary_features and (self.cap is None or self.cap.exact)
+                and all(getattr(f, "exact", True) for f in self.round.features))
 
     @cached_property
     def rtp(self) -> Fraction | float:
@@ -228,6 +229,8 @@ class Analysis:
         error = sum(f.error for f in self.stationary.values())
         if self.cap is not None:
             error += self.cap.error
+        error += sum(hold_and_win.summary(self.round, f).error for f in self.round.features
+                     if f.name == "hold_and_win")
         return error + 1e-15 * len(self.components)
 
     @cached_property
@@ -245,6 +248,8 @@ class Analysis:
                       else self._spin_feature_means(f.reels, f.window_multiplier))
             spins = self.round.feature_spins(f.name)
             out[f.name] = self.round.feature_mean(f.name) - spins * sum(inside.values())
+            if not getattr(f, "exact", True):  # a float64 chain: its mean is a float
+                out[f.name] = float(out[f.name])
             for name, mean in inside.items():
                 spin_parts[name] += spins * mean
         out |= spin_parts
@@ -322,6 +327,13 @@ class Analysis:
         """Trigger, spins and win of the free-spins feature (None without one)."""
         feature = next((f for f in self.round.features if f.name == "free_spins"), None)
         return None if feature is None else summary(self.round, feature)
+
+    @cached_property
+    def hold_and_win(self) -> hold_and_win.HoldAndWinSummary | None:
+        """Trigger, expected win, respins, fill and booster figures of the hold & win
+        (None without one)."""
+        feature = next((f for f in self.round.features if f.name == "hold_and_win"), None)
+        return None if feature is None else hold_and_win.summary(self.round, feature)
 
     @cached_property
     def top_award(self) -> par.TopAward:

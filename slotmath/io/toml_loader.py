@@ -39,7 +39,7 @@ from slotmath.model.game import (
 TOP_KEYS = {
     "name", "description", "rows", "bet", "paylines", "ways", "bet_levels", "symbols",
     "groups", "reels", "free_spins", "bonus_wheel", "coin_value", "currency", "max_win",
-    "jackpots",
+    "jackpots", "hold_and_win",
 }
 SYMBOL_KEYS = {"pays", "wild", "scatter", "bonus", "multiplier", "substitutes", "level_pays"}
 GROUP_KEYS = {"members", "pays", "level_pays"}
@@ -354,6 +354,10 @@ class _Builder:
             self.fail("currency", f"must be a currency name like \"EUR\", got {currency!r}")
         max_win = self._max_win(d["max_win"], coin_value) if "max_win" in d else None
         jackpots = self._jackpots(d.get("jackpots"), bonus_wheel, coin_value, bet_levels)
+        hold_and_win = None
+        if "hold_and_win" in d:
+            from slotmath.io.hold_and_win_loader import read_hold_and_win
+            hold_and_win = read_hold_and_win(self, d["hold_and_win"], symbols, rows, n_reels)
 
         game = self._rule(
             "", Game,
@@ -374,6 +378,7 @@ class _Builder:
             currency=currency,
             jackpots=jackpots,
             max_win=max_win,
+            hold_and_win=hold_and_win,
         )
         if free_spins is not None:
             self._check_free_spins_end(game)

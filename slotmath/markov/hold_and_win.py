@@ -450,13 +450,16 @@ class HoldAndWinChain:
         return (ptr, t["cols"][order].astype(np.int64), np.asarray(t["probs"])[order],
                 t["fired"][1][order] > 0)
 
-    def float_records(self, held: int) -> dict:
-        """:meth:`records` in float64 by layers: the states with ``j`` value steps made are
-        one layer, and each record reaching it (the held counts at the steps so far) is
+    def float_records(self, helds) -> dict:
+        """:meth:`records` in float64 for every start count in ``helds`` at once (each key's
+        value: one probability per start), by layers: the states with ``j`` value steps made
+        are one layer, and each record reaching it (the held counts at the steps so far) is
         pushed through it by a compiled pass; the steps leaving it start the next layer's
         records. Cost: one pass of a layer per record reaching it."""
         if self.exact:
             raise ValueError("float_records is the float64 pass; use records()")
+        helds = list(helds)
+        n_k = len(helds)
         s = self.states
         ptr, cols, probs, green = self._csr
         steps = self._b[1].times if self._b[1] else 0
@@ -465,8 +468,10 @@ class HoldAndWinChain:
         terminal, f_arr = s["terminal"], s["f"]
         mult, full = self.multiplier(s["pp"]), s["full"]
         n = self.n_states
-        mass, next_mass = np.zeros(n), np.zeros(n)
-        entries = {(): [(self.state_of(held), 1.0)]}
+        mass, next_mass = np.zeros((n, n_k)), np.zeros((n, n_k))
+        first = np.zeros((n_k, n_k))
+        np.fill_diagonal(first, 1.0)
+        entries = {(): [(self.state_of(h), first[k]) for k, h in enumerate(helds)]}
         out: dict = {}
         for j in range(steps + 1):
             states = layers[j]
@@ -477,15 +482,18 @@ class HoldAndWinChain:
                 for x, m in starts:
                     mass[x] += m
                 _layer_pass(states, ptr, cols, probs, green, mass, next_mass)
-                hit = ends[mass[ends] != 0]
-                for x, m in zip(hit.tolist(), mass[hit].tolist()):
+                hit = ends[mass[ends].any(axis=1)]
+                for x in hit.tolist():
                     key = (int(mult[x]), bool(full[x]), int(f_arr[x]), rec)
-                    out[key] = out.get(key, 0.0) + m
+                    if key in out:
+                        out[key] = out[key] + mass[x]
+                    else:
+                        out[key] = mass[x].copy()
                 mass[states] = 0.0
                 if len(targets):
-                    nxt = targets[next_mass[targets] != 0]
-                    for y, m in zip(nxt.tolist(), next_mass[nxt].tolist()):
-                        following[rec + (int(f_arr[y]),)].append((y, m))
+                    nxt = targets[next_mass[targets].any(axis=1)]
+                    for y in nxt.tolist():
+                        following[rec + (int(f_arr[y]),)].append((y, next_mass[y].copy()))
                     next_mass[targets] = 0.0
             entries = following
         return out
@@ -500,16 +508,19 @@ class HoldAndWinChain:
                             unit.denominator * v.denominator) if unit else Fraction(v)
         return unit
 
-    def float_distribution(self, held: int) -> tuple[np.ndarray, float]:
-        """The round's win law on the grid of :attr:`unit` (``probs[i] = P(win = i x
-        unit)``) and a bound on the probability mass it misplaces: FFT rounding (negative
-        entries cleared, their mass counted) plus the moves left out of the chain.
+    def float_distributions(self, helds) -> dict[int, tuple[np.ndarray, float, float]]:
+        """Per start count in ``helds``: the round's win law on the grid of :attr:`unit`
+        (``probs[i] = P(win = i x unit)``), a bound on the probability mass it misplaces
+        (FFT rounding: negative entries cleared and counted, a floor per entry, plus the
+        moves left out of the chain) and the second moment of the win (total bets squared,
+        from the records directly: no grid).
 
         The law of the held values is the mixture over records of convolution powers of
         the value-step laws, made in the frequency domain on one grid long enough for the
         largest sum (no wrap-around), per (multiplier, full) pair; each is then scaled by
         its multiplier."""
-        records = self.float_records(held)
+        helds = list(helds)
+        records = self.float_records(helds)
         steps = len(self.value_step_laws)
         ladder = [int(v / self.unit) for v in self.spec.values]
         prize = int(self.spec.full_grid_prize / self.unit)
@@ -517,10 +528,14 @@ class HoldAndWinChain:
         size = 1 << max(1, math.ceil(math.log2(top_sum + 1)))
         bins = size // 2 + 1
         powers = np.empty((steps, self.max_capacity + 1, bins), dtype=np.complex128)
+        mean_s, var_s = [], []
         for s_, law in enumerate(self.value_step_laws):
             pmf = np.zeros(size)
             for j, p in law.items():
                 pmf[ladder[j]] += float(p)
+            grid = np.arange(size, dtype=np.float64)
+            mean_s.append(float((grid * pmf).sum()))
+            var_s.append(float((grid * grid * pmf).sum()) - mean_s[-1] ** 2)
             spec1 = np.fft.rfft(pmf)
             powers[s_, 0] = 1.0
             for k in range(1, self.max_capacity + 1):
@@ -530,29 +545,38 @@ class HoldAndWinChain:
         n_rec = len(records)
         counts = np.zeros((n_rec, steps), dtype=np.int64)
         mf = np.empty(n_rec, dtype=np.int64)
-        probs = np.empty(n_rec)
+        probs = np.empty((n_rec, len(helds)))
+        second = np.zeros(len(helds))
         prefix = []
         for c, ((m, full, f, rec), p) in enumerate(records.items()):
             for s_, k in _groups(rec, f):
                 counts[c, s_] = k
             mf[c] = pair_id[m, full]
             probs[c] = p
+            mean = sum(counts[c, t] * mean_s[t] for t in range(steps)) + (prize if full else 0)
+            var = sum(counts[c, t] * var_s[t] for t in range(steps))
+            second += p * (m * m) * (var + mean * mean)
             prefix.append((mf[c], *counts[c, 1:].tolist()))
         order = np.asarray(sorted(range(n_rec), key=lambda c: prefix[c]), dtype=np.int64)
         keys = [prefix[c] for c in order.tolist()]
         starts = [0] + [q for q in range(1, n_rec) if keys[q] != keys[q - 1]] + [n_rec]
-        spectrum = np.zeros((len(pairs), bins), dtype=np.complex128)
+        spectrum = np.zeros((len(helds), len(pairs), bins), dtype=np.complex128)
         _mix_spectra(order, mf, counts, probs, np.asarray(starts, dtype=np.int64), powers,
                      spectrum)
         top = max(m * (top_sum + (prize if full else 0)) for m, full in pairs)
-        out = np.zeros(top + 1)
-        for (m, full), spec_row in zip(pairs, spectrum):
-            sums = np.fft.irfft(spec_row, size)[: top_sum + 1]
-            shift = prize if full else 0
-            out[m * shift: m * (top_sum + shift) + 1: m] += sums
-        negative = float(-out[out < 0].sum())
-        out[out < 0] = 0.0
-        return out, negative + self.dropped_probability(held) + 1e-15 * len(out)
+        unit2 = float(self.unit) ** 2
+        result = {}
+        for k, held in enumerate(helds):
+            out = np.zeros(top + 1)
+            for (m, full), spec_row in zip(pairs, spectrum[k]):
+                sums = np.fft.irfft(spec_row, size)[: top_sum + 1]
+                shift = prize if full else 0
+                out[m * shift: m * (top_sum + shift) + 1: m] += sums
+            negative = float(-out[out < 0].sum())
+            out[out < 0] = 0.0
+            bound = negative + self.dropped_probability(held) + 1e-15 * len(out)
+            result[held] = (out, bound, float(second[k]) * unit2)
+        return result
 
     def exact_distribution(self, held: int) -> dict[Fraction, Fraction]:
         """Exact law of the round's win in total bets (small grids: it convolves value laws
@@ -620,41 +644,54 @@ def _exact_backward(matrix: list[tuple[int, int, Fraction]], reward, n: int) -> 
 def _layer_pass(layer_states, indptr, cols, probs, green, mass, next_mass):
     """Push ``mass`` forward over the states of one layer (value steps made so far), in
     order; moves that make a value step leave the layer into ``next_mass`` instead."""
+    n_k = mass.shape[1]
     for i in range(layer_states.shape[0]):
         x = layer_states[i]
-        m = mass[x]
-        if m == 0.0:
+        empty = True
+        for k in range(n_k):
+            if mass[x, k] != 0.0:
+                empty = False
+        if empty:
             continue
         for q in range(indptr[x], indptr[x + 1]):
+            y = cols[q]
+            p = probs[q]
             if green[q]:
-                next_mass[cols[q]] += m * probs[q]
+                for k in range(n_k):
+                    next_mass[y, k] += mass[x, k] * p
             else:
-                mass[cols[q]] += m * probs[q]
+                for k in range(n_k):
+                    mass[y, k] += mass[x, k] * p
 
 
 @njit(cache=True)
 def _mix_spectra(order, mf, counts, probs, starts, powers, spectrum):
-    """``spectrum[mf] += p x prod_s powers[s, n_s]`` over classes sorted by their counts
-    with steps (the prefix); the sum over the last count (no step) is made first, once per
-    prefix: ``starts`` are the first class of each prefix in ``order``."""
+    """``spectrum[k, mf] += p_k x prod_s powers[s, n_s]`` over classes sorted by their
+    counts with steps (the prefix); the sum over the last count (no step) is made first,
+    once per prefix: ``starts`` are the first class of each prefix in ``order``."""
     n_bins = powers.shape[2]
     n_steps = counts.shape[1]
-    acc = np.empty(n_bins, dtype=np.complex128)
+    n_k = probs.shape[1]
+    acc = np.empty((n_k, n_bins), dtype=np.complex128)
     for g in range(starts.shape[0] - 1):
-        acc[:] = 0.0
+        acc[:, :] = 0.0
         for q in range(starts[g], starts[g + 1]):
             c = order[q]
-            p = probs[c]
             row = powers[0, counts[c, 0]]
-            for w in range(n_bins):
-                acc[w] += p * row[w]
+            for k in range(n_k):
+                p = probs[c, k]
+                if p != 0.0:
+                    for w in range(n_bins):
+                        acc[k, w] += p * row[w]
         c = order[starts[g]]
         for s in range(1, n_steps):
-            k = counts[c, s]
-            if k:
-                row = powers[s, k]
-                for w in range(n_bins):
-                    acc[w] *= row[w]
+            n = counts[c, s]
+            if n:
+                row = powers[s, n]
+                for k in range(n_k):
+                    for w in range(n_bins):
+                        acc[k, w] *= row[w]
         target = mf[c]
-        for w in range(n_bins):
-            spectrum[target, w] += acc[w]
+        for k in range(n_k):
+            for w in range(n_bins):
+                spectrum[k, target, w] += acc[k, w]
