@@ -16,9 +16,9 @@ from functools import lru_cache
 KINDS = ("rows", "values", "respins", "multiplier")
 
 
-def reference_law(spec, held_rungs: tuple[int, ...]) -> dict[Fraction, Fraction]:
-    """Exact law of the win of a round starting with cash of ``held_rungs`` (ladder indices)
-    held on the first positions of the window."""
+def reference_law(spec, held_rungs: tuple[int, ...]) -> dict[tuple, Fraction]:
+    """Exact joint law of (win, respins played, full, fired) of a round starting with cash
+    of ``held_rungs`` (ladder indices) held on the first positions of the window."""
     boosters = {b.kind: b for b in spec.boosters}
     total_w = sum(spec.value_weights)
     value_p = [Fraction(w, total_w) for w in spec.value_weights]
@@ -28,11 +28,12 @@ def reference_law(spec, held_rungs: tuple[int, ...]) -> dict[Fraction, Fraction]
     def n_positions(rows_open):
         return spec.reels * (spec.rows + rows_open)
 
-    def finish(grid, mult, rows_open):
+    def finish(grid, mult, fired):
         win = sum((spec.values[i] for i in grid if i is not None), Fraction(0))
-        if all(i is not None for i in grid):
+        full = all(i is not None for i in grid)
+        if full:
             win += spec.full_grid_prize
-        return {mult * win: Fraction(1)}
+        return {(mult * win, 0, full, fired): Fraction(1)}
 
     def add(out, law, weight):
         for w, q in law.items():
@@ -41,9 +42,8 @@ def reference_law(spec, held_rungs: tuple[int, ...]) -> dict[Fraction, Fraction]
     @lru_cache(maxsize=None)
     def respin(grid, left, reset, counters, fired, mult):
         # grid: tuple over open positions, None = empty, else the rung shown
-        rows_open = fired[0]
         if left == 0 or all(i is not None for i in grid):
-            return finish(grid, mult, rows_open)
+            return finish(grid, mult, fired)
         out: dict[Fraction, Fraction] = {}
         # gems: every subset of the kinds still collectable
         live = [k for k, kind in enumerate(KINDS) if kind in boosters
@@ -77,7 +77,8 @@ def reference_law(spec, held_rungs: tuple[int, ...]) -> dict[Fraction, Fraction]
                 continue
             # cash, position by position
             add(out, land(tuple(g), left2, reset2, tuple(cnt), tuple(fir), mult2), weight)
-        return out
+        # this respin is one more played
+        return {(w, n + 1, full, fired_): q for (w, n, full, fired_), q in out.items()}
 
     @lru_cache(maxsize=None)
     def land(grid, left, reset, counters, fired, mult):
@@ -100,23 +101,47 @@ def reference_law(spec, held_rungs: tuple[int, ...]) -> dict[Fraction, Fraction]
         return out
 
     start = list(held_rungs) + [None] * (n_positions(0) - len(held_rungs))
-    return dict(sorted(respin(tuple(start), spec.respins, spec.respins, (0, 0, 0, 0),
-                              (0, 0, 0, 0), 1).items()))
+    return respin(tuple(start), spec.respins, spec.respins, (0, 0, 0, 0), (0, 0, 0, 0), 1)
 
 
-def reference_start_law(spec, held: int) -> dict[Fraction, Fraction]:
-    """The law when ``held`` trigger cash symbols show values drawn from the value law."""
+@lru_cache(maxsize=32)
+def reference_outcomes(spec, held: int) -> dict[tuple, Fraction]:
+    """Joint law of (win, respins played, grid full, times each booster fired) when ``held``
+    trigger cash symbols show values drawn from the value law."""
     total_w = sum(spec.value_weights)
     out: dict[Fraction, Fraction] = {}
 
     def walk(rungs, weight):
         if len(rungs) == held:
-            for w, q in reference_law(spec, tuple(rungs)).items():
-                out[w] = out.get(w, Fraction(0)) + weight * q
+            for o, q in reference_law(spec, tuple(rungs)).items():
+                out[o] = out.get(o, Fraction(0)) + weight * q
             return
         for rung, w in enumerate(spec.value_weights):
             if w:
                 walk(rungs + [rung], weight * Fraction(w, total_w))
 
     walk([], Fraction(1))
+    return out
+
+
+def reference_start_law(spec, held: int) -> dict[Fraction, Fraction]:
+    """The law of the round's win (total bets)."""
+    out: dict[Fraction, Fraction] = {}
+    for (w, *_rest), q in reference_outcomes(spec, held).items():
+        out[w] = out.get(w, Fraction(0)) + q
     return dict(sorted(out.items()))
+
+
+def reference_figures(spec, held: int) -> dict:
+    """Expected respins, P(full), P(booster k fired >= j) from the joint law."""
+    law = reference_outcomes(spec, held)
+    spins = sum((n * q for (_, n, _, _), q in law.items()), Fraction(0))
+    full = sum((q for (_, _, f, _), q in law.items() if f), Fraction(0))
+    levels = {}
+    for k, kind in enumerate(KINDS):
+        b = next((b for b in spec.boosters if b.kind == kind), None)
+        if b is None:
+            continue
+        levels[kind] = [sum((q for (_, _, _, fired), q in law.items() if fired[k] >= j),
+                            Fraction(0)) for j in range(1, b.times + 1)]
+    return {"spins": spins, "full": full, "levels": levels}

@@ -276,6 +276,11 @@ class HoldAndWinChain:
             landed.append(np.full(len(src), n, dtype=np.int64))
             for k in range(4):
                 fired[k].append(np.zeros(len(src), dtype=np.int64))
+        none = np.zeros(0, dtype=np.int64)  # (a grid full from the start has no move)
+        rows, cols, landed = rows or [none], cols or [none], landed or [none]
+        fired = [f or [none] for f in fired]
+        if not probs:
+            probs = [[]] if self.exact else [np.zeros(0)]
         out = {"rows": np.concatenate(rows), "cols": np.concatenate(cols),
                "landed": np.concatenate(landed),
                "fired": [np.concatenate(f) for f in fired], "dropped": dropped}
