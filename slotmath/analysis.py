@@ -229,8 +229,8 @@ class Analysis:
         error = sum(f.error for f in self.stationary.values())
         if self.cap is not None:
             error += self.cap.error
-        error += sum(hold_and_win.summary(self.round, f).error for f in self.round.features
-                     if f.name == "hold_and_win")
+        if self.hold_and_win is not None:
+            error += self.hold_and_win.error
         return error + 1e-15 * len(self.components)
 
     @cached_property

@@ -162,6 +162,16 @@ class HoldAndWinSummary:
     booster_levels: dict
     exact: bool
     error: float
+    win_law: np.ndarray | None = None  # P(round win = i x unit | started), mixed over starts
+    unit: Fraction = Fraction(1)
+    law_error: float = 0.0  # probability mass the law may misplace
+
+    def at_least(self, bets) -> float:
+        """P(a started round pays at least ``bets`` total bets)."""
+        if self.win_law is None:
+            return 0.0
+        first = int(np.ceil(float(Fraction(bets) / self.unit)))
+        return float(self.win_law[first:].sum())
 
 
 def summary(round_law, feature: HoldAndWinRound) -> HoldAndWinSummary:
@@ -182,8 +192,14 @@ def summary(round_law, feature: HoldAndWinRound) -> HoldAndWinSummary:
             for j, v in enumerate(vs):
                 acc[j] += w[k] * float(v)
     error = sum(float(q) * feature.error(k) for k, q in starts.items())
+    laws = feature.dense(list(starts))
+    size = max(len(d.probs) for d in laws.values())
+    mixed = np.zeros(size)
+    for k, d in laws.items():
+        mixed[: len(d.probs)] += w[k] * d.probs
+    law_error = sum(w[k] * d.error for k, d in laws.items())
     return HoldAndWinSummary(
         p, rtp, sum(w[k] * float(f.mean) for k, f in figs.items()),
         sum(w[k] * float(f.expected_respins) for k, f in figs.items()),
         sum(w[k] * float(f.fill_probability) for k, f in figs.items()),
-        levels, feature.exact, error)
+        levels, feature.exact, error, mixed, feature.chain.unit, law_error)

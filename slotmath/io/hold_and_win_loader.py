@@ -13,7 +13,7 @@ from slotmath.model import rules
 from slotmath.model.hold_and_win import BOOSTER_KINDS, Booster, HoldAndWin
 
 HOLD_AND_WIN_KEYS = {"symbol", "trigger", "respins", "max_rows", "cash_probability", "values",
-                     "value_weights", "ceiling", "full_grid_prize", "boosters"}
+                     "value_weights", "ceiling", "full_grid_prize", "boosters", "top_award"}
 BOOSTER_KEYS = {"rows": {"probability", "collect"},
                 "values": {"probability", "collect", "times"},
                 "respins": {"probability", "collect", "times", "extra"},
@@ -56,6 +56,8 @@ def read_hold_and_win(b, spec: Any, symbols: Mapping, rows: tuple[int, ...],
                if "ceiling" in spec else None)
     prize = b._number(spec.get("full_grid_prize", 0), f"{key}.full_grid_prize",
                       "a number of total bets")
+    top_award = (b._number(spec["top_award"], f"{key}.top_award", "a number of total bets")
+                 if "top_award" in spec else None)
     boosters = []
     table = spec.get("boosters", {})
     if not isinstance(table, Mapping):
@@ -94,4 +96,5 @@ def read_hold_and_win(b, spec: Any, symbols: Mapping, rows: tuple[int, ...],
         boosters.append(b._rule(where, Booster, kind, q, collect, times, extra, ladder))
     return b._rule(key, HoldAndWin, symbol, trigger, respins, p, values, weights,
                    rows=start_rows, max_rows=max_rows, reels=n_reels,
-                   boosters=tuple(boosters), ceiling=ceiling, full_grid_prize=prize)
+                   boosters=tuple(boosters), ceiling=ceiling, full_grid_prize=prize,
+                   top_award=top_award)

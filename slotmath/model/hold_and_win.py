@@ -19,6 +19,8 @@ The mechanic (``[hold_and_win]`` in a game file, see docs/game-format.md):
   the round's final win).
 * ``full_grid_prize`` (total bets, optional) is added when the round ends with every open
   position held; the multiplier applies to it too.
+* ``top_award`` (total bets, optional) is the game's advertised top award, defined as a
+  round paying at least this much; the analysis reports its probability per paid round.
 
 The order within one respin (a modelling choice, documented in the file format): the gems
 land and their boosters act first, then the cash symbols land on the open empty positions.
@@ -80,6 +82,7 @@ class HoldAndWin:
     boosters: tuple[Booster, ...] = ()
     ceiling: Fraction | None = None
     full_grid_prize: Fraction = Fraction(0)
+    top_award: Fraction | None = None  # advertised top award: a round paying at least this
 
     def __post_init__(self):
         from slotmath.model import rules

@@ -541,6 +541,8 @@ def check_hold_and_win(hw) -> None:
         raise RuleError("value_weights", "must not all be 0", list(weights))
     if hw.ceiling is not None and hw.ceiling < values[0]:
         raise RuleError("ceiling", f"is below the lowest value {values[0]}", hw.ceiling)
+    if hw.top_award is not None and hw.top_award <= 0:
+        raise RuleError("top_award", "must be > 0 (total bets)", hw.top_award)
     if hw.full_grid_prize < 0:
         raise RuleError("full_grid_prize", "must be >= 0 (total bets)", hw.full_grid_prize)
     kinds = [b.kind for b in hw.boosters]
