@@ -266,3 +266,85 @@ def test_toy_analysis_is_exact_and_mixes_the_round():
                     for k, w in by_count.items() if k >= 2), F(0))
     assert a.components["hold_and_win"] == expected
     assert a.rtp == a.components["lines"] + a.components["scatter"] + expected
+
+
+# -- wild-only lines ---------------------------------------------------------------------------
+
+WILD_GAME = """
+name = "wild only"
+rows = 1
+bet = 1
+paylines = [[0, 0, 0]]
+[symbols]
+W = { wild = true }
+A = { pays = { 2 = 1, 3 = 4 } }
+B = { pays = { 2 = 3, 3 = 2 } }
+X = {}
+[reels]
+base = [["W", "A", "B", "X"], ["W", "A", "B", "X"], ["W", "A", "B", "X"]]
+"""
+
+
+def test_wild_only_line_pays_as_the_highest_paying_symbol():
+    """By hand: a wild-only run of k pays the highest pay for k among the symbols; the
+    engine's full cycle equals brute force over the 64 stop combinations."""
+    from slotmath.exact.brute import brute_force
+    from slotmath.exact.cycle import spin_table
+    game = loads_game(WILD_GAME)
+    model = PayModel(game)
+    pays = {"A": {2: 1, 3: 4}, "B": {2: 3, 3: 2}}
+    assert model.line_win(["W", "W", "W"]).credits == max(p[3] for p in pays.values())
+    assert model.line_win(["W", "W", "X"]).credits == max(p[2] for p in pays.values())
+    assert model.line_win(["W", "W", "A"]).credits == 4  # A's run of 3 beats B's 2 = 3
+    for line in itertools.product("WABX", repeat=3):  # every line, by the rule's words
+        best = 0
+        for sym, table in pays.items():
+            run = 0
+            for s in line:
+                if s not in (sym, "W"):
+                    break
+                run += 1
+            best = max(best, table.get(run, 0))
+        assert model.line_win(list(line)).credits == best, line
+    assert spin_table(game) == brute_force(game)
+
+
+# -- the bundled game ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def gus():
+    return slotmath.analyze(slotmath.load_game("data/games/gus_gold_christmas.toml"))
+
+
+def test_gus_gold_christmas_rtp_top_award_and_json(gus):
+    from slotmath.report.json_report import analysis_dict
+    d = analysis_dict(gus)
+    assert abs(d["rtp_float"] - 0.94) <= 0.0001  # the design target: 94.00% within 0.01%
+    assert d["max_win"]["multiple"] == 5000 and d["max_win"]["probability"] >= 1e-9
+    comps = gus.components
+    assert d["components"]["lines"] == str(comps["lines"])  # exact text
+    assert float(comps["lines"]) + comps["hold_and_win"] == pytest.approx(gus.rtp_float,
+                                                                          abs=1e-14)
+    h = d["hold_and_win"]
+    assert set(h["boosters"]) == {"rows", "values", "respins", "multiplier"}
+    tail = [r["probability"] for r in h["tail"]]
+    assert tail == sorted(tail, reverse=True) and tail[0] <= 1
+    assert 0 < h["fill_probability"] < 1 and h["expected_respins"] >= 3
+    # the trigger, by hand: each reel shows at most one NUGGET (3 stops each), so the
+    # probability is the product over reels of 3 x nuggets / stops
+    game = gus.game
+    by_hand = F(1)
+    for reel in game.base.reels:
+        strip = reel.symbols
+        assert all(strip[i] != "NUGGET" or "NUGGET" not in
+                   (strip[(i + 1) % len(strip)], strip[(i + 2) % len(strip)])
+                   for i in range(len(strip)))
+        by_hand *= F(3 * strip.count("NUGGET"), len(strip))
+    assert gus.hold_and_win.trigger_probability == by_hand
+    # two paths to the feature's mean: backward by linearity, forward through the records
+    feature = next(f for f in gus.round.features if f.name == "hold_and_win")
+    probs = feature.dense([5])[5].probs
+    grid = np.arange(len(probs)) * float(feature.chain.unit)
+    assert (grid * probs).sum() == pytest.approx(float(feature.law(5).mean), rel=1e-9)
+    assert probs.sum() == pytest.approx(1.0, abs=1e-9)
+    assert feature.chain.n_states > 400_000
