@@ -152,6 +152,12 @@ def _simulate(args) -> int:
         raise GameFileError(None, "--seed", f"must be >= 0, got {args.seed}")
     game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
+    if game.hold_and_win is not None:  # its rounds are played by their own simulator
+        from slotmath.simulate.hold_and_win import simulate_game, simulation_summary
+        summary = simulation_summary(simulate_game(game, args.spins, args.seed, level))
+        print(json.dumps(summary, indent=2) if args.json else
+              "\n".join(f"{k}: {v}" for k, v in summary.items()))
+        return 0
     result = simulate(game, args.spins, args.seed, level=level, progress=args.progress)
     if args.json:
         print(json.dumps(simulation_dict(result, game), indent=2))

@@ -11,7 +11,7 @@ grids only (2 reels x 1-2 rows).
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 KINDS = ("rows", "values", "respins", "multiplier")
 
@@ -39,7 +39,7 @@ def reference_law(spec, held_rungs: tuple[int, ...]) -> dict[tuple, Fraction]:
         for w, q in law.items():
             out[w] = out.get(w, Fraction(0)) + weight * q
 
-    @lru_cache(maxsize=None)
+    @cache
     def respin(grid, left, reset, counters, fired, mult):
         # grid: tuple over open positions, None = empty, else the rung shown
         if left == 0 or all(i is not None for i in grid):
@@ -80,7 +80,7 @@ def reference_law(spec, held_rungs: tuple[int, ...]) -> dict[tuple, Fraction]:
         # this respin is one more played
         return {(w, n + 1, full, fired_): q for (w, n, full, fired_), q in out.items()}
 
-    @lru_cache(maxsize=None)
+    @cache
     def land(grid, left, reset, counters, fired, mult):
         out: dict[Fraction, Fraction] = {}
         empties = [i for i, v in enumerate(grid) if v is None]

@@ -26,13 +26,13 @@ F = Fraction
 
 
 def _spec(**kw):
-    base = dict(symbol="C", trigger=1, respins=2, cash_probability=F(1, 3),
-                values=(F(1), F(5)), value_weights=(2, 1), rows=1, max_rows=2,
-                reels=2,
-                boosters=(Booster("rows", F(1, 4), 2, 1), Booster("values", F(1, 3), 1, 2),
+    base = {"symbol": "C", "trigger": 1, "respins": 2, "cash_probability": F(1, 3),
+                "values": (F(1), F(5)), "value_weights": (2, 1), "rows": 1, "max_rows": 2,
+                "reels": 2,
+                "boosters": (Booster("rows", F(1, 4), 2, 1), Booster("values", F(1, 3), 1, 2),
                           Booster("respins", F(1, 5), 2, 1),
                           Booster("multiplier", F(1, 4), 1, 2, ladder=(2, 3))),
-                ceiling=None, full_grid_prize=F(3))
+                "ceiling": None, "full_grid_prize": F(3)}
     base.update(kw)
     return HoldAndWin(**base)
 
@@ -140,12 +140,12 @@ def test_random_configurations_exact_and_float(spec):
 def _gus_like(**kw):
     vals = [1, 2, 3, 5, 7, 10, 15, 20, 25, 30, 40, 50, 100, 200, 300, 500, 750, 1000]
     w = [400, 300, 200, 120, 80, 50, 30, 20, 12, 8, 5, 4, 2, 1, 1, 1, 1, 1]
-    base = dict(symbol="N", trigger=5, respins=3, cash_probability=F(1, 15),
-                values=tuple(F(v) for v in vals), value_weights=tuple(w), rows=3, max_rows=6,
-                reels=5,
-                boosters=(Booster("rows", F(1, 8), 3, 3), Booster("values", F(1, 10), 3, 3),
+    base = {"symbol": "N", "trigger": 5, "respins": 3, "cash_probability": F(1, 15),
+                "values": tuple(F(v) for v in vals), "value_weights": tuple(w), "rows": 3, "max_rows": 6,
+                "reels": 5,
+                "boosters": (Booster("rows", F(1, 8), 3, 3), Booster("values", F(1, 10), 3, 3),
                           Booster("respins", F(1, 12), 3, 1),
-                          Booster("multiplier", F(1, 10), 3, 3, ladder=(2, 3, 5))))
+                          Booster("multiplier", F(1, 10), 3, 3, ladder=(2, 3, 5)))}
     base.update(kw)
     return HoldAndWin(**base)
 
@@ -225,11 +225,11 @@ def test_cash_mark_refuses_company():
     (("respins = 1", "respins = 1\nrespinz = 2"), "hold_and_win.respinz", "did you mean"),
     (("respins = 1", "respins = 1\nmax_rows = 3"), "hold_and_win.max_rows", "rows booster"),
     (("respins = 1", "respins = 0"), "hold_and_win.respins", ">= 1"),
-    (('value_weights = [1, 1]', 'value_weights = [1, 1]\n[hold_and_win.boosters.multiplier]\n'
-                                'probability = "1/9"\nladder = [3, 2]'),
+    (('value_weights = [1, 1]', ('value_weights = [1, 1]\n[hold_and_win.boosters.multiplier]\n'
+                                'probability = "1/9"\nladder = [3, 2]')),
      "hold_and_win.boosters.multiplier.ladder", "rise"),
-    (('value_weights = [1, 1]', 'value_weights = [1, 1]\n[hold_and_win.boosters.gold]\n'
-                                'probability = "1/9"'),
+    (('value_weights = [1, 1]', ('value_weights = [1, 1]\n[hold_and_win.boosters.gold]\n'
+                                'probability = "1/9"')),
      "hold_and_win.boosters.gold", "unknown key"),
 ])
 def test_loader_errors_name_the_key(edit, key, words):

@@ -33,6 +33,7 @@ slotmath.errors.RuleError: bet level 3 is not one of the game's levels [1, 2, 5]
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -503,7 +504,7 @@ def check_booster(booster) -> None:
                                       "[2, 3, 5]", list(ladder))
         for i, m in enumerate(ladder):
             check_whole(m, f"ladder[{i}]", 2)
-        if any(b <= a for a, b in zip(ladder, ladder[1:])):
+        if any(b <= a for a, b in itertools.pairwise(ladder)):
             raise RuleError("ladder", "must rise (each firing raises the multiplier)",
                             list(ladder))
         if booster.times != len(ladder):
@@ -528,7 +529,7 @@ def check_hold_and_win(hw) -> None:
     for i, v in enumerate(values):
         if isinstance(v, bool) or not isinstance(v, (int, Fraction)) or v <= 0:
             raise RuleError(f"values[{i}]", "must be a number of total bets > 0", v)
-    if any(b <= a for a, b in zip(values, values[1:])):
+    if any(b <= a for a, b in itertools.pairwise(values)):
         raise RuleError("values", "must rise (a value step moves one rung up)",
                         [str(v) for v in values])
     weights = tuple(hw.value_weights)
