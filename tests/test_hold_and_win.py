@@ -348,3 +348,16 @@ def test_gus_gold_christmas_rtp_top_award_and_json(gus):
     assert (grid * probs).sum() == pytest.approx(float(feature.law(5).mean), rel=1e-9)
     assert probs.sum() == pytest.approx(1.0, abs=1e-9)
     assert feature.chain.n_states > 400_000
+
+
+def test_panel_builds_and_recomputes():
+    from slotmath.widgets.hold_and_win_panel import hold_and_win_panel
+    game = loads_game(GAME.format(strips='["A", "C", "B"], ["B", "C"], ["A", "W", "C"]',
+                                  trigger=2))
+    panel = hold_and_win_panel(slotmath.analyze(game))
+    cash, *_rest, low, button, out, _chart = panel.children
+    before = out.value
+    cash.value = 10
+    button.click()
+    assert out.value != before and "hold &amp; win" not in out.value
+    assert "game RTP" in out.value

@@ -87,6 +87,7 @@ def hold_and_win_panel(analysis: Analysis) -> widgets.VBox:
         chart.clear_output(wait=True)
         with chart:
             from IPython.display import display
+
             from slotmath.plot.hold_and_win import plot_boosters
             figure = Figure(figsize=(6, 3), layout="constrained")
             chain = HoldAndWinChain(edited).figures(spec.trigger)
