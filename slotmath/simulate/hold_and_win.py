@@ -174,6 +174,7 @@ class GameSimulation:
     trigger_rate: float
     rounds: RoundSample
     seed: int
+    hit_frequency: float = 0.0  # fraction of rounds paying anything
 
     def confidence_interval(self, z: float = 1.96) -> tuple[float, float]:
         return self.rtp - z * self.std_error, self.rtp + z * self.std_error
@@ -211,7 +212,8 @@ def simulate_game(game: Game, spins: int, seed: int, level: int = 1,
     return GameSimulation(
         spins, float(total.mean()), float(total.std(ddof=1) / math.sqrt(spins)),
         float(line_win.mean()), float(feature.mean()),
-        float(feature.std(ddof=1) / math.sqrt(spins)), len(triggered) / spins, rounds, seed)
+        float(feature.std(ddof=1) / math.sqrt(spins)), len(triggered) / spins, rounds, seed,
+        float((total > 0).mean()))
 
 
 def simulation_summary(result: GameSimulation) -> dict:

@@ -213,6 +213,9 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     True
     """
     spins = _spin_count(spins)
+    if getattr(game, "hold_and_win", None) is not None:  # (it would pay the lines alone)
+        raise ValueError(f"{game.name} has hold & win respins: simulate it with "
+                         "slotmath.simulate.hold_and_win.simulate_game")
     run = _Run(game, level, spins)
     rng = np.random.Generator(np.random.PCG64(seed))
     with tqdm(total=spins, disable=not progress, unit="spin", unit_scale=True,
