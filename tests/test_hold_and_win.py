@@ -355,7 +355,7 @@ def test_panel_builds_and_recomputes():
     game = loads_game(GAME.format(strips='["A", "C", "B"], ["B", "C"], ["A", "W", "C"]',
                                   trigger=2))
     panel = hold_and_win_panel(slotmath.analyze(game))
-    cash, *_rest, low, button, out, _chart = panel.children
+    cash, *_rest, _low, button, out, _chart = panel.children
     before = out.value
     cash.value = 10
     button.click()
