@@ -35,7 +35,7 @@ from functools import cached_property
 from slotmath.exact.direct import DirectResult, direct_method
 from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
 from slotmath.exact.spin_table import MarkedTable, SpinTable
-from slotmath.features import bonus_wheel, cascades, conveyor, free_spins, jackpots
+from slotmath.features import bonus_wheel, cascades, conveyor, free_spins, hold_and_win, jackpots
 from slotmath.features.base import Context, Mark
 from slotmath.features.bonus_wheel import wheel_outcomes
 from slotmath.features.cap import CapFigures, bracketed, cap_effect
@@ -50,8 +50,9 @@ __all__ = ["Analysis", "analyze"]
 #: The mechanics a game file can ask for, by kind; each builder returns None when the game has
 #: none. A new mechanic of an existing kind is one more entry here and a module in features/.
 SPIN_FEATURES = (bonus_wheel.spin_feature,)  # (context, coins) -> SpinFeature | None
-ROUND_FEATURES = (free_spins.round_feature, cascades.round_feature)  # (game, spin) -> feature
-ROUND_MARKS = (free_spins.marks, cascades.marks)  # game -> the marks they need counted
+#: (game, spin) -> RoundFeature | None; game -> the marks those round features need counted
+ROUND_FEATURES = (free_spins.round_feature, cascades.round_feature, hold_and_win.round_feature)
+ROUND_MARKS = (free_spins.marks, cascades.marks, hold_and_win.marks)
 STATIONARY_FEATURES = (jackpots.stationary_feature,  # (game, level) -> feature | None
                        conveyor.stationary_feature)
 ALWAYS_REPORTED = ("free_spins",)  # components listed (as 0) even when the game has none
@@ -237,7 +238,8 @@ class Analysis:
     @property
     def exact(self) -> bool:
         """Whether :attr:`rtp` and every component are exact fractions."""
-        return not self.stationary_features and (self.cap is None or self.cap.exact)
+        return (not self.stationary_features and (self.cap is None or self.cap.exact)
+                and all(getattr(f, "exact", True) for f in self.round.features))
 
     @cached_property
     def rtp(self) -> Fraction | float:
@@ -265,6 +267,8 @@ class Analysis:
         error = sum(f.error for f in self.stationary.values())
         if self.cap is not None:
             error += self.cap.error
+        if self.hold_and_win is not None:
+            error += self.hold_and_win.error
         return error + 1e-15 * len(self.components)
 
     @cached_property
@@ -284,6 +288,8 @@ class Analysis:
                       else self._spin_feature_means(f.reels, f.window_multiplier))
             spins = self.round.feature_spins(f.name)
             out[f.name] = self.round.feature_mean(f.name) - spins * sum(inside.values())
+            if not getattr(f, "exact", True):  # a float64 chain: its mean is a float
+                out[f.name] = float(out[f.name])
             for name, mean in inside.items():
                 spin_parts[name] += spins * mean
         out |= spin_parts
@@ -361,6 +367,13 @@ class Analysis:
         """Trigger, spins and win of the free-spins feature (None without one)."""
         feature = next((f for f in self.round.features if f.name == "free_spins"), None)
         return None if feature is None else summary(self.round, feature)
+
+    @cached_property
+    def hold_and_win(self) -> hold_and_win.HoldAndWinSummary | None:
+        """Trigger, expected win, respins, fill and booster figures of the hold & win
+        (None without one)."""
+        feature = next((f for f in self.round.features if f.name == "hold_and_win"), None)
+        return None if feature is None else hold_and_win.summary(self.round, feature)
 
     @cached_property
     def top_award(self) -> par.TopAward:

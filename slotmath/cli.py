@@ -209,6 +209,12 @@ def _simulate(args) -> int:
         sim = simulate_conveyor(game, args.spins, args.seed, level, progress=args.progress)
         print(json.dumps(conveyor_simulation_dict(sim), indent=2))
         return 0
+    if game.hold_and_win is not None:  # its rounds are played by their own simulator
+        from slotmath.simulate.hold_and_win import simulate_game, simulation_summary
+        summary = simulation_summary(simulate_game(game, args.spins, args.seed, level))
+        print(json.dumps(summary, indent=2) if args.json else
+              "\n".join(f"{k}: {v}" for k, v in summary.items()))
+        return 0
     result = simulate(game, args.spins, args.seed, level=level, progress=progress)
     if args.json:
         print(json.dumps(simulation_dict(result, game), indent=2))

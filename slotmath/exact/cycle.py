@@ -493,13 +493,20 @@ def _pack(rw: _ReelWindows, scatter_caps: np.ndarray, place: np.ndarray) -> np.n
 
 
 def _prepare(game: Game, rs: ReelSet, model: PayModel,
-             line_trigger: tuple[str, int] | None, line_cap: int) -> _Prepared:
+             line_trigger: tuple[str, int] | None, line_cap: int,
+             count_symbol: str | None = None) -> _Prepared:
     if rs.cycle >= _INT64_SAFE:
         raise OverflowError(
             f"full cycle {rs.cycle} is too large for exact int64 weights; reduce stop weights"
         )
     symbol_ids = _symbol_ids(game)
     tracked, caps = _tracked_scatters(game, model)
+    if count_symbol is not None:  # counted whole (up to the window) in the trigger column
+        window = sum(game.rows)
+        if count_symbol in tracked:
+            caps[tracked.index(count_symbol)] = max(caps[tracked.index(count_symbol)], window)
+        else:
+            tracked, caps = tracked + [count_symbol], caps + [window]
     digit_caps = caps + ([line_cap] if line_trigger else [])
     digits, place, add_table = _packing(digit_caps)
     scatter_caps = np.asarray(caps, dtype=np.int32)
@@ -526,7 +533,11 @@ def _prepare(game: Game, rs: ReelSet, model: PayModel,
     for t, name in enumerate(tracked):
         credits = np.asarray(model.scatter_credits[name], dtype=np.int64)
         pack_credits += credits[digits[:, t]]
-        if game.free_spins is not None and name == game.free_spins.trigger:
+        if count_symbol is not None:
+            if name == count_symbol:
+                trigger_cap = sum(game.rows)
+                pack_trigger = digits[:, t].copy()
+        elif game.free_spins is not None and name == game.free_spins.trigger:
             trigger_cap = max(game.free_spins.awards)
             pack_trigger = np.minimum(digits[:, t], trigger_cap)
     # Output row: trigger index * (line_cap + 1) + trigger-line index.
@@ -604,14 +615,14 @@ def _checked_stops(rs: ReelSet, first_stops) -> list[int]:
 
 def _enumerate(game: Game, rs: ReelSet, model: PayModel,
                line_trigger: tuple[str, int] | None, line_cap: int, first_stops=None,
-               progress=None):
+               progress=None, count_symbol: str | None = None):
     """Dense weights over the reel-1 stops asked for, the trigger cap and the cycle covered.
 
     One pass when no progress is asked for; otherwise the stops are cut into at most
     :data:`PROGRESS_PARTS` contiguous parts, summed exactly, with ``progress(stops done,
     stops)`` before the first part and after each.
     """
-    prep = _prepare(game, rs, model, line_trigger, line_cap)
+    prep = _prepare(game, rs, model, line_trigger, line_cap, count_symbol)
     reel_weights = rs.reels[0].stop_weights
     rest = rs.cycle // rs.reels[0].cycle
     if first_stops is None and progress is None:
@@ -643,7 +654,8 @@ def _enumerate(game: Game, rs: ReelSet, model: PayModel,
 
 def spin_table(game: Game, reel_set: str | ReelSet = "base", level: int = 1,
                model: PayModel | None = None, *, first_stops: Sequence[int] | None = None,
-               progress: Callable[[int, int], None] | None = None) -> SpinTable:
+               progress: Callable[[int, int], None] | None = None,
+               count_symbol: str | None = None) -> SpinTable:
     """Exact (trigger count, credits) weights of one spin over the full cycle.
 
     Parameters
@@ -667,6 +679,9 @@ def spin_table(game: Game, reel_set: str | ReelSet = "base", level: int = 1,
         enumerated in up to :data:`PROGRESS_PARTS` parts, summed exactly (about 1.3 x the
         time of one pass on ``benchmarks/bench_engine.py``'s game: the parts share states
         on the later reels); without one, in one pass, exactly as before.
+    count_symbol : str, optional
+        Count this symbol in the window instead of the free-spin trigger (every count,
+        up to the window's positions): the cash symbols of a hold & win game.
 
     Examples
     --------
@@ -684,7 +699,8 @@ def spin_table(game: Game, reel_set: str | ReelSet = "base", level: int = 1,
     """
     rs = game.reel_sets[reel_set] if isinstance(reel_set, str) else reel_set
     model = model or PayModel(game, level)
-    out, trigger_cap, cycle = _enumerate(game, rs, model, None, 0, first_stops, progress)
+    out, trigger_cap, cycle = _enumerate(game, rs, model, None, 0, first_stops, progress,
+                                         count_symbol)
     dense = out[:, 0, :]
     t_idx, c_idx = np.nonzero(dense)
     weights = {(int(t), int(c)): int(dense[t, c]) for t, c in zip(t_idx, c_idx)}

@@ -42,9 +42,11 @@ __all__ = ["Context", "DenseLaw", "FeatureLaw", "Mark", "RoundFeature", "SpinFea
 class Mark:
     """What a spin's outcome table must count for a feature.
 
-    ``kind`` is ``"trigger"`` (the free-spin trigger symbols in the window) or
+    ``kind`` is ``"trigger"`` (the free-spin trigger symbols in the window),
     ``"bonus_lines"`` (paylines showing ``count`` of ``symbol`` in succession from reel 1,
-    counted up to ``cap``).
+    counted up to ``cap``) or ``"cash"`` (the hold & win cash ``symbol`` in the window, every
+    count: values are drawn per symbol by the value law, independent of position, so the
+    count is all the round needs).
     """
 
     kind: str
@@ -164,6 +166,8 @@ class Context:
         """Exact (marks..., credits) weights of one spin on ``reel_set``, computed once."""
         if self.game.cascades is not None:
             return self._cascade_table(reel_set, marks)
+        if any(m.kind == "cash" for m in marks):
+            return self._cash_table(reel_set, marks)
         lines = [m for m in marks if m.kind == "bonus_lines"]
         if len(lines) > 1 or any(m.kind not in ("trigger", "bonus_lines") for m in marks):
             raise ValueError(f"the engine counts the trigger and one bonus-line mark, not {marks}")
@@ -203,3 +207,22 @@ class Context:
                     self.progress(stage, done, total)
             self._tables[reel_set] = cascades.table(self, reel_set, report)
         return self._tables[reel_set].project(kinds)
+    def _cash_table(self, reel_set: str, marks: tuple[Mark, ...]) -> MarkedTable:
+        """Exact (cash count, credits) weights: the engine counts the cash symbol in the
+        trigger's column, so a table counts it alone (a game with hold & win and another
+        mark-counting feature is refused here, clearly)."""
+        if len(marks) != 1:
+            raise ValueError(f"the engine counts the cash symbols alone in a table, not "
+                             f"with other marks: {marks}")
+        symbol = marks[0].symbol
+        key = (reel_set, "cash", symbol)
+        if key not in self._tables:
+            report = None
+            if self.progress is not None:
+                def report(done, total, stage=f"{reel_set} reels"):
+                    self.progress(stage, done, total)
+            raw = spin_table(self.game, reel_set, self.level, self.model, progress=report,
+                             count_symbol=symbol)
+            self._tables[key] = MarkedTable(("cash",), dict(raw.weights), raw.cycle,
+                                            raw.credits_per_bet, raw.trigger_cap)
+        return self._tables[key]

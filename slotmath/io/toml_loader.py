@@ -42,6 +42,7 @@ TOP_KEYS = {
     "name", "description", "rows", "bet", "paylines", "ways", "bet_levels", "symbols",
     "groups", "reels", "free_spins", "bonus_wheel", "coin_value", "currency", "max_win",
     "jackpots", "cascades", "bonus_symbols", "random_wilds", "conveyor", "target_rtp",
+    "hold_and_win",
 }
 RANDOM_WILD_KEYS = {"symbol", "weights"}
 CONVEYOR_KEYS = {"wheel", "empty_weight", "surprise", "consume_on_activation", "reset",
@@ -369,6 +370,10 @@ class _Builder:
         jackpots = self._jackpots(d.get("jackpots"), bonus_wheel, coin_value, bet_levels)
         cascades = self._cascades(d["cascades"]) if "cascades" in d else None
         bonus_symbols = self._bonus_symbols(d["bonus_symbols"]) if "bonus_symbols" in d else None
+        hold_and_win = None
+        if "hold_and_win" in d:
+            from slotmath.io.hold_and_win_loader import read_hold_and_win
+            hold_and_win = read_hold_and_win(self, d["hold_and_win"], symbols, rows, n_reels)
 
         random_wilds, conveyor, target_rtp = self._persistent(d)
         game = self._rule(
@@ -395,6 +400,7 @@ class _Builder:
             random_wilds=random_wilds,
             conveyor=conveyor,
             target_rtp=target_rtp,
+            hold_and_win=hold_and_win,
         )
         if free_spins is not None:
             self._check_free_spins_end(game)

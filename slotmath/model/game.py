@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from slotmath.model import rules
 from slotmath.model.cascades import BonusSymbols, Cascades
+from slotmath.model.hold_and_win import HoldAndWin
 from slotmath.model.persistent import Conveyor, RandomWilds
 
 
@@ -366,6 +367,7 @@ class Game:
     random_wilds: RandomWilds | None = None  # persistent state (slotmath.model.persistent)
     conveyor: Conveyor | None = None
     target_rtp: Fraction | None = None  # the designer's RTP target, in percent
+    hold_and_win: HoldAndWin | None = None  # cash respins (slotmath.model.hold_and_win)
 
     def __post_init__(self):
         rules.check_game(self)

@@ -33,6 +33,7 @@ slotmath.errors.RuleError: bet level 3 is not one of the game's levels [1, 2, 5]
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -612,6 +613,12 @@ def check_game(game: Game) -> None:
     if game.target_rtp is not None and not 0 < game.target_rtp <= 1000:
         raise RuleError("target_rtp", "must be a percentage in (0, 1000], e.g. 96.0",
                         game.target_rtp)
+    hw = getattr(game, "hold_and_win", None)
+    if hw is not None:
+        try:
+            check_hold_and_win_in_game(hw, game.symbols, game.rows, game.n_reels)
+        except RuleError as err:
+            raise err.within("hold_and_win") from None
 
 
 # -- persistent state: the bauble conveyor (slotmath.model.persistent) ---------------------------
@@ -732,3 +739,99 @@ def check_conveyor_in_game(game) -> None:
     if game.free_spins is not None or game.bonus_wheel is not None or game.jackpots:
         raise RuleError("conveyor", "a conveyor game's free spins come from its baubles: "
                         "remove [free_spins], [bonus_wheel] and [jackpots]")
+
+
+
+# -- hold & win -----------------------------------------------------------------------------------
+
+def _check_probability(value, field: str, *, allow_zero: bool = True) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        raise RuleError(field, "must be an exact probability (a Fraction, or a string like "
+                               "'1/12')", value)
+    low_ok = value >= 0 if allow_zero else value > 0
+    if not (low_ok and value < 1):
+        raise RuleError(field, f"must be in {'[0' if allow_zero else '(0'}, 1)", value)
+
+
+def check_booster(booster) -> None:
+    """A booster's own values: a known kind, a probability in [0, 1), whole counts >= 1, a
+    multiplier ladder of whole factors >= 2 that rises, one per firing."""
+    from slotmath.model.hold_and_win import BOOSTER_KINDS
+    if booster.kind not in BOOSTER_KINDS:
+        raise RuleError("kind", f"must be one of {', '.join(BOOSTER_KINDS)}", booster.kind)
+    _check_probability(booster.probability, "probability")
+    check_whole(booster.collect, "collect", 1)
+    check_whole(booster.times, "times", 1)
+    check_whole(booster.extra, "extra", 1)
+    if booster.kind == "multiplier":
+        ladder = tuple(booster.ladder)
+        if not ladder:
+            raise RuleError("ladder", "must list the multiplier after each firing, e.g. "
+                                      "[2, 3, 5]", list(ladder))
+        for i, m in enumerate(ladder):
+            check_whole(m, f"ladder[{i}]", 2)
+        if any(b <= a for a, b in itertools.pairwise(ladder)):
+            raise RuleError("ladder", "must rise (each firing raises the multiplier)",
+                            list(ladder))
+        if booster.times != len(ladder):
+            raise RuleError("times", f"a multiplier booster fires once per ladder step "
+                                     f"({len(ladder)})", booster.times)
+
+
+def check_hold_and_win(hw) -> None:
+    """A hold & win feature's own values (fields are keys of ``[hold_and_win]``)."""
+    check_whole(hw.trigger, "trigger", 1)
+    check_whole(hw.respins, "respins", 1)
+    check_whole(hw.rows, "rows", 1)
+    check_whole(hw.reels, "reels", 1)
+    check_whole(hw.max_rows, "max_rows", hw.rows)
+    _check_probability(hw.cash_probability, "cash_probability", allow_zero=False)
+    if hw.trigger > hw.reels * hw.rows:
+        raise RuleError("trigger", f"can never happen: the window has {hw.reels * hw.rows} "
+                                   "positions", hw.trigger)
+    values = tuple(hw.values)
+    if not values:
+        raise RuleError("values", "must list at least one value (in total bets)", [])
+    for i, v in enumerate(values):
+        if isinstance(v, bool) or not isinstance(v, (int, Fraction)) or v <= 0:
+            raise RuleError(f"values[{i}]", "must be a number of total bets > 0", v)
+    if any(b <= a for a, b in itertools.pairwise(values)):
+        raise RuleError("values", "must rise (a value step moves one rung up)",
+                        [str(v) for v in values])
+    weights = tuple(hw.value_weights)
+    if len(weights) != len(values):
+        raise RuleError("value_weights", f"must give one weight per value ({len(values)}), "
+                                         f"got {len(weights)}", list(weights))
+    for i, w in enumerate(weights):
+        check_whole(w, f"value_weights[{i}]", 0)
+    if not sum(weights):
+        raise RuleError("value_weights", "must not all be 0", list(weights))
+    if hw.ceiling is not None and hw.ceiling < values[0]:
+        raise RuleError("ceiling", f"is below the lowest value {values[0]}", hw.ceiling)
+    if hw.top_award is not None and hw.top_award <= 0:
+        raise RuleError("top_award", "must be > 0 (total bets)", hw.top_award)
+    if hw.full_grid_prize < 0:
+        raise RuleError("full_grid_prize", "must be >= 0 (total bets)", hw.full_grid_prize)
+    kinds = [b.kind for b in hw.boosters]
+    for k in kinds:
+        if kinds.count(k) > 1:
+            raise RuleError(f"boosters.{k}", "is given twice: one booster per kind", k)
+    rows = next((b for b in hw.boosters if b.kind == "rows"), None)
+    if rows is not None and rows.times != hw.max_rows - hw.rows:
+        raise RuleError("boosters.rows.times", f"must be max_rows - rows = "
+                                               f"{hw.max_rows - hw.rows}", rows.times)
+    if rows is None and hw.max_rows != hw.rows:
+        raise RuleError("max_rows", "needs a rows booster to open the extra rows "
+                                    "([hold_and_win.boosters.rows])", hw.max_rows)
+
+
+def check_hold_and_win_in_game(hw, symbols: Mapping, rows: Sequence[int],
+                               n_reels: int) -> None:
+    """The hold & win's cash symbol is declared, its grid is the game's reels, and the
+    window's rows are the grid's starting rows on every reel."""
+    check_declared(hw.symbol, symbols, "symbol")
+    if hw.reels != n_reels:
+        raise RuleError("reels", f"must be the game's {n_reels} reels", hw.reels)
+    if any(r != hw.rows for r in rows):
+        raise RuleError("rows", f"the respin grid starts from the window: the game's rows "
+                                f"{list(rows)} must all be {hw.rows}", list(rows))

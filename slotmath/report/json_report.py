@@ -179,6 +179,11 @@ def analysis_dict(a) -> dict:
             "scope": "coin win of a paid round (base spin, its free spins, wheel coin prizes); "
                      "jackpots are paid outside the cap",
         }
+    if a.hold_and_win is not None:
+        from slotmath.report.hold_and_win_json import hold_and_win_section, top_award
+        out["hold_and_win"] = hold_and_win_section(a)
+        if game.hold_and_win.top_award is not None:
+            out["max_win"] = top_award(a)
     fs = a.free_spins
     if fs is not None:
         out["free_spins"] = {

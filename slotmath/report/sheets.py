@@ -129,6 +129,9 @@ def _component_errors(a) -> dict[str, float]:
         out["bonus_wheel"] = (j.error - pools) + ROUNDOFF  # coin prizes replaced by hits
     if a.cap is not None:
         out["max_win_cap"] = a.cap.error + ROUNDOFF
+    hw = a.hold_and_win
+    if hw is not None and not hw.exact:  # a float64 respin chain
+        out["hold_and_win"] = hw.error + ROUNDOFF
     return out
 
 

@@ -221,6 +221,9 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
         from slotmath.simulate.cascades import simulate_cascades
 
         return simulate_cascades(game, spins, seed, level).as_simulation_result()
+    if getattr(game, "hold_and_win", None) is not None:  # (it would pay the lines alone)
+        raise ValueError(f"{game.name} has hold & win respins: simulate it with "
+                         "slotmath.simulate.hold_and_win.simulate_game")
     run = _Run(game, level, spins)
     rng = np.random.Generator(np.random.PCG64(seed))
     delay = 0.0 if isinstance(progress, bool) else float(progress)

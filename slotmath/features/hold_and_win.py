@@ -1,0 +1,205 @@
+"""Hold & win as a round feature: started by the cash-symbol count of the paid spin.
+
+The chain (held, respins left, gem progress; values by linearity) is
+:class:`slotmath.markov.hold_and_win.HoldAndWinChain`; this module answers the feature
+interface with it. The mark is ``Mark("cash", symbol)``: the engine counts the cash symbols
+in the paid window (every count), and since each value is drawn per symbol from the value
+law, independent of position, the count is all the round needs.
+
+Exactness: a chain of at most :data:`EXACT_STATES` states is solved in exact fractions (its
+law is then exact); a larger one in float64, and the feature reports ``exact = False`` with
+``error``, a bound on its expected win (the moves left out of the float chain times the top
+award, plus rounding), which the analysis adds to the RTP's error bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from slotmath.features.base import DenseLaw, FeatureLaw, Mark
+from slotmath.markov.hold_and_win import HoldAndWinChain, RoundFigures
+from slotmath.model.hold_and_win import HoldAndWin
+
+__all__ = ["EXACT_STATES", "HoldAndWinRound", "HoldAndWinSummary", "marks", "round_feature",
+           "summary"]
+
+#: Chains up to this many states are solved in exact fractions.
+EXACT_STATES = 4000
+
+
+@dataclass(frozen=True, eq=False)
+class HoldAndWinRound:
+    """The hold & win feature of ``spec``; ``exact`` None: exact when the chain is small.
+
+    Examples
+    --------
+    >>> spec = HoldAndWin("C", 1, 1, Fraction(1, 2), (Fraction(1),), (1,), rows=1,
+    ...                   max_rows=1, reels=2)
+    >>> f = HoldAndWinRound(spec)
+    >>> f.start(0), f.start(2), f.law(1).mean, f.exact
+    (None, 2, Fraction(3, 2), True)
+    """
+
+    spec: HoldAndWin
+    exact_mode: bool | None = None
+    starts: tuple[int, ...] | None = None  # the start counts the paid spin can show
+    name: str = "hold_and_win"
+    simulator: str = "slotmath.simulate.hold_and_win.play_hold_and_win"
+    reels: None = None  # it plays no reel spins (its respins land by the landing law)
+    window_multiplier: int = 1
+    _laws: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def mark(self) -> Mark:
+        return Mark("cash", self.spec.symbol)
+
+    @cached_property
+    def chain(self) -> HoldAndWinChain:
+        if self.exact_mode is None:
+            small = HoldAndWinChain(self.spec).n_states <= EXACT_STATES
+            return HoldAndWinChain(self.spec, exact=small)
+        return HoldAndWinChain(self.spec, exact=self.exact_mode)
+
+    @property
+    def exact(self) -> bool:
+        return self.chain.exact
+
+    def start(self, count: int) -> int | None:
+        """The cash symbols held at the start (``count``), or None below the trigger."""
+        return count if count >= self.spec.trigger else None
+
+    def figures(self, held: int) -> RoundFigures:
+        return self.chain.figures(held)
+
+    def _dense_laws(self, helds) -> None:
+        """Compute (once) the dense law and second moment of every start in ``helds``."""
+        todo = [h for h in helds if ("dense", h) not in self._laws]
+        if not todo:
+            return
+        if self.exact:
+            unit = self.chain.unit
+            for held in todo:
+                law = self.chain.exact_distribution(held)
+                probs = np.zeros(int(max(law) / unit) + 1)
+                for w, p in law.items():
+                    probs[int(w / unit)] += float(p)
+                self._laws["dense", held] = (probs, 0.0, None)
+            return
+        for held, value in self.chain.float_distributions(todo).items():
+            self._laws["dense", held] = value
+
+    def _dense_law(self, held: int):
+        # every start count at once: one forward pass carries them all
+        starts = self.starts or range(self.spec.trigger, self.spec.capacity(0) + 1)
+        self._dense_laws(sorted(set(starts) | {held}))
+        return self._laws["dense", held]
+
+    def law(self, held: int) -> FeatureLaw:
+        """Mean, second moment, P(0) of the round started with ``held`` (exact when the
+        chain is; else the float64 values as fractions, see ``error``)."""
+        if held not in self._laws:
+            fig = self.chain.figures(held)
+            if self.exact:
+                law = self.chain.exact_distribution(held)
+                second = sum((w * w * p for w, p in law.items()), Fraction(0))
+                zero = law.get(Fraction(0), Fraction(0))
+                self._laws[held] = FeatureLaw(fig.mean, second, zero, Fraction(0))
+            else:
+                second = self._dense_law(held)[2]
+                self._laws[held] = FeatureLaw(Fraction(fig.mean), Fraction(second),
+                                              Fraction(0), Fraction(0))
+        return self._laws[held]
+
+    def error(self, held: int) -> float:
+        """Bound on the error of ``law(held).mean`` (0 when exact)."""
+        if self.exact:
+            return 0.0
+        top = float(self.chain.unit) * (len(self._dense_law(held)[0]) - 1)
+        mean = float(self.law(held).mean)
+        return self.chain.dropped_probability(held) * top + 1e-13 * mean
+
+    def dense(self, keys: list) -> dict:
+        unit = self.chain.unit
+        self._dense_laws(keys)
+        out = {}
+        for k in keys:
+            probs, err, _ = self._dense_law(k)
+            out[k] = DenseLaw(probs, unit.numerator, unit.denominator, err)
+        return out
+
+
+def marks(game) -> tuple[Mark, ...]:
+    """What the paid spin must count for the game's hold & win (nothing without one)."""
+    hw = getattr(game, "hold_and_win", None)
+    return () if hw is None else (Mark("cash", hw.symbol),)
+
+
+def round_feature(game, spin) -> HoldAndWinRound | None:
+    """The game's hold & win round feature, or None."""
+    hw = getattr(game, "hold_and_win", None)
+    if hw is None:
+        return None
+    table = spin("base", 1)
+    i = table.mark_index("cash")
+    starts = sorted({k[i] for k, w in table.weights.items() if w and k[i] >= hw.trigger})
+    return HoldAndWinRound(hw, starts=tuple(starts))
+
+
+@dataclass(frozen=True)
+class HoldAndWinSummary:
+    """Per paid round: trigger probability and RTP; per started round: expected win,
+    respins, fill probability and each booster's P(fires at least j times)."""
+
+    trigger_probability: Fraction
+    rtp: object
+    expected_win: float
+    expected_respins: float
+    fill_probability: float
+    booster_levels: dict
+    exact: bool
+    error: float
+    win_law: np.ndarray | None = None  # P(round win = i x unit | started), mixed over starts
+    unit: Fraction = Fraction(1)
+    law_error: float = 0.0  # probability mass the law may misplace
+
+    def at_least(self, bets) -> float:
+        """P(a started round pays at least ``bets`` total bets)."""
+        if self.win_law is None:
+            return 0.0
+        first = int(np.ceil(float(Fraction(bets) / self.unit)))
+        return float(self.win_law[first:].sum())
+
+
+def summary(round_law, feature: HoldAndWinRound) -> HoldAndWinSummary:
+    """The hold & win figures, mixed over the start counts of the paid spin."""
+    starts = round_law.start_probabilities(feature.name)
+    p = sum(starts.values(), Fraction(0))
+    rtp = round_law.feature_mean(feature.name)
+    if not feature.exact:
+        rtp = float(rtp)
+    if not p:
+        return HoldAndWinSummary(Fraction(0), rtp, 0.0, 0.0, 0.0, {}, feature.exact, 0.0)
+    w = {k: float(q / p) for k, q in starts.items()}
+    figs = {k: feature.figures(k) for k in starts}
+    levels: dict = {}
+    for k, fig in figs.items():
+        for kind, vs in fig.booster_levels.items():
+            acc = levels.setdefault(kind, [0.0] * len(vs))
+            for j, v in enumerate(vs):
+                acc[j] += w[k] * float(v)
+    error = sum(float(q) * feature.error(k) for k, q in starts.items())
+    laws = feature.dense(list(starts))
+    size = max(len(d.probs) for d in laws.values())
+    mixed = np.zeros(size)
+    for k, d in laws.items():
+        mixed[: len(d.probs)] += w[k] * d.probs
+    law_error = sum(w[k] * d.error for k, d in laws.items())
+    return HoldAndWinSummary(
+        p, rtp, sum(w[k] * float(f.mean) for k, f in figs.items()),
+        sum(w[k] * float(f.expected_respins) for k, f in figs.items()),
+        sum(w[k] * float(f.fill_probability) for k, f in figs.items()),
+        levels, feature.exact, error, mixed, feature.chain.unit, law_error)

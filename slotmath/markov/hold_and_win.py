@@ -1,0 +1,702 @@
+"""Hold & win respins as an absorbing Markov chain: model, method, error bound.
+
+Model (the rules of :mod:`slotmath.model.hold_and_win`)
+--------------------------------------------------------
+A spin-start state is ``(held, respins left, gem progress of each booster)``; the gem
+progress of a booster (gems of its kind collected, up to ``collect x times``) gives its
+counter and how often it has fired, so it carries the rows open, the value steps made, the
+respins boost and the multiplier level. One respin is two moves of the chain:
+
+1. *gems* (phase 0 -> 1): each booster not yet used up lands one gem with its probability,
+   independently; a booster whose counter reaches ``collect`` fires at once (a row opens,
+   every held value steps up, the respins left and the reset count grow by ``extra``, the
+   multiplier steps up).
+2. *cash* (phase 1 -> 0): each of the ``E`` empty open positions lands a cash symbol with
+   probability ``p``: ``n ~ Binomial(E, p)``; ``n > 0`` resets the respins to the (boosted)
+   count, ``n = 0`` spends one.
+
+A spin-start state with no respins left or every open position held is terminal. Every move
+goes to a later state in the index order (held, then each gem progress, then respins left
+*descending*, then phase), so the chain is acyclic and solved by one backward pass
+(:func:`slotmath.markov.sparse.backward_induction`, or :func:`_exact_backward` in fractions).
+
+Values, by linearity
+--------------------
+Values are drawn per cash symbol, independent of position and of the chain's moves, so no
+state carries the sum of values. A cash symbol that has received ``c`` value steps and is
+still held at the end with ``s >= c`` steps in all pays ``M V_s`` where ``V_s(I) =
+ladder[max(I, min(I + s, top))]`` and ``I`` is its drawn rung. With ``mu_s = E[V_s]``:
+
+* ``A_c(x) = E[M_end mu_{c + steps still to come} | x]`` solves ``A_c = Q0 A_c + Q1 A_{c+1}``
+  (``Q1``: the gem moves that step the values), with ``A_c = M mu_c`` at a terminal state;
+* ``C(x) = E[value of the cash still to land | x]`` solves ``C = Q C + (P o n) A_0`` (the
+  cash landing on a move from ``x`` arrives at the next state with 0 steps received);
+* the round started with ``k`` held pays on average ``k A_0(s_k) + C(s_k)`` (+ the full-grid
+  prize, ``M x prize`` on full terminal states).
+
+Distribution
+------------
+The win given the path is ``M x`` (sum over held symbols of independent ``V_s`` draws), and
+the path enters only through ``(M, full, held at the end, held at each value step)``: a
+forward pass over the states *with that record* gives the law of the record, and the win's
+law is the mixture over records of the convolution powers of the ``V_s`` laws (exact
+dictionaries in :meth:`HoldAndWinChain.exact_distribution`, an FFT for floats).
+
+Error bound (float64)
+---------------------
+Transitions of probability below ``drop`` are left out of the float chain (binomial tails of
+many cash at once); the chain computes the probability that a round takes one,
+``dropped_probability``, and the expected win's error is at most that times the top award
+plus the rounding of one backward pass (relative ``~ n_steps x 1e-16``, every term
+non-negative). With ``drop=0`` (exact mode) nothing is dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+from numba import njit
+
+from slotmath.markov.sparse import backward_induction
+from slotmath.model.hold_and_win import BOOSTER_KINDS, HoldAndWin
+
+__all__ = ["HoldAndWinChain", "RoundFigures"]
+
+
+@dataclass(frozen=True)
+class RoundFigures:
+    """What one round started with ``held`` cash symbols gives (floats, or Fractions when
+    exact). ``booster_levels[kind][j]`` is P(the booster fires at least ``j + 1`` times)."""
+
+    held: int
+    mean: object
+    expected_respins: object
+    fill_probability: object
+    booster_levels: dict
+
+
+def _binomial_table(cap: int, p, one):
+    """``table[E, n] = C(E, n) p^n (1 - p)^(E - n)`` for 0 <= n <= E <= cap."""
+    table = [[one * 0] * (cap + 1) for _ in range(cap + 1)]
+    for e in range(cap + 1):
+        for n in range(e + 1):
+            table[e][n] = math.comb(e, n) * p**n * (one - p) ** (e - n)
+    return table
+
+
+class HoldAndWinChain:
+    """The respin chain of ``spec``: exact fractions (``exact=True``, small grids) or float64.
+
+    Examples
+    --------
+    Two positions, one held, one respin, cash probability 1/2, every value 1 bet: the round
+    ends with 2 held with probability 1/2.
+
+    >>> from slotmath.model.hold_and_win import HoldAndWin
+    >>> spec = HoldAndWin("C", 1, 1, Fraction(1, 2), (Fraction(1),), (1,), rows=1,
+    ...                   max_rows=1, reels=2)
+    >>> chain = HoldAndWinChain(spec, exact=True)
+    >>> chain.figures(1).mean, chain.figures(1).fill_probability
+    (Fraction(3, 2), Fraction(1, 2))
+    """
+
+    def __init__(self, spec: HoldAndWin, exact: bool = False, drop: float = 1e-18):
+        self.spec = spec
+        self.exact = exact
+        self.drop = 0.0 if exact else float(drop)
+        self.one = Fraction(1) if exact else 1.0
+        self._b = [spec.booster(k) for k in BOOSTER_KINDS]
+        self._collect = [b.collect if b else 1 for b in self._b]
+        self._full = [b.collect * b.times if b else 0 for b in self._b]
+        rb = self._b[2]
+        self.max_respins = spec.respins + (rb.extra * rb.times if rb else 0)
+        self.max_capacity = spec.capacity(spec.max_rows - spec.rows)
+
+    # -- states ---------------------------------------------------------------------------
+    def _prob(self, q):
+        return Fraction(q) if self.exact else float(q)
+
+    def level(self, kind: str, progress):
+        """How many times booster ``kind`` has fired at gem progress ``progress``."""
+        k = BOOSTER_KINDS.index(kind)
+        return progress // self._collect[k]
+
+    def reset_count(self, red_progress):
+        rb = self._b[2]
+        return self.spec.respins + (0 if rb is None else rb.extra * (red_progress
+                                                                      // rb.collect))
+
+    def capacity(self, blue_progress):
+        return self.spec.reels * (self.spec.rows + blue_progress // self._collect[0])
+
+    def multiplier(self, purple_progress):
+        """The multiplier at ``purple_progress`` (array)."""
+        pb = self._b[3]
+        ladder = np.asarray((1,) + (tuple(pb.ladder) if pb else ()), dtype=np.int64)
+        return ladder[purple_progress // self._collect[3]]
+
+    @cached_property
+    def _digits(self):
+        nf = self.max_capacity + 1
+        sizes = [nf] + [f + 1 for f in self._full] + [self.max_respins + 1, 2]
+        return sizes
+
+    def _index(self, f, pb, pg, pr, pp, r, ph):
+        s = self._digits
+        idx = f
+        for d, size in zip((pb, pg, pr, pp), s[1:5]):
+            idx = idx * size + d
+        idx = idx * s[5] + (self.max_respins - r)
+        return idx * 2 + ph
+
+    @cached_property
+    def states(self) -> dict:
+        """Digit arrays of every state kept (in topological order) and the index map."""
+        sizes = self._digits
+        grids = np.indices(sizes).reshape(len(sizes), -1)
+        f, pb, pg, pr, pp, rrev, ph = grids
+        r = self.max_respins - rrev
+        valid = ((f >= min(self.spec.trigger, self.spec.capacity(0)))
+                 & (f <= self.capacity(pb)) & (r <= self.reset_count(pr))
+                 & ~((ph == 1) & ((r == 0) | (f == self.capacity(pb)))))
+        full_index = self._index(f, pb, pg, pr, pp, r, ph)
+        order = np.argsort(full_index[valid], kind="stable")
+        keep = {name: a[valid][order] for name, a in
+                zip(("f", "pb", "pg", "pr", "pp", "r", "ph"), (f, pb, pg, pr, pp, r, ph))}
+        lookup = np.full(int(np.prod(sizes)), -1, dtype=np.int64)
+        lookup[full_index[valid][order]] = np.arange(int(valid.sum()))
+        keep["lookup"] = lookup
+        keep["terminal"] = (keep["ph"] == 0) & ((keep["r"] == 0)
+                                                | (keep["f"] == self.capacity(keep["pb"])))
+        keep["full"] = (keep["ph"] == 0) & (keep["f"] == self.capacity(keep["pb"]))
+        return keep
+
+    @property
+    def n_states(self) -> int:
+        return len(self.states["f"])
+
+    def state_of(self, held: int) -> int:
+        """The state a round starts in with ``held`` cash symbols."""
+        s = self.states
+        i = self._index(held, 0, 0, 0, 0, self.spec.respins, 0)
+        j = int(s["lookup"][i])
+        if j < 0:
+            raise ValueError(f"{held} held cash symbols cannot start this round")
+        return j
+
+    # -- transitions ----------------------------------------------------------------------
+    @cached_property
+    def transitions(self) -> dict:
+        """COO arrays of every move: rows, cols, probability, cash landed, boosters fired
+        (``fired[k]`` = the level booster k reaches on this move, 0 if it does not fire) and
+        the mass left out (float mode) per row."""
+        s = self.states
+        one = self.one
+        q = [self._prob(b.probability) if b else 0 for b in self._b]
+        rows, cols, probs, landed = [], [], [], []
+        fired = [[] for _ in BOOSTER_KINDS]
+        live = ~s["terminal"]
+        # gems: phase 0 -> 1, one outcome per subset of the boosters not used up
+        g = np.nonzero(live & (s["ph"] == 0))[0]
+        prog = [s[k][g] for k in ("pb", "pg", "pr", "pp")]
+        active = [(p < full) for p, full in zip(prog, self._full)]
+        for mask in range(16):
+            bits = [(mask >> k) & 1 for k in range(4)]
+            ok = np.ones(len(g), dtype=bool)
+            for k in range(4):
+                if bits[k]:
+                    ok &= active[k]
+            src = g[ok]
+            if not len(src):
+                continue
+            new = [p[ok] + bits[k] for k, p in enumerate(prog)]
+            act = [a[ok] for a in active]
+            # probability: product over the active boosters of q or 1 - q
+            codes = sum(a.astype(np.int64) << k for k, a in enumerate(act))
+            table = {}
+            for code in np.unique(codes).tolist():
+                pr = one
+                for k in range(4):
+                    if (code >> k) & 1:
+                        pr = pr * (q[k] if bits[k] else one - q[k])
+                table[code] = pr
+            p_arr = [table[c] for c in codes.tolist()] if self.exact else \
+                np.asarray([table[c] for c in codes.tolist()], dtype=np.float64)
+            fire = [(new[k] // self._collect[k]) * (bits[k] * (new[k] % self._collect[k] == 0))
+                    for k in range(4)]
+            rb = self._b[2]
+            r_new = s["r"][src] + (fire[2] > 0) * (rb.extra if rb else 0)
+            tgt = s["lookup"][self._index(s["f"][src], new[0], new[1], new[2], new[3],
+                                          r_new, 1)]
+            assert (tgt > src).all()
+            rows.append(src)
+            cols.append(tgt)
+            probs.append(p_arr)
+            landed.append(np.zeros(len(src), dtype=np.int64))
+            for k in range(4):
+                fired[k].append(fire[k])
+        # cash: phase 1 -> 0
+        c = np.nonzero(s["ph"] == 1)[0]
+        cap = self.capacity(s["pb"][c])
+        empty = cap - s["f"][c]
+        p = self._prob(self.spec.cash_probability)
+        binom = _binomial_table(self.max_capacity, p, one)
+        dropped = np.zeros(self.n_states)
+        for n in range(self.max_capacity + 1):
+            ok = empty >= n
+            src = c[ok]
+            if not len(src):
+                continue
+            e = empty[ok]
+            p_list = [binom[ei][n] for ei in e.tolist()]
+            if not self.exact:
+                p_arr = np.asarray(p_list, dtype=np.float64)
+                small = p_arr < self.drop
+                np.add.at(dropped, src[small], p_arr[small])
+                keep = ~small
+                src, e, p_arr = src[keep], e[keep], p_arr[keep]
+                if not len(src):
+                    continue
+            else:
+                p_arr = p_list
+            f_new = s["f"][src] + n
+            r_new = (self.reset_count(s["pr"][src]) if n > 0 else s["r"][src] - 1)
+            tgt = s["lookup"][self._index(f_new, s["pb"][src], s["pg"][src], s["pr"][src],
+                                          s["pp"][src], r_new, 0)]
+            assert (tgt > src).all()
+            rows.append(src)
+            cols.append(tgt)
+            probs.append(p_arr)
+            landed.append(np.full(len(src), n, dtype=np.int64))
+            for k in range(4):
+                fired[k].append(np.zeros(len(src), dtype=np.int64))
+        none = np.zeros(0, dtype=np.int64)  # (a grid full from the start has no move)
+        rows, cols, landed = rows or [none], cols or [none], landed or [none]
+        fired = [f or [none] for f in fired]
+        if not probs:
+            probs = [[]] if self.exact else [np.zeros(0)]
+        out = {"rows": np.concatenate(rows), "cols": np.concatenate(cols),
+               "landed": np.concatenate(landed),
+               "fired": [np.concatenate(f) for f in fired], "dropped": dropped}
+        if self.exact:
+            out["probs"] = [x for part in probs for x in part]
+        else:
+            out["probs"] = np.concatenate(probs)
+        return out
+
+    # -- solving --------------------------------------------------------------------------
+    def _matrix(self, select=None, weight=None):
+        t = self.transitions
+        rows, cols, probs = t["rows"], t["cols"], t["probs"]
+        if self.exact:
+            w = probs if weight is None else [p * int(x) for p, x in zip(probs, weight)]
+            m = select if select is not None else np.ones(len(rows), dtype=bool)
+            return [(int(i), int(j), pw) for i, j, pw, keep in zip(rows, cols, w, m) if keep]
+        data = probs if weight is None else probs * weight
+        if select is not None:
+            rows, cols, data = rows[select], cols[select], data[select]
+        n = self.n_states
+        return sp.csr_array((data, (rows, cols)), shape=(n, n))
+
+    def _solve(self, matrix, reward):
+        """Expected total reward to absorption from every state."""
+        if self.exact:
+            return _exact_backward(matrix, reward, self.n_states)
+        return backward_induction(matrix, np.asarray(reward, dtype=np.float64),
+                                  check=False).mean
+
+    def _apply(self, matrix, vector):
+        if self.exact:
+            out = [Fraction(0)] * self.n_states
+            for i, j, p in matrix:
+                out[i] += p * vector[j]
+            return out
+        return matrix @ np.asarray(vector, dtype=np.float64)
+
+    def _vector(self, values):
+        if self.exact:
+            return [Fraction(int(v)) if isinstance(v, (bool, np.bool_, np.integer)) else Fraction(v)
+                    for v in np.asarray(values).tolist()]
+        return np.asarray(values, dtype=np.float64)
+
+    @cached_property
+    def value_step_laws(self) -> list[dict[int, Fraction]]:
+        """``V_s`` for s = 0 .. value steps possible: ladder rung -> probability."""
+        spec = self.spec
+        steps = self._b[1].times if self._b[1] else 0
+        total = sum(spec.value_weights)
+        top = spec.top_index
+        laws = []
+        for s in range(steps + 1):
+            law: dict[int, Fraction] = {}
+            for i, w in enumerate(spec.value_weights):
+                if w:
+                    j = max(i, min(i + s, top))
+                    law[j] = law.get(j, Fraction(0)) + Fraction(w, total)
+            laws.append(law)
+        return laws
+
+    @cached_property
+    def _step_means(self) -> list:
+        ladder = self.spec.values
+        return [self._prob(sum((ladder[j] * p for j, p in law.items()), Fraction(0)))
+                for law in self.value_step_laws]
+
+    @cached_property
+    def _solution(self) -> dict:
+        s, t = self.states, self.transitions
+        n = self.n_states
+        terminal = s["terminal"]
+        mult = self.multiplier(s["pp"])
+        green = t["fired"][1] > 0
+        q_all = self._matrix()
+        q0 = self._matrix(~green)
+        q1 = self._matrix(green)
+        mus = self._step_means
+        a_next = self._vector(np.zeros(n))
+        a = [None] * len(mus)
+        for c in range(len(mus) - 1, -1, -1):
+            term = [(int(m) * mus[c]) if z else 0 for m, z in zip(mult.tolist(), terminal)]
+            reward = self._apply(q1, a_next)
+            reward = [x + y for x, y in zip(reward, term)] if self.exact else reward + np.asarray(
+                term, dtype=np.float64)
+            a[c] = self._solve(q0, reward)
+            a_next = a[c]
+        prize = self._prob(self.spec.full_grid_prize)
+        cash_reward = self._apply(self._matrix(weight=t["landed"]), a[0])
+        prize_term = [int(m) * prize if z else 0 for m, z in zip(mult.tolist(), s["full"])]
+        if self.exact:
+            cash_reward = [x + y for x, y in zip(cash_reward, prize_term)]
+        else:
+            cash_reward = cash_reward + np.asarray(prize_term, dtype=np.float64)
+        future = self._solve(q_all, cash_reward)
+        spins = self._solve(q_all, self._vector((~terminal) & (s["ph"] == 0)))
+        fill = self._solve(q_all, self._vector(s["full"]))
+        levels = {}
+        for k, kind in enumerate(BOOSTER_KINDS):
+            b = self._b[k]
+            if b is None:
+                continue
+            levels[kind] = []
+            for j in range(1, b.times + 1):
+                hit = self._apply(self._matrix(t["fired"][k] == j), self._vector(np.ones(n)))
+                levels[kind].append(self._solve(q_all, hit))
+        out = {"a0": a[0], "future": future, "spins": spins, "fill": fill, "levels": levels}
+        if not self.exact:
+            out["dropped"] = self._solve(q_all, t["dropped"])
+        return out
+
+    def figures(self, held: int) -> RoundFigures:
+        """Expected win (total bets), respins, fill probability and booster levels of the
+        round started with ``held`` cash symbols."""
+        i = self.state_of(held)
+        sol = self._solution
+        mean = held * sol["a0"][i] + sol["future"][i]
+        levels = {k: [v[i] for v in vs] for k, vs in sol["levels"].items()}
+        if not self.exact:
+            mean, levels = float(mean), {k: [float(x) for x in v] for k, v in levels.items()}
+            return RoundFigures(held, mean, float(sol["spins"][i]), float(sol["fill"][i]),
+                                levels)
+        return RoundFigures(held, mean, sol["spins"][i], sol["fill"][i], levels)
+
+    def dropped_probability(self, held: int) -> float:
+        """P(a round started with ``held`` takes a move left out of the float chain)."""
+        if self.exact:
+            return 0.0
+        return float(self._solution["dropped"][self.state_of(held)])
+
+    # -- the record and the distribution ----------------------------------------------------
+    def records(self, held: int) -> dict:
+        """Law of the round's record ``(multiplier, full, held at the end, held at each value
+        step)`` by a forward pass over the states carrying the record (values not drawn)."""
+        s, t = self.states, self.transitions
+        order = np.argsort(t["rows"], kind="stable")
+        rows = t["rows"][order]
+        ptr = np.searchsorted(rows, np.arange(self.n_states + 1))
+        cols = t["cols"][order]
+        probs = [t["probs"][i] for i in order.tolist()] if self.exact else t["probs"][order]
+        green = t["fired"][1][order] > 0
+        mass: dict[int, dict] = defaultdict(dict)
+        start = self.state_of(held)
+        mass[start][()] = self.one
+        out: dict = {}
+        f_arr, mult, terminal, full = s["f"], self.multiplier(s["pp"]), s["terminal"], s["full"]
+        for x in range(start, self.n_states):
+            here = mass.pop(x, None)
+            if not here:
+                continue
+            if terminal[x]:
+                key0 = (int(mult[x]), bool(full[x]), int(f_arr[x]))
+                for rec, m in here.items():
+                    k = key0 + (rec,)
+                    out[k] = out.get(k, 0) + m
+                continue
+            for q in range(ptr[x], ptr[x + 1]):
+                y = int(cols[q])
+                p = probs[q]
+                step = bool(green[q])
+                bucket = mass[y]
+                for rec, m in here.items():
+                    r2 = rec + (int(f_arr[x]),) if step else rec
+                    bucket[r2] = bucket.get(r2, 0) + m * p
+        return out
+
+    @cached_property
+    def _csr(self):
+        t = self.transitions
+        order = np.argsort(t["rows"], kind="stable")
+        ptr = np.searchsorted(t["rows"][order], np.arange(self.n_states + 1)).astype(np.int64)
+        return (ptr, t["cols"][order].astype(np.int64), np.asarray(t["probs"])[order],
+                t["fired"][1][order] > 0)
+
+    def float_records(self, helds) -> dict:
+        """:meth:`records` in float64 for every start count in ``helds`` at once (each key's
+        value: one probability per start), by layers: the states with ``j`` value steps made
+        are one layer, and each record reaching it (the held counts at the steps so far) is
+        pushed through it by a compiled pass; the steps leaving it start the next layer's
+        records. Cost: one pass of a layer per record reaching it."""
+        if self.exact:
+            raise ValueError("float_records is the float64 pass; use records()")
+        helds = list(helds)
+        n_k = len(helds)
+        s = self.states
+        ptr, cols, probs, green = self._csr
+        steps = self._b[1].times if self._b[1] else 0
+        layer_of = s["pg"] // self._collect[1]
+        layers = [np.nonzero(layer_of == j)[0].astype(np.int64) for j in range(steps + 1)]
+        terminal, f_arr = s["terminal"], s["f"]
+        mult, full = self.multiplier(s["pp"]), s["full"]
+        n = self.n_states
+        mass, next_mass = np.zeros((n, n_k)), np.zeros((n, n_k))
+        first = np.zeros((n_k, n_k))
+        np.fill_diagonal(first, 1.0)
+        entries = {(): [(self.state_of(h), first[k]) for k, h in enumerate(helds)]}
+        out: dict = {}
+        for j in range(steps + 1):
+            states = layers[j]
+            ends = states[terminal[states]]
+            targets = layers[j + 1] if j < steps else states[:0]
+            following: dict = defaultdict(list)
+            for rec, starts in entries.items():
+                for x, m in starts:
+                    mass[x] += m
+                _layer_pass(states, ptr, cols, probs, green, mass, next_mass)
+                hit = ends[mass[ends].any(axis=1)]
+                for x in hit.tolist():
+                    key = (int(mult[x]), bool(full[x]), int(f_arr[x]), rec)
+                    if key in out:
+                        out[key] = out[key] + mass[x]
+                    else:
+                        out[key] = mass[x].copy()
+                mass[states] = 0.0
+                if len(targets):
+                    nxt = targets[next_mass[targets].any(axis=1)]
+                    for y in nxt.tolist():
+                        following[rec + (int(f_arr[y]),)].append((y, next_mass[y].copy()))
+                    next_mass[targets] = 0.0
+            entries = following
+        return out
+
+    @cached_property
+    def unit(self) -> Fraction:
+        """The grid step of the win, in total bets (gcd of the values and the prize)."""
+        unit = Fraction(0)
+        for v in (*self.spec.values, self.spec.full_grid_prize):
+            unit = Fraction(math.gcd(unit.numerator * v.denominator,
+                                     v.numerator * unit.denominator),
+                            unit.denominator * v.denominator) if unit else Fraction(v)
+        return unit
+
+    def float_distributions(self, helds) -> dict[int, tuple[np.ndarray, float, float]]:
+        """Per start count in ``helds``: the round's win law on the grid of :attr:`unit`
+        (``probs[i] = P(win = i x unit)``), a bound on the probability mass it misplaces
+        (FFT rounding: negative entries cleared and counted, a floor per entry, plus the
+        moves left out of the chain) and the second moment of the win (total bets squared,
+        from the records directly: no grid).
+
+        The law of the held values is the mixture over records of convolution powers of
+        the value-step laws, made in the frequency domain on one grid long enough for the
+        largest sum (no wrap-around), per (multiplier, full) pair; each is then scaled by
+        its multiplier."""
+        helds = list(helds)
+        records = self.float_records(helds)
+        steps = len(self.value_step_laws)
+        ladder = [int(v / self.unit) for v in self.spec.values]
+        prize = int(self.spec.full_grid_prize / self.unit)
+        top_sum = self.max_capacity * max(ladder)
+        size = 1 << max(1, math.ceil(math.log2(top_sum + 1)))
+        bins = size // 2 + 1
+        powers = np.empty((steps, self.max_capacity + 1, bins), dtype=np.complex128)
+        mean_s, var_s = [], []
+        for s_, law in enumerate(self.value_step_laws):
+            pmf = np.zeros(size)
+            for j, p in law.items():
+                pmf[ladder[j]] += float(p)
+            grid = np.arange(size, dtype=np.float64)
+            mean_s.append(float((grid * pmf).sum()))
+            var_s.append(float((grid * grid * pmf).sum()) - mean_s[-1] ** 2)
+            spec1 = np.fft.rfft(pmf)
+            powers[s_, 0] = 1.0
+            for k in range(1, self.max_capacity + 1):
+                powers[s_, k] = powers[s_, k - 1] * spec1
+        pairs = sorted({(m, full) for m, full, _, _ in records})
+        pair_id = {pr: i for i, pr in enumerate(pairs)}
+        n_rec = len(records)
+        counts = np.zeros((n_rec, steps), dtype=np.int64)
+        mf = np.empty(n_rec, dtype=np.int64)
+        probs = np.empty((n_rec, len(helds)))
+        second = np.zeros(len(helds))
+        prefix = []
+        for c, ((m, full, f, rec), p) in enumerate(records.items()):
+            for s_, k in _groups(rec, f):
+                counts[c, s_] = k
+            mf[c] = pair_id[m, full]
+            probs[c] = p
+            mean = sum(counts[c, t] * mean_s[t] for t in range(steps)) + (prize if full else 0)
+            var = sum(counts[c, t] * var_s[t] for t in range(steps))
+            second += p * (m * m) * (var + mean * mean)
+            prefix.append((mf[c], *counts[c, 1:].tolist()))
+        order = np.asarray(sorted(range(n_rec), key=lambda c: prefix[c]), dtype=np.int64)
+        keys = [prefix[c] for c in order.tolist()]
+        starts = [0] + [q for q in range(1, n_rec) if keys[q] != keys[q - 1]] + [n_rec]
+        spectrum = np.zeros((len(helds), len(pairs), bins), dtype=np.complex128)
+        _mix_spectra(order, mf, counts, probs, np.asarray(starts, dtype=np.int64), powers,
+                     spectrum)
+        top = max(m * (top_sum + (prize if full else 0)) for m, full in pairs)
+        unit2 = float(self.unit) ** 2
+        result = {}
+        for k, held in enumerate(helds):
+            out = np.zeros(top + 1)
+            for (m, full), spec_row in zip(pairs, spectrum[k]):
+                sums = np.fft.irfft(spec_row, size)[: top_sum + 1]
+                shift = prize if full else 0
+                out[m * shift: m * (top_sum + shift) + 1: m] += sums
+            negative = float(-out[out < 0].sum())
+            out[out < 0] = 0.0
+            bound = negative + self.dropped_probability(held) + 1e-15 * len(out)
+            result[held] = (out, bound, float(second[k]) * unit2)
+        return result
+
+    def exact_distribution(self, held: int) -> dict[Fraction, Fraction]:
+        """Exact law of the round's win in total bets (small grids: it convolves value laws
+        exactly, record by record)."""
+        ladder = self.spec.values
+        prize = self.spec.full_grid_prize
+        laws = [{ladder[j]: p for j, p in law.items()} for law in self.value_step_laws]
+        powers: dict[tuple[int, int], dict] = {}
+
+        def power(s: int, k: int) -> dict:
+            if (s, k) not in powers:
+                if k == 0:
+                    powers[s, k] = {Fraction(0): Fraction(1)}
+                else:
+                    powers[s, k] = _convolve(power(s, k - 1), laws[s])
+            return powers[s, k]
+
+        out: dict[Fraction, Fraction] = {}
+        for (m, full, f, rec), p in self.records(held).items():
+            law = {Fraction(0): Fraction(1)}
+            for s, k in _groups(rec, f):
+                law = _convolve(law, power(s, k))
+            for v, q in law.items():
+                w = m * (v + (prize if full else 0))
+                out[w] = out.get(w, Fraction(0)) + Fraction(p) * q
+        return dict(sorted(out.items()))
+
+
+def _groups(rec: tuple[int, ...], f: int) -> list[tuple[int, int]]:
+    """(value steps received, how many held) from the record: those held at step j received
+    every step from j on."""
+    b = len(rec)
+    marks = list(rec) + [f]
+    out, before = [], 0
+    for j, filled in enumerate(marks):
+        out.append((b - j, filled - before))
+        before = filled
+    return out
+
+
+def _convolve(a: dict, b: dict) -> dict:
+    out: dict = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] = out.get(x + y, 0) + p * q
+    return out
+
+
+def _exact_backward(matrix: list[tuple[int, int, Fraction]], reward, n: int) -> list:
+    """``v = reward + Q v`` in exact fractions, states in topological order (every move goes
+    to a later state): one pass from the last state to the first."""
+    by_row: dict[int, list] = defaultdict(list)
+    for i, j, p in matrix:
+        by_row[i].append((j, p))
+    v = [Fraction(0)] * n
+    for i in range(n - 1, -1, -1):
+        total = Fraction(reward[i])
+        for j, p in by_row.get(i, ()):
+            total += p * v[j]
+        v[i] = total
+    return v
+
+
+@njit(cache=True)
+def _layer_pass(layer_states, indptr, cols, probs, green, mass, next_mass):
+    """Push ``mass`` forward over the states of one layer (value steps made so far), in
+    order; moves that make a value step leave the layer into ``next_mass`` instead."""
+    n_k = mass.shape[1]
+    for i in range(layer_states.shape[0]):
+        x = layer_states[i]
+        empty = True
+        for k in range(n_k):
+            if mass[x, k] != 0.0:
+                empty = False
+        if empty:
+            continue
+        for q in range(indptr[x], indptr[x + 1]):
+            y = cols[q]
+            p = probs[q]
+            if green[q]:
+                for k in range(n_k):
+                    next_mass[y, k] += mass[x, k] * p
+            else:
+                for k in range(n_k):
+                    mass[y, k] += mass[x, k] * p
+
+
+@njit(cache=True)
+def _mix_spectra(order, mf, counts, probs, starts, powers, spectrum):
+    """``spectrum[k, mf] += p_k x prod_s powers[s, n_s]`` over classes sorted by their
+    counts with steps (the prefix); the sum over the last count (no step) is made first,
+    once per prefix: ``starts`` are the first class of each prefix in ``order``."""
+    n_bins = powers.shape[2]
+    n_steps = counts.shape[1]
+    n_k = probs.shape[1]
+    acc = np.empty((n_k, n_bins), dtype=np.complex128)
+    for g in range(starts.shape[0] - 1):
+        acc[:, :] = 0.0
+        for q in range(starts[g], starts[g + 1]):
+            c = order[q]
+            row = powers[0, counts[c, 0]]
+            for k in range(n_k):
+                p = probs[c, k]
+                if p != 0.0:
+                    for w in range(n_bins):
+                        acc[k, w] += p * row[w]
+        c = order[starts[g]]
+        for s in range(1, n_steps):
+            n = counts[c, s]
+            if n:
+                row = powers[s, n]
+                for k in range(n_k):
+                    for w in range(n_bins):
+                        acc[k, w] *= row[w]
+        target = mf[c]
+        for k in range(n_k):
+            for w in range(n_bins):
+                spectrum[k, target, w] += acc[k, w]
