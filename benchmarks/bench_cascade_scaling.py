@@ -1,4 +1,4 @@
-"""Exact analysis of a cascading game: the time of the whole analysis, and how it grows with
+"""Exact analysis of a cascading game (benchmarks/bench_cascade_scaling.py): the time of the whole analysis, and how it grows with
 the strips' length.
 
 1. The whole exact analysis (`slotmath.analyze`: paid-spin chain over every stop combination
@@ -9,7 +9,7 @@ the strips' length.
    chains are alike), to put the cost's growth on record; per row the stop combinations, the
    time and the combinations per second.
 
-Run: ``python benchmarks/bench_frozen_gems.py [--game FILE] [--lengths 30 40 50 60]
+Run: ``python benchmarks/bench_cascade_scaling.py [--game FILE] [--lengths 30 40 50 60]
 [--workers 2]``. The figures depend on the machine and on what else runs on it: read them side
 by side, from one run.
 """
