@@ -1,4 +1,4 @@
-"""Exact analysis of a cascading game (benchmarks/bench_cascade_scaling.py): the time of the whole analysis, and how it grows with
+"""Exact analysis of a cascading game: the whole analysis, and how its cost grows with
 the strips' length.
 
 1. The whole exact analysis (`slotmath.analyze`: paid-spin chain over every stop combination
