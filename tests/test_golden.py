@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 
 import pytest
+from bundled import ANALYSED
 
 import slotmath
 from slotmath import report
@@ -22,7 +23,7 @@ from slotmath.report.figures import is_figure
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*_level*.json"))
-GAMES = sorted((ROOT / "data" / "games").glob("*.toml"))
+GAMES = ANALYSED  # (tests/bundled.py)
 
 
 def _differences(want, got, path: str = "") -> list[str]:

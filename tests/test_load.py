@@ -458,3 +458,15 @@ def test_documented_line_and_level_examples():
     r7 = game.symbols["R7"]
     assert [r7.pay_at(5, level) for level in (1, 2, 5)] == [1000, 2000, 10000]
     assert [r7.pay_at(3, level) for level in (1, 2, 5)] == [80, 160, 400]
+
+
+def test_benchmark_only_games_are_covered():
+    """A game the generic suites leave out (tests/bundled.py) loads, has its benchmark and its
+    own tests, and is the only kind left out."""
+    from bundled import ALL, ANALYSED, BENCHMARK_ONLY
+
+    assert set(BENCHMARK_ONLY) <= {p.stem for p in ALL}
+    for name, (bench, tests) in BENCHMARK_ONLY.items():
+        assert (ROOT / bench).exists() and (ROOT / tests).exists(), name
+        load_game(ROOT / "data" / "games" / f"{name}.toml")
+    assert len(ANALYSED) == len(ALL) - len(BENCHMARK_ONLY)

@@ -6,13 +6,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from bundled import ANALYSED
 
 import slotmath
 from slotmath import report
 from slotmath.report.figures import read_figure
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = sorted((ROOT / "data/games").glob("*.toml"))
+GAMES = ANALYSED  # (tests/bundled.py)
 
 
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])

@@ -1,0 +1,24 @@
+"""The bundled games (data/games/*.toml) the generic per-game suites analyse.
+
+A game whose whole exact analysis takes minutes is measured by a benchmark, not re-analysed by
+every generic suite (analysis, report, workbook, compliance, golden, chunks, architecture):
+``BENCHMARK_ONLY`` names it with its benchmark and its own quick test file, and
+``test_benchmark_only_games_are_covered`` (tests/test_load.py) checks both exist and that the
+game loads, so leaving a game out is never silent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ALL = sorted((ROOT / "data" / "games").glob("*.toml"))
+
+#: game -> (its benchmark, its own tests): the exact analysis of Frozen Gems enumerates
+#: 40^5 stop combinations through every cascade chain on two reel sets (minutes on 2 cores)
+BENCHMARK_ONLY = {
+    "frozen_gems": ("benchmarks/bench_frozen_gems.py", "tests/test_frozen_gems.py"),
+}
+
+#: the games every generic suite analyses
+ANALYSED = [p for p in ALL if p.stem not in BENCHMARK_ONLY]
