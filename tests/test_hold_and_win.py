@@ -322,7 +322,7 @@ def test_gus_gold_christmas_rtp_top_award_and_json(gus):
     assert abs(d["rtp_float"] - 0.94) <= 0.0001  # the design target: 94.00% within 0.01%
     assert d["max_win"]["multiple"] == 5000 and d["max_win"]["probability"] >= 1e-9
     comps = gus.components
-    assert d["components"]["lines"] == str(comps["lines"])  # exact text
+    assert d["components"]["lines"]["exact"] == str(comps["lines"])  # exact text
     assert float(comps["lines"]) + comps["hold_and_win"] == pytest.approx(gus.rtp_float,
                                                                           abs=1e-14)
     h = d["hold_and_win"]
