@@ -12,6 +12,9 @@ from slotmath import report
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted((ROOT / "data/games").glob("*.toml"))
+# frozen_gems: its exact analysis takes minutes (every cascade chain of 40-stop strips), so it
+# is left out here; benchmarks/bench_frozen_gems.py runs it and checks its header's figures.
+GAMES = [p for p in GAMES if p.stem != "frozen_gems"]
 
 
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
