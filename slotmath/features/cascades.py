@@ -87,7 +87,7 @@ class CascadeFreeSpins:
     free: MarkedTable  # marks include trigger_index and drop_sum
     beta: int  # step * free-spin multiplier when the index is carried, else 0
     carry: bool
-    reels: str = ""
+    reels: str = ""  # the table its spins play on: FREE + the free-spin reel set
     window_multiplier: int = 1
     name: str = "free_spins"
     simulator: str = "slotmath.simulate.cascades.simulate_cascades"
@@ -158,4 +158,4 @@ def round_feature(game, spin) -> CascadeFreeSpins | None:
     rule = game.cascades.rule(free=True)
     carry = game.cascades.carry_multiplier
     beta = rule.step * fs.multiplier if carry else 0
-    return CascadeFreeSpins(fs, spin(FREE + fs.reels, 1), beta, carry, fs.reels)
+    return CascadeFreeSpins(fs, spin(FREE + fs.reels, 1), beta, carry, FREE + fs.reels)
