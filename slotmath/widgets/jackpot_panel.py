@@ -15,7 +15,6 @@ from fractions import Fraction
 from typing import Any
 
 import ipywidgets as widgets
-from IPython.display import display
 from matplotlib.figure import Figure
 
 from slotmath.analysis import Analysis, analyze
@@ -30,6 +29,7 @@ from slotmath.plot import (
     plot_time_between_hits,
     rtp_by_level_data,
 )
+from slotmath.widgets.figure_view import FigureView
 
 __all__ = [
     "LAW_PARAMETERS",
@@ -258,7 +258,7 @@ class JackpotPanel(widgets.VBox):
         :func:`slotmath.plot.rtp_by_level_data` of ``game`` when ``by_level`` is ticked.
     figures : ipywidgets.HTML
         The figures shown (:func:`jackpot_summary_html`), or the error of the last edit.
-    charts : ipywidgets.Output
+    charts : FigureView
         RTP breakdown (and RTP by level), each pool's value at a hit and rounds between hits.
     figure : matplotlib.figure.Figure or None
         The figure last shown in ``charts`` (None with ``draw=False``).
@@ -303,7 +303,7 @@ class JackpotPanel(widgets.VBox):
         self.by_level.observe(self._changed, names="value")
         self.reset_button.on_click(lambda _: self.reset())
         self.figures = widgets.HTML()
-        self.charts = widgets.Output()
+        self.charts = FigureView()
         super().__init__([*rows, widgets.HBox([self.level, self.by_level, self.reset_button]),
                           self.figures, self.charts])
         self._show_parameters()
@@ -424,6 +424,4 @@ class JackpotPanel(widgets.VBox):
             plot_time_between_hits(a, name, ax=fig.add_subplot(grid[2, column]))
         fig.suptitle(f"bet level {a.level}")
         self.figure = fig
-        with self.charts:
-            self.charts.clear_output(wait=True)
-            display(fig)
+        self.charts.show(fig)

@@ -10,7 +10,6 @@ import html
 from collections.abc import Sequence
 
 import ipywidgets as widgets
-from IPython.display import display
 from matplotlib.figure import Figure
 
 from slotmath.analysis import Analysis, analyze
@@ -28,6 +27,7 @@ from slotmath.plot import (
     plot_win_distribution,
     rtp_sweep_data,
 )
+from slotmath.widgets.figure_view import FigureView
 
 __all__ = ["StripEditor", "strip_editor", "summary_html"]
 
@@ -80,7 +80,7 @@ class StripEditor(widgets.VBox):
         on a weighted reel its total stop weight.
     summary : ipywidgets.HTML
         The exact figures shown (see :func:`summary_html`), or the error of the last edit.
-    charts : ipywidgets.Output
+    charts : FigureView
         Win distribution, RTP breakdown and (with ``sweep``) the RTP against the last
         edited slider.
     figure : matplotlib.figure.Figure or None
@@ -126,7 +126,7 @@ class StripEditor(widgets.VBox):
         self.reset_button = widgets.Button(description="Reset strips", icon="undo")
         self.reset_button.on_click(lambda _: self.reset())
         self.summary = widgets.HTML()
-        self.charts = widgets.Output()
+        self.charts = FigureView()
         title = widgets.HTML(f"<b>{html.escape(game.name)}</b>: reel set "
                              f"<code>{html.escape(reel_set)}</code>, bet level {level}")
         super().__init__([title, grid, self.reset_button, self.summary, self.charts])
@@ -220,9 +220,7 @@ class StripEditor(widgets.VBox):
             what = "total weight" if reel.weights is not None else "stops"
             plot_rtp_sweep(data, ax=axes[2], current=value, label=f"{s} {what} on reel {j + 1}")
         self.figure = fig
-        with self.charts:
-            self.charts.clear_output(wait=True)
-            display(fig)
+        self.charts.show(fig)
 
     @staticmethod
     def _sweep_ok(reel: Reel, symbol: str, value: int) -> bool:
