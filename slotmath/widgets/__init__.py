@@ -7,6 +7,9 @@ from slotmath.widgets.jackpot_panel import (
     with_jackpot_controls,
 )
 from slotmath.widgets.strip_editor import StripEditor, strip_editor, summary_html
+from slotmath.widgets.wheel_panel import WheelPanel
+from slotmath.widgets.workbench import Workbench, workbench
 
 __all__ = ["JackpotPanel", "StripEditor", "jackpot_summary_html", "starting_parameters",
            "strip_editor", "summary_html", "with_jackpot_controls"]
+__all__ += ["WheelPanel", "Workbench", "workbench"]
