@@ -306,6 +306,7 @@ class JackpotPanel(widgets.VBox):
         self.charts = FigureView()
         super().__init__([*rows, widgets.HBox([self.level, self.by_level, self.reset_button]),
                           self.figures, self.charts])
+        self.add_class("slotmath-jackpot-panel")  # found by the browser suite
         self._show_parameters()
         self.game, self.levels = game, None
         self.analysis = analysis if analysis is not None else analyze(game, level)

@@ -130,6 +130,7 @@ class StripEditor(widgets.VBox):
         title = widgets.HTML(f"<b>{html.escape(game.name)}</b>: reel set "
                              f"<code>{html.escape(reel_set)}</code>, bet level {level}")
         super().__init__([title, grid, self.reset_button, self.summary, self.charts])
+        self.add_class("slotmath-strip-editor")  # found by the browser suite
         self.game = game
         self.analysis = analyze(game, level)
         self._refresh()

@@ -87,6 +87,7 @@ class WheelPanel(widgets.VBox):
         title = widgets.HTML(f"<b>{html.escape(game.name)}</b>: bonus wheel coin weights, "
                              f"bet level {level}")
         super().__init__([title, *self.sliders, self.reset_button, self.figures, self.charts])
+        self.add_class("slotmath-wheel-panel")  # found by the browser suite
         self._muted = False
         self.game = game
         self.analysis = analyze(game, level)
