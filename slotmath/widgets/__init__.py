@@ -1,5 +1,6 @@
 """Interactive panels, ipywidgets only: controls wired to the exact engine and the charts."""
 
+from slotmath.widgets.app import in_app, opt_in
 from slotmath.widgets.jackpot_panel import (
     JackpotPanel,
     jackpot_summary_html,
@@ -12,4 +13,4 @@ from slotmath.widgets.workbench import Workbench, workbench
 
 __all__ = ["JackpotPanel", "StripEditor", "jackpot_summary_html", "starting_parameters",
            "strip_editor", "summary_html", "with_jackpot_controls"]
-__all__ += ["WheelPanel", "Workbench", "workbench"]
+__all__ += ["WheelPanel", "Workbench", "in_app", "opt_in", "workbench"]

@@ -12,11 +12,12 @@ plain state update (its ``value``): nothing is captured, so nothing is mirrored,
 
 from __future__ import annotations
 
+import base64
 import io
 
 import ipywidgets as widgets
 
-__all__ = ["FigureView"]
+__all__ = ["FigureView", "StaticFallback"]
 
 #: Pixels per inch of the PNG sent to the browser (the panels' figures are 10-16 inches wide).
 DPI = 72
@@ -46,3 +47,27 @@ class FigureView(widgets.Image):
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=DPI)
         self.value = buffer.getvalue()
+
+
+class StaticFallback:
+    """Mixin for a panel with ``charts`` (a :class:`FigureView`): its output also carries the
+    chart as ``image/png`` and a one-line ``text/plain``.
+
+    JupyterLab draws a widget only in a trusted notebook (one run on this machine); a saved
+    notebook opened elsewhere falls back to the output's safe types. Without this fallback
+    that was ipywidgets' repr, ``JackpotPanel(children=(HBox(...``; now it is the panel's last
+    chart, and the text says what the panel is.
+    """
+
+    def _repr_mimebundle_(self, **kwargs):
+        data = super()._repr_mimebundle_(**kwargs)
+        if isinstance(data, tuple):  # (data, metadata)
+            data = data[0]
+        game = getattr(self, "game", None)
+        what = f" of {game.name}" if game is not None else ""
+        data["text/plain"] = (f"{type(self).__name__}{what}: run the notebook to use its "
+                              "controls")
+        png = getattr(getattr(self, "charts", None), "value", b"")
+        if png:
+            data["image/png"] = base64.b64encode(png).decode("ascii")
+        return data

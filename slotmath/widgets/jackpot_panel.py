@@ -29,7 +29,7 @@ from slotmath.plot import (
     plot_time_between_hits,
     rtp_by_level_data,
 )
-from slotmath.widgets.figure_view import FigureView
+from slotmath.widgets.figure_view import FigureView, StaticFallback
 
 __all__ = [
     "LAW_PARAMETERS",
@@ -207,7 +207,7 @@ def _error_html(text: str) -> str:
 
 # -- the widgets ---------------------------------------------------------------------------
 
-class JackpotPanel(widgets.VBox):
+class JackpotPanel(StaticFallback, widgets.VBox):
     """Jackpot what-ifs: one row of controls per progressive jackpot, the analysis and its
     charts redrawn on each change.
 

@@ -27,7 +27,7 @@ from slotmath.plot import (
     plot_win_distribution,
     rtp_sweep_data,
 )
-from slotmath.widgets.figure_view import FigureView
+from slotmath.widgets.figure_view import FigureView, StaticFallback
 
 __all__ = ["StripEditor", "strip_editor", "summary_html"]
 
@@ -63,7 +63,7 @@ def summary_html(analysis: Analysis) -> str:
     return f"<table class='slotmath-summary'>{body}</table>"
 
 
-class StripEditor(widgets.VBox):
+class StripEditor(StaticFallback, widgets.VBox):
     """The panel built by :func:`strip_editor`.
 
     Attributes

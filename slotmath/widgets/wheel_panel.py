@@ -16,7 +16,7 @@ from slotmath.model.edit import with_wheel_weights
 from slotmath.model.game import Game
 from slotmath.plot import plot_rtp_breakdown
 from slotmath.plot.wheel import plot_wheel, wheel_data
-from slotmath.widgets.figure_view import FigureView
+from slotmath.widgets.figure_view import FigureView, StaticFallback
 
 __all__ = ["WheelPanel", "figures_html"]
 
@@ -32,7 +32,7 @@ def figures_html(analysis: Analysis) -> str:
     return summary_html(analysis)
 
 
-class WheelPanel(widgets.VBox):
+class WheelPanel(StaticFallback, widgets.VBox):
     """The bonus wheel's coin weights as sliders; each change re-analyses the game exactly.
 
     Parameters

@@ -8,6 +8,7 @@ what to install (``.ci/run`` installs all of them).
 from __future__ import annotations
 
 import re
+import tempfile
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -75,8 +76,13 @@ def voila(workspace, page):
     console is read before the servers stop (the page then loses its kernel)."""
     started = []
 
-    def start(notebook: str):
-        server = servers.start_voila(workspace, notebook)
+    def start(notebook: str, *, cold_numba: bool = False):
+        """``cold_numba``: the kernel compiles every numba function afresh (an empty cache
+        of its own), as on a machine where slotmath has never run."""
+        env = None
+        if cold_numba:
+            env = {"NUMBA_CACHE_DIR": tempfile.mkdtemp(prefix="numba-", dir=workspace)}
+        server = servers.start_voila(workspace, notebook, env)
         started.append(server)
         return server
 

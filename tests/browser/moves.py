@@ -148,12 +148,15 @@ class JackpotMoves:
         self._then_check()
 
 
-def jackpot_tour(page, game, level: int, to_level: int) -> int:
-    """Every kind of jackpot control once: weight, contribution, reseed, law, bet level
+def jackpot_tour(page, game, level: int, to_level: int, every: bool = True) -> int:
+    """Every kind of jackpot control once: weight, contribution, reseed, bet level, law
     (``to_level``: one the edited game can be analysed at; level 1 refuses the saturating
-    SUPER)."""
+    SUPER). ``every=False``: the weight and the bet level only."""
     m = JackpotMoves(page, game, level)
     m.weight("MAJOR", 2)
+    if not every:
+        m.bet_level(to_level)
+        return 2
     m.contribution("SUPER", 3.0)
     m.reseed("MINOR", 80)
     m.bet_level(to_level)
@@ -163,24 +166,30 @@ def jackpot_tour(page, game, level: int, to_level: int) -> int:
 
 # -- per notebook -----------------------------------------------------------------------------
 
-def tour(page) -> int:
+def tour(page, where: str) -> int:
     game = load(GAMES / "classic_fruits.toml")
     move_strip(page, game, 0, "W", 2, 3)            # the tour's own edit, now by hand
     reset(page, "slotmath-strip-editor", 0, game)
     return 2
 
 
-def gold_money_frog(page) -> int:
-    return jackpot_tour(page, load(GAMES / "gold_money_frog.toml"), level=4, to_level=2)
+def gold_money_frog(page, where: str) -> int:
+    """Every jackpot control in JupyterLab; in the app, two (the same panel code runs)."""
+    return jackpot_tour(page, load(GAMES / "gold_money_frog.toml"), level=4, to_level=2,
+                        every=where == "lab")
 
 
-def workbench_gold_money_frog(page) -> int:
+def workbench_gold_money_frog(page, where: str) -> int:
+    """The wheel panel (coin weights: the RTP must not move, the chart must), and in
+    JupyterLab the workbench's jackpot panel at its level 1."""
     game = load(GAMES / "gold_money_frog.toml")
-    move_wheel(page, game, 0, 50)                   # coin weights: the RTP must not move
-    return 1 + jackpot_tour(page, game, level=1, to_level=3)
+    move_wheel(page, game, 0, 50)
+    if where != "lab":
+        return 1
+    return 1 + jackpot_tour(page, game, level=1, to_level=3, every=False)
 
 
-def workbench_doc_game(page) -> int:
+def workbench_doc_game(page, where: str) -> int:
     game = load(servers.REPO / "tests" / "data" / "doc_game.toml")
     now = move_strip(page, game, 0, "W", 1, 3)
     move_strip(page, game, 0, "X", 3, 6, edited_so_far=now)  # a weighted reel: its weight

@@ -31,7 +31,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
-VOILA_EXTRA = [a for a in os.environ.get("SRV_VOILA_EXTRA", "").split() if a]
+VOILA_EXTRA = [a for a in os.environ.get("SLOTMATH_VOILA_ARGS", "").split() if a]
 
 
 def chromium_executable() -> str:
@@ -65,8 +65,9 @@ def workspace(tmp: Path, notebooks: list[Path] | None = None) -> Path:
     return root
 
 
-def _env(root: Path) -> dict[str, str]:
+def _env(root: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ)
+    env.update(extra or {})
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     settings = root / ".lab-settings"
     notification = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
@@ -79,7 +80,6 @@ def _env(root: Path) -> dict[str, str]:
     env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(root / ".lab-workspaces")
     env["JUPYTER_RUNTIME_DIR"] = str(root / ".runtime")
-    env.update({k[6:]: v for k, v in os.environ.items() if k.startswith("SRVENV")})
     env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     env.pop("JUPYTER_CONFIG_DIR", None)
     return env
@@ -139,10 +139,11 @@ def _wait_up(url: str, process: subprocess.Popen, log_path: Path, timeout: float
                        f"{log_path.read_text(errors='replace')[-3000:]}")
 
 
-def _start(args: list[str], root: Path, probe: str, port: int, name: str) -> Server:
+def _start(args: list[str], root: Path, probe: str, port: int, name: str,
+           env: dict[str, str] | None = None) -> Server:
     log_path = root / f"{name}-{port}.log"
     log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
-    process = subprocess.Popen(args, cwd=root, env=_env(root), stdout=log,
+    process = subprocess.Popen(args, cwd=root, env=_env(root, env), stdout=log,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                start_new_session=True)
     log.close()
@@ -168,10 +169,11 @@ def start_lab(root: Path) -> Server:
     return _start(args, root, "/api/status", port, "lab")
 
 
-def start_voila(root: Path, notebook: str) -> Server:
-    """A fresh Voila server rendering ``notebooks/<notebook>`` as an app at its root URL."""
+def start_voila(root: Path, notebook: str, env: dict[str, str] | None = None) -> Server:
+    """A fresh Voila server rendering ``notebooks/<notebook>`` as an app at its root URL
+    (``env``: more environment for it and its kernels)."""
     port = free_port()
     args = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}",
             "--Voila.ip=127.0.0.1", "--show_tracebacks=True", *VOILA_EXTRA,
             f"notebooks/{notebook}"]
-    return _start(args, root, "/voila/static/no-such-file", port, "voila")
+    return _start(args, root, "/voila/static/no-such-file", port, "voila", env)
