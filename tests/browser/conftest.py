@@ -13,16 +13,12 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-import servers
+
+from browser import servers
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 
-#: Workbench notebooks the session writes with ``slotmath workbench --no-open`` into the
-#: served folder: a bundled game with every panel, and a game written only from the format doc.
-WORKBENCH_GAMES = {
-    "workbench_gold_money_frog.ipynb": servers.REPO / "data" / "games" / "gold_money_frog.toml",
-    "workbench_doc_game.ipynb": servers.REPO / "tests" / "data" / "doc_game.toml",
-}
+WORKBENCH_GAMES = servers.WORKBENCH_GAMES
 
 
 @pytest.fixture(scope="session")

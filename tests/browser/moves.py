@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from functools import cache
 
-import pages
-import servers
-
 import slotmath
+from browser import pages, servers
 from slotmath.model.edit import (
     replace_reel,
     with_symbol_count,

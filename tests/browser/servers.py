@@ -31,6 +31,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
+#: Workbench notebooks the session writes with ``slotmath workbench --no-open`` into the
+#: served folder: a bundled game with every panel, and a game written only from the format doc.
+WORKBENCH_GAMES = {
+    "workbench_gold_money_frog.ipynb": REPO / "data" / "games" / "gold_money_frog.toml",
+    "workbench_doc_game.ipynb": REPO / "tests" / "data" / "doc_game.toml",
+}
 VOILA_EXTRA = [a for a in os.environ.get("SLOTMATH_VOILA_ARGS", "").split() if a]
 
 

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import json
 
-import moves
-import pages
 import pytest
-import servers
-from conftest import WORKBENCH_GAMES
+
+from browser import moves, pages, servers
 
 NOTEBOOKS = sorted(p.name for p in servers.NOTEBOOKS.glob("*.ipynb"))
-ALL = NOTEBOOKS + sorted(WORKBENCH_GAMES)
+ALL = NOTEBOOKS + sorted(servers.WORKBENCH_GAMES)
 
 
 def test_the_suite_sees_the_notebooks():
