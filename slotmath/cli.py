@@ -74,7 +74,23 @@ def _parser() -> argparse.ArgumentParser:
                         "run takes over 2 s)")
     _check_parser(sub)
     _report_parser(sub)
+    _workbench_parser(sub)
     return p
+
+
+def _workbench_parser(sub) -> None:
+    w = sub.add_parser("workbench", help="write a notebook for a game file (PAR sheet, charts, "
+                                         "strip editor, wheel and jackpot panels) and open it")
+    w.add_argument("file", help="the game's TOML file")
+    w.add_argument("--output", default=None, metavar="OUT.ipynb",
+                   help="where to write the notebook (default: FILE's name + _workbench.ipynb "
+                        "here); an existing one is kept and opened")
+    w.add_argument("--force", action="store_true", help="rewrite an existing notebook")
+    w.add_argument("--bet-level", type=int, default=None,
+                   help="bet level of the panels (default: the game's first level)")
+    w.add_argument("--voila", action="store_true", help="open it as a Voila app instead")
+    w.add_argument("--no-open", action="store_true", help="only write the notebook")
+    w.add_argument("--port", type=int, default=None, help="the server's port")
 
 
 #: ``slotmath check``'s help, written out so that ``--help`` imports nothing heavy (a test holds
@@ -281,6 +297,24 @@ def _report(args) -> int:
     return 0
 
 
+def _workbench(args) -> int:
+    import subprocess
+
+    from slotmath.notebook import open_command, write_workbench
+
+    path, written = write_workbench(args.file, args.output, level=args.bet_level,
+                                    force=args.force)
+    print(f"{'wrote' if written else 'kept the existing'} {path}"
+          + ("" if written else " (--force rewrites it)"))
+    if args.no_open:
+        return 0
+    command = open_command(path, voila=args.voila, port=args.port)
+    if "--ServerApp.allow_root=True" in command:
+        print("running as root: JupyterLab is started with --ServerApp.allow_root=True")
+    print("starting:", " ".join(command), "(Ctrl-C stops it)")
+    return subprocess.call(command)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``slotmath`` console script."""
     try:
@@ -289,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         commands = {"analyze": _analyze, "simulate": _simulate, "check": _check,
-                    "report": _report}
+                    "report": _report, "workbench": _workbench}
         return commands[args.command](args)
     except GameFileError as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)

@@ -1,5 +1,6 @@
 """Interactive panels, ipywidgets only: controls wired to the exact engine and the charts."""
 
+from slotmath.widgets.app import in_app, opt_in
 from slotmath.widgets.conveyor_panel import (
     ConveyorPanel,
     conveyor_summary_html,
@@ -12,7 +13,10 @@ from slotmath.widgets.jackpot_panel import (
     with_jackpot_controls,
 )
 from slotmath.widgets.strip_editor import StripEditor, strip_editor, summary_html
+from slotmath.widgets.wheel_panel import WheelPanel
+from slotmath.widgets.workbench import Workbench, workbench
 
 __all__ = ["JackpotPanel", "StripEditor", "jackpot_summary_html", "starting_parameters",
            "strip_editor", "summary_html", "with_jackpot_controls"]
 __all__ += ["ConveyorPanel", "conveyor_summary_html", "design_from_controls"]
+__all__ += ["WheelPanel", "Workbench", "in_app", "opt_in", "workbench"]

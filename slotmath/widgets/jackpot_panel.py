@@ -16,7 +16,6 @@ from fractions import Fraction
 from typing import Any
 
 import ipywidgets as widgets
-from IPython.display import display
 from matplotlib.figure import Figure
 
 from slotmath.analysis import Analysis, analyze
@@ -31,6 +30,7 @@ from slotmath.plot import (
     plot_time_between_hits,
     rtp_by_level_data,
 )
+from slotmath.widgets.figure_view import FigureView, StaticFallback
 
 __all__ = [
     "LAW_PARAMETERS",
@@ -298,7 +298,7 @@ def _label() -> dict:
     return {"description_width": f"{LABEL_WIDTH}px"}
 
 
-class JackpotPanel(widgets.VBox):
+class JackpotPanel(StaticFallback, widgets.VBox):
     """Jackpot what-ifs: one row of controls per progressive jackpot, the analysis and its
     charts redrawn on each change.
 
@@ -358,7 +358,7 @@ class JackpotPanel(widgets.VBox):
     baseline : Analysis or None
         The game file's analysis at the current bet level (None if the file's game itself
         cannot be analysed there).
-    charts : ipywidgets.Output
+    charts : FigureView
         RTP breakdown (and RTP by level), each pool's value at a hit and rounds between hits.
     figure : matplotlib.figure.Figure or None
         The figure last shown in ``charts`` (None with ``draw=False``).
@@ -406,9 +406,10 @@ class JackpotPanel(widgets.VBox):
         self.by_level.observe(self._changed, names="value")
         self.reset_button.on_click(lambda _: self.reset())
         self.figures = widgets.HTML()
-        self.charts = widgets.Output()
+        self.charts = FigureView()
         super().__init__([*rows, widgets.HBox([self.level, self.by_level, self.reset_button]),
                           self.figures, self.charts])
+        self.add_class("slotmath-jackpot-panel")  # found by the browser suite
         self._show_parameters()
         self.game, self.levels = game, None
         self.analysis = analysis if analysis is not None else analyze(game, level)
@@ -599,6 +600,4 @@ class JackpotPanel(widgets.VBox):
             plot_time_between_hits(a, name, ax=fig.add_subplot(grid[2, column]))
         fig.suptitle(f"bet level {a.level}")
         self.figure = fig
-        with self.charts:
-            self.charts.clear_output(wait=True)
-            display(fig)
+        self.charts.show(fig)

@@ -10,7 +10,6 @@ import html
 from collections.abc import Sequence
 
 import ipywidgets as widgets
-from IPython.display import display
 from matplotlib.figure import Figure
 
 from slotmath.analysis import Analysis, analyze
@@ -28,6 +27,7 @@ from slotmath.plot import (
     plot_win_distribution,
     rtp_sweep_data,
 )
+from slotmath.widgets.figure_view import FigureView, StaticFallback
 
 __all__ = ["StripEditor", "reel_header_html", "strip_editor", "summary_html"]
 
@@ -83,7 +83,7 @@ def reel_header_html(index: int, reel: Reel) -> str:
             f"<span class='slotmath-reel-length'>{length}</span>")
 
 
-class StripEditor(widgets.VBox):
+class StripEditor(StaticFallback, widgets.VBox):
     """The panel built by :func:`strip_editor`.
 
     Attributes
@@ -103,7 +103,7 @@ class StripEditor(widgets.VBox):
         on a weighted reel its total stop weight.
     summary : ipywidgets.HTML
         The exact figures shown (see :func:`summary_html`), or the error of the last edit.
-    charts : ipywidgets.Output
+    charts : FigureView
         Win distribution, RTP breakdown and (with ``sweep``) the RTP against the last
         edited slider.
     figure : matplotlib.figure.Figure or None
@@ -149,10 +149,11 @@ class StripEditor(widgets.VBox):
         self.reset_button = widgets.Button(description="Reset strips", icon="undo")
         self.reset_button.on_click(lambda _: self.reset())
         self.summary = widgets.HTML()
-        self.charts = widgets.Output()
+        self.charts = FigureView()
         title = widgets.HTML(f"<b>{html.escape(game.name)}</b>: reel set "
                              f"<code>{html.escape(reel_set)}</code>, bet level {level}")
         super().__init__([title, grid, self.reset_button, self.summary, self.charts])
+        self.add_class("slotmath-strip-editor")  # found by the browser suite
         self.game = game
         self.analysis = analyze(game, level)
         self._refresh()
@@ -258,9 +259,7 @@ class StripEditor(widgets.VBox):
             what = "total weight" if reel.weights is not None else "stops"
             plot_rtp_sweep(data, ax=axes[2], current=value, label=f"{s} {what} on reel {j + 1}")
         self.figure = fig
-        with self.charts:
-            self.charts.clear_output(wait=True)
-            display(fig)
+        self.charts.show(fig)
 
     @staticmethod
     def _sweep_ok(reel: Reel, symbol: str, value: int) -> bool:

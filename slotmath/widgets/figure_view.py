@@ -1,0 +1,73 @@
+"""A chart as an image widget: the panels' figures, drawn in the kernel and sent as PNG bytes.
+
+The panels used to draw into an ``ipywidgets.Output`` (``with output: clear_output(wait=True);
+display(fig)``). Under Voila that capture is mirrored by the server-side executor (nbclient),
+which sends each captured output back to the kernel as widget messages while the notebook is
+still being executed; on a slow first run (numba compiling its kernels) Voila's load then
+never finished: the Gold Money Frog app stayed at "Executing 26 of 35" with an idle kernel
+(``tests/browser/test_voila.py`` shows it on a cold numba cache). An ``Image`` widget is one
+plain state update (its ``value``): nothing is captured, so nothing is mirrored, and its state
+(the PNG) is what a saved notebook stores, so the chart also shows without a kernel.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+
+import ipywidgets as widgets
+
+__all__ = ["FigureView", "StaticFallback"]
+
+#: Pixels per inch of the PNG sent to the browser (the panels' figures are 10-16 inches wide).
+DPI = 72
+
+
+class FigureView(widgets.Image):
+    """An ``ipywidgets.Image`` showing the last matplotlib figure given to :meth:`show`.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> view = FigureView()
+    >>> fig = Figure(figsize=(2, 1))
+    >>> _ = fig.subplots().plot([0, 1], [1, 0])
+    >>> view.show(fig)
+    >>> view.value[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+    """
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("format", "png")
+        kwargs.setdefault("layout", widgets.Layout(max_width="100%", height="auto"))
+        super().__init__(**kwargs)
+
+    def show(self, fig) -> None:
+        """Render ``fig`` to PNG and show it (replacing the previous image)."""
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=DPI)
+        self.value = buffer.getvalue()
+
+
+class StaticFallback:
+    """Mixin for a panel with ``charts`` (a :class:`FigureView`): its output also carries the
+    chart as ``image/png`` and a one-line ``text/plain``.
+
+    JupyterLab draws a widget only in a trusted notebook (one run on this machine); a saved
+    notebook opened elsewhere falls back to the output's safe types. Without this fallback
+    that was ipywidgets' repr, ``JackpotPanel(children=(HBox(...``; now it is the panel's last
+    chart, and the text says what the panel is.
+    """
+
+    def _repr_mimebundle_(self, **kwargs):
+        data = super()._repr_mimebundle_(**kwargs)
+        if isinstance(data, tuple):  # (data, metadata)
+            data = data[0]
+        game = getattr(self, "game", None)
+        what = f" of {game.name}" if game is not None else ""
+        data["text/plain"] = (f"{type(self).__name__}{what}: run the notebook to use its "
+                              "controls")
+        png = getattr(getattr(self, "charts", None), "value", b"")
+        if png:
+            data["image/png"] = base64.b64encode(png).decode("ascii")
+        return data

@@ -1,0 +1,1 @@
+"""The browser suite (a package, so that its conftest and the top-level one import apart)."""
