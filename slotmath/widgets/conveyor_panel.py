@@ -26,6 +26,7 @@ from slotmath.plot import (
     plot_rtp_from_reset,
     plot_stationary,
 )
+from slotmath.widgets.figure_view import ChartPanel, FigureView
 
 __all__ = ["ConveyorPanel", "conveyor_summary_html", "design_from_controls"]
 
@@ -87,13 +88,14 @@ class ConveyorPanel:
                                                description="wild weight per row", style=style)
         self.button = widgets.Button(description="Analyse")
         self.summary = widgets.HTML()
-        self.charts = widgets.Output()
+        self.charts = FigureView()
         self.button.on_click(lambda _: self.update())
         controls = (list(self.weights.values()) + list(self.values.values())
                     + [self.empty, self.no_wild, self.wild_row, self.button])
-        self.widget = widgets.VBox([widgets.HBox([widgets.VBox(controls[: len(controls) // 2]),
-                                                  widgets.VBox(controls[len(controls) // 2:])]),
-                                    self.summary, self.charts])
+        self.widget = ChartPanel([widgets.HBox([widgets.VBox(controls[: len(controls) // 2]),
+                                                widgets.VBox(controls[len(controls) // 2:])]),
+                                  self.summary, self.charts], charts=self.charts, game=game)
+        self.update()  # the file's design, shown at once (and stored with a saved notebook)
 
     def design(self) -> Game:
         return design_from_controls(
@@ -116,9 +118,7 @@ class ConveyorPanel:
         plot_rtp_from_reset(a, axs[1][0])
         plot_rtp_breakdown(a, axs[1][1])
         fig.tight_layout()
-        self.charts.clear_output(wait=True)
-        with self.charts:
-            display(fig)
+        self.charts.show(fig)  # an image widget: nothing is captured (see FigureView)
 
     def _ipython_display_(self):
         display(self.widget)

@@ -71,3 +71,21 @@ class StaticFallback:
         if png:
             data["image/png"] = base64.b64encode(png).decode("ascii")
         return data
+
+
+class ChartPanel(StaticFallback, widgets.VBox):
+    """A VBox of controls whose chart is the :class:`FigureView` ``charts``: what a panel built
+    from plain widgets shows, with the static fallback of a saved notebook. ``game`` names it.
+
+    Examples
+    --------
+    >>> view = FigureView()
+    >>> panel = ChartPanel([widgets.HTML("x"), view], charts=view)
+    >>> panel.charts is view
+    True
+    """
+
+    def __init__(self, children, charts: FigureView, game=None, **kwargs):
+        super().__init__(children, **kwargs)
+        self.charts = charts
+        self.game = game

@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 from slotmath.analysis import Analysis
 from slotmath.markov.hold_and_win import HoldAndWinChain
 from slotmath.model.hold_and_win import BOOSTER_KINDS, HoldAndWin
+from slotmath.widgets.figure_view import ChartPanel, FigureView
 
 __all__ = ["edited_spec", "figures_html", "hold_and_win_panel"]
 
@@ -77,22 +78,20 @@ def hold_and_win_panel(analysis: Analysis) -> widgets.VBox:
     low = widgets.IntSlider(value=spec.value_weights[0], min=1,
                             max=4 * spec.value_weights[0], description="x1 weight")
     out = widgets.HTML(figures_html(spec, analysis))
-    chart = widgets.Output()
+    chart = FigureView()
     button = widgets.Button(description="recompute")
 
     def recompute(_=None):
         edited = edited_spec(spec, cash.value, {k: s.value for k, s in gems.items()},
                              low.value)
         out.value = figures_html(edited, analysis)
-        chart.clear_output(wait=True)
-        with chart:
-            from IPython.display import display
-
-            from slotmath.plot.hold_and_win import plot_boosters
-            figure = Figure(figsize=(6, 3), layout="constrained")
-            chain = HoldAndWinChain(edited).figures(spec.trigger)
-            plot_boosters(chain, ax=figure.subplots())  # (its booster_levels)
-            display(figure)
+        from slotmath.plot.hold_and_win import plot_boosters
+        figure = Figure(figsize=(6, 3), layout="constrained")
+        chain = HoldAndWinChain(edited).figures(spec.trigger)
+        plot_boosters(chain, ax=figure.subplots())  # (its booster_levels)
+        chart.show(figure)  # an image widget: nothing is captured (see FigureView)
 
     button.on_click(recompute)
-    return widgets.VBox([cash, *gems.values(), low, button, out, chart])
+    recompute()  # the file's figures and chart, shown at once (and stored when saved)
+    return ChartPanel([cash, *gems.values(), low, button, out, chart], charts=chart,
+                      game=analysis.game)
