@@ -39,11 +39,6 @@ MARKS = ("trigger", "trigger_index", "drop_sum")
 FREE = "free:"
 
 
-def free_reels(game) -> str | None:
-    """The reel set the free spins play on (None without free spins)."""
-    return None if game.free_spins is None else game.free_spins.reels
-
-
 def table(context, reel_set: str, progress=None) -> MarkedTable:
     """The exact outcome table of one cascading spin on ``reel_set``, marks :data:`MARKS`."""
     from slotmath.exact.cascades import cascade_law

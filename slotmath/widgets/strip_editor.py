@@ -211,9 +211,9 @@ class StripEditor(StaticFallback, widgets.VBox):
         self.game, self.analysis = game, analysis
         self._refresh()
 
-    def _restore_sliders(self) -> None:
-        """Every slider back to the value of the game last analysed, without recomputing."""
-        reels = self.game.reel_sets[self.reel_set].reels
+    def _set_sliders(self, game) -> None:
+        """Every slider to ``game``'s value, without recomputing."""
+        reels = game.reel_sets[self.reel_set].reels
         self._muted = True
         try:
             for (j, s), slider in self.sliders.items():
@@ -221,15 +221,13 @@ class StripEditor(StaticFallback, widgets.VBox):
         finally:
             self._muted = False
 
+    def _restore_sliders(self) -> None:
+        """Every slider back to the value of the game last analysed, without recomputing."""
+        self._set_sliders(self.game)
+
     def reset(self) -> None:
         """Put every slider back to the loaded game's value (one recomputation)."""
-        reels = self.original.reel_sets[self.reel_set].reels
-        self._muted = True
-        try:
-            for (j, s), slider in self.sliders.items():
-                slider.value = self._value(reels[j], s)
-        finally:
-            self._muted = False
+        self._set_sliders(self.original)
         self._last = None
         self.update()
 
