@@ -312,9 +312,13 @@ class Analysis:
         return Fraction(self.round.base.hit_weight, self.round.base.cycle)
 
     @property
-    def variance(self) -> Fraction:
-        """Exact variance of the round win, in total bets squared."""
-        return self.round.variance
+    def variance(self) -> Fraction | float:
+        """Variance of the round win, in total bets squared: exact when every round feature
+        is; else a float (a float64 second moment written as a fraction is no exact figure,
+        and its last digits move with the summation order)."""
+        if all(getattr(f, "exact", True) for f in self.round.features):
+            return self.round.variance
+        return float(self.round.variance)
 
     @property
     def std(self) -> float:

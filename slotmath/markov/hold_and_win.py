@@ -61,7 +61,7 @@ from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
-from numba import njit
+from numba import njit, prange
 
 from slotmath.markov.sparse import backward_induction
 from slotmath.model.hold_and_win import BOOSTER_KINDS, HoldAndWin
@@ -457,10 +457,21 @@ class HoldAndWinChain:
 
     def float_records(self, helds) -> dict:
         """:meth:`records` in float64 for every start count in ``helds`` at once (each key's
-        value: one probability per start), by layers: the states with ``j`` value steps made
-        are one layer, and each record reaching it (the held counts at the steps so far) is
-        pushed through it by a compiled pass; the steps leaving it start the next layer's
-        records. Cost: one pass of a layer per record reaching it."""
+        value: one probability per start); see :meth:`_record_arrays`."""
+        recs, m, full, f, rec, probs = self._record_arrays(helds)
+        return {(int(m[c]), bool(full[c]), int(f[c]), recs[rec[c]]): probs[c]
+                for c in range(len(m))}
+
+    def _record_arrays(self, helds):
+        """The records of :meth:`float_records` as arrays: ``(records, mult, full, held at
+        the end, record id, probabilities)``, one row per distinct record key, ``records``
+        the tuples of held counts at the value steps (indexed by record id).
+
+        By layers: the states with ``j`` value steps made are one layer, and each record
+        reaching it (the held counts at the steps so far) is pushed through it by one
+        compiled pass (:func:`_record_pass`), which hands back the terminal states it
+        reached and the states of the next layer its value steps enter. Cost: one pass of a
+        layer per record reaching it, from the first state the record enters."""
         if self.exact:
             raise ValueError("float_records is the float64 pass; use records()")
         helds = list(helds)
@@ -471,37 +482,51 @@ class HoldAndWinChain:
         layer_of = s["pg"] // self._collect[1]
         layers = [np.nonzero(layer_of == j)[0].astype(np.int64) for j in range(steps + 1)]
         terminal, f_arr = s["terminal"], s["f"]
-        mult, full = self.multiplier(s["pp"]), s["full"]
         n = self.n_states
         mass, next_mass = np.zeros((n, n_k)), np.zeros((n, n_k))
-        first = np.zeros((n_k, n_k))
-        np.fill_diagonal(first, 1.0)
-        entries = {(): [(self.state_of(h), first[k]) for k, h in enumerate(helds)]}
-        out: dict = {}
+        seen = np.zeros(n, dtype=np.bool_)
+        starts = np.asarray([self.state_of(h) for h in helds], dtype=np.int64)
+        records: list[tuple[int, ...]] = [()]
+        entries = {0: (starts, np.eye(n_k))}
+        out_rec, out_x, out_m = [], [], []
         for j in range(steps + 1):
             states = layers[j]
-            ends = states[terminal[states]]
-            targets = layers[j + 1] if j < steps else states[:0]
-            following: dict = defaultdict(list)
-            for rec, starts in entries.items():
-                for x, m in starts:
-                    mass[x] += m
-                _layer_pass(states, ptr, cols, probs, green, mass, next_mass)
-                hit = ends[mass[ends].any(axis=1)]
-                for x in hit.tolist():
-                    key = (int(mult[x]), bool(full[x]), int(f_arr[x]), rec)
-                    if key in out:
-                        out[key] = out[key] + mass[x]
-                    else:
-                        out[key] = mass[x].copy()
-                mass[states] = 0.0
-                if len(targets):
-                    nxt = targets[next_mass[targets].any(axis=1)]
-                    for y in nxt.tolist():
-                        following[rec + (int(f_arr[y]),)].append((y, next_mass[y].copy()))
-                    next_mass[targets] = 0.0
+            n_ends = int(terminal[states].sum())
+            buf_x, buf_m = np.empty(n_ends, np.int64), np.empty((n_ends, n_k))
+            n_next = len(layers[j + 1]) if j < steps else 0
+            nxt_y, nxt_m = np.empty(n_next, np.int64), np.empty((n_next, n_k))
+            following: dict = {}
+            for rid, (ys, ms) in entries.items():
+                np.add.at(mass, ys, ms)
+                first = int(np.searchsorted(states, ys.min()))
+                n_out, n_in = _record_pass(states, first, ptr, cols, probs, green, terminal,
+                                           mass, next_mass, seen, buf_x, buf_m, nxt_y, nxt_m)
+                if n_out:
+                    out_rec.append(np.full(n_out, rid, np.int64))
+                    out_x.append(buf_x[:n_out].copy())
+                    out_m.append(buf_m[:n_out].copy())
+                if n_in:
+                    ys2, ms2 = nxt_y[:n_in], nxt_m[:n_in]
+                    fs = f_arr[ys2]
+                    for fv in np.unique(fs).tolist():
+                        sel = fs == fv
+                        following[len(records)] = (ys2[sel].copy(), ms2[sel].copy())
+                        records.append(records[rid] + (fv,))
             entries = following
-        return out
+        if not out_x:
+            empty = np.zeros(0, np.int64)
+            return records, empty, empty.astype(bool), empty, empty, np.zeros((0, n_k))
+        rec = np.concatenate(out_rec)
+        xs = np.concatenate(out_x)
+        ms = np.concatenate(out_m)
+        mult = self.multiplier(s["pp"][xs])
+        full = s["full"][xs]
+        fx = f_arr[xs]
+        code = ((rec * (int(mult.max()) + 1) + mult) * 2 + full) * (self.max_capacity + 1) + fx
+        keys, first_row, inverse = np.unique(code, return_index=True, return_inverse=True)
+        agg = np.zeros((len(keys), n_k))
+        np.add.at(agg, inverse.ravel(), ms)
+        return (records, mult[first_row], full[first_row], fx[first_row], rec[first_row], agg)
 
     @cached_property
     def unit(self) -> Fraction:
@@ -525,7 +550,7 @@ class HoldAndWinChain:
         largest sum (no wrap-around), per (multiplier, full) pair; each is then scaled by
         its multiplier."""
         helds = list(helds)
-        records = self.float_records(helds)
+        recs, m_arr, full_arr, f_arr, rec_id, probs = self._record_arrays(helds)
         steps = len(self.value_step_laws)
         ladder = [int(v / self.unit) for v in self.spec.values]
         prize = int(self.spec.full_grid_prize / self.unit)
@@ -533,41 +558,44 @@ class HoldAndWinChain:
         size = 1 << max(1, math.ceil(math.log2(top_sum + 1)))
         bins = size // 2 + 1
         powers = np.empty((steps, self.max_capacity + 1, bins), dtype=np.complex128)
-        mean_s, var_s = [], []
+        mean_s, var_s = np.zeros(steps), np.zeros(steps)
+        grid = np.arange(size, dtype=np.float64)
         for s_, law in enumerate(self.value_step_laws):
             pmf = np.zeros(size)
             for j, p in law.items():
                 pmf[ladder[j]] += float(p)
-            grid = np.arange(size, dtype=np.float64)
-            mean_s.append(float((grid * pmf).sum()))
-            var_s.append(float((grid * grid * pmf).sum()) - mean_s[-1] ** 2)
+            mean_s[s_] = float((grid * pmf).sum())
+            var_s[s_] = float((grid * grid * pmf).sum()) - mean_s[s_] ** 2
             spec1 = np.fft.rfft(pmf)
             powers[s_, 0] = 1.0
             for k in range(1, self.max_capacity + 1):
                 powers[s_, k] = powers[s_, k - 1] * spec1
-        pairs = sorted({(m, full) for m, full, _, _ in records})
+        counts = _step_counts(recs, rec_id, f_arr, steps)
+        pairs = sorted({(int(m), bool(full)) for m, full in zip(m_arr.tolist(),
+                                                                full_arr.tolist())})
         pair_id = {pr: i for i, pr in enumerate(pairs)}
-        n_rec = len(records)
-        counts = np.zeros((n_rec, steps), dtype=np.int64)
-        mf = np.empty(n_rec, dtype=np.int64)
-        probs = np.empty((n_rec, len(helds)))
-        second = np.zeros(len(helds))
-        prefix = []
-        for c, ((m, full, f, rec), p) in enumerate(records.items()):
-            for s_, k in _groups(rec, f):
-                counts[c, s_] = k
-            mf[c] = pair_id[m, full]
-            probs[c] = p
-            mean = sum(counts[c, t] * mean_s[t] for t in range(steps)) + (prize if full else 0)
-            var = sum(counts[c, t] * var_s[t] for t in range(steps))
-            second += p * (m * m) * (var + mean * mean)
-            prefix.append((mf[c], *counts[c, 1:].tolist()))
-        order = np.asarray(sorted(range(n_rec), key=lambda c: prefix[c]), dtype=np.int64)
-        keys = [prefix[c] for c in order.tolist()]
-        starts = [0] + [q for q in range(1, n_rec) if keys[q] != keys[q - 1]] + [n_rec]
-        spectrum = np.zeros((len(helds), len(pairs), bins), dtype=np.complex128)
-        _mix_spectra(order, mf, counts, probs, np.asarray(starts, dtype=np.int64), powers,
-                     spectrum)
+        mf = np.asarray([pair_id[int(m), bool(full)] for m, full in
+                         zip(m_arr.tolist(), full_arr.tolist())], dtype=np.int64)
+        mean = counts @ mean_s + prize * full_arr
+        var = counts @ var_s
+        second = ((m_arr.astype(np.float64) ** 2 * (var + mean * mean))[:, None]
+                  * probs).sum(axis=0)
+        # classes sorted by (pair, counts with steps): a prefix's sum over the last count
+        # (no step) is made first, then multiplied once by the powers of its other counts
+        n_rec = len(m_arr)
+        keys = np.column_stack([mf, counts[:, 1:]]) if n_rec else np.zeros((0, steps))
+        order = np.lexsort(keys.T[::-1]).astype(np.int64) if n_rec else np.zeros(0, np.int64)
+        sk = keys[order]
+        change = np.ones(n_rec, dtype=bool)
+        if n_rec > 1:
+            change[1:] = (sk[1:] != sk[:-1]).any(axis=1)
+        starts = np.append(np.nonzero(change)[0], n_rec).astype(np.int64)
+        out_re = np.zeros((len(helds), len(pairs), bins))
+        out_im = np.zeros((len(helds), len(pairs), bins))
+        _mix_spectra(order, mf, counts, np.ascontiguousarray(probs), starts,
+                     np.ascontiguousarray(powers.real), np.ascontiguousarray(powers.imag),
+                     out_re, out_im)
+        spectrum = out_re + 1j * out_im
         top = max(m * (top_sum + (prize if full else 0)) for m, full in pairs)
         unit2 = float(self.unit) ** 2
         result = {}
@@ -610,6 +638,29 @@ class HoldAndWinChain:
         return dict(sorted(out.items()))
 
 
+def _step_counts(recs, rec_id, f_arr, steps: int) -> np.ndarray:
+    """``counts[c, s]``: how many symbols held at the end of class ``c`` received ``s``
+    value steps (:func:`_groups` for every class at once)."""
+    n = len(rec_id)
+    counts = np.zeros((n, steps), dtype=np.int64)
+    if not n:
+        return counts
+    width = max(1, max(len(r) for r in recs))
+    table = np.zeros((len(recs), width), dtype=np.int64)
+    for i, r in enumerate(recs):
+        table[i, :len(r)] = r
+    b = np.asarray([len(r) for r in recs], dtype=np.int64)[rec_id]
+    marks = table[rec_id]
+    rows = np.arange(n)
+    before = np.zeros(n, dtype=np.int64)
+    for j in range(steps):
+        ok = j <= b
+        here = np.where(j < b, marks[:, min(j, width - 1)], f_arr)
+        counts[rows[ok], (b - j)[ok]] = (here - before)[ok]
+        before = np.where(ok, here, before)
+    return counts
+
+
 def _groups(rec: tuple[int, ...], f: int) -> list[tuple[int, int]]:
     """(value steps received, how many held) from the record: those held at step j received
     every step from j on."""
@@ -646,57 +697,103 @@ def _exact_backward(matrix: list[tuple[int, int, Fraction]], reward, n: int) -> 
 
 
 @njit(cache=True)
-def _layer_pass(layer_states, indptr, cols, probs, green, mass, next_mass):
-    """Push ``mass`` forward over the states of one layer (value steps made so far), in
-    order; moves that make a value step leave the layer into ``next_mass`` instead."""
+def _record_pass(states, first, indptr, cols, probs, green, terminal, mass, next_mass, seen,
+                 out_x, out_m, next_y, next_m):
+    """Push ``mass`` (one record's, every start column) forward over the states of one layer
+    from position ``first``, in topological order, clearing it as it goes. Terminal states
+    reached are written to ``out_x``/``out_m``; moves that make a value step leave the layer
+    into ``next_mass``, and the states they enter are written to ``next_y``/``next_m`` (and
+    cleared). Returns the two counts."""
     n_k = mass.shape[1]
-    for i in range(layer_states.shape[0]):
-        x = layer_states[i]
-        empty = True
+    n_out = 0
+    n_next = 0
+    for i in range(first, states.shape[0]):
+        x = states[i]
+        live = False
         for k in range(n_k):
             if mass[x, k] != 0.0:
-                empty = False
-        if empty:
+                live = True
+                break
+        if not live:
+            continue
+        if terminal[x]:
+            out_x[n_out] = x
+            for k in range(n_k):
+                out_m[n_out, k] = mass[x, k]
+                mass[x, k] = 0.0
+            n_out += 1
             continue
         for q in range(indptr[x], indptr[x + 1]):
             y = cols[q]
             p = probs[q]
             if green[q]:
+                if not seen[y]:
+                    seen[y] = True
+                    next_y[n_next] = y
+                    n_next += 1
                 for k in range(n_k):
                     next_mass[y, k] += mass[x, k] * p
             else:
                 for k in range(n_k):
                     mass[y, k] += mass[x, k] * p
+        for k in range(n_k):
+            mass[x, k] = 0.0
+    for t in range(n_next):
+        y = next_y[t]
+        seen[y] = False
+        for k in range(n_k):
+            next_m[t, k] = next_mass[y, k]
+            next_mass[y, k] = 0.0
+    return n_out, n_next
 
 
-@njit(cache=True)
-def _mix_spectra(order, mf, counts, probs, starts, powers, spectrum):
-    """``spectrum[k, mf] += p_k x prod_s powers[s, n_s]`` over classes sorted by their
-    counts with steps (the prefix); the sum over the last count (no step) is made first,
-    once per prefix: ``starts`` are the first class of each prefix in ``order``."""
-    n_bins = powers.shape[2]
+@njit(cache=True, parallel=True)
+def _mix_spectra(order, mf, counts, probs, starts, powers_re, powers_im, out_re, out_im):
+    """``out[k, mf] += p_k x prod_s powers[s, n_s]`` over classes sorted by their counts
+    with steps (the prefix); the sum over the last count (no step) is made first, once per
+    prefix: ``starts`` are the first class of each prefix in ``order``. Complex numbers as
+    real and imaginary arrays (the inner loops are then plain real axpys), the bins split
+    in blocks, one thread per block (every block sees every class)."""
+    n_bins = powers_re.shape[2]
     n_steps = counts.shape[1]
     n_k = probs.shape[1]
-    acc = np.empty((n_k, n_bins), dtype=np.complex128)
-    for g in range(starts.shape[0] - 1):
-        acc[:, :] = 0.0
-        for q in range(starts[g], starts[g + 1]):
-            c = order[q]
-            row = powers[0, counts[c, 0]]
-            for k in range(n_k):
-                p = probs[c, k]
-                if p != 0.0:
-                    for w in range(n_bins):
-                        acc[k, w] += p * row[w]
-        c = order[starts[g]]
-        for s in range(1, n_steps):
-            n = counts[c, s]
-            if n:
-                row = powers[s, n]
+    width = 1024
+    n_blocks = (n_bins + width - 1) // width
+    for blk in prange(n_blocks):
+        lo = blk * width
+        hi = min(n_bins, lo + width)
+        m = hi - lo
+        a_re = np.empty((n_k, m))
+        a_im = np.empty((n_k, m))
+        for g in range(starts.shape[0] - 1):
+            a_re[:, :] = 0.0
+            a_im[:, :] = 0.0
+            for q in range(starts[g], starts[g + 1]):
+                c = order[q]
+                r_re = powers_re[0, counts[c, 0]]
+                r_im = powers_im[0, counts[c, 0]]
                 for k in range(n_k):
-                    for w in range(n_bins):
-                        acc[k, w] *= row[w]
-        target = mf[c]
-        for k in range(n_k):
-            for w in range(n_bins):
-                spectrum[k, target, w] += acc[k, w]
+                    p = probs[c, k]
+                    if p != 0.0:
+                        for w in range(m):
+                            a_re[k, w] += p * r_re[lo + w]
+                            a_im[k, w] += p * r_im[lo + w]
+            c = order[starts[g]]
+            for s in range(1, n_steps):
+                n = counts[c, s]
+                if n:
+                    r_re = powers_re[s, n]
+                    r_im = powers_im[s, n]
+                    for k in range(n_k):
+                        for w in range(m):
+                            x_re = a_re[k, w]
+                            x_im = a_im[k, w]
+                            y_re = r_re[lo + w]
+                            y_im = r_im[lo + w]
+                            a_re[k, w] = x_re * y_re - x_im * y_im
+                            a_im[k, w] = x_re * y_im + x_im * y_re
+            target = mf[c]
+            for k in range(n_k):
+                for w in range(m):
+                    out_re[k, target, lo + w] += a_re[k, w]
+                    out_im[k, target, lo + w] += a_im[k, w]
