@@ -298,11 +298,13 @@ class HoldAndWinChain:
             w = probs if weight is None else [p * int(x) for p, x in zip(probs, weight)]
             m = select if select is not None else np.ones(len(rows), dtype=bool)
             return [(int(i), int(j), pw) for i, j, pw, keep in zip(rows, cols, w, m) if keep]
+        # one row-sorted structure for every matrix: a move left out has probability 0
+        order, ptr = self._csr_order
         data = probs if weight is None else probs * weight
         if select is not None:
-            rows, cols, data = rows[select], cols[select], data[select]
+            data = np.where(select, data, 0.0)
         n = self.n_states
-        return sp.csr_array((data, (rows, cols)), shape=(n, n))
+        return sp.csr_array((data[order], cols[order], ptr), shape=(n, n))
 
     def _solve(self, matrix, reward):
         """Expected total reward to absorption from every state."""
@@ -448,10 +450,17 @@ class HoldAndWinChain:
         return out
 
     @cached_property
+    def _csr_order(self):
+        """The moves sorted by source state (stable) and the row pointers of that order."""
+        rows = self.transitions["rows"]
+        order = np.argsort(rows, kind="stable")
+        ptr = np.searchsorted(rows[order], np.arange(self.n_states + 1)).astype(np.int64)
+        return order, ptr
+
+    @cached_property
     def _csr(self):
         t = self.transitions
-        order = np.argsort(t["rows"], kind="stable")
-        ptr = np.searchsorted(t["rows"][order], np.arange(self.n_states + 1)).astype(np.int64)
+        order, ptr = self._csr_order
         return (ptr, t["cols"][order].astype(np.int64), np.asarray(t["probs"])[order],
                 t["fired"][1][order] > 0)
 
