@@ -9,6 +9,7 @@ game loads, so leaving a game out is never silent.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,3 +23,18 @@ BENCHMARK_ONLY = {
 
 #: the games every generic suite analyses
 ANALYSED = [p for p in ALL if p.stem not in BENCHMARK_ONLY]
+
+
+@cache
+def _analysed(path: str, level: int):
+    import slotmath
+
+    return slotmath.analyze(slotmath.load_game(path), level)
+
+
+def analysed(path, level: int = 1):
+    """The analysis of the bundled game at ``path`` and ``level``, made once per test session
+    and shared by the generic suites (golden, report, JSON shape, workbook, architecture):
+    each reads figures from it and checks them against its own independent path, so sharing
+    the object removes repeated minutes of the same enumeration, not a check."""
+    return _analysed(str(Path(path).resolve()), int(level))

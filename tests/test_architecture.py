@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
-from bundled import ANALYSED
+from bundled import ANALYSED, analysed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -108,11 +108,10 @@ def test_two_features_on_one_mark_equal_brute_force(weights, free_weights):
 
 
 def _features_of_every_bundled_game():
-    import slotmath
 
     out = []
     for path in ANALYSED:  # (tests/bundled.py)
-        a = slotmath.analyze(slotmath.load_game(path))
+        a = analysed(path)
         rounds = a.round.features if a.game.conveyor is None else ()  # (a conveyor: no round)
         out += [*a.spin_features(), *rounds, *a.stationary_features]
     return out

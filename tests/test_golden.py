@@ -15,7 +15,7 @@ import math
 from pathlib import Path
 
 import pytest
-from bundled import ANALYSED
+from bundled import ANALYSED, analysed
 
 import slotmath
 from slotmath import report
@@ -89,7 +89,7 @@ def _interval_differences(want: list, got: list) -> list[str]:
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
 def test_figures_equal_the_golden_file(path):
     game, level = path.stem.rsplit("_level", 1)
-    a = slotmath.analyze(slotmath.load_game(ROOT / "data" / "games" / f"{game}.toml"), int(level))
+    a = analysed(ROOT / "data" / "games" / f"{game}.toml", int(level))
     got = json.loads(json.dumps(report.analysis_dict(a), default=str))
     want = json.loads(path.read_text())
     for key in ADDED:

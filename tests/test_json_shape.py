@@ -12,8 +12,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from bundled import analysed
 
-import slotmath
 from slotmath import report
 from slotmath.report.figures import figure, is_figure, read_figure
 
@@ -41,7 +41,7 @@ LABELS = {"band", "symbol", "division", "name"}
 
 
 def _document(name: str, level: int) -> dict:
-    a = slotmath.analyze(slotmath.load_game(ROOT / "data" / "games" / f"{name}.toml"), level)
+    a = analysed(ROOT / "data" / "games" / f"{name}.toml", level)
     return json.loads(json.dumps(report.analysis_dict(a), default=str)), a
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from bundled import ANALYSED
+from bundled import ANALYSED, analysed
 
 import slotmath
 from slotmath import report
@@ -18,7 +18,7 @@ GAMES = ANALYSED  # (tests/bundled.py)
 
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
 def test_tables_add_up(path):
-    a = slotmath.analyze(slotmath.load_game(path))
+    a = analysed(path)
     pays = report.symbol_table(a)
     # The pay table (direct method) against the full-cycle engine's paid spin, which shares
     # no code with it: lines or ways plus scatters make the spin's whole mean.

@@ -159,7 +159,9 @@ def _headline(a) -> pd.DataFrame:
         figure_row("hit frequency", hf),
         figure_row("hit frequency: 1 in", _one_in(hf)),
         figure_row("base-spin hit frequency", a.base_hit_frequency),
-        figure_row("variance (x bet squared)", a.variance),
+        figure_row("variance (x bet squared)", a.variance, None,
+                   EXACT if _is_exact(a.variance) else
+                   "float64 second moment of a numerical feature law (no bound stated)"),
         figure_row("SD (x bet)", a.std, ROUNDOFF * max(a.std, 1.0),
                    "float64 square root of the exact variance"),
     ]
