@@ -219,15 +219,11 @@ def _pay_records(a) -> list[dict]:
 
 def _scatter_records(a) -> list[dict]:
     """The scatter table's rows, their probability and RTP as figures."""
+    if a.game.cascades is not None:  # the final window of the chain, computed once there
+        from slotmath.report.cascades import cascade_scatter_records
+
+        return cascade_scatter_records(a)
     rows = scatter_table(a).to_dict(orient="records")
-    if a.game.cascades is not None:  # the final window of the chain
-        law = a.cascade_law
-        credits = a.context.model.scatter_credits
-        for row in rows:
-            pay = credits[row["symbol"]][row["count"]] if row["symbol"] in credits else 0
-            row["probability"] = figure(Fraction(row["weight"], law.cycle))
-            row["rtp"] = figure(Fraction(row["weight"] * pay, law.cycle * law.credits_per_bet))
-        return rows
     d = a.direct
     for row in rows:
         credits = d.scatter_credits[row["symbol"]][row["count"]]
