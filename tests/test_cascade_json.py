@@ -19,7 +19,7 @@ import pytest
 
 import slotmath
 from slotmath import report
-from slotmath.plot import carried_multiplier_data, cascade_count_data
+from slotmath.plot import carried_multiplier_data, cascade_count_data, cascade_win_data
 from slotmath.report.figures import is_figure, read_figure
 
 GAME = Path(__file__).parent / "data" / "cascades" / "tiny_free_spins.toml"
@@ -169,3 +169,12 @@ def test_cascade_count_chart_reads_the_json_law(doc, analysis):
     assert df["at_least"].iloc[0] == 1.0
     # multiplier column is the rule's value: 1 + cascades for start 1, step 1
     assert list(df["multiplier"]) == [k + 1 for k in df["cascades"]]
+
+
+def test_paid_spin_win_chart_is_the_paid_spin_law(doc, analysis):
+    """Its mean is the paid spin's components (first drop + later drops + scatter), read
+    from the JSON; its probabilities and P(0) add up to 1."""
+    df = cascade_win_data(analysis)
+    assert sum(df["probability_exact"]) + df.attrs["zero"] == 1
+    mean = sum(w * p for w, p in zip(df["win_exact"], df["probability_exact"], strict=True))
+    assert mean == sum(read_figure(doc["components"][k]) for k in ("ways", "cascades", "scatter"))

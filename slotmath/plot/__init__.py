@@ -10,8 +10,10 @@ from slotmath.plot.breakdown import plot_rtp_breakdown, rtp_breakdown_data
 from slotmath.plot.cascades import (
     carried_multiplier_data,
     cascade_count_data,
+    cascade_win_data,
     plot_carried_multiplier,
     plot_cascade_counts,
+    plot_cascade_wins,
 )
 from slotmath.plot.conveyor import (
     plot_rtp_by_visible_state,
@@ -38,10 +40,12 @@ from slotmath.plot.win_sizes import plot_win_sizes, win_size_data
 __all__ = [
     "carried_multiplier_data",
     "cascade_count_data",
+    "cascade_win_data",
     "edit_symbol",
     "hit_value_data",
     "plot_carried_multiplier",
     "plot_cascade_counts",
+    "plot_cascade_wins",
     "plot_hit_value",
     "plot_pool",
     "plot_rtp_breakdown",

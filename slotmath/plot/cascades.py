@@ -15,8 +15,10 @@ from slotmath.plot._common import axes
 __all__ = [
     "carried_multiplier_data",
     "cascade_count_data",
+    "cascade_win_data",
     "plot_carried_multiplier",
     "plot_cascade_counts",
+    "plot_cascade_wins",
 ]
 
 
@@ -155,4 +157,81 @@ def plot_carried_multiplier(result: Any, ax=None):
     ax.set_zorder(twin.get_zorder() + 1)
     ax.patch.set_visible(False)
     ax.set_title("the multiplier through the free spins (exact)")
+    return ax
+
+
+def cascade_win_data(result: Any) -> pd.DataFrame:
+    """What :func:`plot_cascade_wins` draws: the exact law of a paid cascading spin's win
+    (every drop at its multiplier, scatter pays; free spins not included).
+
+    Parameters
+    ----------
+    result : Analysis or CascadeLaw
+        An :class:`~slotmath.analysis.Analysis` of a cascading game (its ``cascade_law``) or
+        a :class:`~slotmath.exact.cascades.CascadeLaw` (a lean one too: the win is kept).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per distinct win > 0: ``win_exact`` (Fraction, in total bets), ``win``,
+        ``probability_exact``, ``probability``, ``at_least`` (P(win >= this), float).
+        ``df.attrs["zero"]`` is P(win = 0), exact.
+
+    Examples
+    --------
+    >>> from slotmath.exact.cascades import CascadeLaw
+    >>> law = CascadeLaw({(0, 0, 0, 0): 5, (10, 0, 0, 1): 2, (30, 0, 0, 2): 1}, 8, 10,
+    ...                  (0, 0, 0), {}, (1, 2, 3), {}, {}, {})
+    >>> df = cascade_win_data(law)
+    >>> df[["win", "probability_exact", "at_least"]]
+       win probability_exact  at_least
+    0  1.0               1/4     0.375
+    1  3.0               1/8     0.125
+    >>> df.attrs["zero"]
+    Fraction(5, 8)
+    """
+    law = getattr(result, "cascade_law", result)
+    if law is None or not hasattr(law, "joint"):
+        raise TypeError("expected the Analysis of a cascading game or a CascadeLaw, "
+                        f"got {type(result).__name__}")
+    weights: dict = {}
+    for (c, _a, _t, _k), w in law.joint.items():
+        weights[c] = weights.get(c, 0) + w
+    wins = sorted(c for c in weights if c > 0)
+    probs = [Fraction(weights[c], law.cycle) for c in wins]
+    tail, at_least = Fraction(0), []
+    for p in reversed(probs):
+        tail += p
+        at_least.append(float(tail))
+    df = pd.DataFrame({
+        "win_exact": pd.Series([Fraction(c, law.credits_per_bet) for c in wins], dtype=object),
+        "win": [c / law.credits_per_bet for c in wins],
+        "probability_exact": pd.Series(probs, dtype=object),
+        "probability": [float(p) for p in probs],
+        "at_least": at_least[::-1],
+    })
+    df.attrs["zero"] = Fraction(weights.get(0, 0), law.cycle)
+    return df
+
+
+def plot_cascade_wins(result: Any, ax=None):
+    """Draw P(paid-spin win >= x) against x on log-log axes (exact).
+
+    Parameters
+    ----------
+    result : Analysis or CascadeLaw
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    data = cascade_win_data(result)
+    ax = axes(ax)
+    ax.step(data["win"], data["at_least"], where="post", color="C2")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("paid-spin win x (total bets)")
+    ax.set_ylabel("P(win >= x)")
+    ax.set_title(f"paid-spin win (exact; P(win > 0) = {1 - float(data.attrs['zero']):.4f})")
     return ax
