@@ -178,3 +178,38 @@ def test_paid_spin_win_chart_is_the_paid_spin_law(doc, analysis):
     assert sum(df["probability_exact"]) + df.attrs["zero"] == 1
     mean = sum(w * p for w, p in zip(df["win_exact"], df["probability_exact"], strict=True))
     assert mean == sum(read_figure(doc["components"][k]) for k in ("ways", "cascades", "scatter"))
+
+
+def test_a_coarse_grid_moves_each_win_by_at_most_its_stated_rounding(analysis, monkeypatch):
+    """A round too wide for the FFT grid (Frozen Gems: wins to ~1e8 credits) is computed on a
+    coarser grid. Here the grid is forced small: the distribution's CDF stays between the
+    exact-grid CDF shifted by the stated rounding either way, and so does its mean."""
+    import numpy as np
+
+    from slotmath.features import compose
+
+    fine = analysis.round.distribution()
+    assert fine.rounding_bets == 0.0
+    monkeypatch.setattr(compose, "MAX_GRID", 1 << 8)
+    coarse = analysis.round.distribution()
+    r = coarse.rounding_bets
+    assert r > 0
+    tol = 1e-9 + fine.aliased_mass_bound + coarse.aliased_mass_bound + coarse.dropped_bound \
+        + fine.dropped_bound
+    wins_f = fine.credits / fine.credits_per_bet
+    wins_c = coarse.credits / coarse.credits_per_bet
+    cdf_f, cdf_c = np.cumsum(fine.probs), np.cumsum(coarse.probs)
+
+    def at(wins, cdf, x):
+        i = np.searchsorted(wins, x, side="right")
+        return cdf[i - 1] if i else 0.0
+
+    def bracket_holds(shift):
+        xs = np.concatenate([wins_f, wins_c, wins_f - shift, wins_c + shift])
+        return all(at(wins_f, cdf_f, x - shift) - tol <= at(wins_c, cdf_c, x)
+                   <= at(wins_f, cdf_f, x + shift) + tol for x in xs)
+
+    assert bracket_holds(r)
+    assert not bracket_holds(0)  # the grid did move wins: the check sees a move
+    assert abs(coarse.mean_bets - fine.mean_bets) <= r + tol * wins_f.max()
+    assert len(coarse.credits) < len(fine.credits)

@@ -16,9 +16,11 @@ __all__ = [
     "carried_multiplier_data",
     "cascade_count_data",
     "cascade_win_data",
+    "freed_data",
     "plot_carried_multiplier",
     "plot_cascade_counts",
     "plot_cascade_wins",
+    "plot_freed",
 ]
 
 
@@ -85,11 +87,14 @@ def plot_cascade_counts(result: Any, ax=None):
     -------
     matplotlib.axes.Axes
     """
+    from matplotlib.ticker import MaxNLocator
+
     data = cascade_count_data(result)
     data = data[data["probability"] > 0]
     ax = axes(ax)
     ax.bar(data["cascades"], data["probability"], color="C0")
     ax.set_yscale("log")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("cascades in a paid spin")
     ax.set_ylabel("probability")
     mean = float(sum(data["cascades"] * data["probability_exact"]))
@@ -234,4 +239,70 @@ def plot_cascade_wins(result: Any, ax=None):
     ax.set_xlabel("paid-spin win x (total bets)")
     ax.set_ylabel("P(win >= x)")
     ax.set_title(f"paid-spin win (exact; P(win > 0) = {1 - float(data.attrs['zero']):.4f})")
+    return ax
+
+
+def freed_data(result: Any) -> pd.DataFrame:
+    """What :func:`plot_freed` draws: how often each reel's frozen bonus symbol is freed in a
+    paid spin, by effect (exact).
+
+    Parameters
+    ----------
+    result : Analysis or CascadeLaw
+        Of a cascading game with ``[bonus_symbols]``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (reel, effect) that can be freed: ``reel`` (1 = the first), ``effect``,
+        ``probability_exact`` (Fraction), ``probability``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from slotmath.exact.cascades import CascadeLaw
+    >>> law = CascadeLaw({(0, 0, 0, 0): 4}, 4, 1, (0, 0, 0), {0: 4}, (1,),
+    ...                  {(0, "BW"): 1, (1, "S2"): 2}, {}, {})
+    >>> freed_data(law)
+       reel effect probability_exact  probability
+    0     1     BW               1/4         0.25
+    1     2     S2               1/2         0.50
+    """
+    law = getattr(result, "cascade_law", result)
+    if law is None or not hasattr(law, "freed"):
+        raise TypeError("expected the Analysis of a cascading game or a CascadeLaw, "
+                        f"got {type(result).__name__}")
+    rows = [{"reel": r + 1, "effect": e, "probability_exact": p, "probability": float(p)}
+            for (r, e), p in sorted(law.freed.items())]
+    return pd.DataFrame(rows, columns=["reel", "effect", "probability_exact", "probability"])
+
+
+def plot_freed(result: Any, ax=None):
+    """Draw each reel's freeing probability per paid spin, one bar per effect, log axis.
+
+    Parameters
+    ----------
+    result : Analysis or CascadeLaw
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    data = freed_data(result)
+    data = data[data["probability"] > 0]
+    ax = axes(ax)
+    effects = sorted(set(data["effect"]))
+    width = 0.8 / max(len(effects), 1)
+    for i, effect in enumerate(effects):
+        part = data[data["effect"] == effect]
+        ax.bar(part["reel"] + (i - (len(effects) - 1) / 2) * width, part["probability"],
+               width, label=effect, color=f"C{i}")
+    ax.set_yscale("log")
+    ax.set_xticks(sorted(set(data["reel"])))
+    ax.set_xlabel("reel")
+    ax.set_ylabel("P(freed in a paid spin)")
+    ax.set_title("bonus symbols freed (exact)")
+    if effects:
+        ax.legend(fontsize="small")
     return ax

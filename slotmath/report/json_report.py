@@ -36,6 +36,8 @@ def distribution_notes(a) -> dict:
         "dropped_mass": n.dropped_mass,
         "noise_floor": n.noise_floor,
         "mean_error": abs(n.mean_bets - float(a.round.mean)),  # against its own exact mean
+        # wins moved to a coarser grid than their exact one (a grid past MAX_GRID points)
+        "win_rounding_bets": getattr(n, "rounding_bets", 0.0),
     }
 
 
