@@ -29,16 +29,18 @@ def distribution_notes(a) -> dict:
     if a.distribution_exact:
         return {"method": "exact full-cycle enumeration", "exact": True}
     n = a.distribution
-    return {
+    out = {
         "method": "FFT over the free-spins chain, convolved with the exact base spin",
         "exact": False,
         "aliased_mass_bound": n.aliased_mass_bound,
         "dropped_mass": n.dropped_mass,
         "noise_floor": n.noise_floor,
         "mean_error": abs(n.mean_bets - float(a.round.mean)),  # against its own exact mean
-        # wins moved to a coarser grid than their exact one (a grid past MAX_GRID points)
-        "win_rounding_bets": getattr(n, "rounding_bets", 0.0),
     }
+    rounding = getattr(n, "rounding_bets", 0.0)
+    if rounding:  # wins moved to a coarser grid than their exact one (past MAX_GRID points)
+        out["win_rounding_bets"] = rounding
+    return out
 
 
 def analysis_dict(a) -> dict:
