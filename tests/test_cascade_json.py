@@ -213,3 +213,17 @@ def test_a_coarse_grid_moves_each_win_by_at_most_its_stated_rounding(analysis, m
     assert not bracket_holds(0)  # the grid did move wins: the check sees a move
     assert abs(coarse.mean_bets - fine.mean_bets) <= r + tol * wins_f.max()
     assert len(coarse.credits) < len(fine.credits)
+
+
+def test_the_multiplier_chart_draws_quoted_figures_too(doc):
+    """The notebook draws the bundled game's figures, read from its JSON, through the same
+    chart: a table with the needed columns passes as it is; one without them is refused."""
+    import pandas as pd
+
+    rows = doc["cascades"]["free_spins_multiplier"]
+    table = pd.DataFrame({"spin": [r["spin"] for r in rows],
+                          "played": [r["played"]["float"] for r in rows],
+                          "mean_multiplier": [r["mean_multiplier"]["float"] for r in rows]})
+    assert carried_multiplier_data(table) is table
+    with pytest.raises(TypeError, match="mean_multiplier"):
+        carried_multiplier_data(table.drop(columns="mean_multiplier"))

@@ -109,8 +109,10 @@ def carried_multiplier_data(result: Any) -> pd.DataFrame:
 
     Parameters
     ----------
-    result : Analysis
-        Of a cascading game with free spins.
+    result : Analysis or DataFrame
+        Of a cascading game with free spins; or figures already computed (a DataFrame with
+        ``spin``, ``played`` and ``mean_multiplier``, e.g. read from the JSON's
+        ``cascades.free_spins_multiplier``), returned as they are.
 
     Returns
     -------
@@ -130,6 +132,11 @@ def carried_multiplier_data(result: Any) -> pd.DataFrame:
     """
     from slotmath.report.cascades import carried_multiplier_table
 
+    if isinstance(result, pd.DataFrame):
+        missing = {"spin", "played", "mean_multiplier"} - set(result.columns)
+        if missing:
+            raise TypeError(f"a figures table needs the columns {sorted(missing)}")
+        return result
     table = carried_multiplier_table(result)
     if table is None:
         raise TypeError("expected the Analysis of a cascading game with free spins")
