@@ -213,6 +213,12 @@ def test_a_coarse_grid_moves_each_win_by_at_most_its_stated_rounding(analysis, m
     assert not bracket_holds(0)  # the grid did move wins: the check sees a move
     assert abs(coarse.mean_bets - fine.mean_bets) <= r + tol * wins_f.max()
     assert len(coarse.credits) < len(fine.credits)
+    # the free-spin laws themselves stay within the grid (Frozen Gems' 1-credit laws were
+    # ~730 MB a start key, and the JSON run was killed for memory)
+    feature = next(f for f in analysis.round.features if f.name == "free_spins")
+    starts = analysis.round.start_probabilities("free_spins")
+    for law in feature.dense(sorted(starts)).values():
+        assert len(law.probs) <= compose.MAX_GRID and law.step > 1 and law.rounding > 0
 
 
 def test_the_multiplier_chart_draws_quoted_figures_too(doc):
