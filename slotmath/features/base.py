@@ -58,12 +58,14 @@ class Mark:
 @dataclass(frozen=True)
 class DenseLaw:
     """A numerical law on a grid: ``P(win = i * step credits) = probs[i]``; ``error`` bounds
-    the probability mass folded back by the grid (``credits_per_bet`` credits are one bet)."""
+    the probability mass folded back by the grid (``credits_per_bet`` credits are one bet).
+    ``rounding``: the most a win was moved (credits) to land on the grid (0: it was not)."""
 
     probs: np.ndarray
     step: int
     credits_per_bet: int
     error: float
+    rounding: float = 0.0
 
 
 @dataclass(frozen=True, eq=False)

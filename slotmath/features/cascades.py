@@ -137,12 +137,21 @@ class CascadeFreeSpins:
         return self.beta * i * x + y
 
     def dense(self, keys) -> dict:
+        """Sampled laws on a grid of 1 credit, or, when the wins reach past
+        :data:`slotmath.features.compose.MAX_GRID` credits (Frozen Gems' free spins reach
+        ~1e8), on the coarsest step that keeps them within it, each win rounded to the
+        nearest step (``rounding`` says by how much at most)."""
+        from slotmath.features.compose import MAX_GRID
+
         out = {}
         for key in keys:
             w = self.win_samples(key).astype(np.int64)
+            step = -(-(int(w.max()) + 1) // MAX_GRID) if len(w) else 1
+            if step > 1:
+                w = (w + step // 2) // step
             probs = np.bincount(w) / len(w)
-            out[key] = DenseLaw(probs, 1, self.free.credits_per_bet,
-                                CarriedFreeSpins.bound(len(w)))
+            out[key] = DenseLaw(probs, step, self.free.credits_per_bet,
+                                CarriedFreeSpins.bound(len(w)), step // 2)
         return out
 
 

@@ -31,7 +31,12 @@ import sympy
 from slotmath.exact.distribution import NumericWinDistribution
 from slotmath.exact.spin_table import MarkedTable
 
-__all__ = ["RoundLaw", "fold", "fold_events"]
+__all__ = ["MAX_GRID", "RoundLaw", "fold", "fold_events"]
+
+#: Most points of the round distribution's FFT grid (2**23: 64 MB a real array). A round whose
+#: wins need more on the exact grid (its gcd of credits) is computed on a coarser grid, each
+#: win rounded to the nearest point; the rounding is stated (``rounding_bets``).
+MAX_GRID = 1 << 23
 
 
 def fold(table: MarkedTable, feature, multiplier: int = 1) -> tuple[MarkedTable, Fraction]:
@@ -87,6 +92,21 @@ def fold_events(table: MarkedTable, feature) -> MarkedTable:
         out[k] = out.get(k, 0) + w
     return MarkedTable(table.marks[:i] + table.marks[i + 1:], out, table.cycle, 1,
                        table.trigger_cap)
+
+
+def _coarsening(top_b: int, started: dict, dense: list, unit: int, g: int) -> int:
+    """By how many exact grid steps ``g`` to widen the round's grid so that its FFT holds
+    at most :data:`MAX_GRID` points (1: the exact grid fits)."""
+    longest = 0
+    for grp in started:
+        n = top_b + 1
+        for j, k in enumerate(grp):
+            if k is not None:
+                d = dense[j][k]
+                n += (d.step * (unit // d.credits_per_bet) // g or 1) * (len(d.probs) - 1)
+        longest = max(longest, n)
+    size = 1 << max(1, math.ceil(math.log2(max(longest, 2))))
+    return 1 if size <= MAX_GRID else -(-longest // (MAX_GRID // 2))
 
 
 def _spectra_product(arrays: list[np.ndarray], size: int) -> np.ndarray:
@@ -246,7 +266,10 @@ class RoundLaw:
         for key in base.weights:
             g = math.gcd(g, key[-1] * sb)
         g = g or 1
-        top_b = max(key[-1] for key in base.weights) * sb // g
+        top = max(key[-1] for key in base.weights) * sb
+        coarse = _coarsening(top // g, started, dense, unit, g)
+        g *= coarse
+        top_b = (top + g // 2) // g
         marks = [base.mark_index(f.mark.kind) for f in self.features]
         parts: dict[tuple, np.ndarray] = {}
         for key, w in base.weights.items():
@@ -254,9 +277,12 @@ class RoundLaw:
             part = parts.get(grp)
             if part is None:
                 part = parts[grp] = np.zeros(top_b + 1)
-            part[key[-1] * sb // g] += w / cyc
+            part[(key[-1] * sb + g // 2) // g if coarse > 1 else key[-1] * sb // g] += w / cyc
 
         def expanded(d):
+            if coarse > 1:  # each point to the nearest point of the coarse grid
+                at = np.arange(len(d.probs)) * (d.step * (unit // d.credits_per_bet))
+                return np.bincount((at + g // 2) // g, weights=d.probs)
             k = d.step * (unit // d.credits_per_bet) // g or 1  # (step 0: a point at 0)
             out = np.zeros(k * (len(d.probs) - 1) + 1)
             out[::k] = d.probs
@@ -279,4 +305,14 @@ class RoundLaw:
         bound = sum(float(Fraction(w, cyc)) * sum(dense[j][k].error for j, k in enumerate(grp)
                                                   if k is not None)
                     for grp, (w, *_r) in started.items())
-        return NumericWinDistribution(credits, probs, unit, bound, dropped, floor, dropped_bound)
+        out = NumericWinDistribution(credits, probs, unit, bound, dropped, floor, dropped_bound)
+        # how far a win may have moved to reach the grid: the coarse grid's half step for the
+        # paid spin and each started feature, plus what each feature's own law rounded
+        rounding = 0.0
+        if coarse > 1:
+            rounding = (1 + len(self.features)) * (g // 2) / unit
+        rounding += max((sum(dense[j][k].rounding * (unit // dense[j][k].credits_per_bet)
+                             for j, k in enumerate(grp) if k is not None)
+                         for grp in started), default=0.0) / unit
+        object.__setattr__(out, "rounding_bets", rounding)
+        return out

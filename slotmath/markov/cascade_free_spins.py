@@ -38,7 +38,7 @@ import numpy as np
 from slotmath.markov.free_spins import SpinCountDistribution
 from slotmath.model.game import FreeSpins
 
-__all__ = ["CarriedFreeSpins", "Moments"]
+__all__ = ["CarriedFreeSpins", "CarriedIndex", "Moments", "carried_index_by_spin"]
 
 #: Features drawn for the numerical distribution.
 SAMPLES = 400_000
@@ -213,3 +213,68 @@ class CarriedFreeSpins:
     def bound(samples: int = SAMPLES) -> float:
         """DKW bound on the empirical CDF's distance at :data:`CONFIDENCE`."""
         return math.sqrt(math.log(2 / (1 - CONFIDENCE)) / (2 * samples))
+
+
+# -- the carried index, spin by spin ---------------------------------------------------------
+@dataclass(frozen=True)
+class CarriedIndex:
+    """Free spin number ``spin`` (1 = the first) of a feature: ``played`` = P(it is played),
+    ``index_mass`` = E[index carried into it; it is played] for a start at index 0 (a start
+    at ``i0`` adds ``i0 * played``). Both exact."""
+
+    spin: int
+    played: Fraction
+    index_mass: Fraction
+
+    def mean_index(self, start: int = 0) -> Fraction:
+        """E[index carried into this spin | it is played], for a start at index ``start``."""
+        return start + self.index_mass / self.played
+
+
+def carried_index_by_spin(chain: CarriedFreeSpins, spins: int) -> tuple[CarriedIndex, ...]:
+    """The cascade index a carried multiplier brings into each free spin, exactly.
+
+    A forward pass over ``(spins left, spins awarded)`` (the index is not in the state): each
+    state holds its probability ``q`` and ``r = E[index; state]``; a spin with ``n`` trigger
+    symbols (probability ``p_n``, mean cascades ``E[c | n]``) moves ``p_n*q`` to its child and
+    ``p_n*(r + q*E[c | n])`` with it, since a spin's outcome does not depend on the past.
+    Spin ``j`` is played from the states where ``j - 1`` spins have been played.
+
+    Parameters
+    ----------
+    chain : CarriedFreeSpins
+    spins : int
+        The spins the feature starts with.
+
+    Returns
+    -------
+    tuple of CarriedIndex
+        One per spin that can be played, in order.
+
+    Examples
+    --------
+    Two spins, no retrigger; a spin cascades once with probability 1/2:
+
+    >>> from slotmath.model.game import FreeSpins
+    >>> spec = FreeSpins("S", {3: 2}, "free", 1, False, None)
+    >>> chain = CarriedFreeSpins(spec, {(0, 0, 0, 0): 1, (5, 5, 0, 1): 1}, 2, 1, 1)
+    >>> [(r.spin, r.played, r.mean_index()) for r in carried_index_by_spin(chain, 2)]
+    [(1, Fraction(1, 1), Fraction(0, 1)), (2, Fraction(1, 1), Fraction(1, 2))]
+    """
+    by = {n: (v[0], v[3]) for n, v in chain._by_trigger.items()}  # p_n, E[c | n]
+    layer = {(spins, spins): (Fraction(1), Fraction(0))} if spins > 0 else {}
+    out = []
+    while layer:
+        out.append(CarriedIndex(len(out) + 1, sum((q for q, _ in layer.values()), Fraction(0)),
+                                sum((r for _, r in layer.values()), Fraction(0))))
+        nxt: dict = defaultdict(lambda: [Fraction(0), Fraction(0)])
+        for (left, awarded), (q, r) in layer.items():
+            for n, (p, mc) in by.items():
+                child = chain._child(left, awarded, n)
+                if child[0] == 0:
+                    continue
+                e = nxt[child]
+                e[0] += p * q
+                e[1] += p * (r + q * mc)
+        layer = {k: tuple(v) for k, v in nxt.items()}
+    return tuple(out)

@@ -7,6 +7,16 @@ the RTP by bet level.
 """
 
 from slotmath.plot.breakdown import plot_rtp_breakdown, rtp_breakdown_data
+from slotmath.plot.cascades import (
+    carried_multiplier_data,
+    cascade_count_data,
+    cascade_win_data,
+    freed_data,
+    plot_carried_multiplier,
+    plot_cascade_counts,
+    plot_cascade_wins,
+    plot_freed,
+)
 from slotmath.plot.conveyor import (
     plot_rtp_by_visible_state,
     plot_rtp_from_reset,
@@ -30,8 +40,16 @@ from slotmath.plot.sweep import edit_symbol, plot_rtp_sweep, rtp_sweep_data
 from slotmath.plot.win_sizes import plot_win_sizes, win_size_data
 
 __all__ = [
+    "carried_multiplier_data",
+    "cascade_count_data",
+    "cascade_win_data",
     "edit_symbol",
+    "freed_data",
     "hit_value_data",
+    "plot_carried_multiplier",
+    "plot_cascade_counts",
+    "plot_cascade_wins",
+    "plot_freed",
     "plot_hit_value",
     "plot_pool",
     "plot_rtp_breakdown",

@@ -10,7 +10,8 @@ import pandas as pd
 
 from slotmath.report.figures import figure
 
-__all__ = ["cascade_scatter_table", "cascade_section", "cascade_symbol_table"]
+__all__ = ["carried_multiplier_table", "cascade_scatter_records", "cascade_scatter_table",
+           "cascade_section", "cascade_symbol_table"]
 
 
 def _law(a):
@@ -33,9 +34,10 @@ def cascade_symbol_table(a) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["symbol", "count", "pay_x_bet", "rtp", "rtp_exact"])
 
 
-def cascade_scatter_table(a) -> pd.DataFrame:
-    """Per count of the trigger symbol in the spin's final window (every scatter that landed
-    in the spin): weight, probability, pay, spins awarded, RTP."""
+def _scatter_rows(a) -> list[dict]:
+    """The scatter rows with exact values: probability, pay and RTP as Fractions (the one
+    place a cascading game's scatter RTP per count is computed; the table and the JSON read
+    it)."""
     law = _law(a)
     game = a.game
     fs = game.free_spins
@@ -48,12 +50,31 @@ def cascade_scatter_table(a) -> pd.DataFrame:
     for t in sorted(counts):
         w = counts[t]
         pay = credits[t] if t < len(credits) else 0
-        rows.append({"symbol": name, "count": t, "weight": w, "probability": w / law.cycle,
-                     "one_in": law.cycle / w, "pay_x_bet": pay / law.credits_per_bet,
+        rows.append({"symbol": name, "count": t, "weight": w,
+                     "probability": Fraction(w, law.cycle), "one_in": law.cycle / w,
+                     "pay_x_bet": Fraction(pay, law.credits_per_bet),
                      "free_spins": fs.award_for(t) if fs is not None else 0,
-                     "rtp": float(Fraction(w * pay, law.cycle * law.credits_per_bet))})
-    return pd.DataFrame(rows, columns=["symbol", "count", "weight", "probability", "one_in",
-                                       "pay_x_bet", "free_spins", "rtp"])
+                     "rtp": Fraction(w * pay, law.cycle * law.credits_per_bet)})
+    return rows
+
+
+SCATTER_COLUMNS = ["symbol", "count", "weight", "probability", "one_in", "pay_x_bet",
+                   "free_spins", "rtp"]
+
+
+def cascade_scatter_table(a) -> pd.DataFrame:
+    """Per count of the trigger symbol in the spin's final window (every scatter that landed
+    in the spin): weight, probability, pay, spins awarded, RTP."""
+    rows = [{k: float(v) if isinstance(v, Fraction) else v for k, v in r.items()}
+            for r in _scatter_rows(a)]
+    return pd.DataFrame(rows, columns=SCATTER_COLUMNS)
+
+
+def cascade_scatter_records(a) -> list[dict]:
+    """The JSON ``scatters`` rows of a cascading game: probability and RTP as figures."""
+    return [{k: figure(v) if k in ("probability", "rtp") else
+             float(v) if isinstance(v, Fraction) else v for k, v in r.items()}
+            for r in _scatter_rows(a)]
 
 
 def cascade_section(a) -> dict:
@@ -78,7 +99,28 @@ def cascade_section(a) -> dict:
         "max_ways_probability": figure(ways[top]),
         "exact": True,
         "free_spins_win": _feature_win(a),
+        "free_spins_multiplier": _carried_multiplier(a),
+        "methods": {
+            "exact": "cascade_counts, expected_cascades, final_multiplier, freed, ways_in_play, "
+                     "max_ways_probability, free_spins_multiplier and free_spins_win.mean: exact "
+                     "fractions of the full cycle (every stop combination and bonus ordering, "
+                     "each chain to its end; the free spins' exact carried chain)",
+            "numerical": "free_spins_win.quantiles_x_bet: read off features drawn from the "
+                         "exact chain; each quantile's CDF level is within "
+                         "free_spins_win.cdf_bound (DKW, 99.9%)",
+        },
     }
+
+
+def _carried_multiplier(a) -> list | None:
+    """Per free spin: P(played | feature), E[carried multiplier | played] (exact figures)."""
+    table = carried_multiplier_table(a)
+    if table is None:
+        return None
+    return [{"spin": int(r.spin), "played": figure(Fraction(r.played_exact)),
+             "mean_index": figure(Fraction(r.mean_index_exact)),
+             "mean_multiplier": figure(Fraction(r.mean_multiplier_exact))}
+            for r in table.itertuples()]
 
 
 def _feature_win(a) -> dict | None:
@@ -101,9 +143,55 @@ def _feature_win(a) -> dict | None:
     wins, weights = np.concatenate(wins), np.concatenate(weights)
     order = np.argsort(wins)
     cdf = np.cumsum(weights[order])
-    q = {str(x): float(wins[order][min(np.searchsorted(cdf, x / 100), len(cdf) - 1)])
+    q = {str(x): figure(float(wins[order][min(np.searchsorted(cdf, x / 100), len(cdf) - 1)]))
          for x in (50, 90, 99, 99.9)}
     mean = sum((p * feature.law(k).mean for k, p in starts.items()), Fraction(0)) / total
-    return {"mean": figure(mean), "quantiles_x_bet": q,
+    return {"mean": figure(mean), "quantiles_x_bet": q, "quantiles_exact": False,
             "method": "drawn from the exact free-spin chain (seeded)",
             "cdf_bound": feature.chain.bound(len(feature.win_samples(next(iter(starts)))))}
+
+
+def carried_multiplier_table(a) -> pd.DataFrame | None:
+    """The cascade multiplier carried into each free spin, from the exact carried chain.
+
+    Per free spin ``spin`` (1 = the first): ``played`` = P(the feature plays it | the feature
+    started), ``mean_index`` = E[cascade index carried into it | it is played] and
+    ``mean_multiplier`` = the free-spin rule's value there (``start + step*index``: a carried
+    multiplier needs a linear rule, so the mean of the value is the value of the mean). Each
+    with an ``*_exact`` copy ("p/q"). Mixed over the feature's starts (spins awarded, the
+    trigger spin's final index) by their exact probabilities. Without a carried multiplier
+    every free spin starts at index 0. None for a game without cascading free spins.
+    """
+    from slotmath.markov.cascade_free_spins import carried_index_by_spin
+
+    feature = next((f for f in a.round.features if f.name == "free_spins"), None)
+    if a.game.cascades is None or feature is None:
+        return None
+    starts = a.round.start_probabilities("free_spins")
+    total = sum(starts.values(), Fraction(0))
+    if not total:
+        return None
+    rule = a.game.cascades.rule(free=True)
+    carry = a.game.cascades.carry_multiplier
+    played: dict = {}
+    mass: dict = {}
+    for n in sorted({n for n, _ in starts}):
+        for row in carried_index_by_spin(feature.chain, n):
+            for (m, i0), p in starts.items():
+                if m != n:
+                    continue
+                played[row.spin] = played.get(row.spin, Fraction(0)) + p * row.played
+                if carry:
+                    mass[row.spin] = (mass.get(row.spin, Fraction(0))
+                                      + p * (i0 * row.played + row.index_mass))
+    rows = []
+    for spin in sorted(played):
+        q = played[spin]
+        index = mass.get(spin, Fraction(0)) / q
+        value = rule.start + rule.step * index if carry else Fraction(rule.value(0))
+        rows.append({"spin": spin, "played": float(q / total), "mean_index": float(index),
+                     "mean_multiplier": float(value), "played_exact": str(q / total),
+                     "mean_index_exact": str(index), "mean_multiplier_exact": str(value)})
+    return pd.DataFrame(rows, columns=["spin", "played", "mean_index", "mean_multiplier",
+                                       "played_exact", "mean_index_exact",
+                                       "mean_multiplier_exact"])

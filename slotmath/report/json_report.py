@@ -29,7 +29,7 @@ def distribution_notes(a) -> dict:
     if a.distribution_exact:
         return {"method": "exact full-cycle enumeration", "exact": True}
     n = a.distribution
-    return {
+    out = {
         "method": "FFT over the free-spins chain, convolved with the exact base spin",
         "exact": False,
         "aliased_mass_bound": n.aliased_mass_bound,
@@ -37,6 +37,10 @@ def distribution_notes(a) -> dict:
         "noise_floor": n.noise_floor,
         "mean_error": abs(n.mean_bets - float(a.round.mean)),  # against its own exact mean
     }
+    rounding = getattr(n, "rounding_bets", 0.0)
+    if rounding:  # wins moved to a coarser grid than their exact one (past MAX_GRID points)
+        out["win_rounding_bets"] = rounding
+    return out
 
 
 def analysis_dict(a) -> dict:
@@ -219,15 +223,11 @@ def _pay_records(a) -> list[dict]:
 
 def _scatter_records(a) -> list[dict]:
     """The scatter table's rows, their probability and RTP as figures."""
+    if a.game.cascades is not None:  # the final window of the chain, computed once there
+        from slotmath.report.cascades import cascade_scatter_records
+
+        return cascade_scatter_records(a)
     rows = scatter_table(a).to_dict(orient="records")
-    if a.game.cascades is not None:  # the final window of the chain
-        law = a.cascade_law
-        credits = a.context.model.scatter_credits
-        for row in rows:
-            pay = credits[row["symbol"]][row["count"]] if row["symbol"] in credits else 0
-            row["probability"] = figure(Fraction(row["weight"], law.cycle))
-            row["rtp"] = figure(Fraction(row["weight"] * pay, law.cycle * law.credits_per_bet))
-        return rows
     d = a.direct
     for row in rows:
         credits = d.scatter_credits[row["symbol"]][row["count"]]
