@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from modifiers_reference import modified_law
+
 from slotmath.errors import GameFileError
 from slotmath.exact.modifiers import modifier_table
 from slotmath.io.toml_loader import loads_game
