@@ -20,7 +20,7 @@ from slotmath.report.figures import figure, is_figure, read_figure
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "game-format.md"
 CASES = [("tiny_lines", 1), ("classic_fruits", 1), ("classic_3reel", 3), ("ways_243", 1),
-         ("gold_money_frog", 4)]
+         ("gold_money_frog", 4), ("gus_gold_christmas", 1)]
 
 #: where figures always are (a path through dicts; "*" is every key or list item)
 FIGURE_PATHS = [
@@ -33,6 +33,14 @@ FIGURE_PATHS = [
     "bonus_wheel.divisions.*.probability", "coin_round.rtp", "jackpots.rtp",
     "jackpots.wheel_spins_per_round", "jackpots.pools.*.rtp", "jackpots.pools.*.mean_value_at_hit",
     "max_win_cap.rtp_effect", "max_win_cap.probability_capped",
+    "max_win.paid_spin_top.multiple", "hold_and_win.trigger_probability",
+    "hold_and_win.trigger_one_in", "hold_and_win.rtp", "hold_and_win.expected_win",
+    "hold_and_win.expected_respins", "hold_and_win.fill_probability",
+    "hold_and_win.boosters.*.at_least.*", "hold_and_win.boosters.*.expected_per_round",
+    "hold_and_win.tail.*.probability", "hold_and_win.start_probabilities.*",
+    "modifiers.by_modifier.*.frequency", "modifiers.by_modifier.*.lines",
+    "modifiers.by_modifier.*.round", "modifiers.by_modifier.*.rtp",
+    "modifiers.by_modifier.*.uplift", "modifiers.by_modifier.*.trigger_probability",
 ]
 #: text fields that hold a number on purpose (the exact copies kept for older readers)
 NUMBER_TEXT = {"rtp_exact", "rtp_effect_exact"}
