@@ -358,7 +358,7 @@ def test_gus_gold_christmas_rtp_top_award_and_json(gus):
     total = sum(w for _, w in pick.counts)
     p_pick = sum(p * F(w, total) * F(comb(c, hh) * comb(15 - c, k - hh), comb(15, k))
                  for c, p in shown.items() for k, w in pick.counts
-                 for hh in range(0, min(c, k) + 1) if c + k - hh >= 5)
+                 for hh in range(min(c, k) + 1) if c + k - hh >= 5)
     assert shown[5] == by_hand
     assert gus.hold_and_win.trigger_probability == (1 - pick.frequency) * by_hand + (
         pick.frequency * p_pick)
