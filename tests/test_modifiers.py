@@ -229,3 +229,22 @@ def test_analysis_mixes_the_modifiers_into_the_paid_round_exactly():
             if c >= 2:
                 mixed[c] = mixed.get(c, 0) + p * q
     assert a.round.start_probabilities("hold_and_win") == dict(sorted(mixed.items()))
+
+
+def test_frequencies_move_only_the_uplifts_and_the_panel_follows():
+    """components_at against a second analysis of the file at the new frequencies."""
+    import slotmath
+    from slotmath.features.modifiers import components_at
+    from slotmath.widgets.modifiers_panel import modifiers_panel
+
+    a = slotmath.analyze(loads_game(_text(SPEC, GOOD + HW)))
+    new = {"dynamite": Fraction(1, 3), "tnt": Fraction(1, 50)}
+    b = slotmath.analyze(loads_game(_text(SPEC, GOOD.replace('"1/5"', '"1/3"').replace(
+        '"1/10"', '"1/50"') + HW)))
+    assert components_at(a.components, a.modifiers, new) == b.components
+    panel = modifiers_panel(a)
+    sliders = panel.children[:2]
+    html = panel.children[2]
+    before = html.value
+    sliders[0].value = 40
+    assert html.value != before and "game RTP" in html.value

@@ -162,3 +162,24 @@ def paid_spin_feature(context: Context) -> PaidSpinModifiers | None:
     """The game's modifiers as a paid-spin feature, or None without ``[modifiers]``."""
     spec = getattr(context.game, "modifiers", None)
     return None if spec is None else PaidSpinModifiers(context, spec)
+
+
+def components_at(components: dict, shares: dict[str, ModifierShare],
+                  frequencies: dict[str, Fraction]) -> dict:
+    """``components`` (an analysis's, with ``shares`` its modifiers) at other modifier
+    ``frequencies``: the modifiers' tables and the plain round are unchanged, so only each
+    modifier's uplift ``f (R_m - R_0)`` moves (exact when they are).
+
+    >>> s = ModifierShare("tnt", "upgrade", Fraction(1, 10), Fraction(3), Fraction(4),
+    ...                   Fraction(2, 5), Fraction(3, 10), None)
+    >>> components_at({"lines": Fraction(1), "tnt": Fraction(3, 10)}, {"tnt": s},
+    ...               {"tnt": Fraction(1, 5)})
+    {'lines': Fraction(1, 1), 'tnt': Fraction(3, 5)}
+    """
+    if sum(frequencies.values(), Fraction(0)) > 1:
+        raise ValueError("the modifiers' frequencies must sum to at most 1")
+    out = dict(components)
+    for name, f in frequencies.items():
+        s = shares[name]
+        out[name] = f * (s.uplift / s.frequency)
+    return out
