@@ -36,9 +36,9 @@ def modifiers_html(analysis: Analysis, frequencies: dict[str, Fraction]) -> str:
     rows += [(f"  {k}", f"{float(v):.4%}") for k, v in comps.items() if v]
     for name, f in frequencies.items():
         s = analysis.modifiers[name]
-        rows.append((f"{name}: 1 in {float(1 / f):,.0f} paid spins",
-                     f"a spin it acts on: lines {float(s.lines):.3f} x bet, round "
-                     f"{float(s.round):.3f} x bet"))
+        acts = (f"a spin it acts on: lines {float(s.lines):.3f} x bet, round "
+                f"{float(s.round):.3f} x bet")
+        rows.append((f"{name}: 1 in {float(1 / f):,.0f} paid spins", acts))
     body = "".join(f"<tr><td>{a}</td><td style='text-align:right'>{b}</td></tr>"
                    for a, b in rows)
     return f"<table>{body}</table>"
