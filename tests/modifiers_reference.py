@@ -5,7 +5,7 @@ Every stop combination x every modifier outcome: for a ``place`` modifier every 
 its law and every k-subset of the window's positions (probability w_k / W / C(cells, k));
 for an ``upgrade`` modifier every drawn symbol (w_t / W). The window is then evaluated by
 hand-simple code for the small games the tests build: a wild without pays of its own, no
-multipliers; lines (for each paying symbol, its run from reel 1 of itself or the wild; the
+multipliers, a scatter paying total bets for its count anywhere; lines (for each paying symbol, its run from reel 1 of itself or the wild; the
 line pays its best candidate) or ways (for each paying symbol, the run of reels from reel 1
 showing it or the wild, times the product of those reels' counts). Exact fractions.
 """
@@ -92,6 +92,12 @@ def modified_law(spec, modifier, count_symbol=None):
             count = 0 if count_symbol is None else sum(col.count(count_symbol) for col in shown)
             # line pays are in line bets (bet / lines), ways pays in coins per way
             unit = len(spec["lines"]) if not spec["ways"] else spec["bet"]
-            key = (count, Fraction(window_win(shown, spec), unit))
+            # a scatter pays total bets for its count anywhere (the top pay above the top)
+            scatters = sum(col.count(spec.get("scatter", "S")) for col in shown)
+            table = spec.get("scatter_pays", {})
+            scatter = table.get(scatters, 0)
+            if table and scatters > max(table):
+                scatter = table[max(table)]
+            key = (count, Fraction(window_win(shown, spec), unit) + scatter)
             law[key] = law.get(key, 0) + n * p
     return law

@@ -317,8 +317,13 @@ def gus():
 
 
 def test_gus_gold_christmas_rtp_top_award_and_json(gus):
+    import json
+
+    from test_json_shape import check_shape
+
     from slotmath.report.json_report import analysis_dict
     d = analysis_dict(gus)
+    check_shape(json.loads(json.dumps(d, default=str)), gus, "gus_gold_christmas")
     assert abs(d["rtp_float"] - 0.94) <= 0.0001  # the design target: 94.00% within 0.01%
     assert d["max_win"]["multiple"]["float"] == 5000
     assert d["max_win"]["probability"]["float"] >= 1e-9  # no rarer than 1 in 1e9

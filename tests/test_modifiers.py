@@ -24,6 +24,8 @@ def _text(spec, modifiers=""):
                      for s, t in spec["pays"].items())
     strips = ", ".join("[" + ", ".join(f'"{x}"' for x in s) + "]" for s in spec["strips"])
     shape = "ways = true" if spec["ways"] else f"paylines = {spec['lines']}"
+    sp = spec.get("scatter_pays")
+    scatter = (", pays = { " + ", ".join(f"{k} = {v}" for k, v in sp.items()) + " }") if sp else ""
     return f"""
 name = "modifier test"
 rows = {spec['rows']}
@@ -31,7 +33,7 @@ bet = {spec['bet']}
 {shape}
 [symbols]
 W = {{ wild = true }}
-S = {{ scatter = true }}
+S = {{ scatter = true{scatter} }}
 {pays}
 X = {{}}
 [reels]
@@ -57,6 +59,7 @@ SPEC = {
     "rows": 2, "bet": 2, "ways": False, "wild": "W", "lines": [[0, 0, 0], [1, 1, 1], [0, 1, 0]],
     "pays": {"A": {2: 1, 3: 5}, "B": {2: 2, 3: 4}, "C": {3: 3}},
     "strips": [["A", "W", "C", "S"], ["B", "C", "A"], ["S", "A", "C", "B", "W"]],
+    "scatter_pays": {2: 1, 4: 5},
 }
 DYNAMITE = Modifier("dynamite", "place", Fraction(1, 5), symbol="W",
                     counts=((1, 2), (2, 1), (4, 3)), keep=("S",))
@@ -92,7 +95,8 @@ def _cases(draw):
     lines = draw(st.lists(st.lists(st.integers(0, rows - 1), min_size=3, max_size=3),
                           min_size=1, max_size=3))
     spec = {"rows": rows, "bet": draw(st.integers(1, 3)), "ways": draw(st.booleans()), "wild": "W",
-            "lines": lines, "pays": pays, "strips": strips}
+            "lines": lines, "pays": pays, "strips": strips,
+            "scatter_pays": draw(st.sampled_from([{}, {2: 1}, {1: 1, 3: 4}]))}
     cells = rows * n_reels
     kind = draw(st.sampled_from(["place", "upgrade"]))
     if kind == "place":
@@ -221,7 +225,8 @@ def test_analysis_mixes_the_modifiers_into_the_paid_round_exactly():
         assert share.round == r and share.rtp == freq[name] * r
         assert a.components[name] == share.uplift == freq[name] * (r - plain)
     # the plain game's hold & win share, and the trigger law of the mixed paid spin
-    assert a.components["lines"] + a.components["hold_and_win"] == plain
+    assert a.components["scatter"] > 0
+    assert sum(v for k, v in a.components.items() if k not in rounds) == plain
     mixed = {}
     for law, p in [(modified_law(SPEC, None, "S"), game.modifiers.none_probability)] + [
             (modified_law(SPEC, _modifier_dict(m), "S"), m.frequency) for m in game.modifiers]:
