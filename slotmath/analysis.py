@@ -333,6 +333,15 @@ class Analysis:
         return out
 
     @cached_property
+    def paid_spin_errors(self) -> dict[str, float]:
+        """Error bounds of the components the paid-spin features restate (numerical ones
+        only; :meth:`slotmath.features.modifiers.PaidSpinModifiers.errors`)."""
+        out: dict = {}
+        for f in self.paid_spin_features:
+            out |= f.errors(self.round, self._spin("base", 1))
+        return out
+
+    @cached_property
     def modifiers(self) -> dict:
         """Each base-game modifier's figures by name
         (:class:`slotmath.features.modifiers.ModifierShare`; empty without modifiers)."""

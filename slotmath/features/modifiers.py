@@ -143,6 +143,29 @@ class PaidSpinModifiers:
                 number(m.frequency * law.mean), number(m.frequency * (law.mean - r0)), started)
         return out
 
+    def errors(self, round_law: RoundLaw, plain: MarkedTable) -> dict[str, float]:
+        """Absolute error bounds of the entries :meth:`components` writes: a numerical round
+        feature's plain share (``sum_k P_0(k) error(k)``) and each modifier's uplift
+        (``f (sum_k P_m(k) error(k) + sum_k P_0(k) error(k))``); exact entries are absent."""
+        numerical = [f for f in round_law.features if not getattr(f, "exact", True)]
+        if not numerical:
+            return {}
+
+        def bound(table):
+            law = RoundLaw(table, round_law.features)
+            return sum(float(p) * f.error(k) for f in numerical
+                       for k, p in law.start_probabilities(f.name).items())
+
+        out = {}
+        base = RoundLaw(plain, round_law.features)
+        for f in numerical:
+            out[f.name] = sum(float(p) * f.error(k)
+                              for k, p in base.start_probabilities(f.name).items())
+        e0 = bound(plain)
+        for m in self.spec:
+            out[m.name] = float(m.frequency) * (bound(self.table(m, plain.marks)) + e0)
+        return out
+
     def components(self, components: dict, round_law: RoundLaw, plain: MarkedTable) -> dict:
         """``components`` (the window's from the plain strips, each round feature's from the
         mixed round) restated as the plain game's plus each modifier's uplift: every round
