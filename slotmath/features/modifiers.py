@@ -56,8 +56,8 @@ def mix(parts: list[tuple[Fraction, MarkedTable]]) -> MarkedTable:
     >>> a = MarkedTable((), {(0,): 1, (2,): 1}, 2, 1, 0)
     >>> b = MarkedTable((), {(4,): 3}, 3, 1, 0)
     >>> m = mix([(Fraction(3, 4), a), (Fraction(1, 4), b)])
-    >>> m.weights, m.cycle, m.mean_bets
-    ({(0,): 3, (2,): 3, (4,): 2}, 8, Fraction(3, 2))
+    >>> m.weights, m.cycle, m.mean_bets   # 3/8, 3/8, 1/4 over one common denominator
+    ({(0,): 9, (2,): 9, (4,): 6}, 24, Fraction(7, 4))
     """
     parts = [(p, t) for p, t in parts if p]
     if sum(p for p, _ in parts) != 1:
