@@ -2,7 +2,8 @@
 
 Steps, timed one after the other in one run (numba's compiled kernels loaded first by a small
 hold & win game, so no step is charged for compilation):
-* the paid spin's full cycle (lines, cash count: the engine);
+* the paid spin's full cycle (lines, cash count: the engine), and each modifier's table
+  (slotmath.exact.modifiers: virtual reels of changed windows; Pickaxe, TNT);
 * the respin chain's states and moves (numpy), and the backward passes (expected win by
   linearity, respins, fill, each booster level: slotmath.markov.sparse.backward_induction);
 * the records (held counts at each value step) by the compiled forward passes, and the win law
@@ -22,6 +23,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 import slotmath
+from slotmath.exact.modifiers import modifier_table
 from slotmath.features.base import Context, Mark
 from slotmath.markov.hold_and_win import HoldAndWinChain
 from slotmath.model.hold_and_win import Booster, HoldAndWin
@@ -46,7 +48,9 @@ def main() -> None:
     times: dict[str, float] = {}
     game = slotmath.load_game(PATH)
     spec = game.hold_and_win
-    steps = ["paid spin (engine)", "chain states and moves", "backward passes",
+    mods = list(game.modifiers) if game.modifiers is not None else []
+    steps = ["paid spin (engine)"] + [f"modifier table: {m.name}" for m in mods] + [
+             "chain states and moves", "backward passes",
              "records and FFT law", "round distribution (analysis)"]
     bar = tqdm(total=len(steps), desc="Gus's Gold Christmas")
 
@@ -59,12 +63,15 @@ def main() -> None:
         return out
 
     step(steps[0], lambda: Context(game).table("base", (Mark("cash", spec.symbol),)))
+    for m in mods:
+        step(f"modifier table: {m.name}",
+             lambda m=m: modifier_table(game, m, count_symbol=spec.symbol))
     chain = HoldAndWinChain(spec)
-    step(steps[1], lambda: chain.transitions)
-    fig = step(steps[2], lambda: chain.figures(5))
-    law = step(steps[3], lambda: chain.float_distributions([5]))
+    step("chain states and moves", lambda: chain.transitions)
+    fig = step("backward passes", lambda: chain.figures(5))
+    law = step("records and FFT law", lambda: chain.float_distributions([5]))
     a = slotmath.analyze(game)
-    step(steps[4], lambda: (a.rtp, a.distribution))
+    step("round distribution (analysis)", lambda: (a.rtp, a.distribution))
     bar.close()
     rounds = 200_000
     t0 = time.perf_counter()
@@ -84,7 +91,8 @@ def main() -> None:
     print(f"\nsimulator: {rounds:,} respin rounds in {sim_time:.2f} s "
           f"({rounds / sim_time:,.0f} rounds/s); mean {sample.win.mean():.3f} "
           f"+- {sample.win.std() / np.sqrt(rounds):.3f} (exact {fig.mean:.3f})")
-    exact_rounds = sum(v for k, v in times.items() if k != steps[0] and k != steps[4])
+    chain_steps = ("chain states and moves", "backward passes", "records and FFT law")
+    exact_rounds = sum(times[k] for k in chain_steps)
     print(f"exact round law (chain + passes + law): {exact_rounds:.1f} s, the time of "
           f"{exact_rounds * rounds / sim_time:,.0f} simulated rounds")
 

@@ -36,6 +36,7 @@ from slotmath.exact.direct import DirectResult, direct_method
 from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
 from slotmath.exact.spin_table import MarkedTable, SpinTable
 from slotmath.features import bonus_wheel, cascades, conveyor, free_spins, hold_and_win, jackpots
+from slotmath.features import modifiers as paid_spin_modifiers
 from slotmath.features.base import Context, Mark
 from slotmath.features.bonus_wheel import wheel_outcomes
 from slotmath.features.cap import CapFigures, bracketed, cap_effect
@@ -55,6 +56,9 @@ ROUND_FEATURES = (free_spins.round_feature, cascades.round_feature, hold_and_win
 ROUND_MARKS = (free_spins.marks, cascades.marks, hold_and_win.marks)
 STATIONARY_FEATURES = (jackpots.stationary_feature,  # (game, level) -> feature | None
                        conveyor.stationary_feature)
+#: (context) -> a feature that changes the paid spin's table before the round features read
+#: it (``paid(plain table) -> table``, ``components(...)``), or None: the base-game modifiers.
+PAID_SPIN_FEATURES = (paid_spin_modifiers.paid_spin_feature,)
 ALWAYS_REPORTED = ("free_spins",)  # components listed (as 0) even when the game has none
 
 
@@ -148,8 +152,33 @@ class Analysis:
 
     def _round_of(self, spin) -> RoundLaw:
         """The round whose spin on a reel set is ``spin(reel_set, multiplier)``."""
+        spin = self._paid_spin(spin)
         features = (build(self.game, spin) for build in ROUND_FEATURES)
         return RoundLaw(spin("base", 1), tuple(f for f in features if f))
+
+    @cached_property
+    def paid_spin_features(self) -> tuple:
+        """The features that change the paid spin's table (the modifiers), built once."""
+        return tuple(f for f in (b(self.context) for b in PAID_SPIN_FEATURES) if f)
+
+    def _paid_spin(self, spin):
+        """``spin`` with the paid spin (``("base", 1)``) changed by the paid-spin features
+        (a game with them plays no other spins: see rules.check_modifiers_in_game)."""
+        if not self.paid_spin_features:
+            return spin
+
+        def paid(reel_set, multiplier):
+            table = spin(reel_set, multiplier)
+            if (reel_set, multiplier) == ("base", 1):
+                key = ("paid", id(table))  # the plain table is kept with it: ids stay unique
+                if key not in self._folded:
+                    mixed = table
+                    for f in self.paid_spin_features:
+                        mixed = f.paid(mixed)
+                    self._folded[key] = (table, mixed)
+                table = self._folded[key][1]
+            return table
+        return paid
 
     @cached_property
     def _owner(self):
@@ -299,6 +328,26 @@ class Analysis:
             out[f.name] = figures.rtp
         if self.cap is not None:
             out["max_win_cap"] = 0 - self.cap.effect  # (0 - x: no "-0.0" for a float 0)
+        for f in self.paid_spin_features:  # e.g. the plain game's parts + each modifier's
+            out = f.components(out, self.round, self._spin("base", 1))
+        return out
+
+    @cached_property
+    def paid_spin_errors(self) -> dict[str, float]:
+        """Error bounds of the components the paid-spin features restate (numerical ones
+        only; :meth:`slotmath.features.modifiers.PaidSpinModifiers.errors`)."""
+        out: dict = {}
+        for f in self.paid_spin_features:
+            out |= f.errors(self.round, self._spin("base", 1))
+        return out
+
+    @cached_property
+    def modifiers(self) -> dict:
+        """Each base-game modifier's figures by name
+        (:class:`slotmath.features.modifiers.ModifierShare`; empty without modifiers)."""
+        out: dict = {}
+        for f in self.paid_spin_features:
+            out |= f.shares(self.round, self._spin("base", 1))
         return out
 
     @property

@@ -317,19 +317,27 @@ def gus():
 
 
 def test_gus_gold_christmas_rtp_top_award_and_json(gus):
+    import json
+
+    from test_json_shape import check_shape
+
     from slotmath.report.json_report import analysis_dict
     d = analysis_dict(gus)
+    check_shape(json.loads(json.dumps(d, default=str)), gus, "gus_gold_christmas")
     assert abs(d["rtp_float"] - 0.94) <= 0.0001  # the design target: 94.00% within 0.01%
-    assert d["max_win"]["multiple"] == 5000 and d["max_win"]["probability"] >= 1e-9
+    assert d["max_win"]["multiple"]["float"] == 5000
+    assert d["max_win"]["probability"]["float"] >= 1e-9  # no rarer than 1 in 1e9
     comps = gus.components
     assert d["components"]["lines"]["exact"] == str(comps["lines"])  # exact text
-    assert float(comps["lines"]) + comps["hold_and_win"] == pytest.approx(gus.rtp_float,
-                                                                          abs=1e-14)
+    # the plain game's parts plus each modifier's uplift make the RTP
+    assert set(comps) >= {"lines", "hold_and_win", "pickaxe", "tnt"}
+    assert sum(float(v) for v in comps.values()) == pytest.approx(gus.rtp_float, abs=1e-14)
     h = d["hold_and_win"]
     assert set(h["boosters"]) == {"rows", "values", "respins", "multiplier"}
-    tail = [r["probability"] for r in h["tail"]]
+    tail = [r["probability"]["float"] for r in h["tail"]]
     assert tail == sorted(tail, reverse=True) and tail[0] <= 1
-    assert 0 < h["fill_probability"] < 1 and h["expected_respins"] >= 3
+    assert 0 < h["fill_probability"]["float"] < 1 and h["expected_respins"]["float"] >= 3
+    assert max(int(k) for k in h["start_probabilities"]) == 8  # 5 + Pickaxe's 3 at most
     # the trigger, by hand: each reel shows at most one NUGGET (3 stops each), so the
     # probability is the product over reels of 3 x nuggets / stops
     game = gus.game
@@ -340,7 +348,25 @@ def test_gus_gold_christmas_rtp_top_award_and_json(gus):
                    (strip[(i + 1) % len(strip)], strip[(i + 2) % len(strip)])
                    for i in range(len(strip)))
         by_hand *= F(3 * strip.count("NUGGET"), len(strip))
-    assert gus.hold_and_win.trigger_probability == by_hand
+    # with Pickaxe (TNT leaves the nuggets): c nuggets shown (one reel at most one), k of the
+    # 15 positions chosen uniformly, h of them on a nugget (hypergeometric), c + k - h >= 5
+    from math import comb
+    shown = {0: F(1)}
+    for reel in game.base.reels:
+        q = F(3 * reel.symbols.count("NUGGET"), len(reel.symbols))
+        nxt: dict = {}
+        for c, p in shown.items():
+            nxt[c] = nxt.get(c, 0) + p * (1 - q)
+            nxt[c + 1] = nxt.get(c + 1, 0) + p * q
+        shown = nxt
+    pick = next(m for m in game.modifiers if m.name == "pickaxe")
+    total = sum(w for _, w in pick.counts)
+    p_pick = sum(p * F(w, total) * F(comb(c, hh) * comb(15 - c, k - hh), comb(15, k))
+                 for c, p in shown.items() for k, w in pick.counts
+                 for hh in range(min(c, k) + 1) if c + k - hh >= 5)
+    assert shown[5] == by_hand
+    assert gus.hold_and_win.trigger_probability == (1 - pick.frequency) * by_hand + (
+        pick.frequency * p_pick)
     # two paths to the feature's mean: backward by linearity, forward through the records
     feature = next(f for f in gus.round.features if f.name == "hold_and_win")
     probs = feature.dense([5])[5].probs

@@ -42,7 +42,7 @@ TOP_KEYS = {
     "name", "description", "rows", "bet", "paylines", "ways", "bet_levels", "symbols",
     "groups", "reels", "free_spins", "bonus_wheel", "coin_value", "currency", "max_win",
     "jackpots", "cascades", "bonus_symbols", "random_wilds", "conveyor", "target_rtp",
-    "hold_and_win",
+    "hold_and_win", "modifiers",
 }
 RANDOM_WILD_KEYS = {"symbol", "weights"}
 CONVEYOR_KEYS = {"wheel", "empty_weight", "surprise", "consume_on_activation", "reset",
@@ -374,6 +374,10 @@ class _Builder:
         if "hold_and_win" in d:
             from slotmath.io.hold_and_win_loader import read_hold_and_win
             hold_and_win = read_hold_and_win(self, d["hold_and_win"], symbols, rows, n_reels)
+        modifiers = None
+        if "modifiers" in d:
+            from slotmath.io.modifiers_loader import read_modifiers
+            modifiers = read_modifiers(self, d["modifiers"])
 
         random_wilds, conveyor, target_rtp = self._persistent(d)
         game = self._rule(
@@ -401,6 +405,7 @@ class _Builder:
             conveyor=conveyor,
             target_rtp=target_rtp,
             hold_and_win=hold_and_win,
+            modifiers=modifiers,
         )
         if free_spins is not None:
             self._check_free_spins_end(game)

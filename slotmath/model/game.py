@@ -20,6 +20,7 @@ from types import MappingProxyType
 from slotmath.model import rules
 from slotmath.model.cascades import BonusSymbols, Cascades
 from slotmath.model.hold_and_win import HoldAndWin
+from slotmath.model.modifiers import Modifiers
 from slotmath.model.persistent import Conveyor, RandomWilds
 
 
@@ -368,6 +369,7 @@ class Game:
     conveyor: Conveyor | None = None
     target_rtp: Fraction | None = None  # the designer's RTP target, in percent
     hold_and_win: HoldAndWin | None = None  # cash respins (slotmath.model.hold_and_win)
+    modifiers: Modifiers | None = None  # base-game modifiers (slotmath.model.modifiers)
 
     def __post_init__(self):
         rules.check_game(self)

@@ -619,6 +619,11 @@ def check_game(game: Game) -> None:
             check_hold_and_win_in_game(hw, game.symbols, game.rows, game.n_reels)
         except RuleError as err:
             raise err.within("hold_and_win") from None
+    if getattr(game, "modifiers", None) is not None:
+        try:
+            check_modifiers_in_game(game)
+        except RuleError as err:
+            raise err.within("modifiers") from None
 
 
 # -- persistent state: the bauble conveyor (slotmath.model.persistent) ---------------------------
@@ -835,3 +840,103 @@ def check_hold_and_win_in_game(hw, symbols: Mapping, rows: Sequence[int],
     if any(r != hw.rows for r in rows):
         raise RuleError("rows", f"the respin grid starts from the window: the game's rows "
                                 f"{list(rows)} must all be {hw.rows}", list(rows))
+
+
+# -- base-game modifiers (slotmath.model.modifiers) ---------------------------------------------
+
+def check_modifier(m) -> None:
+    """A modifier's own values (fields are keys of ``[modifiers.<name>]``): a known kind, an
+    exact frequency in (0, 1], a count law of whole counts >= 1 with whole weights not all 0
+    (``place``), or from/to symbols with whole weights (``upgrade``)."""
+    from slotmath.model.modifiers import MODIFIER_KINDS
+    if m.kind not in MODIFIER_KINDS:
+        raise RuleError("kind", f"must be one of {', '.join(MODIFIER_KINDS)}", m.kind)
+    f = m.frequency
+    if isinstance(f, bool) or not isinstance(f, (int, Fraction)) or not 0 < f <= 1:
+        raise RuleError("frequency", "must be an exact probability per paid spin in (0, 1] "
+                                     "(a Fraction, or a string like '1/40')", f)
+    if m.kind == "place":
+        if not m.symbol:
+            raise RuleError("symbol", "must name the symbol it places (e.g. \"WILD\")", m.symbol)
+        if not m.counts:
+            raise RuleError("counts", "must give the law of how many positions it changes, "
+                                      "e.g. { 3 = 5, 4 = 3, 5 = 2 }", {})
+        for k, w in m.counts:
+            check_whole(k, "counts", 1)
+            check_whole(w, f"counts.{k}", 0)
+        ks = [k for k, _ in m.counts]
+        if len(set(ks)) != len(ks):
+            raise RuleError("counts", "lists a count twice", ks)
+        if not sum(w for _, w in m.counts):
+            raise RuleError("counts", "weights must not all be 0", dict(m.counts))
+        if m.symbol in m.keep:
+            raise RuleError("keep", f"lists the placed symbol {m.symbol!r} itself", list(m.keep))
+        if m.from_symbols or m.to:
+            raise RuleError("from", "belongs to an upgrade modifier, not a place one",
+                            list(m.from_symbols))
+    else:
+        if not m.from_symbols:
+            raise RuleError("from", "must list the symbols it upgrades, e.g. "
+                                    "[\"A\", \"K\", \"Q\", \"J\"]", [])
+        if not m.to:
+            raise RuleError("to", "must give the symbols it upgrades to with weights, e.g. "
+                                  "{ GUS = 1, MULE = 2 }", {})
+        for s, w in m.to:
+            check_whole(w, f"to.{s}", 0)
+        if not sum(w for _, w in m.to):
+            raise RuleError("to", "weights must not all be 0", dict(m.to))
+        both = sorted(set(m.from_symbols) & {s for s, _ in m.to})
+        if both:
+            raise RuleError("to", f"{both} are both upgraded and upgraded to", both)
+        if m.symbol or m.counts or m.keep:
+            raise RuleError("symbol", "belongs to a place modifier, not an upgrade one",
+                            m.symbol)
+
+
+def check_modifiers(mods) -> None:
+    """At most one modifier per paid spin: their frequencies sum to at most 1; names unique."""
+    names = [m.name for m in mods.modifiers]
+    for n in names:
+        if names.count(n) > 1:
+            raise RuleError(n, "is given twice", n)
+    total = sum((m.frequency for m in mods.modifiers), Fraction(0))
+    if total > 1:
+        raise RuleError("frequency", "the modifiers' frequencies must sum to at most 1 (at "
+                                     "most one modifier acts on a paid spin)", str(total))
+
+
+#: What a modified paid spin can be combined with (its table is mixed into the paid round).
+_MODIFIER_INCOMPATIBLE = ("free_spins", "bonus_wheel", "cascades", "conveyor", "random_wilds")
+
+
+def check_modifiers_in_game(game) -> None:
+    """The modifiers' symbols are declared; a placed count fits the window; the game has no
+    mechanic the modified table is not mixed into (free spins, bonus wheel, cascades,
+    persistent state, jackpots: not supported yet, refused rather than computed wrongly)."""
+    mods = game.modifiers
+    cells = sum(game.rows)
+    for name in _MODIFIER_INCOMPATIBLE:
+        if getattr(game, name, None) is not None:
+            raise RuleError(None, f"modifiers with [{name}] are not supported (the modified "
+                                  "paid spin is mixed into lines/ways and hold & win games "
+                                  "only)", name)
+    if game.jackpots:
+        raise RuleError(None, "modifiers with [jackpots] are not supported", "jackpots")
+    for m in mods.modifiers:
+        where = m.name
+        try:
+            if m.kind == "place":
+                check_declared(m.symbol, game.symbols, "symbol")
+                for s in m.keep:
+                    check_declared(s, game.symbols, "keep")
+                for k, _ in m.counts:
+                    if k > cells:
+                        raise RuleError(f"counts.{k}", f"can never happen: the window has "
+                                                       f"{cells} positions", k)
+            else:
+                for s in m.from_symbols:
+                    check_declared(s, game.symbols, "from")
+                for s, _ in m.to:
+                    check_declared(s, game.symbols, "to")
+        except RuleError as err:
+            raise err.within(where) from None

@@ -188,6 +188,9 @@ def analysis_dict(a) -> dict:
         out["hold_and_win"] = hold_and_win_section(a)
         if game.hold_and_win.top_award is not None:
             out["max_win"] = top_award(a)
+    if a.modifiers:
+        from slotmath.report.hold_and_win_json import modifiers_section
+        out["modifiers"] = modifiers_section(a)
     fs = a.free_spins
     if fs is not None:
         out["free_spins"] = {

@@ -132,6 +132,8 @@ def _component_errors(a) -> dict[str, float]:
     hw = a.hold_and_win
     if hw is not None and not hw.exact:  # a float64 respin chain
         out["hold_and_win"] = hw.error + ROUNDOFF
+    for name, error in getattr(a, "paid_spin_errors", {}).items():  # the modifiers' restated
+        out[name] = error + ROUNDOFF
     return out
 
 

@@ -181,10 +181,12 @@ class GameSimulation:
 
 
 def simulate_game(game: Game, spins: int, seed: int, level: int = 1,
-                  mutation: str | None = None) -> GameSimulation:
+                  mutation: str | None = None,
+                  modifier_mutation: str | None = None) -> GameSimulation:
     """``spins`` seeded paid rounds of a hold & win game: the paid spin drawn and paid by the
     engine's spin kernel (:func:`slotmath.simulate.spins.pay`), its cash symbols counted,
-    and every triggered round played by :func:`play_hold_and_win`."""
+    and every triggered round played by :func:`play_hold_and_win`; with ``[modifiers]`` the
+    paid spins are played by :func:`slotmath.simulate.modifiers.play_paid_spins`."""
     from slotmath.simulate.spins import ReelSet, draw_stops, pay
     from slotmath.simulate.tables import compile_pays
 
@@ -195,14 +197,19 @@ def simulate_game(game: Game, spins: int, seed: int, level: int = 1,
     model = PayModel(game, level)
     pays = compile_pays(game, model)
     base = ReelSet.compile(game, model, pays, "base")
-    stops = draw_stops(rng, base.reels, spins)
-    credits, _, _, _ = pay(base, spins, stops=stops)
-    cash = np.zeros(spins, np.int64)
-    for j, reel in enumerate(game.base.reels):
-        per_stop = np.asarray([reel.window(s, game.rows[j]).count(spec.symbol)
-                               for s in range(len(reel.symbols))], np.int64)
-        cash += per_stop[stops[:, j]]
-    line_win = credits / pays.credits_per_bet
+    if game.modifiers is not None:  # the paid spins with their modifiers, spin by spin
+        from slotmath.simulate.modifiers import play_paid_spins
+        paid = play_paid_spins(game, spins, rng, level, mutation=modifier_mutation)
+        line_win, cash = paid.win, paid.cash
+    else:
+        stops = draw_stops(rng, base.reels, spins)
+        credits, _, _, _ = pay(base, spins, stops=stops)
+        cash = np.zeros(spins, np.int64)
+        for j, reel in enumerate(game.base.reels):
+            per_stop = np.asarray([reel.window(s, game.rows[j]).count(spec.symbol)
+                                   for s in range(len(reel.symbols))], np.int64)
+            cash += per_stop[stops[:, j]]
+        line_win = credits / pays.credits_per_bet
     triggered = np.nonzero(cash >= spec.trigger)[0]
     rounds = play_hold_and_win(spec, cash[triggered], rng, mutation)
     total = line_win.copy()

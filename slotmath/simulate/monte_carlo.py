@@ -224,6 +224,10 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     if getattr(game, "hold_and_win", None) is not None:  # (it would pay the lines alone)
         raise ValueError(f"{game.name} has hold & win respins: simulate it with "
                          "slotmath.simulate.hold_and_win.simulate_game")
+    if getattr(game, "modifiers", None) is not None:  # (it would pay the plain spins)
+        raise ValueError(f"{game.name} has base-game modifiers: simulate it with "
+                         "slotmath.simulate.modifiers.play_paid_spins (with hold & win: "
+                         "slotmath.simulate.hold_and_win.simulate_game)")
     run = _Run(game, level, spins)
     rng = np.random.Generator(np.random.PCG64(seed))
     delay = 0.0 if isinstance(progress, bool) else float(progress)

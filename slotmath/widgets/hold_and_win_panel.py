@@ -49,11 +49,12 @@ def figures_html(spec: HoldAndWin, analysis: Analysis) -> str:
     chain = HoldAndWinChain(spec)
     trigger = sum(start.values(), Fraction(0))
     feature = sum(float(p) * chain.figures(k).mean for k, p in start.items())
-    lines = float(analysis.components.get("lines", analysis.components.get("ways", 0)))
+    # the paid spin's window as the round reads it (with modifiers: their mixture)
+    lines = float(analysis.round.base.mean_bets)
     k0 = min(start)
     fig = chain.figures(k0)
-    rows = [("game RTP (modifiers not modelled)", f"{lines + feature:.4%}"),
-            ("  lines", f"{lines:.4%}"), ("  hold & win", f"{feature:.4%}"),
+    rows = [("game RTP", f"{lines + feature:.4%}"),
+            ("  paid spin's window", f"{lines:.4%}"), ("  hold & win", f"{feature:.4%}"),
             ("trigger", f"1 in {1 / float(trigger):,.1f}"),
             (f"round from {k0} held: expected win", f"{fig.mean:.3f} x bet"),
             ("  expected respins", f"{fig.expected_respins:.3f}"),

@@ -1,0 +1,208 @@
+"""Base-game modifiers as a paid-spin feature: the paid spin's table becomes the exact mixture
+of the plain spin's table and each modifier's table (:mod:`slotmath.exact.modifiers`).
+
+At most one modifier acts on a paid spin (``[modifiers]``, :mod:`slotmath.model.modifiers`),
+so the paid spin's law is ``(1 - F) plain + sum_m f_m table_m`` over one common denominator
+(exact integers). The round features then read their marks from the mixed table: a hold &
+win's start count includes the cash symbols a modifier placed, so start counts above the
+strips' own appear.
+
+Each modifier's share of the RTP (:meth:`PaidSpinModifiers.shares`): with ``R_0`` the RTP of
+a round whose paid spin no modifier touches and ``R_m`` that of a round whose paid spin
+modifier ``m`` acts on, the RTP is ``R_0 + sum_m f_m (R_m - R_0)``. ``uplift`` is ``f_m (R_m
+- R_0)`` (what the modifier adds to the game's RTP; the components list it, beside the plain
+game's own components), ``rtp`` is ``f_m R_m`` (the RTP carried by the spins it acts on).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+
+from slotmath.exact.modifiers import modifier_table
+from slotmath.exact.spin_table import MarkedTable
+from slotmath.features.base import Context
+from slotmath.features.compose import RoundLaw
+from slotmath.model.modifiers import Modifier, Modifiers
+
+__all__ = ["ModifierShare", "PaidSpinModifiers", "mix", "paid_spin_feature"]
+
+
+@dataclass(frozen=True)
+class ModifierShare:
+    """One modifier's figures per paid round (in total bets; floats when a round feature is
+    numerical).
+
+    ``frequency``: P(it acts on a paid spin); ``lines``: the window's RTP of a spin it acts
+    on (its own table's mean); ``round``: ``R_m``, a round whose paid spin it acts on;
+    ``rtp``: ``f R_m``; ``uplift``: ``f (R_m - R_0)``; ``trigger``: P(the spin it acts on
+    starts a round feature), or None without one.
+    """
+
+    name: str
+    kind: str
+    frequency: Fraction
+    lines: Fraction
+    round: Fraction | float
+    rtp: Fraction | float
+    uplift: Fraction | float
+    trigger: Fraction | None
+
+
+def mix(parts: list[tuple[Fraction, MarkedTable]]) -> MarkedTable:
+    """The exact mixture ``sum p_i table_i`` (the p_i sum to 1) over one common denominator.
+
+    >>> a = MarkedTable((), {(0,): 1, (2,): 1}, 2, 1, 0)
+    >>> b = MarkedTable((), {(4,): 3}, 3, 1, 0)
+    >>> m = mix([(Fraction(3, 4), a), (Fraction(1, 4), b)])
+    >>> m.weights, m.cycle, m.mean_bets   # 3/8, 3/8, 1/4 over one common denominator
+    ({(0,): 9, (2,): 9, (4,): 6}, 24, Fraction(7, 4))
+    """
+    parts = [(p, t) for p, t in parts if p]
+    if sum(p for p, _ in parts) != 1:
+        raise ValueError("mixture probabilities must sum to 1")
+    first = parts[0][1]
+    if any((t.marks, t.credits_per_bet) != (first.marks, first.credits_per_bet)
+           for _, t in parts):
+        raise ValueError("mixed tables must count the same marks in the same credits")
+    q = lcm(*(p.denominator for p, _ in parts))
+    c = lcm(*(t.cycle for _, t in parts))
+    weights: dict = {}
+    for p, t in parts:
+        factor = p.numerator * (q // p.denominator) * (c // t.cycle)
+        for key, w in t.weights.items():
+            weights[key] = weights.get(key, 0) + factor * w
+    return MarkedTable(first.marks, weights, q * c, first.credits_per_bet,
+                       max(t.trigger_cap for _, t in parts))
+
+
+@dataclass(frozen=True, eq=False)
+class PaidSpinModifiers:
+    """The game's modifiers acting on its paid spin (reel set ``base``)."""
+
+    context: Context
+    spec: Modifiers
+    name: str = "modifiers"
+    simulator: str = "slotmath.simulate.modifiers.play_paid_spins"
+    _tables: dict = field(default_factory=dict, repr=False)
+
+    def _count_symbol(self, marks: tuple[str, ...]) -> str | None:
+        if marks == ():
+            return None
+        hw = self.context.game.hold_and_win
+        if marks == ("cash",) and hw is not None:
+            return hw.symbol
+        raise ValueError(f"a modified paid spin counts the hold & win cash symbols or "
+                         f"nothing, not {marks}")
+
+    def table(self, modifier: Modifier, marks: tuple[str, ...]) -> MarkedTable:
+        """Exact (marks..., credits) weights of a paid spin ``modifier`` acts on (once)."""
+        key = (modifier.name, marks)
+        if key not in self._tables:
+            raw = modifier_table(self.context.game, modifier, "base", self.context.level,
+                                 self.context.model, self._count_symbol(marks))
+            if marks == ("cash",):
+                weights = dict(raw.weights)
+            else:  # project the count column away
+                weights = {}
+                for (_, c), w in raw.weights.items():
+                    weights[(c,)] = weights.get((c,), 0) + w
+            self._tables[key] = MarkedTable(marks, weights, raw.cycle, raw.credits_per_bet,
+                                            raw.trigger_cap)
+        return self._tables[key]
+
+    def paid(self, plain: MarkedTable) -> MarkedTable:
+        """The paid spin's table: ``plain`` (the unmodified spin) mixed with every
+        modifier's table at its frequency."""
+        parts = [(self.spec.none_probability, plain)]
+        parts += [(m.frequency, self.table(m, plain.marks)) for m in self.spec]
+        return mix(parts)
+
+    def shares(self, round_law: RoundLaw, plain: MarkedTable) -> dict[str, ModifierShare]:
+        """Each modifier's figures, with the round features of ``round_law`` (the game's
+        round) started from its table; ``plain``: the unmodified paid spin's table."""
+        features = round_law.features
+        exact = all(getattr(f, "exact", True) for f in features)
+
+        def number(x):
+            return x if exact else float(x)
+
+        r0 = RoundLaw(plain, features).mean
+        out = {}
+        for m in self.spec:
+            t = self.table(m, plain.marks)
+            law = RoundLaw(t, features)
+            started = None
+            if features:
+                started = sum((w for g, (w, *_r) in law._groups.items()
+                               if any(k is not None for k in g)), 0)
+                started = Fraction(started, t.cycle)
+            out[m.name] = ModifierShare(
+                m.name, m.kind, m.frequency, t.mean_bets, number(law.mean),
+                number(m.frequency * law.mean), number(m.frequency * (law.mean - r0)), started)
+        return out
+
+    def errors(self, round_law: RoundLaw, plain: MarkedTable) -> dict[str, float]:
+        """Absolute error bounds of the entries :meth:`components` writes: a numerical round
+        feature's plain share (``sum_k P_0(k) error(k)``) and each modifier's uplift
+        (``f (sum_k P_m(k) error(k) + sum_k P_0(k) error(k))``); exact entries are absent."""
+        numerical = [f for f in round_law.features if not getattr(f, "exact", True)]
+        if not numerical:
+            return {}
+
+        def bound(table):
+            law = RoundLaw(table, round_law.features)
+            return sum(float(p) * f.error(k) for f in numerical
+                       for k, p in law.start_probabilities(f.name).items())
+
+        out = {}
+        base = RoundLaw(plain, round_law.features)
+        for f in numerical:
+            out[f.name] = sum(float(p) * f.error(k)
+                              for k, p in base.start_probabilities(f.name).items())
+        e0 = bound(plain)
+        for m in self.spec:
+            out[m.name] = float(m.frequency) * (bound(self.table(m, plain.marks)) + e0)
+        return out
+
+    def components(self, components: dict, round_law: RoundLaw, plain: MarkedTable) -> dict:
+        """``components`` (the window's from the plain strips, each round feature's from the
+        mixed round) restated as the plain game's plus each modifier's uplift: every round
+        feature's entry becomes its share in a round no modifier touches, and one entry per
+        modifier (its ``uplift``) is added, so they still sum to the RTP."""
+        out = dict(components)
+        base = RoundLaw(plain, round_law.features)
+        for f in round_law.features:
+            mean = base.feature_mean(f.name)
+            out[f.name] = mean if getattr(f, "exact", True) else float(mean)
+        for name, share in self.shares(round_law, plain).items():
+            out[name] = share.uplift
+        return out
+
+
+def paid_spin_feature(context: Context) -> PaidSpinModifiers | None:
+    """The game's modifiers as a paid-spin feature, or None without ``[modifiers]``."""
+    spec = getattr(context.game, "modifiers", None)
+    return None if spec is None else PaidSpinModifiers(context, spec)
+
+
+def components_at(components: dict, shares: dict[str, ModifierShare],
+                  frequencies: dict[str, Fraction]) -> dict:
+    """``components`` (an analysis's, with ``shares`` its modifiers) at other modifier
+    ``frequencies``: the modifiers' tables and the plain round are unchanged, so only each
+    modifier's uplift ``f (R_m - R_0)`` moves (exact when they are).
+
+    >>> s = ModifierShare("tnt", "upgrade", Fraction(1, 10), Fraction(3), Fraction(4),
+    ...                   Fraction(2, 5), Fraction(3, 10), None)
+    >>> components_at({"lines": Fraction(1), "tnt": Fraction(3, 10)}, {"tnt": s},
+    ...               {"tnt": Fraction(1, 5)})
+    {'lines': Fraction(1, 1), 'tnt': Fraction(3, 5)}
+    """
+    if sum(frequencies.values(), Fraction(0)) > 1:
+        raise ValueError("the modifiers' frequencies must sum to at most 1")
+    out = dict(components)
+    for name, f in frequencies.items():
+        s = shares[name]
+        out[name] = f * (s.uplift / s.frequency)
+    return out

@@ -1,0 +1,255 @@
+"""Base-game modifiers: the exact engine (slotmath.exact.modifiers) against a brute force
+written from the rules (tests/modifiers_reference.py), the mixture, the loader's errors, and
+the bundled game's figures."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from modifiers_reference import modified_law
+
+from slotmath.errors import GameFileError
+from slotmath.exact.modifiers import modifier_table
+from slotmath.io.toml_loader import loads_game
+from slotmath.model.modifiers import Modifier
+
+PAYING = ("A", "B", "C")
+
+
+def _text(spec, modifiers=""):
+    pays = "\n".join(f"{s} = {{ pays = {{ {', '.join(f'{k} = {v}' for k, v in t.items())} }} }}"
+                     for s, t in spec["pays"].items())
+    strips = ", ".join("[" + ", ".join(f'"{x}"' for x in s) + "]" for s in spec["strips"])
+    shape = "ways = true" if spec["ways"] else f"paylines = {spec['lines']}"
+    sp = spec.get("scatter_pays")
+    scatter = (", pays = { " + ", ".join(f"{k} = {v}" for k, v in sp.items()) + " }") if sp else ""
+    return f"""
+name = "modifier test"
+rows = {spec['rows']}
+bet = {spec['bet']}
+{shape}
+[symbols]
+W = {{ wild = true }}
+S = {{ scatter = true{scatter} }}
+{pays}
+X = {{}}
+[reels]
+base = [{strips}]
+{modifiers}
+"""
+
+
+def _engine_law(game, modifier, count_symbol, merged=(0, 1, -1)):
+    t = modifier_table(game, modifier, count_symbol=count_symbol, merged_reels=merged)
+    cpb = t.credits_per_bet
+    return {(c, Fraction(cr, cpb)): Fraction(w, t.cycle) for (c, cr), w in t.weights.items()}
+
+
+def _modifier_dict(m: Modifier):
+    if m.kind == "place":
+        return {"kind": "place", "symbol": m.symbol, "counts": dict(m.counts),
+                "keep": set(m.keep)}
+    return {"kind": "upgrade", "from": set(m.from_symbols), "to": dict(m.to)}
+
+
+SPEC = {
+    "rows": 2, "bet": 2, "ways": False, "wild": "W", "lines": [[0, 0, 0], [1, 1, 1], [0, 1, 0]],
+    "pays": {"A": {2: 1, 3: 5}, "B": {2: 2, 3: 4}, "C": {3: 3}},
+    "strips": [["A", "W", "C", "S"], ["B", "C", "A"], ["S", "A", "C", "B", "W"]],
+    "scatter_pays": {2: 1, 4: 5},
+}
+DYNAMITE = Modifier("dynamite", "place", Fraction(1, 5), symbol="W",
+                    counts=((1, 2), (2, 1), (4, 3)), keep=("S",))
+PICKAXE = Modifier("pickaxe", "place", Fraction(1, 7), symbol="S", counts=((1, 1), (3, 2)))
+TNT = Modifier("tnt", "upgrade", Fraction(1, 9), from_symbols=("C", "X"),
+               to=(("A", 1), ("B", 3)))
+
+
+@pytest.mark.parametrize("modifier", [DYNAMITE, PICKAXE, TNT], ids=lambda m: m.name)
+@pytest.mark.parametrize("ways", [False, True])
+def test_engine_equals_brute_force(modifier, ways):
+    spec = dict(SPEC, ways=ways)
+    game = loads_game(_text(spec))
+    ref = modified_law(spec, _modifier_dict(modifier), "S")
+    assert _engine_law(game, modifier, "S") == ref
+    # the branching DP (each reel's row masks their own branches) gives the same table
+    assert _engine_law(game, modifier, "S", merged=()) == ref
+    # without a counted symbol: the count column is 0, the credits law the same
+    plain = {}
+    for (_, b), p in ref.items():
+        plain[0, b] = plain.get((0, b), 0) + p
+    assert _engine_law(game, modifier, None, merged=(1,)) == plain
+
+
+@st.composite
+def _cases(draw):
+    rows = draw(st.integers(1, 2))
+    n_reels = 3
+    names = ["W", "S", "A", "B", "C", "X"]
+    strips = [draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))
+              for _ in range(n_reels)]
+    pays = {s: {k: draw(st.integers(0, 6)) for k in (2, 3)} for s in PAYING}
+    lines = draw(st.lists(st.lists(st.integers(0, rows - 1), min_size=3, max_size=3),
+                          min_size=1, max_size=3))
+    spec = {"rows": rows, "bet": draw(st.integers(1, 3)), "ways": draw(st.booleans()), "wild": "W",
+            "lines": lines, "pays": pays, "strips": strips,
+            "scatter_pays": draw(st.sampled_from([{}, {2: 1}, {1: 1, 3: 4}]))}
+    cells = rows * n_reels
+    kind = draw(st.sampled_from(["place", "upgrade"]))
+    if kind == "place":
+        ks = draw(st.sets(st.integers(1, cells), min_size=1, max_size=3))
+        counts = tuple((k, draw(st.integers(1, 4))) for k in sorted(ks))
+        symbol = draw(st.sampled_from(["W", "S", "A"]))
+        keep = tuple(s for s in draw(st.sets(st.sampled_from(["S", "W", "X"]))) if s != symbol)
+        m = Modifier("m", "place", Fraction(1, 2), symbol=symbol, counts=counts, keep=keep)
+    else:
+        src = tuple(sorted(draw(st.sets(st.sampled_from(["C", "X", "W"]), min_size=1))))
+        to = tuple((s, draw(st.integers(1, 3))) for s in
+                   sorted(draw(st.sets(st.sampled_from(["A", "B", "S"]), min_size=1))))
+        m = Modifier("m", "upgrade", Fraction(1, 2), from_symbols=src, to=to)
+    merged = draw(st.sampled_from([(0, 1, -1), (), (1,)]))
+    return spec, m, merged
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_cases())
+def test_random_small_games_engine_equals_brute_force(case):
+    spec, m, merged = case
+    game = loads_game(_text(spec))
+    assert _engine_law(game, m, "S", merged) == modified_law(spec, _modifier_dict(m), "S")
+
+
+def test_a_mutated_reference_disagrees():
+    """The comparison can fail: a reference placing one more wild differs."""
+    game = loads_game(_text(SPEC))
+    mutated = dict(_modifier_dict(DYNAMITE), counts={2: 2, 3: 1, 5: 3})
+    assert _engine_law(game, DYNAMITE, "S") != modified_law(SPEC, mutated, "S")
+
+
+GOOD = """
+[modifiers.dynamite]
+kind = "place"
+symbol = "W"
+frequency = "1/5"
+counts = { 1 = 2, 2 = 1 }
+keep = ["S"]
+
+[modifiers.tnt]
+kind = "upgrade"
+frequency = "1/10"
+from = ["C"]
+to = { A = 1, B = 2 }
+"""
+
+
+def test_loader_reads_the_modifiers():
+    game = loads_game(_text(SPEC, GOOD))
+    d, t = game.modifiers.modifiers
+    assert (d.name, d.kind, d.frequency, d.counts, d.keep) == (
+        "dynamite", "place", Fraction(1, 5), ((1, 2), (2, 1)), ("S",))
+    assert (t.from_symbols, t.to) == (("C",), (("A", 1), ("B", 2)))
+    assert game.modifiers.none_probability == Fraction(7, 10)
+
+
+@pytest.mark.parametrize("edit, key, words", [
+    (("kind = \"place\"\nsymbol", "kind = \"drop\"\nsymbol"), "modifiers.dynamite.kind",
+     "must be one of place, upgrade"),
+    (('frequency = "1/5"', 'frequncy = "1/5"'), "modifiers.dynamite.frequncy",
+     "did you mean 'frequency'"),
+    (('frequency = "1/5"', 'frequency = "6/5"'), "modifiers.dynamite.frequency", "(0, 1]"),
+    (('frequency = "1/10"', 'frequency = "9/10"'), "modifiers.frequency", "sum to at most 1"),
+    (("counts = { 1 = 2, 2 = 1 }", "counts = { 1 = 2, 7 = 1 }"),
+     "modifiers.dynamite.counts.7", "the window has 6 positions"),
+    (("counts = { 1 = 2, 2 = 1 }", "counts = { 1 = 0 }"), "modifiers.dynamite.counts",
+     "must not all be 0"),
+    (('symbol = "W"', 'symbol = "Z"'), "modifiers.dynamite.symbol", "not declared"),
+    (('to = { A = 1, B = 2 }', 'to = { A = 1, C = 2 }'), "modifiers.tnt.to",
+     "both upgraded and upgraded to"),
+    (('from = ["C"]\n', ''), "modifiers.tnt.from", "missing"),
+])
+def test_loader_errors_name_the_file_and_key(edit, key, words):
+    text = _text(SPEC, GOOD.replace(*edit))
+    with pytest.raises(GameFileError) as info:
+        loads_game(text, "g.toml")
+    message = str(info.value)
+    assert "g.toml" in message and key in message and words in message, message
+
+
+def test_modifiers_refuse_free_spins():
+    text = _text(SPEC, GOOD) + """
+[free_spins]
+trigger = "S"
+awards = { 2 = 5 }
+"""
+    with pytest.raises(GameFileError, match="modifiers with \\[free_spins\\] are not supported"):
+        loads_game(text, "g.toml")
+
+
+HW = """
+[hold_and_win]
+symbol = "S"
+trigger = 2
+respins = 1
+cash_probability = "1/3"
+values = [1, 2]
+value_weights = [1, 1]
+"""
+
+
+def test_analysis_mixes_the_modifiers_into_the_paid_round_exactly():
+    """RTP, components and shares of a toy hold & win game with modifiers, from the brute
+    force's law of each paid spin (the round's mean per start count from the feature)."""
+    import slotmath
+
+    game = loads_game(_text(SPEC, GOOD + HW))
+    a = slotmath.analyze(game)
+    assert a.exact
+    feature = next(f for f in a.round.features if f.name == "hold_and_win")
+
+    def round_mean(law):
+        return sum((p * (b + (feature.law(c).mean if c >= 2 else 0))
+                    for (c, b), p in law.items()), Fraction(0))
+
+    plain = round_mean(modified_law(SPEC, None, "S"))
+    rounds = {m.name: round_mean(modified_law(SPEC, _modifier_dict(m), "S"))
+              for m in game.modifiers}
+    freq = {m.name: m.frequency for m in game.modifiers}
+    expected = plain + sum(freq[n] * (r - plain) for n, r in rounds.items())
+    assert a.rtp == expected
+    assert sum(a.components.values()) == a.rtp
+    for name, r in rounds.items():
+        share = a.modifiers[name]
+        assert share.round == r and share.rtp == freq[name] * r
+        assert a.components[name] == share.uplift == freq[name] * (r - plain)
+    # the plain game's hold & win share, and the trigger law of the mixed paid spin
+    assert a.components["scatter"] > 0
+    assert sum(v for k, v in a.components.items() if k not in rounds) == plain
+    mixed = {}
+    for law, p in [(modified_law(SPEC, None, "S"), game.modifiers.none_probability)] + [
+            (modified_law(SPEC, _modifier_dict(m), "S"), m.frequency) for m in game.modifiers]:
+        for (c, _), q in law.items():
+            if c >= 2:
+                mixed[c] = mixed.get(c, 0) + p * q
+    assert a.round.start_probabilities("hold_and_win") == dict(sorted(mixed.items()))
+
+
+def test_frequencies_move_only_the_uplifts_and_the_panel_follows():
+    """components_at against a second analysis of the file at the new frequencies."""
+    import slotmath
+    from slotmath.features.modifiers import components_at
+    from slotmath.widgets.modifiers_panel import modifiers_panel
+
+    a = slotmath.analyze(loads_game(_text(SPEC, GOOD + HW)))
+    new = {"dynamite": Fraction(1, 3), "tnt": Fraction(1, 50)}
+    b = slotmath.analyze(loads_game(_text(SPEC, GOOD.replace('"1/5"', '"1/3"').replace(
+        '"1/10"', '"1/50"') + HW)))
+    assert components_at(a.components, a.modifiers, new) == b.components
+    panel = modifiers_panel(a)
+    sliders = panel.children[:2]
+    html = panel.children[2]
+    before = html.value
+    sliders[0].value = 40
+    assert html.value != before and "game RTP" in html.value
