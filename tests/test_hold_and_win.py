@@ -313,7 +313,9 @@ def test_wild_only_line_pays_as_the_highest_paying_symbol():
 
 @pytest.fixture(scope="module")
 def gus():
-    return slotmath.analyze(slotmath.load_game("data/games/gus_gold_christmas.toml"))
+    from bundled import ROOT, analysed
+
+    return analysed(ROOT / "data" / "games" / "gus_gold_christmas.toml")  # (one per session)
 
 
 def test_gus_gold_christmas_rtp_top_award_and_json(gus):
