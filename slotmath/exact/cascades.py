@@ -84,6 +84,7 @@ class _Arrays:
     keys: tuple[str, ...]
     min_trigger: int  # fewest trigger symbols that start free spins (window + 1: none)
     pruning: tuple = ()  # (prefix, presence, scatter_count, tail_hist): see _pruning
+    sym_bits: np.ndarray = None  # [symbols] bit set of the pay-table entries it belongs to
 
 
 def _pruning(ar: _Arrays) -> tuple:
@@ -193,21 +194,31 @@ def _arrays(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
         bonus is not None, keys,
         (min(fs.awards) if fs is not None and not free else window + 1) if lean else 0,
     )
-    return replace(out, pruning=_pruning(out))
+    sym_bits = np.zeros(len(names), np.int64)
+    if len(keys) <= 62:
+        for k in range(len(keys)):
+            sym_bits |= member[k] << k
+    return replace(out, pruning=_pruning(out), sym_bits=sym_bits)
 
 
 # -- the kernel ------------------------------------------------------------------------------
 @njit(cache=True)
 def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, is_scatter,
-          ways, paylines, removed, entry, sym, wgt):
+          ways, paylines, removed, entry, sym, wgt, sym_bits, m):
     """Unmultiplied line/ways credits of one drop; marks the winning positions in
-    ``removed`` and adds each paying entry's credits to ``entry[key, run]``."""
+    ``removed`` and adds each paying entry's credits times ``m`` to ``entry[key, run]``.
+
+    Ways: ``sym_bits[s]`` is the bit set of the pay-table entries symbol ``s`` belongs to, so
+    the run of every entry comes from one pass over the window (the bit set of the entries on
+    each reel, and-ed reel by reel); only the entries that pay are counted position by
+    position."""
     n_reels = cols.shape[0]
     n_keys = member.shape[0]
-    max_run = key_credits.shape[1] - 1
-    # effective symbols and weights
+    # effective symbols and weights, and per reel the entries shown
+    bits = np.empty(n_reels, np.int64)
     for r in range(n_reels):
         e = eff[r]
+        b = 0
         for y in range(rows[r]):
             s = cols[r, y]
             w = 1
@@ -218,8 +229,10 @@ def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, i
             sym[r, y] = s
             wgt[r, y] = w * mult_sym[s]
             removed[r, y] = 0
+            b |= sym_bits[s]
+        bits[r] = b
     total = 0
-    if ways:
+    if ways and n_keys > 62:  # too many entries for a bit set: entry by entry
         for k in range(n_keys):
             run = 0
             n_ways = 1
@@ -232,16 +245,43 @@ def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, i
                     break
                 run += 1
                 n_ways *= c
-            if run == 0 or run > max_run:
+            if run == 0:
                 continue
             credits = key_credits[k, run] * n_ways
             if credits > 0:
                 total += credits
-                entry[k, run] += credits
+                entry[k, run] += m * credits
                 for r in range(run):
                     for y in range(rows[r]):
                         if member[k, sym[r, y]]:
                             removed[r, y] = 1
+    elif ways:
+        alive = bits[0]
+        for r in range(1, n_reels + 1):
+            nxt = alive & bits[r] if r < n_reels else 0
+            ended = alive & ~nxt  # the entries whose run is r
+            alive = nxt
+            if ended != 0:
+                for k in range(n_keys):
+                    if (ended >> k) & 1 == 0 or key_credits[k, r] == 0:
+                        continue
+                    n_ways = 1
+                    for rr in range(r):
+                        c = 0
+                        for y in range(rows[rr]):
+                            if member[k, sym[rr, y]]:
+                                c += wgt[rr, y]
+                        n_ways *= c
+                    credits = key_credits[k, r] * n_ways
+                    if credits > 0:
+                        total += credits
+                        entry[k, r] += m * credits
+                        for rr in range(r):
+                            for y in range(rows[rr]):
+                                if member[k, sym[rr, y]]:
+                                    removed[rr, y] = 1
+            if alive == 0:
+                break
     else:
         for ln in range(paylines.shape[0]):
             best = 0
@@ -256,7 +296,7 @@ def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, i
                         break
                     run += 1
                     mult *= mult_sym[s]
-                if run > 0 and run <= max_run:
+                if run > 0:
                     credits = key_credits[k, run] * mult
                     if credits > best:
                         best = credits
@@ -264,45 +304,17 @@ def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, i
                         best_run = run
             if best > 0:
                 total += best
-                entry[best_k, best_run] += best
+                entry[best_k, best_run] += m * best
                 for r in range(best_run):
                     removed[r, paylines[ln, r]] = 1
     return total
 
 
 @njit(cache=True)
-def _scatter_on(cols, rows, is_scatter, r):
-    n = 0
-    for y in range(rows[r]):
-        n += is_scatter[cols[r, y]]
-    return n
-
-
-@njit(cache=True)
-def _refill_strip(cols, top, rows, removed, strips, lengths, r, keep):
-    n_keep = 0
-    for y in range(rows[r]):
-        if removed[r, y] == 0:
-            keep[n_keep] = cols[r, y]
-            n_keep += 1
-    n = rows[r] - n_keep
-    if n == 0:
-        return 0
-    L = lengths[r]
-    t = (top[r] - n) % L
-    top[r] = t
-    for y in range(n):
-        cols[r, y] = strips[r, (t + y) % L]
-    for y in range(n_keep):
-        cols[r, n + y] = keep[y]
-    return n
-
-
-@njit(cache=True)
 def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_sym,
          is_scatter, scatter_ids, scatter_credits, trigger, ways, paylines, values, spin_mult,
          ord_eff, ord_w, eff_wild, eff_split, threshold, accumulate, has_bonus, keep_a,
-         min_trigger, prefix, presence, scatter_count, tail_hist):
+         min_trigger, sym_bits, prefix, presence, scatter_count, tail_hist):
     """Every stop combination whose first-reel stop is in ``first``, each chain to its end.
 
     Returns the sparse joint table (credits, A, trigger, cascades) -> weight, the weight of
@@ -344,10 +356,10 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
     acc = np.zeros(3, np.int64)
     entry = np.zeros((n_keys, n_runs), np.int64)
     removed = np.zeros((n_reels, R), np.int64)
-    drop_entry = np.zeros((n_keys, n_runs), np.int64)
     sym = np.zeros((n_reels, R), np.int64)
     wgt = np.zeros((n_reels, R), np.int64)
     keep = np.zeros(R, np.int64)
+    rbits = np.zeros(n_reels, np.int64)
     stops = np.zeros(n_reels, np.int64)
     total_combos = 1
     for r in range(1, n_reels):
@@ -362,14 +374,19 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
     for r in range(n_reels):
         base_ways *= rows[r]
     for fi in range(first.shape[0]):
+        stops[0] = first[fi]
+        for r in range(1, n_reels):
+            stops[r] = 0
         c = -1
         while c + 1 < total_combos:
             c += 1
-            stops[0] = first[fi]
-            rest = c
-            for r in range(n_reels - 1, 0, -1):
-                stops[r] = rest % lengths[r]
-                rest //= lengths[r]
+            if c > 0:  # the odometer over reels 2..n, the last fastest
+                r = n_reels - 1
+                stops[r] += 1
+                while stops[r] == lengths[r] and r > 1:
+                    stops[r] = 0
+                    r -= 1
+                    stops[r] += 1
             if prefix > 0 and c % block == 0:
                 # A block of stop combinations sharing reels 1..prefix: when no pay-table
                 # entry shows on all of them, no combination of the block wins a first drop
@@ -399,6 +416,8 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
                             sums[2] += w * scat
                             ways_hist[base_ways] += w
                     c += block - 1
+                    for r in range(prefix, n_reels):  # the block's last combination
+                        stops[r] = lengths[r] - 1
                     continue
             sw = 1
             for r in range(n_reels):
@@ -409,31 +428,47 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
             for r in range(n_reels):
                 s_top[0, r] = stops[r]
                 for y in range(rows[r]):
-                    s_cols[0, r, y] = strips[r, (stops[r] + y) % lengths[r]]
+                    i = stops[r] + y
+                    while i >= lengths[r]:
+                        i -= lengths[r]
+                    s_cols[0, r, y] = strips[r, i]
                 s_cnt[0, r] = 0
                 s_eff[0, r] = -1
             for o in range(n_ord):
                 s_mask[0, o] = 1
             s_k[0] = 0
-            s_acc[0, :] = 0
-            s_entry[0, :, :] = 0
+            for a in range(3):
+                s_acc[0, a] = 0
+            for a in range(n_keys):
+                for b in range(n_runs):
+                    s_entry[0, a, b] = 0
             sp = 1
             while sp > 0:
                 sp -= 1
-                cols[:, :] = s_cols[sp]
-                top[:] = s_top[sp]
-                cnt[:] = s_cnt[sp]
-                eff[:] = s_eff[sp]
-                mask[:] = s_mask[sp]
+                # element by element: a slice view costs a reference count each
+                for r in range(n_reels):
+                    for y in range(R):
+                        cols[r, y] = s_cols[sp, r, y]
+                    top[r] = s_top[sp, r]
+                    cnt[r] = s_cnt[sp, r]
+                    eff[r] = s_eff[sp, r]
+                for o in range(n_ord):
+                    mask[o] = s_mask[sp, o]
                 k = s_k[sp]
-                acc[:] = s_acc[sp]
-                entry[:, :] = s_entry[sp]
+                for a in range(3):
+                    acc[a] = s_acc[sp, a]
+                for a in range(n_keys):
+                    for b in range(n_runs):
+                        entry[a, b] = s_entry[sp, a, b]
                 while True:
                     if has_bonus:
                         for r in range(n_reels):
                             if eff[r] >= 0:
                                 continue
-                            if cnt[r] + _scatter_on(cols, rows, is_scatter, r) < threshold:
+                            n_sc = 0
+                            for y in range(rows[r]):
+                                n_sc += is_scatter[cols[r, y]]
+                            if cnt[r] + n_sc < threshold:
                                 continue
                             chosen = -1
                             for e in range(n_eff):
@@ -448,38 +483,106 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
                                     chosen = e
                                     continue
                                 # another branch: the same state with effect e on reel r
-                                s_cols[sp] = cols
-                                s_top[sp] = top
-                                s_cnt[sp] = cnt
-                                s_eff[sp] = eff
+                                for rr in range(n_reels):
+                                    for y in range(R):
+                                        s_cols[sp, rr, y] = cols[rr, y]
+                                    s_top[sp, rr] = top[rr]
+                                    s_cnt[sp, rr] = cnt[rr]
+                                    s_eff[sp, rr] = eff[rr]
                                 s_eff[sp, r] = e
                                 for o in range(n_ord):
                                     s_mask[sp, o] = mask[o] if ord_eff[o, r] == e else 0
                                 s_k[sp] = k
-                                s_acc[sp] = acc
-                                s_entry[sp] = entry
+                                for a in range(3):
+                                    s_acc[sp, a] = acc[a]
+                                for a in range(n_keys):
+                                    for b in range(n_runs):
+                                        s_entry[sp, a, b] = entry[a, b]
                                 sp += 1
                             eff[r] = chosen
                             for o in range(n_ord):
                                 if ord_eff[o, r] != chosen:
                                     mask[o] = 0
-                    drop_entry[:, :] = 0
-                    d = _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits,
-                              mult_sym, is_scatter, ways, paylines, removed, drop_entry, sym,
-                              wgt)
+                    m = values[k] * spin_mult
+                    if ways and n_keys <= 62:
+                        # _drop's ways evaluation written out (the hot path: a call passes
+                        # 15 arrays, each reference counted, which costs more than the work)
+                        d = 0
+                        for r in range(n_reels):
+                            e = eff[r]
+                            b = 0
+                            for y in range(rows[r]):
+                                s = cols[r, y]
+                                w = 1
+                                if e >= 0 and is_scatter[s] == 0:
+                                    if eff_wild[e] >= 0:
+                                        s = eff_wild[e]
+                                    w = eff_split[e]
+                                sym[r, y] = s
+                                wgt[r, y] = w * mult_sym[s]
+                                removed[r, y] = 0
+                                b |= sym_bits[s]
+                            rbits[r] = b
+                        alive = rbits[0]
+                        for r in range(1, n_reels + 1):
+                            nxt = alive & rbits[r] if r < n_reels else 0
+                            ended = alive & ~nxt  # the entries whose run is r
+                            alive = nxt
+                            if ended != 0:
+                                for kk in range(n_keys):
+                                    if (ended >> kk) & 1 == 0 or key_credits[kk, r] == 0:
+                                        continue
+                                    n_ways = 1
+                                    for rr in range(r):
+                                        cw = 0
+                                        for y in range(rows[rr]):
+                                            if member[kk, sym[rr, y]]:
+                                                cw += wgt[rr, y]
+                                        n_ways *= cw
+                                    credits = key_credits[kk, r] * n_ways
+                                    if credits > 0:
+                                        d += credits
+                                        entry[kk, r] += m * credits
+                                        for rr in range(r):
+                                            for y in range(rows[rr]):
+                                                if member[kk, sym[rr, y]]:
+                                                    removed[rr, y] = 1
+                            if alive == 0:
+                                break
+                    else:
+                        d = _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits,
+                                  mult_sym, is_scatter, ways, paylines, removed, entry, sym,
+                                  wgt, sym_bits, m)
                     if d == 0:
                         break
-                    m = values[k] * spin_mult
                     if k == 0:
                         acc[0] += m * d
                     else:
                         acc[1] += m * d
                     acc[2] += d
-                    for a in range(n_keys):
-                        for b in range(n_runs):
-                            entry[a, b] += m * drop_entry[a, b]
                     for r in range(n_reels):
-                        n_rem = _refill_strip(cols, top, rows, removed, strips, lengths, r, keep)
+                        # strip refill (written out here: a call per reel costs more in
+                        # reference counting than the refill itself): the survivors fall,
+                        # the strip above the window fills the top
+                        n_keep = 0
+                        for y in range(rows[r]):
+                            if removed[r, y] == 0:
+                                keep[n_keep] = cols[r, y]
+                                n_keep += 1
+                        n_rem = rows[r] - n_keep
+                        if n_rem > 0:
+                            L = lengths[r]
+                            t = top[r] - n_rem
+                            while t < 0:
+                                t += L
+                            top[r] = t
+                            for y in range(n_rem):
+                                i = t + y
+                                while i >= L:
+                                    i -= L
+                                cols[r, y] = strips[r, i]
+                            for y in range(n_keep):
+                                cols[r, n_rem + y] = keep[y]
                         if accumulate:
                             cnt[r] += n_rem
                         else:
@@ -544,7 +647,7 @@ def _call(ar: _Arrays, first: np.ndarray, keep_a: bool):
                 ar.key_credits, ar.mult_sym, ar.is_scatter, ar.scatter_ids, ar.scatter_credits,
                 ar.trigger, ar.ways, ar.paylines, ar.values, ar.spin_mult, ar.ord_eff, ar.ord_w,
                 ar.eff_wild, ar.eff_split, ar.threshold, ar.accumulate, ar.has_bonus, keep_a,
-                ar.min_trigger, *ar.pruning)
+                ar.min_trigger, ar.sym_bits, *ar.pruning)
 
 
 _WORK: dict = {}
@@ -785,7 +888,8 @@ def _random_law(game: Game, reel_set: str, ar: _Arrays, model: PayModel,
         drop_entry = np.zeros_like(ar.key_credits)
         d = int(_drop(a, ar.rows, np.array(eff, np.int64), ar.eff_wild, ar.eff_split,
                       ar.member, ar.key_credits, ar.mult_sym, ar.is_scatter, ar.ways,
-                      ar.paylines, removed, drop_entry, np.zeros_like(a), np.zeros_like(a)))
+                      ar.paylines, removed, drop_entry, np.zeros_like(a), np.zeros_like(a),
+                      ar.sym_bits, 1))
         if d == 0:
             trig, scat = 0, 0
             for i, s in enumerate(ar.scatter_ids):
