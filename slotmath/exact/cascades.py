@@ -314,7 +314,7 @@ def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, i
 def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_sym,
          is_scatter, scatter_ids, scatter_credits, trigger, ways, paylines, values, spin_mult,
          ord_eff, ord_w, eff_wild, eff_split, threshold, accumulate, has_bonus, keep_a,
-         min_trigger, sym_bits, prefix, presence, scatter_count, tail_hist):
+         min_trigger, sym_bits, entries, prefix, presence, scatter_count, tail_hist):
     """Every stop combination whose first-reel stop is in ``first``, each chain to its end.
 
     Returns the sparse joint table (credits, A, trigger, cascades) -> weight, the weight of
@@ -326,6 +326,7 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
     n_ord = ord_w.shape[0]
     n_eff = eff_split.shape[0]
     n_keys = member.shape[0]
+    n_ent = n_keys if entries else 0  # the per-entry sums are kept only when asked
     n_runs = key_credits.shape[1]
     window = scatter_credits.shape[1] - 1
     table = Dict.empty(key_type=_KEY, value_type=types.int64)
@@ -439,7 +440,7 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
             s_k[0] = 0
             for a in range(3):
                 s_acc[0, a] = 0
-            for a in range(n_keys):
+            for a in range(n_ent):
                 for b in range(n_runs):
                     s_entry[0, a, b] = 0
             sp = 1
@@ -457,7 +458,7 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
                 k = s_k[sp]
                 for a in range(3):
                     acc[a] = s_acc[sp, a]
-                for a in range(n_keys):
+                for a in range(n_ent):
                     for b in range(n_runs):
                         entry[a, b] = s_entry[sp, a, b]
                 while True:
@@ -495,7 +496,7 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
                                 s_k[sp] = k
                                 for a in range(3):
                                     s_acc[sp, a] = acc[a]
-                                for a in range(n_keys):
+                                for a in range(n_ent):
                                     for b in range(n_runs):
                                         s_entry[sp, a, b] = entry[a, b]
                                 sp += 1
@@ -542,7 +543,8 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
                                     credits = key_credits[kk, r] * n_ways
                                     if credits > 0:
                                         d += credits
-                                        entry[kk, r] += m * credits
+                                        if entries:
+                                            entry[kk, r] += m * credits
                                         for rr in range(r):
                                             for y in range(rows[rr]):
                                                 if member[kk, sym[rr, y]]:
@@ -636,18 +638,18 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
                         n_w *= rows[r]
                 ways_hist[n_w] += w
                 if k > 0:
-                    for a in range(n_keys):
+                    for a in range(n_ent):
                         for b in range(n_runs):
                             entry_sum[a, b] += w * entry[a, b]
     return table, zero, casc_hist, freed, ways_hist, sums, entry_sum, error
 
 
-def _call(ar: _Arrays, first: np.ndarray, keep_a: bool):
+def _call(ar: _Arrays, first: np.ndarray, keep_a: bool, entries: bool = True):
     return _run(first, ar.strips, ar.lengths, ar.stop_weights, ar.rows, ar.member,
                 ar.key_credits, ar.mult_sym, ar.is_scatter, ar.scatter_ids, ar.scatter_credits,
                 ar.trigger, ar.ways, ar.paylines, ar.values, ar.spin_mult, ar.ord_eff, ar.ord_w,
                 ar.eff_wild, ar.eff_split, ar.threshold, ar.accumulate, ar.has_bonus, keep_a,
-                ar.min_trigger, ar.sym_bits, *ar.pruning)
+                ar.min_trigger, ar.sym_bits, entries, *ar.pruning)
 
 
 _WORK: dict = {}
@@ -655,7 +657,7 @@ _WORK: dict = {}
 
 def _worker(first: np.ndarray):
     ar, keep_a = _WORK["arrays"], _WORK["keep_a"]
-    table, zero, *dense = _call(ar, first, keep_a)
+    table, zero, *dense = _call(ar, first, keep_a, _WORK["entries"])
     keys = np.array(list(table.keys()), np.int64).reshape(-1, 4)
     values = np.array(list(table.values()), np.int64)
     return keys, values, zero, dense
@@ -741,7 +743,7 @@ class CascadeLaw:
 
 def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
                 free: bool | None = None, keep_a: bool = False, lean: bool = False,
-                workers: int | None = None,
+                entries: bool = True, workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None,
                 model: PayModel | None = None) -> CascadeLaw:
     """The exact law of one cascading spin of ``game`` on ``reel_set`` at ``level``.
@@ -751,7 +753,8 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     ``base``. ``keep_a``: keep the unmultiplied drop sum in the joint table (for a carried
     multiplier). ``lean``: keep the cascade count in the joint table only where the spin
     starts free spins (the analysis needs no more; :meth:`CascadeLaw.probabilities` then
-    refuses).
+    refuses). ``entries=False``: skip the per-entry sums (``entry_weights`` is then empty;
+    strip refill only), which the free-spin table does not need.
 
     Examples
     --------
@@ -772,12 +775,16 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
         return _random_law(game, reel_set, ar, model, keep_a)
     n_first = int(ar.lengths[0])
     workers = workers or min(os.cpu_count() or 1, 2)
-    chunks = [np.arange(i, n_first, max(1, min(n_first, 4 * workers)), dtype=np.int64)
-              for i in range(max(1, min(n_first, 4 * workers)))]
+    # strided chunks of first-reel stops (neighbouring stops cost alike), ten per worker so
+    # that the last chunk leaves little idle time
+    n_chunks = max(1, min(n_first, 10 * workers))
+    chunks = [np.arange(i, n_first, n_chunks, dtype=np.int64) for i in range(n_chunks)]
     results = []
+    if progress is not None:
+        progress(0, len(chunks))
     if workers > 1 and n_first > 1 and int(np.prod(ar.lengths)) > 200_000:
-        _call(ar, np.zeros(0, np.int64), keep_a)  # compile before forking
-        _WORK["arrays"], _WORK["keep_a"] = ar, keep_a
+        _call(ar, np.zeros(0, np.int64), keep_a, entries)  # compile before forking
+        _WORK["arrays"], _WORK["keep_a"], _WORK["entries"] = ar, keep_a, entries
         import multiprocessing
 
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as ex:
@@ -787,7 +794,7 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
                     progress(i + 1, len(chunks))
         _WORK.clear()
     else:
-        _WORK["arrays"], _WORK["keep_a"] = ar, keep_a
+        _WORK["arrays"], _WORK["keep_a"], _WORK["entries"] = ar, keep_a, entries
         for i, chunk in enumerate(chunks):
             results.append(_worker(chunk))
             if progress is not None:
@@ -797,23 +804,23 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
 
 
 def _merge(game, ar: _Arrays, model: PayModel, results) -> CascadeLaw:
-    joint: dict = defaultdict(int)
     casc = np.zeros(MAX_CASCADES + 1, dtype=object)
     freed = None
     ways = None
     sums = [0, 0, 0]
     entry = None
+    all_keys, all_values = [], []
     for keys, values, zero, dense in results:
         casc_hist, freed_a, ways_hist, sums_a, entry_a, error = dense
         if error[0]:
             stops = [int(s) for s in error[1:]]
             raise ValueError(f"{game.name}: the cascade chain of stops {stops} is longer than "
                              f"{MAX_CASCADES} drops: it never ends; change the strips")
-        for key, w in zip(map(tuple, keys.tolist()), values.tolist()):
-            joint[key] += w
-        for t, w in enumerate(zero.tolist()):
-            if w:
-                joint[(0, 0, t, 0)] += w
+        t = np.flatnonzero(zero)
+        z = np.zeros((len(t), 4), np.int64)
+        z[:, 2] = t
+        all_keys += [keys, z]
+        all_values += [values, zero[t]]
         casc += casc_hist.astype(object)
         freed = freed_a.astype(object) if freed is None else freed + freed_a.astype(object)
         ways = ways_hist.astype(object) if ways is None else ways + ways_hist.astype(object)
@@ -822,7 +829,26 @@ def _merge(game, ar: _Arrays, model: PayModel, results) -> CascadeLaw:
             sums[i] += int(sums_a[i])
     cycle = int(np.prod([int(ar.stop_weights[r, : ar.lengths[r]].sum())
                          for r in range(len(ar.lengths))], dtype=object)) * int(ar.ord_w.sum())
-    return _law(ar, model, dict(joint), cycle, tuple(sums), casc, freed, ways, entry)
+    joint = _sum_rows(np.concatenate(all_keys), np.concatenate(all_values), cycle)
+    return _law(ar, model, joint, cycle, tuple(sums), casc, freed, ways, entry)
+
+
+def _sum_rows(keys: np.ndarray, values: np.ndarray, total: int) -> dict:
+    """``{tuple(row): summed value}`` over the rows of ``keys`` (sorted by key). ``total``
+    bounds the sum of ``values`` (all weights of one law): in int64 when it fits."""
+    if len(keys) == 0:
+        return {}
+    if total >= 1 << 62:
+        joint: dict = defaultdict(int)
+        for key, w in zip(map(tuple, keys.tolist()), values.tolist()):
+            joint[key] += w
+        return dict(sorted(joint.items()))
+    order = np.lexsort(keys.T[::-1])
+    keys, values = keys[order], values[order]
+    new = np.ones(len(keys), bool)
+    new[1:] = (keys[1:] != keys[:-1]).any(axis=1)
+    at = np.flatnonzero(new)
+    return dict(zip(map(tuple, keys[at].tolist()), np.add.reduceat(values, at).tolist()))
 
 
 def _law(ar, model, joint, cycle, sums, casc, freed, ways, entry) -> CascadeLaw:
