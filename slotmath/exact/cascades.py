@@ -655,11 +655,23 @@ def _call(ar: _Arrays, first: np.ndarray, keep_a: bool, entries: bool = True):
 _WORK: dict = {}
 
 
+@njit(cache=True)
+def _table_arrays(table):
+    """The kernel's joint table as arrays (compiled and cached: iterating a typed dict from
+    Python compiles its iterator at run time, seconds in every fresh worker process)."""
+    keys = np.empty((len(table), 4), np.int64)
+    values = np.empty(len(table), np.int64)
+    for i, (key, w) in enumerate(table.items()):
+        for j in range(4):
+            keys[i, j] = key[j]
+        values[i] = w
+    return keys, values
+
+
 def _worker(first: np.ndarray):
     ar, keep_a = _WORK["arrays"], _WORK["keep_a"]
     table, zero, *dense = _call(ar, first, keep_a, _WORK["entries"])
-    keys = np.array(list(table.keys()), np.int64).reshape(-1, 4)
-    values = np.array(list(table.values()), np.int64)
+    keys, values = _table_arrays(table)
     return keys, values, zero, dense
 
 
@@ -783,7 +795,7 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     if progress is not None:
         progress(0, len(chunks))
     if workers > 1 and n_first > 1 and int(np.prod(ar.lengths)) > 200_000:
-        _call(ar, np.zeros(0, np.int64), keep_a, entries)  # compile before forking
+        _table_arrays(_call(ar, np.zeros(0, np.int64), keep_a, entries)[0])  # compile, then fork
         _WORK["arrays"], _WORK["keep_a"], _WORK["entries"] = ar, keep_a, entries
         import multiprocessing
 
