@@ -12,7 +12,7 @@ the strips' length.
    rest (tables, free-spin chain, RTP), the total, the CPU seconds (this process and its
    workers: on a shared machine the wall time also counts others' work), the load average
    when the row started, and the row's exact RTP. ``--paid-only`` times the paid spin's chain
-   alone.
+   alone (its row then shows the paid spin's own return, free spins excluded).
 
 Run: ``python benchmarks/bench_cascade_scaling.py [--game FILE] [--lengths 30 40 50 60]
 [--workers 2] [--skip-full] [--paid-only]``. The figures depend on the machine and on what
@@ -85,7 +85,8 @@ def main() -> None:
         print("  components " + ", ".join(f"{k} {v:.4%}" for k, v in components.items()))
 
     print(f"{'stops':>6} {'combinations':>14} {'paid s':>7} {'free s':>7} {'rest s':>7} "
-          f"{'total s':>8} {'CPU s':>7} {'load':>5}  RTP (exact)")
+          f"{'total s':>8} {'CPU s':>7} {'load':>5}  "
+          f"{'RTP' if args.whole else 'paid spin alone (no free spins)'}")
     for n in args.lengths:
         g = resampled(game, n)
         stamps: dict = {}
