@@ -1,7 +1,7 @@
 """Frozen Gems (data/games/frozen_gems.toml): the full exact analysis, timed, against the
 figures recorded in the file's header.
 
-Prints the wall time of ``slotmath.analyze`` (every base and free stop combination x every
+Prints the wall and CPU time (this process and its workers) of ``slotmath.analyze`` (every base and free stop combination x every
 bonus arrangement, each cascade chain to its end; free spins as the carried-multiplier chain),
 the exact RTP as a fraction and a float, its components, P(8748 ways in play), and whether the
 RTP equals the header's ``total RTP`` fraction. A tqdm bar shows the enumeration's progress.
@@ -17,7 +17,9 @@ Run: ``python benchmarks/bench_frozen_gems.py [--simulate 20000000] [--seed 1]``
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import resource
 import sys
 import time
 from fractions import Fraction
@@ -28,6 +30,13 @@ from tqdm import tqdm
 import slotmath
 
 PATH = Path(__file__).resolve().parents[1] / "data" / "games" / "frozen_gems.toml"
+
+
+def _cpu() -> float:
+    """CPU seconds of this process plus its finished children (the enumeration's workers):
+    on a shared machine the wall time also counts other people's work."""
+    me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def recorded_rtp() -> Fraction | None:
@@ -62,22 +71,37 @@ def main() -> int:
         return simulate(args.simulate, args.seed)
     game = slotmath.load_game(PATH)
     bar = tqdm(total=0, unit="chunk", desc="enumerating", file=sys.stderr)
+    shown = [None]
+
+    marks: dict = {}  # stage -> (first report, last report): the timeline printed below
 
     def progress(stage: str, done: int, total: int) -> None:
-        if bar.total != total or bar.desc != f"enumerating {stage}":
+        now = time.perf_counter()
+        marks[stage] = (marks.get(stage, (now,))[0], now)
+        if shown[0] != (stage, total):  # a new stage: a new bar
+            shown[0] = (stage, total)
             bar.reset(total=total)
             bar.set_description(f"enumerating {stage}")
         bar.n = done
         bar.refresh()
 
-    began = time.perf_counter()
+    load = os.getloadavg()[0]
+    began, cpu = time.perf_counter(), _cpu()
     analysis = slotmath.analyze(game, progress=progress)
     rtp = analysis.rtp
-    elapsed = time.perf_counter() - began
+    end = time.perf_counter()
+    elapsed, cpu = end - began, _cpu() - cpu
     bar.close()
+    last = began
+    for stage, (first, done) in marks.items():
+        print(f"  {first - last:5.1f} s before {stage}, whose chunks took {done - first:5.1f} s")
+        last = done
+    print(f"  {end - last:5.1f} s after the last enumeration (tables, free-spin chain, RTP)")
     base = analysis.context.cascade_laws["base"]
     recorded = recorded_rtp()
-    print(f"exact analysis (rtp): {elapsed:.1f} s")
+    print(f"exact analysis (rtp): {elapsed:.1f} s wall, {cpu:.1f} s CPU (this process and its"
+          f" workers), {os.cpu_count()} cores, load average {load:.2f} before /"
+          f" {os.getloadavg()[0]:.2f} after")
     print(f"rtp = {float(rtp):.12f} (an exact fraction of {len(str(rtp))} characters)")
     began = time.perf_counter()
     components = analysis.components

@@ -84,6 +84,7 @@ class _Arrays:
     keys: tuple[str, ...]
     min_trigger: int  # fewest trigger symbols that start free spins (window + 1: none)
     pruning: tuple = ()  # (prefix, presence, scatter_count, tail_hist): see _pruning
+    sym_bits: np.ndarray = None  # [symbols] bit set of the pay-table entries it belongs to
 
 
 def _pruning(ar: _Arrays) -> tuple:
@@ -193,21 +194,31 @@ def _arrays(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
         bonus is not None, keys,
         (min(fs.awards) if fs is not None and not free else window + 1) if lean else 0,
     )
-    return replace(out, pruning=_pruning(out))
+    sym_bits = np.zeros(len(names), np.int64)
+    if len(keys) <= 62:
+        for k in range(len(keys)):
+            sym_bits |= member[k] << k
+    return replace(out, pruning=_pruning(out), sym_bits=sym_bits)
 
 
 # -- the kernel ------------------------------------------------------------------------------
 @njit(cache=True)
 def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, is_scatter,
-          ways, paylines, removed, entry, sym, wgt):
+          ways, paylines, removed, entry, sym, wgt, sym_bits, m):
     """Unmultiplied line/ways credits of one drop; marks the winning positions in
-    ``removed`` and adds each paying entry's credits to ``entry[key, run]``."""
+    ``removed`` and adds each paying entry's credits times ``m`` to ``entry[key, run]``.
+
+    Ways: ``sym_bits[s]`` is the bit set of the pay-table entries symbol ``s`` belongs to, so
+    the run of every entry comes from one pass over the window (the bit set of the entries on
+    each reel, and-ed reel by reel); only the entries that pay are counted position by
+    position."""
     n_reels = cols.shape[0]
     n_keys = member.shape[0]
-    max_run = key_credits.shape[1] - 1
-    # effective symbols and weights
+    # effective symbols and weights, and per reel the entries shown
+    bits = np.empty(n_reels, np.int64)
     for r in range(n_reels):
         e = eff[r]
+        b = 0
         for y in range(rows[r]):
             s = cols[r, y]
             w = 1
@@ -218,8 +229,10 @@ def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, i
             sym[r, y] = s
             wgt[r, y] = w * mult_sym[s]
             removed[r, y] = 0
+            b |= sym_bits[s]
+        bits[r] = b
     total = 0
-    if ways:
+    if ways and n_keys > 62:  # too many entries for a bit set: entry by entry
         for k in range(n_keys):
             run = 0
             n_ways = 1
@@ -232,16 +245,43 @@ def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, i
                     break
                 run += 1
                 n_ways *= c
-            if run == 0 or run > max_run:
+            if run == 0:
                 continue
             credits = key_credits[k, run] * n_ways
             if credits > 0:
                 total += credits
-                entry[k, run] += credits
+                entry[k, run] += m * credits
                 for r in range(run):
                     for y in range(rows[r]):
                         if member[k, sym[r, y]]:
                             removed[r, y] = 1
+    elif ways:
+        alive = bits[0]
+        for r in range(1, n_reels + 1):
+            nxt = alive & bits[r] if r < n_reels else 0
+            ended = alive & ~nxt  # the entries whose run is r
+            alive = nxt
+            if ended != 0:
+                for k in range(n_keys):
+                    if (ended >> k) & 1 == 0 or key_credits[k, r] == 0:
+                        continue
+                    n_ways = 1
+                    for rr in range(r):
+                        c = 0
+                        for y in range(rows[rr]):
+                            if member[k, sym[rr, y]]:
+                                c += wgt[rr, y]
+                        n_ways *= c
+                    credits = key_credits[k, r] * n_ways
+                    if credits > 0:
+                        total += credits
+                        entry[k, r] += m * credits
+                        for rr in range(r):
+                            for y in range(rows[rr]):
+                                if member[k, sym[rr, y]]:
+                                    removed[rr, y] = 1
+            if alive == 0:
+                break
     else:
         for ln in range(paylines.shape[0]):
             best = 0
@@ -256,7 +296,7 @@ def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, i
                         break
                     run += 1
                     mult *= mult_sym[s]
-                if run > 0 and run <= max_run:
+                if run > 0:
                     credits = key_credits[k, run] * mult
                     if credits > best:
                         best = credits
@@ -264,45 +304,17 @@ def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, i
                         best_run = run
             if best > 0:
                 total += best
-                entry[best_k, best_run] += best
+                entry[best_k, best_run] += m * best
                 for r in range(best_run):
                     removed[r, paylines[ln, r]] = 1
     return total
 
 
 @njit(cache=True)
-def _scatter_on(cols, rows, is_scatter, r):
-    n = 0
-    for y in range(rows[r]):
-        n += is_scatter[cols[r, y]]
-    return n
-
-
-@njit(cache=True)
-def _refill_strip(cols, top, rows, removed, strips, lengths, r, keep):
-    n_keep = 0
-    for y in range(rows[r]):
-        if removed[r, y] == 0:
-            keep[n_keep] = cols[r, y]
-            n_keep += 1
-    n = rows[r] - n_keep
-    if n == 0:
-        return 0
-    L = lengths[r]
-    t = (top[r] - n) % L
-    top[r] = t
-    for y in range(n):
-        cols[r, y] = strips[r, (t + y) % L]
-    for y in range(n_keep):
-        cols[r, n + y] = keep[y]
-    return n
-
-
-@njit(cache=True)
 def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_sym,
          is_scatter, scatter_ids, scatter_credits, trigger, ways, paylines, values, spin_mult,
          ord_eff, ord_w, eff_wild, eff_split, threshold, accumulate, has_bonus, keep_a,
-         min_trigger, prefix, presence, scatter_count, tail_hist):
+         min_trigger, sym_bits, entries, prefix, presence, scatter_count, tail_hist):
     """Every stop combination whose first-reel stop is in ``first``, each chain to its end.
 
     Returns the sparse joint table (credits, A, trigger, cascades) -> weight, the weight of
@@ -314,6 +326,7 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
     n_ord = ord_w.shape[0]
     n_eff = eff_split.shape[0]
     n_keys = member.shape[0]
+    n_ent = n_keys if entries else 0  # the per-entry sums are kept only when asked
     n_runs = key_credits.shape[1]
     window = scatter_credits.shape[1] - 1
     table = Dict.empty(key_type=_KEY, value_type=types.int64)
@@ -344,10 +357,10 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
     acc = np.zeros(3, np.int64)
     entry = np.zeros((n_keys, n_runs), np.int64)
     removed = np.zeros((n_reels, R), np.int64)
-    drop_entry = np.zeros((n_keys, n_runs), np.int64)
     sym = np.zeros((n_reels, R), np.int64)
     wgt = np.zeros((n_reels, R), np.int64)
     keep = np.zeros(R, np.int64)
+    rbits = np.zeros(n_reels, np.int64)
     stops = np.zeros(n_reels, np.int64)
     total_combos = 1
     for r in range(1, n_reels):
@@ -362,14 +375,19 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
     for r in range(n_reels):
         base_ways *= rows[r]
     for fi in range(first.shape[0]):
+        stops[0] = first[fi]
+        for r in range(1, n_reels):
+            stops[r] = 0
         c = -1
         while c + 1 < total_combos:
             c += 1
-            stops[0] = first[fi]
-            rest = c
-            for r in range(n_reels - 1, 0, -1):
-                stops[r] = rest % lengths[r]
-                rest //= lengths[r]
+            if c > 0:  # the odometer over reels 2..n, the last fastest
+                r = n_reels - 1
+                stops[r] += 1
+                while stops[r] == lengths[r] and r > 1:
+                    stops[r] = 0
+                    r -= 1
+                    stops[r] += 1
             if prefix > 0 and c % block == 0:
                 # A block of stop combinations sharing reels 1..prefix: when no pay-table
                 # entry shows on all of them, no combination of the block wins a first drop
@@ -399,6 +417,8 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
                             sums[2] += w * scat
                             ways_hist[base_ways] += w
                     c += block - 1
+                    for r in range(prefix, n_reels):  # the block's last combination
+                        stops[r] = lengths[r] - 1
                     continue
             sw = 1
             for r in range(n_reels):
@@ -409,31 +429,47 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
             for r in range(n_reels):
                 s_top[0, r] = stops[r]
                 for y in range(rows[r]):
-                    s_cols[0, r, y] = strips[r, (stops[r] + y) % lengths[r]]
+                    i = stops[r] + y
+                    while i >= lengths[r]:
+                        i -= lengths[r]
+                    s_cols[0, r, y] = strips[r, i]
                 s_cnt[0, r] = 0
                 s_eff[0, r] = -1
             for o in range(n_ord):
                 s_mask[0, o] = 1
             s_k[0] = 0
-            s_acc[0, :] = 0
-            s_entry[0, :, :] = 0
+            for a in range(3):
+                s_acc[0, a] = 0
+            for a in range(n_ent):
+                for b in range(n_runs):
+                    s_entry[0, a, b] = 0
             sp = 1
             while sp > 0:
                 sp -= 1
-                cols[:, :] = s_cols[sp]
-                top[:] = s_top[sp]
-                cnt[:] = s_cnt[sp]
-                eff[:] = s_eff[sp]
-                mask[:] = s_mask[sp]
+                # element by element: a slice view costs a reference count each
+                for r in range(n_reels):
+                    for y in range(R):
+                        cols[r, y] = s_cols[sp, r, y]
+                    top[r] = s_top[sp, r]
+                    cnt[r] = s_cnt[sp, r]
+                    eff[r] = s_eff[sp, r]
+                for o in range(n_ord):
+                    mask[o] = s_mask[sp, o]
                 k = s_k[sp]
-                acc[:] = s_acc[sp]
-                entry[:, :] = s_entry[sp]
+                for a in range(3):
+                    acc[a] = s_acc[sp, a]
+                for a in range(n_ent):
+                    for b in range(n_runs):
+                        entry[a, b] = s_entry[sp, a, b]
                 while True:
                     if has_bonus:
                         for r in range(n_reels):
                             if eff[r] >= 0:
                                 continue
-                            if cnt[r] + _scatter_on(cols, rows, is_scatter, r) < threshold:
+                            n_sc = 0
+                            for y in range(rows[r]):
+                                n_sc += is_scatter[cols[r, y]]
+                            if cnt[r] + n_sc < threshold:
                                 continue
                             chosen = -1
                             for e in range(n_eff):
@@ -448,38 +484,107 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
                                     chosen = e
                                     continue
                                 # another branch: the same state with effect e on reel r
-                                s_cols[sp] = cols
-                                s_top[sp] = top
-                                s_cnt[sp] = cnt
-                                s_eff[sp] = eff
+                                for rr in range(n_reels):
+                                    for y in range(R):
+                                        s_cols[sp, rr, y] = cols[rr, y]
+                                    s_top[sp, rr] = top[rr]
+                                    s_cnt[sp, rr] = cnt[rr]
+                                    s_eff[sp, rr] = eff[rr]
                                 s_eff[sp, r] = e
                                 for o in range(n_ord):
                                     s_mask[sp, o] = mask[o] if ord_eff[o, r] == e else 0
                                 s_k[sp] = k
-                                s_acc[sp] = acc
-                                s_entry[sp] = entry
+                                for a in range(3):
+                                    s_acc[sp, a] = acc[a]
+                                for a in range(n_ent):
+                                    for b in range(n_runs):
+                                        s_entry[sp, a, b] = entry[a, b]
                                 sp += 1
                             eff[r] = chosen
                             for o in range(n_ord):
                                 if ord_eff[o, r] != chosen:
                                     mask[o] = 0
-                    drop_entry[:, :] = 0
-                    d = _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits,
-                              mult_sym, is_scatter, ways, paylines, removed, drop_entry, sym,
-                              wgt)
+                    m = values[k] * spin_mult
+                    if ways and n_keys <= 62:
+                        # _drop's ways evaluation written out (the hot path: a call passes
+                        # 15 arrays, each reference counted, which costs more than the work)
+                        d = 0
+                        for r in range(n_reels):
+                            e = eff[r]
+                            b = 0
+                            for y in range(rows[r]):
+                                s = cols[r, y]
+                                w = 1
+                                if e >= 0 and is_scatter[s] == 0:
+                                    if eff_wild[e] >= 0:
+                                        s = eff_wild[e]
+                                    w = eff_split[e]
+                                sym[r, y] = s
+                                wgt[r, y] = w * mult_sym[s]
+                                removed[r, y] = 0
+                                b |= sym_bits[s]
+                            rbits[r] = b
+                        alive = rbits[0]
+                        for r in range(1, n_reels + 1):
+                            nxt = alive & rbits[r] if r < n_reels else 0
+                            ended = alive & ~nxt  # the entries whose run is r
+                            alive = nxt
+                            if ended != 0:
+                                for kk in range(n_keys):
+                                    if (ended >> kk) & 1 == 0 or key_credits[kk, r] == 0:
+                                        continue
+                                    n_ways = 1
+                                    for rr in range(r):
+                                        cw = 0
+                                        for y in range(rows[rr]):
+                                            if member[kk, sym[rr, y]]:
+                                                cw += wgt[rr, y]
+                                        n_ways *= cw
+                                    credits = key_credits[kk, r] * n_ways
+                                    if credits > 0:
+                                        d += credits
+                                        if entries:
+                                            entry[kk, r] += m * credits
+                                        for rr in range(r):
+                                            for y in range(rows[rr]):
+                                                if member[kk, sym[rr, y]]:
+                                                    removed[rr, y] = 1
+                            if alive == 0:
+                                break
+                    else:
+                        d = _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits,
+                                  mult_sym, is_scatter, ways, paylines, removed, entry, sym,
+                                  wgt, sym_bits, m)
                     if d == 0:
                         break
-                    m = values[k] * spin_mult
                     if k == 0:
                         acc[0] += m * d
                     else:
                         acc[1] += m * d
                     acc[2] += d
-                    for a in range(n_keys):
-                        for b in range(n_runs):
-                            entry[a, b] += m * drop_entry[a, b]
                     for r in range(n_reels):
-                        n_rem = _refill_strip(cols, top, rows, removed, strips, lengths, r, keep)
+                        # strip refill (written out here: a call per reel costs more in
+                        # reference counting than the refill itself): the survivors fall,
+                        # the strip above the window fills the top
+                        n_keep = 0
+                        for y in range(rows[r]):
+                            if removed[r, y] == 0:
+                                keep[n_keep] = cols[r, y]
+                                n_keep += 1
+                        n_rem = rows[r] - n_keep
+                        if n_rem > 0:
+                            L = lengths[r]
+                            t = top[r] - n_rem
+                            while t < 0:
+                                t += L
+                            top[r] = t
+                            for y in range(n_rem):
+                                i = t + y
+                                while i >= L:
+                                    i -= L
+                                cols[r, y] = strips[r, i]
+                            for y in range(n_keep):
+                                cols[r, n_rem + y] = keep[y]
                         if accumulate:
                             cnt[r] += n_rem
                         else:
@@ -533,28 +638,40 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
                         n_w *= rows[r]
                 ways_hist[n_w] += w
                 if k > 0:
-                    for a in range(n_keys):
+                    for a in range(n_ent):
                         for b in range(n_runs):
                             entry_sum[a, b] += w * entry[a, b]
     return table, zero, casc_hist, freed, ways_hist, sums, entry_sum, error
 
 
-def _call(ar: _Arrays, first: np.ndarray, keep_a: bool):
+def _call(ar: _Arrays, first: np.ndarray, keep_a: bool, entries: bool = True):
     return _run(first, ar.strips, ar.lengths, ar.stop_weights, ar.rows, ar.member,
                 ar.key_credits, ar.mult_sym, ar.is_scatter, ar.scatter_ids, ar.scatter_credits,
                 ar.trigger, ar.ways, ar.paylines, ar.values, ar.spin_mult, ar.ord_eff, ar.ord_w,
                 ar.eff_wild, ar.eff_split, ar.threshold, ar.accumulate, ar.has_bonus, keep_a,
-                ar.min_trigger, *ar.pruning)
+                ar.min_trigger, ar.sym_bits, entries, *ar.pruning)
 
 
 _WORK: dict = {}
 
 
+@njit(cache=True)
+def _table_arrays(table):
+    """The kernel's joint table as arrays (compiled and cached: iterating a typed dict from
+    Python compiles its iterator at run time, seconds in every fresh worker process)."""
+    keys = np.empty((len(table), 4), np.int64)
+    values = np.empty(len(table), np.int64)
+    for i, (key, w) in enumerate(table.items()):
+        for j in range(4):
+            keys[i, j] = key[j]
+        values[i] = w
+    return keys, values
+
+
 def _worker(first: np.ndarray):
     ar, keep_a = _WORK["arrays"], _WORK["keep_a"]
-    table, zero, *dense = _call(ar, first, keep_a)
-    keys = np.array(list(table.keys()), np.int64).reshape(-1, 4)
-    values = np.array(list(table.values()), np.int64)
+    table, zero, *dense = _call(ar, first, keep_a, _WORK["entries"])
+    keys, values = _table_arrays(table)
     return keys, values, zero, dense
 
 
@@ -638,7 +755,7 @@ class CascadeLaw:
 
 def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
                 free: bool | None = None, keep_a: bool = False, lean: bool = False,
-                workers: int | None = None,
+                entries: bool = True, workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None,
                 model: PayModel | None = None) -> CascadeLaw:
     """The exact law of one cascading spin of ``game`` on ``reel_set`` at ``level``.
@@ -648,7 +765,8 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     ``base``. ``keep_a``: keep the unmultiplied drop sum in the joint table (for a carried
     multiplier). ``lean``: keep the cascade count in the joint table only where the spin
     starts free spins (the analysis needs no more; :meth:`CascadeLaw.probabilities` then
-    refuses).
+    refuses). ``entries=False``: skip the per-entry sums (``entry_weights`` is then empty;
+    strip refill only), which the free-spin table does not need.
 
     Examples
     --------
@@ -669,12 +787,16 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
         return _random_law(game, reel_set, ar, model, keep_a)
     n_first = int(ar.lengths[0])
     workers = workers or min(os.cpu_count() or 1, 2)
-    chunks = [np.arange(i, n_first, max(1, min(n_first, 4 * workers)), dtype=np.int64)
-              for i in range(max(1, min(n_first, 4 * workers)))]
+    # strided chunks of first-reel stops (neighbouring stops cost alike), ten per worker so
+    # that the last chunk leaves little idle time
+    n_chunks = max(1, min(n_first, 10 * workers))
+    chunks = [np.arange(i, n_first, n_chunks, dtype=np.int64) for i in range(n_chunks)]
     results = []
+    if progress is not None:
+        progress(0, len(chunks))
     if workers > 1 and n_first > 1 and int(np.prod(ar.lengths)) > 200_000:
-        _call(ar, np.zeros(0, np.int64), keep_a)  # compile before forking
-        _WORK["arrays"], _WORK["keep_a"] = ar, keep_a
+        _table_arrays(_call(ar, np.zeros(0, np.int64), keep_a, entries)[0])  # compile, then fork
+        _WORK["arrays"], _WORK["keep_a"], _WORK["entries"] = ar, keep_a, entries
         import multiprocessing
 
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as ex:
@@ -684,7 +806,7 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
                     progress(i + 1, len(chunks))
         _WORK.clear()
     else:
-        _WORK["arrays"], _WORK["keep_a"] = ar, keep_a
+        _WORK["arrays"], _WORK["keep_a"], _WORK["entries"] = ar, keep_a, entries
         for i, chunk in enumerate(chunks):
             results.append(_worker(chunk))
             if progress is not None:
@@ -694,23 +816,23 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
 
 
 def _merge(game, ar: _Arrays, model: PayModel, results) -> CascadeLaw:
-    joint: dict = defaultdict(int)
     casc = np.zeros(MAX_CASCADES + 1, dtype=object)
     freed = None
     ways = None
     sums = [0, 0, 0]
     entry = None
+    all_keys, all_values = [], []
     for keys, values, zero, dense in results:
         casc_hist, freed_a, ways_hist, sums_a, entry_a, error = dense
         if error[0]:
             stops = [int(s) for s in error[1:]]
             raise ValueError(f"{game.name}: the cascade chain of stops {stops} is longer than "
                              f"{MAX_CASCADES} drops: it never ends; change the strips")
-        for key, w in zip(map(tuple, keys.tolist()), values.tolist()):
-            joint[key] += w
-        for t, w in enumerate(zero.tolist()):
-            if w:
-                joint[(0, 0, t, 0)] += w
+        t = np.flatnonzero(zero)
+        z = np.zeros((len(t), 4), np.int64)
+        z[:, 2] = t
+        all_keys += [keys, z]
+        all_values += [values, zero[t]]
         casc += casc_hist.astype(object)
         freed = freed_a.astype(object) if freed is None else freed + freed_a.astype(object)
         ways = ways_hist.astype(object) if ways is None else ways + ways_hist.astype(object)
@@ -719,7 +841,26 @@ def _merge(game, ar: _Arrays, model: PayModel, results) -> CascadeLaw:
             sums[i] += int(sums_a[i])
     cycle = int(np.prod([int(ar.stop_weights[r, : ar.lengths[r]].sum())
                          for r in range(len(ar.lengths))], dtype=object)) * int(ar.ord_w.sum())
-    return _law(ar, model, dict(joint), cycle, tuple(sums), casc, freed, ways, entry)
+    joint = _sum_rows(np.concatenate(all_keys), np.concatenate(all_values), cycle)
+    return _law(ar, model, joint, cycle, tuple(sums), casc, freed, ways, entry)
+
+
+def _sum_rows(keys: np.ndarray, values: np.ndarray, total: int) -> dict:
+    """``{tuple(row): summed value}`` over the rows of ``keys`` (sorted by key). ``total``
+    bounds the sum of ``values`` (all weights of one law): in int64 when it fits."""
+    if len(keys) == 0:
+        return {}
+    if total >= 1 << 62:
+        joint: dict = defaultdict(int)
+        for key, w in zip(map(tuple, keys.tolist()), values.tolist()):
+            joint[key] += w
+        return dict(sorted(joint.items()))
+    order = np.lexsort(keys.T[::-1])
+    keys, values = keys[order], values[order]
+    new = np.ones(len(keys), bool)
+    new[1:] = (keys[1:] != keys[:-1]).any(axis=1)
+    at = np.flatnonzero(new)
+    return dict(zip(map(tuple, keys[at].tolist()), np.add.reduceat(values, at).tolist()))
 
 
 def _law(ar, model, joint, cycle, sums, casc, freed, ways, entry) -> CascadeLaw:
@@ -785,7 +926,8 @@ def _random_law(game: Game, reel_set: str, ar: _Arrays, model: PayModel,
         drop_entry = np.zeros_like(ar.key_credits)
         d = int(_drop(a, ar.rows, np.array(eff, np.int64), ar.eff_wild, ar.eff_split,
                       ar.member, ar.key_credits, ar.mult_sym, ar.is_scatter, ar.ways,
-                      ar.paylines, removed, drop_entry, np.zeros_like(a), np.zeros_like(a)))
+                      ar.paylines, removed, drop_entry, np.zeros_like(a), np.zeros_like(a),
+                      ar.sym_bits, 1))
         if d == 0:
             trig, scat = 0, 0
             for i, s in enumerate(ar.scatter_ids):

@@ -48,7 +48,7 @@ def table(context, reel_set: str, progress=None) -> MarkedTable:
     name = reel_set[len(FREE):] if free else reel_set
     keep_a = free and game.cascades.carry_multiplier
     law = cascade_law(game, name, context.level, free=free, keep_a=keep_a, lean=True,
-                      model=context.model, progress=progress)
+                      entries=not free, model=context.model, progress=progress)
     weights: dict = {}
     for (c, a, t, k), w in law.joint.items():
         key = (t, t + STRIDE * k, a, c)
@@ -102,10 +102,12 @@ class CascadeFreeSpins:
 
     @cached_property
     def chain(self) -> CarriedFreeSpins:
-        t = self.free.project(("trigger_index", "drop_sum"))
+        t = self.free  # one pass: (y, a, trigger, cascades), summed over any other mark
+        i, j = t.mark_index("trigger_index"), t.mark_index("drop_sum")
         spin: dict = {}
-        for (ti, a, c), w in t.weights.items():
-            key = (c, a, ti % STRIDE, ti // STRIDE)
+        for key, w in t.weights.items():
+            ti = key[i]
+            key = (key[-1], key[j], ti % STRIDE, ti // STRIDE)
             spin[key] = spin.get(key, 0) + w
         return CarriedFreeSpins(self.spec, spin, t.cycle, t.credits_per_bet, self.beta)
 

@@ -74,16 +74,43 @@ class CarriedFreeSpins:
     beta: int
 
     @cached_property
+    def _arrays(self):
+        """The per-spin law as columns: y, a, trigger count, cascades, weight (int64, or
+        Python integers where a value does not fit)."""
+        if not self.spin:
+            z = np.zeros(0, np.int64)
+            return z, z, z, z, z
+        try:
+            keys = np.array(list(self.spin), np.int64).reshape(-1, 4)
+            w = np.array(list(self.spin.values()), np.int64)
+        except OverflowError:
+            keys = np.array(list(self.spin), dtype=object).reshape(-1, 4)
+            w = np.array(list(self.spin.values()), dtype=object)
+        return keys[:, 0], keys[:, 1], keys[:, 2], keys[:, 3], w
+
+    @cached_property
+    def _sums(self) -> dict:
+        """Per trigger count n: the exact integer sums over its outcomes of w times
+        (1, y, a, c, y*y, y*a, a*a, y*c, a*c, c*c) and the weight with y = 0."""
+        y, a, n, c, w = self._arrays
+        out = {}
+        for t in sorted({int(v) for v in n.tolist()}):
+            sel = n == t
+            ys, as_, cs, ws = y[sel], a[sel], c[sel], w[sel]
+            one = np.ones_like(ws)
+            terms = [(one, one), (ys, one), (as_, one), (cs, one), (ys, ys), (ys, as_),
+                     (as_, as_), (ys, cs), (as_, cs), (cs, cs)]
+            e = [_exact_dot(ws, u, v) for u, v in terms]
+            e.append(_exact_dot(ws[ys == 0], one[: int((ys == 0).sum())],
+                                one[: int((ys == 0).sum())]))
+            out[t] = e
+        return out
+
+    @cached_property
     def _by_trigger(self) -> dict:
         """Per trigger count n: (p_n, conditional moments of y, a, c)."""
-        acc: dict = defaultdict(lambda: [0] * 11)
-        for (y, a, n, c), w in self.spin.items():
-            e = acc[n]
-            for i, v in enumerate((1, y, a, c, y * y, y * a, a * a, y * c, a * c, c * c)):
-                e[i] += w * v
-            e[10] += w if y == 0 else 0
         out = {}
-        for n, e in acc.items():
+        for n, e in self._sums.items():
             w = e[0]
             out[n] = (Fraction(w, self.cycle),) + tuple(Fraction(v, w) for v in e[1:10]) + (
                 Fraction(e[10], w),)
@@ -96,42 +123,57 @@ class CarriedFreeSpins:
         return left - 1 + add, awarded + add
 
     @cached_property
-    def _solve(self) -> dict:
-        """Moments of (X, Y) in credits from every (spins left, spins awarded) state."""
+    def _solve(self) -> tuple[dict, int]:
+        """Moments of (X, Y) in credits from every (spins left, spins awarded) state, as
+        integer numerators over ``cycle ** depth`` with ``depth = top - spins played``.
+
+        Every term of the recursion is a per-trigger probability ``w_n / cycle`` times a
+        conditional moment (together an integer sum over ``cycle``) times a child's value
+        (whose depth is one less), so the numerators stay integers and no fraction is reduced
+        until a start's moments are read (:meth:`moments`): the same exact values as a
+        recursion in fractions, without a gcd per step."""
         cap = self.spec.max_spins
         if self.spec.retrigger and cap is None:
             raise ValueError("carried-multiplier free spins with retriggers need max_spins "
                              "(the chain is solved over spins left and spins awarded)")
         starts = {min(s, cap) if cap else s for s in self.spec.awards.values()}
         top = cap if cap is not None else max(starts)
+        C = self.cycle
+        power = [1]
+        for _ in range(top + 1):
+            power.append(power[-1] * C)
         memo: dict = {}
-        zero = Moments(*(Fraction(0),) * 5, Fraction(1), Fraction(0))
         b = self.beta
+        sums = [(n, self._child, e) for n, e in self._sums.items()]
         # awarded only grows and left + played = awarded: order states by spins played
         order = sorted(((left, awarded) for awarded in range(1, top + 1)
                         for left in range(awarded + 1)),
                        key=lambda s: -(s[1] - s[0]))
         for left, awarded in order:
+            depth = top - (awarded - left)
             if left == 0:
-                memo[(left, awarded)] = zero
+                memo[(left, awarded)] = (0, 0, 0, 0, 0, power[depth], 0)
                 continue
-            x = y = xx = xy = yy = z = sp = Fraction(0)
-            for n, (p, my, ma, mc, myy, mya, maa, myc, mac, mcc, pz) in self._by_trigger.items():
-                ch = memo[self._child(left, awarded, n)]
-                x += p * (ma + ch.x)
-                y += p * (my + b * mc * ch.x + ch.y)
-                xx += p * (maa + 2 * ma * ch.x + ch.xx)
-                xy += p * (mya + b * mac * ch.x + ma * ch.y + my * ch.x + b * mc * ch.xx
-                           + ch.xy)
-                yy += p * (myy + b * b * mcc * ch.xx + ch.yy + 2 * b * myc * ch.x
-                           + 2 * my * ch.y + 2 * b * mc * ch.xy)
-                z += p * pz * ch.zero
-                sp += p * (1 + ch.spins)
-            memo[(left, awarded)] = Moments(x, y, xx, xy, yy, z, sp)
-        return memo
+            up = power[depth - 1]
+            x = y = xx = xy = yy = z = sp = 0
+            for n, child, (w, ey, ea, ec, eyy, eya, eaa, eyc, eac, ecc, ez) in sums:
+                cx, cy, cxx, cxy, cyy, cz, csp = memo[child(left, awarded, n)]
+                x += ea * up + w * cx
+                y += ey * up + b * ec * cx + w * cy
+                xx += eaa * up + 2 * ea * cx + w * cxx
+                xy += (eya * up + b * eac * cx + ea * cy + ey * cx + b * ec * cxx + w * cxy)
+                yy += (eyy * up + b * b * ecc * cxx + w * cyy + 2 * b * eyc * cx
+                       + 2 * ey * cy + 2 * b * ec * cxy)
+                z += ez * cz
+                sp += w * up + w * csp
+            memo[(left, awarded)] = (x, y, xx, xy, yy, z, sp)
+        return memo, top
 
     def moments(self, spins: int) -> Moments:
-        return self._solve[(spins, spins)]
+        memo, top = self._solve
+        state = (spins, spins)
+        den = self.cycle ** (top - (state[1] - state[0]))
+        return Moments(*(Fraction(v, den) for v in memo[state]))
 
     def mean(self, spins: int, index: int) -> Fraction:
         """E[W] in total bets for a feature of ``spins`` spins started at ``index``."""
@@ -278,3 +320,22 @@ def carried_index_by_spin(chain: CarriedFreeSpins, spins: int) -> tuple[CarriedI
                 e[1] += p * (r + q * mc)
         layer = {k: tuple(v) for k, v in nxt.items()}
     return tuple(out)
+
+
+def _exact_dot(w: np.ndarray, u: np.ndarray, v: np.ndarray) -> int:
+    """``sum(w * u * v)`` exactly, as a Python integer: in int64 where no product can
+    overflow (summed as 32-bit halves, which cannot overflow either), the rest in Python
+    integers."""
+    if len(w) == 0:
+        return 0
+    if w.dtype == object or u.dtype == object or v.dtype == object:
+        return int(sum(int(a) * int(b) * int(c) for a, b, c in zip(w, u, v)))
+    big = (np.abs(w).astype(float) * np.abs(u).astype(float) * np.abs(v).astype(float)
+           >= 2.0**61)
+    out = sum(int(a) * int(b) * int(c) for a, b, c in zip(w[big], u[big], v[big]))
+    small = ~big
+    prod = w[small] * u[small] * v[small]
+    for i in range(0, len(prod), 1 << 28):  # each part's halves sum below 2**62
+        part = prod[i:i + (1 << 28)]
+        out += (int((part >> 32).sum()) << 32) + int((part & 0xFFFFFFFF).sum())
+    return int(out)
