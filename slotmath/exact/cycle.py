@@ -76,11 +76,24 @@ def _reel_windows(game, model, reel_set, j, symbol_ids, tracked, stops=None) -> 
             win = reel.window(stop, rows)
             merged[win] = merged.get(win, 0) + w
     wins = list(merged)
+    return windows_input(game, model, j, wins, [merged[w] for w in wins], symbol_ids, tracked)
+
+
+def windows_input(game, model, j, wins, weights, symbol_ids, tracked,
+                  extra=None) -> _ReelWindows:
+    """The engine's input for reel ``j`` shown as the windows ``wins`` (one row each, with its
+    integer ``weight``): what each line or pay-table entry reads, the mask columns, and the
+    tracked scatters' counts, plus one more counted column ``extra`` (a value per window)
+    when given. The strip's own windows (:func:`_reel_windows`) and the changed windows of a
+    modifier (:mod:`slotmath.exact.modifiers`) both come through here."""
+    rows = game.rows[j]
     if game.paylines is not None:
         inputs = [[symbol_ids[win[line[j]]] for line in game.paylines] for win in wins]
     else:
         inputs = [[_ways_count(model, k, win) for k in model.keys] for win in wins]
     scatter = [[win.count(name) for name in tracked] for win in wins]
+    if extra is not None:
+        scatter = [row + [int(x)] for row, x in zip(scatter, extra)]
     n_units = game.n_lines if game.paylines is not None else len(model.keys)
     inputs = np.asarray(inputs, dtype=np.int32).reshape(len(wins), n_units)
     if game.paylines is not None and rows <= _MAX_MASK_COLUMNS:
@@ -94,10 +107,11 @@ def _reel_windows(game, model, reel_set, j, symbol_ids, tracked, stops=None) -> 
     else:  # too many columns for a mask table: group identical windows only
         ucol = np.zeros(n_units, dtype=np.int64)
         columns = np.arange(len(wins), dtype=np.int32)[:, None]
+    width = len(tracked) + (extra is not None)
     return _ReelWindows(
         inputs, ucol, np.ascontiguousarray(columns),
-        np.asarray([merged[w] for w in wins], dtype=np.int64),
-        np.asarray(scatter, dtype=np.int32).reshape(len(wins), len(tracked)),
+        np.asarray(weights, dtype=np.int64),
+        np.asarray(scatter, dtype=np.int32).reshape(len(wins), width),
     )
 
 

@@ -28,7 +28,6 @@ from slotmath.evaluate.window import PayModel
 from slotmath.exact.automata import line_automaton, ways_automaton
 from slotmath.exact.cycle import (
     _INT64_SAFE,
-    _MAX_MASK_COLUMNS,
     _expand_entries,
     _fold_last,
     _last_outcomes,
@@ -38,7 +37,7 @@ from slotmath.exact.cycle import (
     _step_kernel,
     _symbol_ids,
     _tracked_scatters,
-    _ways_count,
+    windows_input,
 )
 from slotmath.exact.spin_table import SpinTable
 from slotmath.model.game import Game
@@ -81,28 +80,8 @@ def _virtual_reel(game, model, rs, j, symbol_ids, tracked, transform) -> _ReelWi
             for shown, chosen in transform(reel.window(stop, rows)):
                 merged[shown, chosen] = merged.get((shown, chosen), 0) + w
     keys = list(merged)
-    wins = [k[0] for k in keys]
-    if game.paylines is not None:
-        inputs = [[symbol_ids[win[line[j]]] for line in game.paylines] for win in wins]
-    else:
-        inputs = [[_ways_count(model, k, win) for k in model.keys] for win in wins]
-    scatter = [[win.count(name) for name in tracked] + [chosen] for win, chosen in keys]
-    n_units = game.n_lines if game.paylines is not None else len(model.keys)
-    inputs = np.asarray(inputs, dtype=np.int32).reshape(len(wins), n_units)
-    if game.paylines is not None and rows <= _MAX_MASK_COLUMNS:
-        ucol = np.asarray([line[j] for line in game.paylines], dtype=np.int64)
-        columns = np.asarray([[symbol_ids[s] for s in win] for win in wins], dtype=np.int32)
-    elif n_units <= _MAX_MASK_COLUMNS:
-        ucol = np.arange(n_units, dtype=np.int64)
-        columns = inputs
-    else:
-        ucol = np.zeros(n_units, dtype=np.int64)
-        columns = np.arange(len(wins), dtype=np.int32)[:, None]
-    return _ReelWindows(
-        inputs, ucol, np.ascontiguousarray(columns),
-        np.asarray([merged[k] for k in keys], dtype=np.int64),
-        np.asarray(scatter, dtype=np.int32).reshape(len(wins), len(tracked) + 1),
-    )
+    return windows_input(game, model, j, [k[0] for k in keys], [merged[k] for k in keys],
+                         symbol_ids, tracked, extra=[k[1] for k in keys])
 
 
 #: Reels whose row masks are merged into one virtual reel in a place modifier's DP (the
