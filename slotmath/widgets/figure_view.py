@@ -17,10 +17,22 @@ import io
 
 import ipywidgets as widgets
 
-__all__ = ["FigureView", "StaticFallback"]
+__all__ = ["FigureView", "StaticFallback", "figure_table"]
 
 #: Pixels per inch of the PNG sent to the browser (the panels' figures are 10-16 inches wide).
 DPI = 72
+
+
+def figure_table(rows) -> str:
+    """An HTML table of (label, value) rows, values right-aligned: the figures a panel shows
+    beside its chart.
+
+    >>> figure_table([("RTP", "94.0000%")])
+    "<table><tr><td>RTP</td><td style='text-align:right'>94.0000%</td></tr></table>"
+    """
+    body = "".join(f"<tr><td>{a}</td><td style='text-align:right'>{b}</td></tr>"
+                   for a, b in rows)
+    return f"<table>{body}</table>"
 
 
 class FigureView(widgets.Image):

@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 from slotmath.analysis import Analysis
 from slotmath.markov.hold_and_win import HoldAndWinChain
 from slotmath.model.hold_and_win import BOOSTER_KINDS, HoldAndWin
-from slotmath.widgets.figure_view import ChartPanel, FigureView
+from slotmath.widgets.figure_view import ChartPanel, FigureView, figure_table
 
 __all__ = ["edited_spec", "figures_html", "hold_and_win_panel"]
 
@@ -61,9 +61,7 @@ def figures_html(spec: HoldAndWin, analysis: Analysis) -> str:
             ("  fill probability", f"{fig.fill_probability:.3e}")]
     rows += [(f"  {kind} fires at least once", f"{levels[0]:.4f}")
              for kind, levels in fig.booster_levels.items()]
-    body = "".join(f"<tr><td>{a}</td><td style='text-align:right'>{b}</td></tr>"
-                   for a, b in rows)
-    return f"<table>{body}</table>"
+    return figure_table(rows)
 
 
 def hold_and_win_panel(analysis: Analysis) -> widgets.VBox:

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from slotmath.analysis import Analysis
 from slotmath.features.modifiers import components_at
 from slotmath.plot import plot_rtp_breakdown
-from slotmath.widgets.figure_view import ChartPanel, FigureView
+from slotmath.widgets.figure_view import ChartPanel, FigureView, figure_table
 
 __all__ = ["modifiers_html", "modifiers_panel"]
 
@@ -39,9 +39,7 @@ def modifiers_html(analysis: Analysis, frequencies: dict[str, Fraction]) -> str:
         acts = (f"a spin it acts on: lines {float(s.lines):.3f} x bet, round "
                 f"{float(s.round):.3f} x bet")
         rows.append((f"{name}: 1 in {float(1 / f):,.0f} paid spins", acts))
-    body = "".join(f"<tr><td>{a}</td><td style='text-align:right'>{b}</td></tr>"
-                   for a, b in rows)
-    return f"<table>{body}</table>"
+    return figure_table(rows)
 
 
 def modifiers_panel(analysis: Analysis) -> widgets.VBox:
