@@ -101,3 +101,73 @@ def modified_law(spec, modifier, count_symbol=None):
             key = (count, Fraction(window_win(shown, spec), unit) + scatter)
             law[key] = law.get(key, 0) + n * p
     return law
+
+
+def _row_law(strip, weights, row):
+    """{symbol: probability} of what ``row`` shows on a strip stopped at random."""
+    total = sum(weights)
+    law: dict = {}
+    for stop, w in enumerate(weights):
+        if w:
+            x = strip[(stop + row) % len(strip)]
+            law[x] = law.get(x, 0) + Fraction(w, total)
+    return law
+
+
+def _line_mean(laws, pays, wild):
+    """Expected pay of one line whose cells are independent with ``laws`` (one per reel),
+    left to right: the paying symbols still matched on every reel so far, and the best pay
+    of those that stopped matching (the line pays its best candidate)."""
+    states = {(frozenset(pays), 0): Fraction(1)}
+    done = Fraction(0)
+    for j, law in enumerate(laws):
+        nxt: dict = {}
+        for (alive, best), p in states.items():
+            for x, q in law.items():
+                still = frozenset(s for s in alive if x == s or x == wild)
+                new_best = max([best] + [pays[s].get(j, 0) for s in alive - still])
+                if still:
+                    nxt[still, new_best] = nxt.get((still, new_best), 0) + p * q
+                else:
+                    done += p * q * new_best
+        states = nxt
+    n = len(laws)
+    for (alive, best), p in states.items():
+        done += p * max([best] + [pays[s].get(n, 0) for s in alive])
+    return done
+
+
+def place_mean_by_lines(strips, weights, rows, lines, pays, wild, modifier):
+    """Exact mean line win, in line bets summed over ``lines``, of a paid spin a ``place``
+    modifier (a dict: symbol, counts, keep) acts on, by linearity over the lines.
+
+    A line reads one cell per reel, so given which of its own cells were chosen its cells
+    are independent, each with its strip's law at its row (a chosen cell shows the placed
+    symbol unless it shows a kept one); k chosen of ``cells`` positions put exactly the set
+    ``S`` of a line's cells among them with probability C(cells - len(line), k - |S|) /
+    C(cells, k). No joint enumeration: it checks a table's mean on games far too large for
+    :func:`modified_law`.
+    """
+    cells = sum(rows)
+    total = sum(modifier["counts"].values())
+    keep = set(modifier.get("keep", ()))
+    mean = Fraction(0)
+    for line in lines:
+        plain = [_row_law(strips[j], weights[j], line[j]) for j in range(len(line))]
+        placed = []
+        for law in plain:
+            changed: dict = {}
+            for x, q in law.items():
+                y = x if x in keep else modifier["symbol"]
+                changed[y] = changed.get(y, 0) + q
+            placed.append(changed)
+        n = len(line)
+        for size in range(n + 1):
+            p_size = sum(Fraction(w, total) * comb(cells - n, k - size) / comb(cells, k)
+                         for k, w in modifier["counts"].items() if w and k >= size)
+            if not p_size:
+                continue
+            for chosen in itertools.combinations(range(n), size):
+                laws = [placed[j] if j in chosen else plain[j] for j in range(n)]
+                mean += p_size * _line_mean(laws, pays, wild)
+    return mean

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from modifiers_reference import modified_law
+from modifiers_reference import modified_law, place_mean_by_lines
 
 from slotmath.errors import GameFileError
 from slotmath.exact.modifiers import modifier_table
@@ -42,8 +42,8 @@ base = [{strips}]
 """
 
 
-def _engine_law(game, modifier, count_symbol, merged=(0, 1, -1)):
-    t = modifier_table(game, modifier, count_symbol=count_symbol, merged_reels=merged)
+def _engine_law(game, modifier, count_symbol, by_first=True):
+    t = modifier_table(game, modifier, count_symbol=count_symbol, by_first=by_first)
     cpb = t.credits_per_bet
     return {(c, Fraction(cr, cpb)): Fraction(w, t.cycle) for (c, cr), w in t.weights.items()}
 
@@ -75,13 +75,13 @@ def test_engine_equals_brute_force(modifier, ways):
     game = loads_game(_text(spec))
     ref = modified_law(spec, _modifier_dict(modifier), "S")
     assert _engine_law(game, modifier, "S") == ref
-    # the branching DP (each reel's row masks their own branches) gives the same table
-    assert _engine_law(game, modifier, "S", merged=()) == ref
+    # one pass over every first-reel window (no parts) gives the same table
+    assert _engine_law(game, modifier, "S", by_first=False) == ref
     # without a counted symbol: the count column is 0, the credits law the same
     plain = {}
     for (_, b), p in ref.items():
         plain[0, b] = plain.get((0, b), 0) + p
-    assert _engine_law(game, modifier, None, merged=(1,)) == plain
+    assert _engine_law(game, modifier, None, by_first=False) == plain
 
 
 @st.composite
@@ -110,16 +110,83 @@ def _cases(draw):
         to = tuple((s, draw(st.integers(1, 3))) for s in
                    sorted(draw(st.sets(st.sampled_from(["A", "B", "S"]), min_size=1))))
         m = Modifier("m", "upgrade", Fraction(1, 2), from_symbols=src, to=to)
-    merged = draw(st.sampled_from([(0, 1, -1), (), (1,)]))
-    return spec, m, merged
+    by_first = draw(st.booleans())
+    return spec, m, by_first
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_cases())
 def test_random_small_games_engine_equals_brute_force(case):
-    spec, m, merged = case
+    spec, m, by_first = case
     game = loads_game(_text(spec))
-    assert _engine_law(game, m, "S", merged) == modified_law(spec, _modifier_dict(m), "S")
+    assert _engine_law(game, m, "S", by_first) == modified_law(spec, _modifier_dict(m), "S")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_cases())
+def test_the_mean_by_lines_equals_the_brute_force(case):
+    """The linearity reference (each line alone) against the whole-window brute force, on
+    lines games without scatter pays: the check it makes on the bundled game can fail."""
+    spec, m, _ = case
+    if spec["ways"] or m.kind != "place":
+        return
+    spec = dict(spec, scatter_pays={})
+    strips = spec["strips"]
+    mod = _modifier_dict(m)
+    brute = sum(p * b for (_, b), p in modified_law(spec, mod).items())
+    by_lines = place_mean_by_lines(strips, [[1] * len(s) for s in strips],
+                                   [spec["rows"]] * len(strips), spec["lines"],
+                                   spec["pays"], "W", mod)
+    assert by_lines / len(spec["lines"]) == brute
+
+
+BIG = {
+    "rows": 3, "bet": 4, "ways": False, "wild": "W",
+    "lines": [[1, 1, 1], [0, 0, 0], [2, 2, 2], [0, 1, 0]],
+    "pays": {"A": {2: 1, 3: 5}, "B": {2: 2, 3: 4}, "C": {3: 3}},
+    "strips": [["A", "W", "C", "S", "B", "X", "A", "C", "B", "X"],
+               ["B", "C", "A", "X", "W", "A", "S", "C", "B", "A"],
+               ["S", "A", "C", "B", "W", "X", "C", "A", "B", "C"]],
+}
+BIG_DYNAMITE = Modifier("dynamite", "place", Fraction(1, 5), symbol="W",
+                        counts=((1, 2), (2, 1)), keep=("S",))
+
+
+def test_parts_over_processes_and_the_store_equal_the_brute_force(tmp_path, monkeypatch):
+    """A game with enough first-reel windows that the DP runs in parts over two worker
+    processes and stores its table (slotmath.exact.store): equal to the brute force; read
+    back from the store without computing; a damaged file is computed again."""
+    from slotmath.exact import modifiers
+
+    monkeypatch.setenv("SLOTMATH_CACHE_DIR", str(tmp_path))
+    game = loads_game(_text(BIG))
+    ref = modified_law(BIG, _modifier_dict(BIG_DYNAMITE), "S")
+    reports = []
+    t = modifier_table(game, BIG_DYNAMITE, count_symbol="S", workers=2,
+                       progress=lambda done, total: reports.append((done, total)))
+    cpb = t.credits_per_bet
+    law = {(c, Fraction(cr, cpb)): Fraction(w, t.cycle) for (c, cr), w in t.weights.items()}
+    assert law == ref
+    total = reports[-1][1]
+    assert total >= modifiers.PARALLEL_PARTS and reports[0] == (0, total)
+    assert reports[-1] == (total, total)
+    stored = list((tmp_path / "modifier-dp").glob("*.npy"))
+    assert len(stored) == 1
+
+    def refuse(*args):
+        raise AssertionError("computed again instead of read from the store")
+
+    monkeypatch.setattr(modifiers, "_run_parts", refuse)
+    assert modifier_table(game, BIG_DYNAMITE, count_symbol="S").weights == t.weights
+    # another count law is another computation (another key): refused here
+    other = Modifier("dynamite", "place", Fraction(1, 5), symbol="W",
+                     counts=((1, 2), (3, 1)), keep=("S",))
+    with pytest.raises(AssertionError, match="computed again"):
+        modifier_table(game, other, count_symbol="S")
+    monkeypatch.undo()
+    monkeypatch.setenv("SLOTMATH_CACHE_DIR", str(tmp_path))
+    stored[0].write_bytes(b"not a table")
+    assert modifier_table(game, BIG_DYNAMITE, count_symbol="S", workers=1).weights == t.weights
 
 
 def test_a_mutated_reference_disagrees():

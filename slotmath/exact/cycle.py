@@ -37,6 +37,9 @@ class _ReelWindows:
     columns: np.ndarray  # (n_windows, n_columns) int32: what units can see (rows, or keys)
     weights: np.ndarray  # (n_windows,) int64
     scatter: np.ndarray  # (n_windows, n_tracked) int32: tracked scatter counts
+    # each unit's input is its column's value (inputs[:, u] == columns[:, ucol[u]]), so
+    # windows can be grouped by what they do to the units (_labels)
+    by_effect: bool = True
 
 
 def _tracked_scatters(game: Game, model: PayModel) -> tuple[list[str], list[int]]:
@@ -112,10 +115,37 @@ def windows_input(game, model, j, wins, weights, symbol_ids, tracked,
         inputs, ucol, np.ascontiguousarray(columns),
         np.asarray(weights, dtype=np.int64),
         np.asarray(scatter, dtype=np.int32).reshape(len(wins), width),
+        by_effect=bool(np.array_equal(inputs, columns[:, ucol])),
     )
 
 
 _EMPTY = -1
+_NO_CLASSES = (np.zeros(1, np.int64), np.zeros(0, np.int64))
+
+
+def unit_classes(game: Game, j: int) -> tuple[np.ndarray, np.ndarray]:
+    """Classes of interchangeable lines after reel ``j`` (0-based), in CSR form
+    ``(ptr, members)``: lines that read the same row on every later reel. Only classes of
+    two or more lines are listed; a ways game, or a last reel, has none.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/tiny_lines.toml")
+    >>> g.paylines
+    ((1, 1, 1), (0, 0, 0), (2, 2, 2), (0, 1, 2), (2, 1, 0))
+    >>> unit_classes(g, 1)   # after reel 2, lines 1 and 5 both read row 0 of reel 3
+    (array([0, 2, 4]), array([1, 4, 2, 3]))
+    """
+    if game.paylines is None or j >= game.n_reels - 1:
+        return _NO_CLASSES
+    groups: dict[tuple, list[int]] = {}
+    for u, line in enumerate(game.paylines):
+        groups.setdefault(tuple(line[j + 1:]), []).append(u)
+    members = [g for g in groups.values() if len(g) > 1]
+    ptr = np.cumsum([0] + [len(g) for g in members]).astype(np.int64)
+    flat = np.asarray([u for g in members for u in g], dtype=np.int64)
+    return ptr, flat
 
 
 @njit(cache=True)
@@ -146,47 +176,153 @@ def _rebuild(table, rows, n_rows):
 
 
 @njit(cache=True)
-def _projection(seen, colval, win_sa, win_weight, proj_ptr, pool):
-    """Windows grouped by what the open units can see (the columns in ``seen``).
+def _labels(states, s, alive, na, ucol, nt, em, et, final, last, by_effect, lab, reps, units):
+    """``lab[c, x]``: the class of value ``x`` in column ``c`` for the open units of state
+    ``s``.
 
-    Computed once per ``seen`` mask. ``pool`` rows are (representative window, scatter pack,
-    weight, first-of-group flag): one row per distinct scatter pack within each group, the
-    rows of a group adjacent, so a kernel evaluates the units once per group.
+    ``by_effect``: two values are in one class when every open unit reading column ``c``
+    moves the same way on them (next status, credits emitted and trigger run; on the
+    ``last`` reel the credits emitted plus those of the status reached), so windows that
+    agree class by class on every column lead to the same outcome. Otherwise (a reel whose
+    columns are window indices) every value of a seen column is its own class. Columns no
+    open unit reads are one class.
     """
-    if proj_ptr[seen, 0] >= 0:
-        return proj_ptr[seen, 0], proj_ptr[seen, 1], pool
-    n_w, n_cols = colval.shape
-    reps = np.empty(n_w, np.int64)
-    gid = np.empty(n_w, np.int64)
-    n_g = 0
-    for w in range(n_w):
-        g = -1
-        for q in range(n_g):
-            r = reps[q]
-            same = True
-            for c in range(n_cols):
-                if (seen >> c) & 1 and colval[w, c] != colval[r, c]:
+    n_cols, n_vals = lab.shape
+    lab[:, :] = 0
+    for c in range(n_cols):
+        k = 0
+        for i in range(na):
+            if ucol[alive[i]] == c:
+                units[k] = alive[i]
+                k += 1
+        if k == 0:
+            continue
+        if not by_effect:
+            for x in range(n_vals):
+                lab[c, x] = x
+            continue
+        n_lab = 0
+        for x in range(n_vals):
+            found = -1
+            for q in range(n_lab):
+                y = reps[q]
+                same = True
+                for i in range(k):
+                    st = states[s, units[i]]
+                    if last:
+                        if (em[st, x] + final[nt[st, x]] != em[st, y] + final[nt[st, y]]
+                                or et[st, x] != et[st, y]):
+                            same = False
+                            break
+                    elif nt[st, x] != nt[st, y] or em[st, x] != em[st, y] or et[st, x] != et[st, y]:
+                        same = False
+                        break
+                if same:
+                    found = q
+                    break
+            if found < 0:
+                reps[n_lab] = x
+                found = n_lab
+                n_lab += 1
+            lab[c, x] = found
+
+
+@njit(cache=True)
+def _lab_hash(lab):
+    h = np.uint64(1469598103934665603)
+    for c in range(lab.shape[0]):
+        for x in range(lab.shape[1]):
+            h = (h ^ np.uint64(lab[c, x] + 1)) * np.uint64(1099511628211)
+    return h
+
+
+@njit(cache=True)
+def _grouping(lab, colval, win_sa, win_weight, cache, pool):
+    """Windows grouped by their classes on every column (:func:`_labels`), cached per
+    ``lab`` table.
+
+    ``pool`` rows are (representative window, scatter pack, weight, first-of-group flag):
+    one row per distinct scatter pack within each group, the rows of a group adjacent, so a
+    kernel evaluates the units once per group. ``cache`` is ``(keys, ranges, slots, n)``:
+    the ``lab`` tables seen, their pool ranges, an open-addressing index, their number.
+    """
+    keys, ranges, slots, meta = cache
+    n_cols, n_vals = lab.shape
+    width = n_cols * n_vals
+    smask = slots.shape[0] - 1
+    h = np.int64(_lab_hash(lab) & np.uint64(smask))
+    while True:
+        q = slots[h]
+        if q < 0:
+            break
+        same = True
+        for c in range(n_cols):
+            for x in range(n_vals):
+                if keys[q, c * n_vals + x] != lab[c, x]:
                     same = False
                     break
-            if same:
-                g = q
+            if not same:
                 break
-        if g < 0:
-            reps[n_g] = w
-            g = n_g
-            n_g += 1
-        gid[w] = g
-    n_pool = proj_ptr[0, 2]
+        if same:
+            return ranges[q, 0], ranges[q, 1], pool, cache
+        h = (h + 1) & smask
+    n_w = colval.shape[0]
+    # Each window's key: its classes, mixed-radix; then sorted with its pack.
+    radix = np.ones(n_cols, np.int64)
+    span = np.int64(1)
+    overflow = False
+    for c in range(n_cols):
+        top = 0
+        for x in range(n_vals):
+            top = max(top, lab[c, x])
+        radix[c] = span
+        if span > (2**62) // (top + 1):
+            overflow = True
+            break
+        span *= top + 1
+    gkey = np.empty(n_w, np.int64)
+    if not overflow:
+        for w in range(n_w):
+            kk = np.int64(0)
+            for c in range(n_cols):
+                kk += lab[c, colval[w, c]] * radix[c]
+            gkey[w] = kk
+    else:  # compare windows class by class: the first window of each group names it
+        reps = np.empty(n_w, np.int64)
+        n_g = 0
+        for w in range(n_w):
+            g = -1
+            for q in range(n_g):
+                r = reps[q]
+                same = True
+                for c in range(n_cols):
+                    if lab[c, colval[w, c]] != lab[c, colval[r, c]]:
+                        same = False
+                        break
+                if same:
+                    g = q
+                    break
+            if g < 0:
+                reps[n_g] = w
+                g = n_g
+                n_g += 1
+            gkey[w] = g
+    order = np.argsort(gkey, kind="mergesort")
+    n_pool = meta[0]
     if n_pool + n_w > pool.shape[0]:
         grown = np.empty((2 * pool.shape[0] + n_w, 4), np.int64)
         grown[:n_pool] = pool[:n_pool]
         pool = grown
     start = n_pool
-    for g in range(n_g):
+    i = 0
+    while i < n_w:
+        j = i
+        while j < n_w and gkey[order[j]] == gkey[order[i]]:
+            j += 1
         g_start = n_pool
-        for w in range(n_w):
-            if gid[w] != g:
-                continue
+        rep = order[i]
+        for t in range(i, j):
+            w = order[t]
             found = -1
             for q in range(g_start, n_pool):
                 if pool[q, 1] == win_sa[w]:
@@ -195,15 +331,46 @@ def _projection(seen, colval, win_sa, win_weight, proj_ptr, pool):
             if found >= 0:
                 pool[found, 2] += win_weight[w]
             else:
-                pool[n_pool, 0] = reps[g]
+                pool[n_pool, 0] = rep
                 pool[n_pool, 1] = win_sa[w]
                 pool[n_pool, 2] = win_weight[w]
                 pool[n_pool, 3] = 1 if n_pool == g_start else 0
                 n_pool += 1
-    proj_ptr[seen, 0] = start
-    proj_ptr[seen, 1] = n_pool
-    proj_ptr[0, 2] = n_pool
-    return start, n_pool, pool
+        i = j
+    meta[0] = n_pool
+    # remember this lab table
+    n_keys = meta[1]
+    if n_keys == keys.shape[0]:
+        grown_k = np.empty((2 * keys.shape[0], width), keys.dtype)
+        grown_k[:n_keys] = keys[:n_keys]
+        keys = grown_k
+        grown_r = np.empty((2 * ranges.shape[0], 2), np.int64)
+        grown_r[:n_keys] = ranges[:n_keys]
+        ranges = grown_r
+    for c in range(n_cols):
+        for x in range(n_vals):
+            keys[n_keys, c * n_vals + x] = lab[c, x]
+    ranges[n_keys, 0] = start
+    ranges[n_keys, 1] = n_pool
+    meta[1] = n_keys + 1
+    if 2 * (n_keys + 1) > slots.shape[0]:
+        slots = np.full(2 * slots.shape[0], -1, np.int64)
+        smask = slots.shape[0] - 1
+        for q in range(n_keys + 1):
+            hh = np.int64(_lab_hash(keys[q].reshape(n_cols, n_vals)) & np.uint64(smask))
+            while slots[hh] >= 0:
+                hh = (hh + 1) & smask
+            slots[hh] = q
+    else:
+        slots[h] = n_keys
+    return start, n_pool, pool, (keys, ranges, slots, meta)
+
+
+@njit(cache=True)
+def _new_grouping(n_cols, n_vals):
+    """An empty cache for :func:`_grouping`."""
+    return (np.empty((16, n_cols * n_vals), np.int32), np.empty((16, 2), np.int64),
+            np.full(64, -1, np.int64), np.zeros(2, np.int64))
 
 
 @njit(cache=True)
@@ -261,19 +428,58 @@ def _flush_local(out, k, local, lslot, lused, n_local):
 
 
 @njit(cache=True)
+def _canonical(row, alive, na, cls_ptr, cls_mem, crow, touched):
+    """The new row in canonical form: ``crow`` gets the open units' statuses of ``row``
+    (every other unit 0), sorted descending within each class; ``touched`` its nonzero
+    units. Returns their number and the row's hash."""
+    crow[:] = 0
+    for i in range(na):
+        crow[alive[i]] = row[alive[i]]
+    for c in range(cls_ptr.shape[0] - 1):
+        lo = cls_ptr[c]
+        hi = cls_ptr[c + 1]
+        for x in range(lo + 1, hi):
+            v = crow[cls_mem[x]]
+            y = x - 1
+            while y >= lo and crow[cls_mem[y]] < v:
+                crow[cls_mem[y + 1]] = crow[cls_mem[y]]
+                y -= 1
+            crow[cls_mem[y + 1]] = v
+    nnz = 0
+    hv = np.uint64(1469598103934665603)
+    for u in range(crow.shape[0]):
+        if crow[u] != 0:
+            touched[nnz] = u
+            nnz += 1
+            hv = _mix(hv, u, crow[u])
+    return nnz, hv
+
+
+@njit(cache=True)
 def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval, win_sa,
-                 win_weight):
+                 win_weight, cls_ptr, cls_mem, by_effect):
     """Move every state through every window of one reel.
 
     Returns the new states (deduplicated exactly: hash, then full-row comparison) and, per
     old state, its distinct outcomes (new state, settled credits, scatter pack added) with
     their summed window weights, in CSR form.
+
+    ``by_effect``: windows are grouped by what they do to each state's open units
+    (:func:`_labels`), else by what those units can see; ``cls_ptr``, ``cls_mem`` (CSR; empty: none): classes of interchangeable units, lines that
+    read the same rows on every reel still to come (:func:`unit_classes`). Within a class
+    the new row's statuses are sorted (descending), so states that differ only by which
+    line of a class holds which status are one state: all lines share the automaton, and
+    the future pays of a line depend only on its status and the rows it reads.
     """
     n_s, n_units = states.shape
     n_w = colval.shape[0]
     n_cols = colval.shape[1]
-    proj_ptr = np.full((1 << n_cols, 3), -1, np.int64)
-    proj_ptr[0, 2] = 0
+    n_vals = colval.max() + 1 if n_w else 1
+    lab = np.zeros((n_cols, n_vals), np.int32)
+    reps = np.empty(n_vals, np.int64)
+    col_units = np.empty(n_units, np.int64)
+    no_final = np.zeros(nt.shape[0], np.int64)
+    cache = _new_grouping(n_cols, n_vals)
     pool = np.empty((4 * n_w, 4), np.int64)
     cap_rows = 1024
     while cap_rows < 2 * n_s:
@@ -293,9 +499,17 @@ def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval,
     sid = 0
     settled = 0
     fired = 0
+    canon = cls_ptr.shape[0] > 1
+    touched = np.empty(n_units, np.int64)
+    crow = np.zeros(n_units, np.int32)
+    n_look = 0
+    look = alive
+    src = row
     for s in range(n_s):
-        na, seen = _open_units(states, s, ucol, alive)
-        start, stop, pool = _projection(seen, colval, win_sa, win_weight, proj_ptr, pool)
+        na, _seen = _open_units(states, s, ucol, alive)
+        _labels(states, s, alive, na, ucol, nt, em, et, no_final, False, by_effect, lab, reps,
+                col_units)
+        start, stop, pool, cache = _grouping(lab, colval, win_sa, win_weight, cache, pool)
         n_local = 0
         for q0 in range(start, stop):
             if pool[q0, 3]:
@@ -312,11 +526,21 @@ def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval,
                     row[u] = v
                     settled += em[st, a]
                     fired += et[st, a]
-                    if v != 0:
+                    if v != 0 and not canon:
                         nnz += 1
                         hv = _mix(hv, u, v)
-                # Only open units can be nonzero, so a stored row equals this one when it has
-                # as many nonzero entries and agrees on the open units.
+                if canon:
+                    nnz, hv = _canonical(row, alive, na, cls_ptr, cls_mem, crow, touched)
+                    n_look = nnz
+                    look = touched
+                    src = crow
+                else:
+                    n_look = na
+                    look = alive
+                    src = row
+                # Only the units in `look` can be nonzero (the open units, or the canonical
+                # row's nonzero units), so a stored row equals this one when it has as many
+                # nonzero entries and agrees on them.
                 h = np.int64(hv & np.uint64(mask))
                 while True:
                     idx = table[h]
@@ -328,8 +552,8 @@ def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval,
                             grown_nnz = np.zeros(2 * nnz_of.shape[0], np.int64)
                             grown_nnz[:n_new] = nnz_of[:n_new]
                             nnz_of = grown_nnz
-                        for i in range(na):
-                            new_states[n_new, alive[i]] = row[alive[i]]
+                        for i in range(n_look):
+                            new_states[n_new, look[i]] = src[look[i]]
                         nnz_of[n_new] = nnz
                         table[h] = n_new
                         sid = n_new
@@ -341,8 +565,8 @@ def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval,
                         break
                     if nnz_of[idx] == nnz:
                         same = True
-                        for i in range(na):
-                            if new_states[idx, alive[i]] != row[alive[i]]:
+                        for i in range(n_look):
+                            if new_states[idx, look[i]] != src[look[i]]:
                                 same = False
                                 break
                         if same:
@@ -409,56 +633,138 @@ def _expand_entries(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_tab
 
 
 @njit(cache=True)
-def _last_outcomes(states, nt, em, et, line_place, line_cap, final, inputs, ucol, colval,
-                   win_sa, win_weight):
-    """Per state, the distinct (credits settled, scatter pack added) outcomes of the last reel."""
-    n_s, n_units = states.shape
-    n_w = colval.shape[0]
-    n_cols = colval.shape[1]
-    proj_ptr = np.full((1 << n_cols, 3), -1, np.int64)
-    proj_ptr[0, 2] = 0
-    pool = np.empty((4 * n_w, 4), np.int64)
-    ptr = np.zeros(n_s + 1, np.int64)
-    out = np.empty((n_s * 8 + 16, 4), np.int64)  # credits, scatter pack, 0, weight
-    k = 0
-    alive = np.empty(n_units, np.int64)
-    local, lslot, lused = _local_table(n_w)
-    lmask = lslot.shape[0] - 1
+def _last_state(states, s, nt, em, et, line_place, line_cap, final, inputs, ucol, colval,
+                win_sa, win_weight, by_effect, work, cache, pool, local, lslot, lused, lmask):
+    """The distinct (credits settled, scatter pack added) outcomes of state ``s`` on the last
+    reel, merged in ``local`` (its first ``n_local`` rows: credits, pack, 0, weight).
+
+    With ``by_effect``, a state's last reel is two tables over (column, value): the credits
+    its open units settle and the trigger runs they complete, summed over the units reading
+    that column; a window's outcome is the sum of its columns' entries, and windows whose
+    values agree class by class (equal table entries) are evaluated once. Returns
+    ``(n_local, cache, pool)``.
+    """
+    lab, reps, col_units, f_add, f_fire, alive = work
+    n_cols, n_vals = lab.shape
+    na, seen = _open_units(states, s, ucol, alive)
+    if by_effect:
+        f_add[:, :] = 0
+        f_fire[:, :] = 0
+        for i in range(na):
+            u = alive[i]
+            st = states[s, u]
+            c = ucol[u]
+            for x in range(n_vals):
+                f_add[c, x] += em[st, x] + final[nt[st, x]]
+                f_fire[c, x] += et[st, x]
+        lab[:, :] = 0
+        for c in range(n_cols):
+            if not (seen >> c) & 1:
+                continue
+            n_lab = 0
+            for x in range(n_vals):
+                found = -1
+                for q in range(n_lab):
+                    y = reps[q]
+                    if f_add[c, x] == f_add[c, y] and f_fire[c, x] == f_fire[c, y]:
+                        found = q
+                        break
+                if found < 0:
+                    reps[n_lab] = x
+                    found = n_lab
+                    n_lab += 1
+                lab[c, x] = found
+    else:
+        _labels(states, s, alive, na, ucol, nt, em, et, final, True, False, lab, reps,
+                col_units)
+    start, stop, pool, cache = _grouping(lab, colval, win_sa, win_weight, cache, pool)
+    n_local = 0
     add = 0
     fired = 0
-    for s in range(n_s):
-        na, seen = _open_units(states, s, ucol, alive)
-        start, stop, pool = _projection(seen, colval, win_sa, win_weight, proj_ptr, pool)
-        n_local = 0
-        for q0 in range(start, stop):
-            if pool[q0, 3]:
-                w = pool[q0, 0]
-                add = 0
-                fired = 0
+    for q0 in range(start, stop):
+        if pool[q0, 3]:
+            w = pool[q0, 0]
+            add = 0
+            fired = 0
+            if by_effect:
+                for c in range(n_cols):
+                    x = colval[w, c]
+                    add += f_add[c, x]
+                    fired += f_fire[c, x]
+            else:
                 for i in range(na):
                     u = alive[i]
                     st = states[s, u]
                     a = inputs[w, u]
                     add += em[st, a] + final[nt[st, a]]
                     fired += et[st, a]
-            sa = pool[q0, 1] + min(fired, line_cap) * line_place
-            n_local = _merge_local(local, lslot, lused, lmask, n_local, add, sa, 0, pool[q0, 2])
-        out, k = _flush_local(out, k, local, lslot, lused, n_local)
-        ptr[s + 1] = k
-    return ptr, out[:k].copy()
+        sa = pool[q0, 1] + min(fired, line_cap) * line_place
+        n_local = _merge_local(local, lslot, lused, lmask, n_local, add, sa, 0, pool[q0, 2])
+    return n_local, cache, pool
 
 
 @njit(cache=True)
-def _fold_last(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, pack_credits,
-               pack_trigger, out):
+def _last_bound(states, nt, em, final):
+    """The most credits any state's open units can settle on the last reel."""
+    best_of = np.zeros(nt.shape[0], np.int64)
+    for st in range(nt.shape[0]):
+        for x in range(nt.shape[1]):
+            best_of[st] = max(best_of[st], em[st, x] + final[nt[st, x]])
+    bound = 0
+    for s in range(states.shape[0]):
+        total = 0
+        for u in range(states.shape[1]):
+            total += best_of[states[s, u]]
+        bound = max(bound, total)
+    return bound
+
+
+@njit(cache=True)
+def _fold_last(states, nt, em, et, line_place, line_cap, final, inputs, ucol, colval, win_sa,
+               win_weight, by_effect, e_state, e_pack, e_credits, e_weight, add_table,
+               pack_credits, pack_trigger, out):
+    """The last reel, folded into ``out[row, credits]``: every (state, scatter pack, credits,
+    weight) entry through its state's outcomes (:func:`_last_state`), one state at a time
+    (states no entry reaches are skipped). ``out`` must be wide enough
+    (:func:`_last_bound`)."""
+    n_s, n_units = states.shape
+    n_w = colval.shape[0]
+    n_cols = colval.shape[1]
+    n_vals = colval.max() + 1 if n_w else 1
+    work = (np.zeros((n_cols, n_vals), np.int32), np.empty(n_vals, np.int64),
+            np.empty(n_units, np.int64), np.zeros((n_cols, n_vals), np.int64),
+            np.zeros((n_cols, n_vals), np.int64), np.empty(n_units, np.int64))
+    cache = _new_grouping(n_cols, n_vals)
+    pool = np.empty((4 * n_w, 4), np.int64)
+    local, lslot, lused = _local_table(n_w)
+    lmask = lslot.shape[0] - 1
+    # entries by state (counting sort)
+    start = np.zeros(n_s + 1, np.int64)
     for e in range(e_state.shape[0]):
-        s = e_state[e]
-        c = e_credits[e]
-        wt = e_weight[e]
-        pk = e_pack[e]
-        for q in range(ptr[s], ptr[s + 1]):
-            p2 = add_table[pk, outcomes[q, 1]]
-            out[pack_trigger[p2], c + outcomes[q, 0] + pack_credits[p2]] += wt * outcomes[q, 3]
+        start[e_state[e] + 1] += 1
+    for s in range(n_s):
+        start[s + 1] += start[s]
+    fill = start[:-1].copy()
+    order = np.empty(e_state.shape[0], np.int64)
+    for e in range(e_state.shape[0]):
+        order[fill[e_state[e]]] = e
+        fill[e_state[e]] += 1
+    for s in range(n_s):
+        if start[s] == start[s + 1]:
+            continue
+        n_local, cache, pool = _last_state(
+            states, s, nt, em, et, line_place, line_cap, final, inputs, ucol, colval, win_sa,
+            win_weight, by_effect, work, cache, pool, local, lslot, lused, lmask)
+        for t in range(start[s], start[s + 1]):
+            e = order[t]
+            c = e_credits[e]
+            wt = e_weight[e]
+            pk = e_pack[e]
+            for q in range(n_local):
+                p2 = add_table[pk, local[q, 1]]
+                out[pack_trigger[p2], c + local[q, 0] + pack_credits[p2]] += wt * local[q, 3]
+        for q in range(n_local):
+            lslot[lused[q]] = -1
 
 
 def _packing(caps: list[int]):
@@ -499,6 +805,10 @@ class _Prepared:
     pack_credits: np.ndarray
     out_row: np.ndarray
     trigger_cap: int
+    # per reel, the unit classes its step sorts within (unit_classes; none: _NO_CLASSES).
+    # Off in the plain engine: on its games the sort costs more than the states it merges
+    # (bench_engine); the modifiers' virtual reels, with many more windows, turn it on.
+    classes: tuple = ()
 
 
 def _pack(rw: _ReelWindows, scatter_caps: np.ndarray, place: np.ndarray) -> np.ndarray:
@@ -589,6 +899,7 @@ def _run(prep: _Prepared, first_stops=None) -> np.ndarray:
         states, ptr, outcomes = _step_kernel(
             states, automaton.next_status[j], automaton.emit[j], emit_trigger[j], line_place,
             line_cap, rw.inputs, rw.ucol, rw.columns, pack, rw.weights,
+            *(prep.classes[j] if prep.classes else _NO_CLASSES), rw.by_effect,
         )
         span = int(e_credits.max()) + int(outcomes[:, 1].max(initial=0)) + 1
         e_state, e_pack, e_credits, e_weight = _expand_entries(
@@ -597,16 +908,13 @@ def _run(prep: _Prepared, first_stops=None) -> np.ndarray:
 
     # Last reel: settle every unit, add scatter pays, fold into a dense output.
     rw, pack = windows[n - 1]
-    ptr, outcomes = _last_outcomes(
-        states, automaton.next_status[n - 1], automaton.emit[n - 1], emit_trigger[n - 1],
-        line_place, line_cap, automaton.final, rw.inputs, rw.ucol, rw.columns, pack,
-        rw.weights,
-    )
-    max_credits = (int(e_credits.max()) + int(outcomes[:, 0].max(initial=0))
+    nt, em, final = automaton.next_status[n - 1], automaton.emit[n - 1], automaton.final
+    max_credits = (int(e_credits.max()) + _last_bound(states, nt, em, final)
                    + int(prep.pack_credits.max()))
     out = np.zeros(((prep.trigger_cap + 1) * (line_cap + 1), max_credits + 1), dtype=np.int64)
-    _fold_last(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table,
-               prep.pack_credits, prep.out_row, out)
+    _fold_last(states, nt, em, emit_trigger[n - 1], line_place, line_cap, final, rw.inputs,
+               rw.ucol, rw.columns, pack, rw.weights, rw.by_effect, e_state, e_pack,
+               e_credits, e_weight, add_table, prep.pack_credits, prep.out_row, out)
     return out.reshape(prep.trigger_cap + 1, line_cap + 1, max_credits + 1)
 
 

@@ -20,23 +20,31 @@ The reference, sharing no code with this module, is ``tests/modifiers_reference.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from math import comb, lcm
 
 import numpy as np
+from numba import njit
 
 from slotmath.evaluate.window import PayModel
+from slotmath.exact import cycle, store
 from slotmath.exact.automata import line_automaton, ways_automaton
 from slotmath.exact.cycle import (
     _INT64_SAFE,
     _expand_entries,
     _fold_last,
-    _last_outcomes,
+    _last_bound,
     _pack,
     _packing,
     _ReelWindows,
     _step_kernel,
     _symbol_ids,
     _tracked_scatters,
+    unit_classes,
     windows_input,
 )
 from slotmath.exact.spin_table import SpinTable
@@ -84,49 +92,127 @@ def _virtual_reel(game, model, rs, j, symbol_ids, tracked, transform) -> _ReelWi
                          symbol_ids, tracked, extra=[k[1] for k in keys])
 
 
-#: Reels whose row masks are merged into one virtual reel in a place modifier's DP (the
-#: first two and the last); on the others each row mask is its own branch. Merging every
-#: reel multiplies the DP's states by the mask combinations (on a 20-line 5 x 3 game with
-#: wilds: 4,465 states become millions), branching keeps each branch at about the plain
-#: size and shares the prefix (benchmarks/bench_gus_gold_christmas.py prints the time).
-MERGED_REELS = (0, 1, -1)
-
-
-def _step(prep, states, entries, rw, pack):
-    automaton, j = prep.automaton, prep.reel
+def _step(prep, states, entries, j):
+    """Reel ``j`` (1 <= j < n - 1, or the first reel's part): every state through every
+    window, the entries carried, those past the chosen cap dropped."""
+    automaton = prep.automaton
+    rw, pack = prep.reels[j] if j else prep.first
     states, ptr, outcomes = _step_kernel(
         states, automaton.next_status[j], automaton.emit[j], prep.emit_trigger[j], 0,
-        prep.line_cap, rw.inputs, rw.ucol, rw.columns, pack, rw.weights)
+        prep.chosen_cap, rw.inputs, rw.ucol, rw.columns, pack, rw.weights, *prep.classes[j],
+        rw.by_effect)
     e_state, e_pack, e_credits, e_weight = entries
     span = int(e_credits.max()) + int(outcomes[:, 1].max(initial=0)) + 1
-    return states, _expand_entries(e_state, e_pack, e_credits, e_weight, ptr, outcomes,
-                                   prep.add_table, span)
+    entries = _expand_entries(e_state, e_pack, e_credits, e_weight, ptr, outcomes,
+                              prep.add_table, span)
+    return _drop_chosen(states, *entries, prep.place[-1], prep.chosen_cap)
 
 
-def _prune(prep, states, entries):
-    """Drop the entries past the largest count (the capped chosen digit) and the states no
-    entry reaches."""
-    e_state, e_pack, e_credits, e_weight = entries
-    chosen = (e_pack // prep.place[-1]) % (prep.line_cap + 1)
-    keep = chosen < prep.line_cap
-    e_state, e_pack, e_credits, e_weight = (e_state[keep], e_pack[keep], e_credits[keep],
-                                            e_weight[keep])
-    used, e_state = np.unique(e_state, return_inverse=True)
-    return (np.ascontiguousarray(states[used]),
-            (e_state.astype(np.int64), e_pack, e_credits, e_weight))
+@njit(cache=True)
+def _drop_chosen(states, e_state, e_pack, e_credits, e_weight, place, cap):
+    """Drop the entries whose chosen digit reached ``cap`` (more positions than the count law
+    uses) and the states no entry reaches; the states kept are renumbered in order."""
+    keep = np.empty(e_state.shape[0], np.bool_)
+    used = np.zeros(states.shape[0], np.int64)
+    for e in range(e_state.shape[0]):
+        keep[e] = (e_pack[e] // place) % (cap + 1) < cap
+        if keep[e]:
+            used[e_state[e]] = 1
+    new_id = np.cumsum(used) - 1
+    kept_states = np.empty((int(used.sum()), states.shape[1]), states.dtype)
+    for s in range(states.shape[0]):
+        if used[s]:
+            kept_states[new_id[s]] = states[s]
+    n = int(keep.sum())
+    out = (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+           np.empty(n, np.int64))
+    i = 0
+    for e in range(e_state.shape[0]):
+        if keep[e]:
+            out[0][i] = new_id[e_state[e]]
+            out[1][i] = e_pack[e]
+            out[2][i] = e_credits[e]
+            out[3][i] = e_weight[e]
+            i += 1
+    return kept_states, out
+
+
+@dataclass
+class _Prepared:
+    """What every part of a modifier's DP shares (built once, read by forked workers)."""
+
+    automaton: object
+    emit_trigger: tuple
+    chosen_cap: int
+    place: np.ndarray
+    add_table: np.ndarray
+    pack_credits: np.ndarray
+    out_row: np.ndarray
+    trigger_cap: int
+    reels: list  # per reel: (virtual reel windows, scatter pack)
+    classes: list  # per reel: unit classes (cycle.unit_classes)
+    first: tuple = ()  # the first reel's windows of the part being run
+
+
+def _part(prep: _Prepared, first: np.ndarray) -> np.ndarray:
+    """The DP over the stop combinations whose first reel shows the virtual windows
+    ``first``: dense weights out[count * (chosen_cap + 1) + chosen, credits]."""
+    rw, pack = prep.reels[0]
+    prep.first = (_ReelWindows(rw.inputs[first], rw.ucol,
+                               np.ascontiguousarray(rw.columns[first]), rw.weights[first],
+                               rw.scatter[first], rw.by_effect), pack[first])
+    automaton = prep.automaton
+    n = len(prep.reels)
+    states = np.asarray([automaton.start], dtype=np.int32)
+    entries = (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
+               np.ones(1, np.int64))
+    for j in range(n - 1):
+        states, entries = _step(prep, states, entries, j)
+        if not len(entries[0]):
+            return np.zeros(((prep.trigger_cap + 1) * (prep.chosen_cap + 1), 1), np.int64)
+    rw, pack = prep.reels[n - 1]
+    nt, em, final = automaton.next_status[n - 1], automaton.emit[n - 1], automaton.final
+    width = (int(entries[2].max()) + _last_bound(states, nt, em, final)
+             + int(prep.pack_credits.max()) + 1)
+    out = np.zeros(((prep.trigger_cap + 1) * (prep.chosen_cap + 1), width), dtype=np.int64)
+    _fold_last(states, nt, em, prep.emit_trigger[n - 1], 0, prep.chosen_cap, final,
+               rw.inputs, rw.ucol, rw.columns, pack, rw.weights, rw.by_effect, *entries,
+               prep.add_table, prep.pack_credits, prep.out_row, out)
+    return out
+
+
+_WORK: dict = {}
+
+
+def _worker(parts: list[np.ndarray]) -> np.ndarray:
+    return _sum_dense([_part(_WORK["prep"], first) for first in parts])
+
+
+def _sum_dense(outs: list[np.ndarray]) -> np.ndarray:
+    width = max(o.shape[1] for o in outs)
+    total = np.zeros((outs[0].shape[0], width), np.int64)
+    for o in outs:
+        total[:, : o.shape[1]] += o
+    return total
+
+
+#: A place modifier's DP is cut into parts by what the first reel shows (with the positions
+#: chosen on it): each part runs the DP over the other reels' virtual reels on its own, so
+#: its tables stay small; parts are shared over worker processes when there are many.
+PARALLEL_PARTS = 16
 
 
 def _dense(game: Game, rs, model: PayModel, count_symbol: str | None, transform,
-           chosen_cap: int, branch_masks: bool = False,
-           merged_reels=MERGED_REELS) -> tuple[np.ndarray, int]:
+           chosen_cap: int, *, by_first: bool = True, workers: int | None = None,
+           progress=None) -> tuple[np.ndarray, int]:
     """The DP over the virtual reels: dense weights out[count, chosen, credits] and the
     count's cap (``count_symbol``: its count in the window; else 0).
 
     ``transform(window)`` lists (window shown, positions chosen) of one stop's window;
     ``chosen_cap``: counts of chosen positions at or past it are dropped (the largest count
-    the law uses + 1); ``branch_masks``: branch on each reel's row mask outside
-    :data:`MERGED_REELS` (``transform``'s outcomes grouped by the mask, i.e. by their
-    position in its list).
+    the law uses + 1). ``by_first``: one part per window the first reel shows (else one
+    pass over everything); ``workers``: processes sharing the parts (default: up to 2 when
+    there are at least :data:`PARALLEL_PARTS`); ``progress(done, total)`` in parts.
     """
     symbol_ids = _symbol_ids(game)
     tracked, caps = _tracked_scatters(game, model)
@@ -139,22 +225,14 @@ def _dense(game: Game, rs, model: PayModel, count_symbol: str | None, transform,
     digits, place, add_table = _packing(caps + [chosen_cap])
     scatter_caps = np.asarray(caps + [chosen_cap], dtype=np.int32)
     n = game.n_reels
-    merged = {r % n for r in merged_reels}
-    variants = []  # per reel: the virtual reels its branches read
+    reels = []
     for j in range(n):
-        if branch_masks and j not in merged:
-            n_masks = 1 << game.rows[j]
-            parts = [
-                (lambda w, m=m: [transform(w)[m]]) for m in range(n_masks)
-            ]
-        else:
-            parts = [transform]
-        rws = [_virtual_reel(game, model, rs, j, symbol_ids, tracked, t) for t in parts]
-        variants.append([(rw, _pack(rw, scatter_caps, place)) for rw in rws])
+        rw = _virtual_reel(game, model, rs, j, symbol_ids, tracked, transform)
+        reels.append((rw, _pack(rw, scatter_caps, place)))
     if game.paylines is not None:
         automaton = line_automaton(model, symbol_ids)
     else:
-        max_count = max(int(rw.inputs.max(initial=0)) for v in variants for rw, _ in v)
+        max_count = max(int(rw.inputs.max(initial=0)) for rw, _ in reels)
         automaton = ways_automaton(model, max(max_count, 1))
     emit_trigger = tuple(np.zeros_like(em) for em in automaton.emit)
     pack_credits = np.zeros(len(digits), dtype=np.int64)
@@ -166,62 +244,91 @@ def _dense(game: Game, rs, model: PayModel, count_symbol: str | None, transform,
         if name == count_symbol:
             trigger_cap = cells
             pack_trigger = digits[:, t].copy()
-    # The engine's trigger-line axis carries the chosen-position digit instead.
+    # The output row: the count, then the chosen-position digit.
     out_row = np.ascontiguousarray(pack_trigger * (chosen_cap + 1) + digits[:, -1],
                                    dtype=np.int64)
-    prep = _Split(automaton, emit_trigger, chosen_cap, place, add_table, pack_credits,
-                  out_row, trigger_cap)
-    total: list = []
+    prep = _Prepared(automaton, emit_trigger, chosen_cap, place, add_table, pack_credits,
+                     out_row, trigger_cap, reels, [unit_classes(game, j) for j in range(n)])
+    first = reels[0][0]
+    if by_first:  # one part per distinct first-reel window (the chosen count rides along)
+        groups: dict[bytes, list[int]] = {}
+        for w in range(len(first.weights)):
+            groups.setdefault(first.columns[w].tobytes() + first.inputs[w].tobytes(),
+                              []).append(w)
+        parts = [np.asarray(g, dtype=np.int64) for g in groups.values()]
+    else:
+        parts = [np.arange(len(first.weights), dtype=np.int64)]
+    big = len(parts) >= PARALLEL_PARTS
+    if workers is None:
+        workers = min(os.cpu_count() or 1, 2) if big else 1
 
-    def walk(j, states, entries):
-        if j == n - 1:
-            for rw, pack in variants[j]:
-                ptr, outcomes = _last_outcomes(
-                    states, automaton.next_status[j], automaton.emit[j], emit_trigger[j], 0,
-                    chosen_cap, automaton.final, rw.inputs, rw.ucol, rw.columns, pack,
-                    rw.weights)
-                width = (int(entries[2].max()) + int(outcomes[:, 0].max(initial=0))
-                         + int(pack_credits.max()) + 1)
-                out = np.zeros(((trigger_cap + 1) * (chosen_cap + 1), width), dtype=np.int64)
-                _fold_last(*entries, ptr, outcomes, add_table, pack_credits, out_row, out)
-                total.append(out)
-            return
-        for rw, pack in variants[j]:
-            prep.reel = j
-            s2, e2 = _step(prep, states, entries, rw, pack)
-            s2, e2 = _prune(prep, s2, e2)
-            if len(e2[0]):
-                walk(j + 1, s2, e2)
+    def compute():
+        return _sparse(_run_parts(prep, parts, workers, progress))
 
-    start = np.asarray([automaton.start], dtype=np.int32)
-    walk(0, start, (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
-                    np.ones(1, np.int64)))
-    width = max(o.shape[1] for o in total)
-    out = np.zeros((total[0].shape[0], width), dtype=np.int64)
-    for o in total:
-        out[:, : o.shape[1]] += o
+    if big:  # stored by its exact input (slotmath.exact.store): computed once per machine
+        key = store.key_of(
+            "modifier-dp", store.source_text(cycle, sys.modules[__name__]),
+            [(rw.inputs, rw.ucol, rw.columns, rw.weights, rw.by_effect, pack)
+             for rw, pack in reels],
+            automaton.next_status, automaton.emit, automaton.final, automaton.start,
+            add_table, pack_credits, out_row, chosen_cap, trigger_cap, prep.classes,
+            place, list(parts))
+        triples = store.load_or_compute("modifier-dp", key, compute)
+        if progress is not None:
+            progress(len(parts), len(parts))
+    else:
+        triples = compute()
+    width = int(triples[:, 1].max(initial=0)) + 1
+    out = np.zeros(((trigger_cap + 1) * (chosen_cap + 1), width), np.int64)
+    out[triples[:, 0], triples[:, 1]] = triples[:, 2]
     return out.reshape(trigger_cap + 1, chosen_cap + 1, width), trigger_cap
 
 
-class _Split:
-    """What the branching DP's steps share."""
+def _sparse(dense: np.ndarray) -> np.ndarray:
+    """The nonzero cells of ``dense`` as rows (row, column, value)."""
+    r, c = np.nonzero(dense)
+    return np.stack([r, c, dense[r, c]], axis=1).astype(np.int64)
 
-    def __init__(self, automaton, emit_trigger, line_cap, place, add_table, pack_credits,
-                 out_row, trigger_cap):
-        self.automaton, self.emit_trigger, self.line_cap = automaton, emit_trigger, line_cap
-        self.place, self.add_table, self.pack_credits = place, add_table, pack_credits
-        self.out_row, self.trigger_cap, self.reel = out_row, trigger_cap, 0
+
+def _run_parts(prep: _Prepared, parts, workers: int, progress) -> np.ndarray:
+    """Every part's dense table, summed, over ``workers`` forked processes."""
+    if progress is not None:
+        progress(0, len(parts))
+    outs = []
+    if workers > 1 and len(parts) > 1:
+        _part(prep, parts[0][:1])  # compile in this process, then fork
+        chunks = [parts[i::4 * workers] for i in range(min(len(parts), 4 * workers))]
+        _WORK["prep"] = prep
+        done = 0
+        try:
+            with ProcessPoolExecutor(workers,
+                                     mp_context=multiprocessing.get_context("fork")) as ex:
+                for chunk, out in zip(chunks, ex.map(_worker, chunks)):
+                    outs.append(out)
+                    done += len(chunk)
+                    if progress is not None:
+                        progress(done, len(parts))
+        finally:
+            _WORK.clear()
+    else:
+        for i, part in enumerate(parts):
+            outs.append(_part(prep, part))
+            if progress is not None:
+                progress(i + 1, len(parts))
+    return _sum_dense(outs)
 
 
 def modifier_table(game: Game, modifier: Modifier, reel_set: str = "base", level: int = 1,
-                   model: PayModel | None = None, count_symbol: str | None = None,
-                   merged_reels: tuple[int, ...] = MERGED_REELS) -> SpinTable:
+                   model: PayModel | None = None, count_symbol: str | None = None, *,
+                   by_first: bool = True, workers: int | None = None,
+                   progress=None) -> SpinTable:
     """Exact (count, credits) weights of a paid spin that ``modifier`` acts on.
 
     ``count_symbol``: count this symbol in the modified window (the hold & win cash symbol),
     as :func:`slotmath.exact.cycle.spin_table` does; else the count column is 0.
-    ``merged_reels``: the reels a place modifier's DP merges (:data:`MERGED_REELS`; any
-    choice gives the same table, only the time differs).
+    ``by_first``, ``workers``, ``progress``: how a place modifier's DP is cut into parts and
+    shared over processes, and ``progress(done, total)`` in parts (:func:`_dense`); any
+    choice gives the same table, only the time differs.
 
     Examples
     --------
@@ -247,7 +354,7 @@ def modifier_table(game: Game, modifier: Modifier, reel_set: str = "base", level
 
         top = max(k for k, w in modifier.counts if w)
         out, cap = _dense(game, rs, model, count_symbol, transform, top + 1,
-                          branch_masks=True, merged_reels=merged_reels)
+                          by_first=by_first, workers=workers, progress=progress)
         common = lcm(*(comb(cells, k) for k, w in modifier.counts if w))
         weights: dict = {}
         for k, w in modifier.counts:
@@ -270,7 +377,7 @@ def modifier_table(game: Game, modifier: Modifier, reel_set: str = "base", level
         def transform(window, target=target):
             return [(upgrade_window(window, sources, target), 0)]
 
-        out, cap = _dense(game, rs, model, count_symbol, transform, 1)
+        out, cap = _dense(game, rs, model, count_symbol, transform, 1, by_first=False)
         t_idx, c_idx = np.nonzero(out[:, 0, :])
         for t, c in zip(t_idx, c_idx):
             key = (int(t), int(c))

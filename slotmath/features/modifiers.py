@@ -100,8 +100,13 @@ class PaidSpinModifiers:
         """Exact (marks..., credits) weights of a paid spin ``modifier`` acts on (once)."""
         key = (modifier.name, marks)
         if key not in self._tables:
+            report = None
+            if self.context.progress is not None:
+                def report(done, total, stage=f"{modifier.name} (modifier)"):
+                    self.context.progress(stage, done, total)
             raw = modifier_table(self.context.game, modifier, "base", self.context.level,
-                                 self.context.model, self._count_symbol(marks))
+                                 self.context.model, self._count_symbol(marks),
+                                 progress=report)
             if marks == ("cash",):
                 weights = dict(raw.weights)
             else:  # project the count column away
