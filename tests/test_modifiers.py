@@ -189,6 +189,35 @@ def test_parts_over_processes_and_the_store_equal_the_brute_force(tmp_path, monk
     assert modifier_table(game, BIG_DYNAMITE, count_symbol="S", workers=1).weights == t.weights
 
 
+def test_gus_dynamite_has_the_mean_of_its_lines_one_by_one_and_the_plain_nugget_law():
+    """The bundled game's Dynamite table (3 to 5 of 15 positions, every stop combination):
+    its mean equals the linearity reference (each line alone, its own cells' strip laws and
+    which of them were chosen), and since the wild keeps a Gold Nugget its nugget-count law
+    is the plain spin's."""
+    import slotmath
+    from slotmath.exact.cycle import spin_table
+
+    game = slotmath.load_game("data/games/gus_gold_christmas.toml")
+    dynamite = next(m for m in game.modifiers if m.name == "dynamite")
+    t = modifier_table(game, dynamite, count_symbol="NUGGET")
+    reels = game.reel_sets["base"].reels
+    pays = {n: dict(s.pays) for n, s in game.symbols.items() if s.pays and not s.scatter}
+    by_lines = place_mean_by_lines([r.symbols for r in reels], [r.stop_weights for r in reels],
+                                   list(game.rows), game.paylines, pays, "WILD",
+                                   _modifier_dict(dynamite))
+    assert t.mean_bets == by_lines / game.n_lines
+    plain = spin_table(game, count_symbol="NUGGET")
+
+    def counts(table):
+        law: dict = {}
+        for (c, _), w in table.weights.items():
+            law[c] = law.get(c, 0) + Fraction(w, table.cycle)
+        return law
+
+    assert counts(t) == counts(plain)
+    assert t.mean_bets > 5 * plain.mean_bets  # the wilds pay: the check is not vacuous
+
+
 def test_a_mutated_reference_disagrees():
     """The comparison can fail: a reference placing one more wild differs."""
     game = loads_game(_text(SPEC))

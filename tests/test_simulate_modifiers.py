@@ -48,7 +48,7 @@ def gus():
     return game, exact
 
 
-@pytest.mark.parametrize("name", ["pickaxe", "tnt"])
+@pytest.mark.parametrize("name", ["dynamite", "pickaxe", "tnt"])
 def test_gus_modified_spins_agree_with_the_exact_tables(gus, name):
     game, exact = gus
     z_win, z_trig = _z(game, name, exact[name], 20000, 11, 5)
@@ -56,7 +56,8 @@ def test_gus_modified_spins_agree_with_the_exact_tables(gus, name):
 
 
 @pytest.mark.parametrize("name, mutation", [("tnt", "upgrade_one"),
-                                            ("pickaxe", "place_one_more")])
+                                            ("pickaxe", "place_one_more"),
+                                            ("dynamite", "place_one_more")])
 def test_gus_mutations_fail(gus, name, mutation):
     game, exact = gus
     z_win, z_trig = _z(game, name, exact[name], 20000, 11, 5, mutation)
