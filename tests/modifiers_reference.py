@@ -2,7 +2,8 @@
 (docs/game-format.md "Modifiers") and sharing no code with slotmath's engines or evaluators.
 
 Every stop combination x every modifier outcome: for a ``place`` modifier every count k of
-its law and every k-subset of the window's positions (probability w_k / W / C(cells, k));
+its law and every k-subset of the positions on its reels (numbered from 1; all when it names
+none), with probability w_k / W / C(cells, k);
 for an ``upgrade`` modifier every drawn symbol (w_t / W). The window is then evaluated by
 hand-simple code for the small games the tests build: a wild without pays of its own, no
 multipliers, a scatter paying total bets for its count anywhere; lines (for each paying symbol, its run from reel 1 of itself or the wild; the
@@ -62,6 +63,8 @@ def outcomes(columns, modifier):
         return [(Fraction(w, total),
                  [[t if x in modifier["from"] else x for x in col] for col in columns])
                 for t, w in modifier["to"].items() if w]
+    reels = modifier.get("reels") or range(1, len(columns) + 1)  # numbered from 1
+    cells = [(j, r) for j, r in cells if j + 1 in reels]
     total = sum(modifier["counts"].values())
     out = []
     for k, w in modifier["counts"].items():
@@ -143,12 +146,13 @@ def place_mean_by_lines(strips, weights, rows, lines, pays, wild, modifier):
 
     A line reads one cell per reel, so given which of its own cells were chosen its cells
     are independent, each with its strip's law at its row (a chosen cell shows the placed
-    symbol unless it shows a kept one); k chosen of ``cells`` positions put exactly the set
-    ``S`` of a line's cells among them with probability C(cells - len(line), k - |S|) /
-    C(cells, k). No joint enumeration: it checks a table's mean on games far too large for
+    symbol unless it shows a kept one); k chosen of the ``cells`` positions on the modifier's
+    reels put exactly the set ``S`` of a line's cells there among them with probability
+    C(cells - m, k - |S|) / C(cells, k), ``m`` the line's cells on those reels. No joint enumeration: it checks a table's mean on games far too large for
     :func:`modified_law`.
     """
-    cells = sum(rows)
+    reels = modifier.get("reels") or range(1, len(rows) + 1)
+    cells = sum(r for j, r in enumerate(rows) if j + 1 in reels)
     total = sum(modifier["counts"].values())
     keep = set(modifier.get("keep", ()))
     mean = Fraction(0)
@@ -162,12 +166,14 @@ def place_mean_by_lines(strips, weights, rows, lines, pays, wild, modifier):
                 changed[y] = changed.get(y, 0) + q
             placed.append(changed)
         n = len(line)
-        for size in range(n + 1):
-            p_size = sum(Fraction(w, total) * comb(cells - n, k - size) / comb(cells, k)
+        open_cells = [j for j in range(n) if j + 1 in reels]  # the line's cells it may choose
+        for size in range(len(open_cells) + 1):
+            p_size = sum(Fraction(w, total) * comb(cells - len(open_cells), k - size)
+                         / comb(cells, k)
                          for k, w in modifier["counts"].items() if w and k >= size)
             if not p_size:
                 continue
-            for chosen in itertools.combinations(range(n), size):
+            for chosen in itertools.combinations(open_cells, size):
                 laws = [placed[j] if j in chosen else plain[j] for j in range(n)]
                 mean += p_size * _line_mean(laws, pays, wild)
     return mean

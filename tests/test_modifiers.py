@@ -51,7 +51,7 @@ def _engine_law(game, modifier, count_symbol, by_first=True):
 def _modifier_dict(m: Modifier):
     if m.kind == "place":
         return {"kind": "place", "symbol": m.symbol, "counts": dict(m.counts),
-                "keep": set(m.keep)}
+                "keep": set(m.keep), "reels": list(m.reels)}
     return {"kind": "upgrade", "from": set(m.from_symbols), "to": dict(m.to)}
 
 
@@ -97,14 +97,16 @@ def _cases(draw):
     spec = {"rows": rows, "bet": draw(st.integers(1, 3)), "ways": draw(st.booleans()), "wild": "W",
             "lines": lines, "pays": pays, "strips": strips,
             "scatter_pays": draw(st.sampled_from([{}, {2: 1}, {1: 1, 3: 4}]))}
-    cells = rows * n_reels
     kind = draw(st.sampled_from(["place", "upgrade"]))
     if kind == "place":
-        ks = draw(st.sets(st.integers(1, cells), min_size=1, max_size=3))
+        reels = tuple(sorted(draw(st.sets(st.integers(1, n_reels), max_size=n_reels))))
+        eligible = rows * (len(reels) or n_reels)
+        ks = draw(st.sets(st.integers(1, eligible), min_size=1, max_size=3))
         counts = tuple((k, draw(st.integers(1, 4))) for k in sorted(ks))
         symbol = draw(st.sampled_from(["W", "S", "A"]))
         keep = tuple(s for s in draw(st.sets(st.sampled_from(["S", "W", "X"]))) if s != symbol)
-        m = Modifier("m", "place", Fraction(1, 2), symbol=symbol, counts=counts, keep=keep)
+        m = Modifier("m", "place", Fraction(1, 2), symbol=symbol, counts=counts, keep=keep,
+                     reels=reels)
     else:
         src = tuple(sorted(draw(st.sets(st.sampled_from(["C", "X", "W"]), min_size=1))))
         to = tuple((s, draw(st.integers(1, 3))) for s in
@@ -244,8 +246,10 @@ to = { A = 1, B = 2 }
 def test_loader_reads_the_modifiers():
     game = loads_game(_text(SPEC, GOOD))
     d, t = game.modifiers.modifiers
-    assert (d.name, d.kind, d.frequency, d.counts, d.keep) == (
-        "dynamite", "place", Fraction(1, 5), ((1, 2), (2, 1)), ("S",))
+    assert (d.name, d.kind, d.frequency, d.counts, d.keep, d.reels) == (
+        "dynamite", "place", Fraction(1, 5), ((1, 2), (2, 1)), ("S",), ())
+    on_two = loads_game(_text(SPEC, GOOD.replace('keep = ["S"]', 'keep = ["S"]\nreels = [2, 3]')))
+    assert on_two.modifiers.modifiers[0].reels == (2, 3)
     assert (t.from_symbols, t.to) == (("C",), (("A", 1), ("B", 2)))
     assert game.modifiers.none_probability == Fraction(7, 10)
 
@@ -261,6 +265,16 @@ def test_loader_reads_the_modifiers():
      "modifiers.dynamite.counts.7", "the window has 6 positions"),
     (("counts = { 1 = 2, 2 = 1 }", "counts = { 1 = 0 }"), "modifiers.dynamite.counts",
      "must not all be 0"),
+    (('keep = ["S"]', 'keep = ["S"]\nreels = [2, 4]'), "modifiers.dynamite.reels",
+     "reel 4 does not exist: the game has 3 reels"),
+    (('keep = ["S"]', 'keep = ["S"]\nreels = [2, 2]'), "modifiers.dynamite.reels",
+     "lists a reel twice"),
+    (('keep = ["S"]', 'keep = ["S"]\nreels = [0]'), "modifiers.dynamite.reels[0]", ">= 1"),
+    (('keep = ["S"]', 'keep = ["S"]\nreels = 2'), "modifiers.dynamite.reels",
+     "list of reel numbers"),
+    (('counts = { 1 = 2, 2 = 1 }\nkeep = ["S"]', 'counts = { 3 = 1 }\nkeep = ["S"]\nreels = [2]'),
+     "modifiers.dynamite.counts.3", "reels [2] have 2 positions"),
+    (('from = ["C"]', 'from = ["C"]\nreels = [1]'), "modifiers.tnt.reels", "unknown key"),
     (('symbol = "W"', 'symbol = "Z"'), "modifiers.dynamite.symbol", "not declared"),
     (('to = { A = 1, B = 2 }', 'to = { A = 1, C = 2 }'), "modifiers.tnt.to",
      "both upgraded and upgraded to"),

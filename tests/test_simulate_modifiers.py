@@ -4,6 +4,7 @@ changes) against the exact tables, within 4 standard errors; seeded mutations fa
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -77,6 +78,29 @@ keep = ["S"]
     z = _z(game, "dynamite", exact, 20000, 3, 2, symbol="S")
     assert max(map(abs, z)) < Z, z
     z = _z(game, "dynamite", exact, 20000, 3, 2, "place_one_more", symbol="S")
+    assert abs(z[0]) > Z, z
+
+
+def test_dynamite_on_the_middle_reel_only_agrees_and_is_another_law():
+    """``reels = [2]``: the simulator places the wilds on reel 2 only, as the exact table
+    says; the unrestricted table is another law, far outside the bound (the check can
+    fail)."""
+    game = loads_game(_text(SPEC, """
+[modifiers.dynamite]
+kind = "place"
+symbol = "W"
+frequency = "1/5"
+counts = { 1 = 1, 2 = 1 }
+keep = ["S"]
+reels = [2]
+"""))
+    middle = game.modifiers.modifiers[0]
+    assert middle.reels == (2,)
+    exact = _exact(modifier_table(game, middle, count_symbol="S"), 2)
+    z = _z(game, "dynamite", exact, 20000, 4, 2, symbol="S")
+    assert max(map(abs, z)) < Z, z
+    anywhere = _exact(modifier_table(game, replace(middle, reels=()), count_symbol="S"), 2)
+    z = _z(game, "dynamite", anywhere, 20000, 4, 2, symbol="S")
     assert abs(z[0]) > Z, z
 
 

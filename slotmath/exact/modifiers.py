@@ -4,13 +4,15 @@ A modifier changes the window after the stops, so each reel becomes a *virtual r
 transformed windows, and the full-cycle engine (:mod:`slotmath.exact.cycle`) runs over those
 with one more counted digit: how many positions the modifier chose.
 
-* ``place``: every stop's window crossed with every subset (row mask) of its positions;
-  each chosen position shows the symbol unless it shows a ``keep`` symbol; the extra digit
-  counts the chosen positions. Over all reels this visits every stop combination with every
-  subset of the window's positions once, so the weights of the entries whose digit is ``k``
-  sum the outcomes of all ``k``-subsets; each ``k``-subset has probability ``1 / C(cells,
-  k)`` under the count law, so the table is ``sum_k w_k / W * out[k] / C(cells, k)`` over
-  one common denominator (Python integers: exact, no overflow past the DP).
+* ``place``: every stop's window crossed with every subset (row mask) of its positions (on
+  the modifier's reels; elsewhere the window as it stands); each chosen position shows the
+  symbol unless it shows a ``keep`` symbol; the extra digit counts the chosen positions.
+  Over all reels this visits every stop combination with every subset of the eligible
+  positions once, so the weights of the entries whose digit is ``k`` sum the outcomes of
+  all ``k``-subsets; each ``k``-subset of the ``cells`` eligible positions has probability
+  ``1 / C(cells, k)`` under the count law, so the table is ``sum_k w_k / W * out[k] /
+  C(cells, k)`` over one common denominator (Python integers: exact, no overflow past the
+  DP).
 * ``upgrade``: one relabelled window per stop (no digit used); the table is the mixture over
   the drawn symbol of the spin table of relabelled strips.
 
@@ -85,7 +87,7 @@ def _virtual_reel(game, model, rs, j, symbol_ids, tracked, transform) -> _ReelWi
     merged: dict[tuple, int] = {}
     for stop, w in enumerate(reel.stop_weights):
         if w:
-            for shown, chosen in transform(reel.window(stop, rows)):
+            for shown, chosen in transform(j, reel.window(stop, rows)):
                 merged[shown, chosen] = merged.get((shown, chosen), 0) + w
     keys = list(merged)
     return windows_input(game, model, j, [k[0] for k in keys], [merged[k] for k in keys],
@@ -208,7 +210,8 @@ def _dense(game: Game, rs, model: PayModel, count_symbol: str | None, transform,
     """The DP over the virtual reels: dense weights out[count, chosen, credits] and the
     count's cap (``count_symbol``: its count in the window; else 0).
 
-    ``transform(window)`` lists (window shown, positions chosen) of one stop's window;
+    ``transform(j, window)`` lists (window shown, positions chosen) of one stop's window on
+    reel ``j``;
     ``chosen_cap``: counts of chosen positions at or past it are dropped (the largest count
     the law uses + 1). ``by_first``: one part per window the first reel shows (else one
     pass over everything); ``workers``: processes sharing the parts (default: up to 2 when
@@ -342,14 +345,16 @@ def modifier_table(game: Game, modifier: Modifier, reel_set: str = "base", level
     """
     rs = game.reel_sets[reel_set]
     model = model or PayModel(game, level)
-    cells = sum(game.rows)
+    cells = sum(rows for j, rows in enumerate(game.rows) if modifier.on_reel(j))
     if modifier.kind == "place":
         if rs.cycle * 2**cells >= _INT64_SAFE:
             raise OverflowError(f"cycle {rs.cycle} x 2**{cells} row masks is too large for the "
                                 "engine's int64 weights; reduce stop weights")
         keep = frozenset(modifier.keep)
 
-        def transform(window):
+        def transform(j, window):
+            if not modifier.on_reel(j):
+                return [(window, 0)]
             return place_windows(window, modifier.symbol, keep)
 
         top = max(k for k, w in modifier.counts if w)
@@ -374,7 +379,7 @@ def modifier_table(game: Game, modifier: Modifier, reel_set: str = "base", level
         if not w:
             continue
 
-        def transform(window, target=target):
+        def transform(j, window, target=target):
             return [(upgrade_window(window, sources, target), 0)]
 
         out, cap = _dense(game, rs, model, count_symbol, transform, 1, by_first=False)

@@ -12,7 +12,7 @@ from typing import Any
 
 from slotmath.model.modifiers import MODIFIER_KINDS, Modifier, Modifiers
 
-KEYS = {"place": {"kind", "frequency", "symbol", "counts", "keep"},
+KEYS = {"place": {"kind", "frequency", "symbol", "counts", "keep", "reels"},
         "upgrade": {"kind", "frequency", "from", "to"}}
 EXAMPLE = ('[modifiers.dynamite] with kind = "place", frequency = "1/40", symbol = "WILD", '
            'counts = { 3 = 5, 4 = 3, 5 = 2 }')
@@ -44,6 +44,13 @@ def _names(b, raw: Any, where: str) -> tuple[str, ...]:
     return tuple(b._name(s, f"{where}[{i}]", "a symbol name") for i, s in enumerate(raw))
 
 
+def _reels(b, raw: Any, where: str) -> tuple[int, ...]:
+    if not isinstance(raw, list):
+        b.fail(where, f"must be a list of reel numbers counted from 1, e.g. [2, 3, 4], "
+                      f"got {raw!r}")
+    return tuple(b._int(r, f"{where}[{i}]", 1) for i, r in enumerate(raw))
+
+
 def read_modifiers(b, spec: Any) -> Modifiers:
     """The :class:`Modifiers` of table ``spec`` (``b``: the loader's builder)."""
     key = "modifiers"
@@ -73,8 +80,9 @@ def read_modifiers(b, spec: Any) -> Modifiers:
             counts = _weights(b, t["counts"], f"{where}.counts",
                               lambda k, w: _count(b, k, w), "count")
             keep = _names(b, t.get("keep", []), f"{where}.keep")
+            reels = _reels(b, t.get("reels", []), f"{where}.reels")
             mods.append(b._rule(where, Modifier, name, kind, freq, symbol=symbol,
-                                counts=counts, keep=keep))
+                                counts=counts, keep=keep, reels=reels))
         else:
             for need, example in (("from", 'from = ["A", "K", "Q", "J"]'),
                                   ("to", "to = { GUS = 1, MULE = 2 }")):

@@ -6,10 +6,11 @@ At most one modifier acts on a paid spin: modifier ``m`` with probability ``freq
 with ``1 - sum(frequencies)``; which one acts is independent of the stops. Two kinds:
 
 * ``place`` (Dynamite: wilds; Pickaxe: cash symbols): a count ``k`` is drawn from ``counts``
-  (weights), then ``k`` of the window's positions are chosen uniformly without replacement
-  (every ``k``-subset equally likely, ``1 / C(cells, k)``); each chosen position shows
-  ``symbol`` for this spin, except a position showing one of ``keep`` (e.g. a scatter the
-  wild does not replace), which keeps its symbol.
+  (weights), then ``k`` of the window's positions on ``reels`` (reel numbers from 1; empty:
+  every reel) are chosen uniformly without replacement (every ``k``-subset of those
+  ``cells`` equally likely, ``1 / C(cells, k)``); each chosen position shows ``symbol`` for
+  this spin, except a position showing one of ``keep`` (e.g. a scatter the wild does not
+  replace), which keeps its symbol.
 * ``upgrade`` (TNT): one symbol of ``to`` is drawn (weights); every position of the window
   showing a symbol of ``from_symbols`` shows it for this spin.
 
@@ -33,7 +34,8 @@ class Modifier:
     """One modifier; ``name`` is its table's name in the file (e.g. ``dynamite``).
 
     ``counts``: ((k, weight), ...) for ``place``; ``to``: ((symbol, weight), ...) for
-    ``upgrade``.
+    ``upgrade``; ``reels``: the reels (numbered from 1) whose positions a ``place`` modifier
+    may choose, every reel when empty.
     """
 
     name: str
@@ -44,10 +46,20 @@ class Modifier:
     keep: tuple[str, ...] = ()
     from_symbols: tuple[str, ...] = ()
     to: tuple[tuple[str, int], ...] = ()
+    reels: tuple[int, ...] = ()
 
     def __post_init__(self):
         from slotmath.model import rules
         rules.check_modifier(self)
+
+    def on_reel(self, j: int) -> bool:
+        """Whether a ``place`` modifier may choose positions on reel ``j`` (0-based).
+
+        >>> m = Modifier("d", "place", 1, symbol="W", counts=((1, 1),), reels=(2, 3))
+        >>> [m.on_reel(j) for j in range(4)]
+        [False, True, True, False]
+        """
+        return not self.reels or j + 1 in self.reels
 
     @property
     def total_weight(self) -> int:

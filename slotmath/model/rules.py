@@ -871,6 +871,10 @@ def check_modifier(m) -> None:
             raise RuleError("counts", "weights must not all be 0", dict(m.counts))
         if m.symbol in m.keep:
             raise RuleError("keep", f"lists the placed symbol {m.symbol!r} itself", list(m.keep))
+        for r in m.reels:
+            check_whole(r, "reels", 1)
+        if len(set(m.reels)) != len(m.reels):
+            raise RuleError("reels", "lists a reel twice", list(m.reels))
         if m.from_symbols or m.to:
             raise RuleError("from", "belongs to an upgrade modifier, not a place one",
                             list(m.from_symbols))
@@ -888,7 +892,7 @@ def check_modifier(m) -> None:
         both = sorted(set(m.from_symbols) & {s for s, _ in m.to})
         if both:
             raise RuleError("to", f"{both} are both upgraded and upgraded to", both)
-        if m.symbol or m.counts or m.keep:
+        if m.symbol or m.counts or m.keep or m.reels:
             raise RuleError("symbol", "belongs to a place modifier, not an upgrade one",
                             m.symbol)
 
@@ -914,7 +918,6 @@ def check_modifiers_in_game(game) -> None:
     mechanic the modified table is not mixed into (free spins, bonus wheel, cascades,
     persistent state, jackpots: not supported yet, refused rather than computed wrongly)."""
     mods = game.modifiers
-    cells = sum(game.rows)
     for name in _MODIFIER_INCOMPATIBLE:
         if getattr(game, name, None) is not None:
             raise RuleError(None, f"modifiers with [{name}] are not supported (the modified "
@@ -929,10 +932,17 @@ def check_modifiers_in_game(game) -> None:
                 check_declared(m.symbol, game.symbols, "symbol")
                 for s in m.keep:
                     check_declared(s, game.symbols, "keep")
+                for r in m.reels:
+                    if r > game.n_reels:
+                        raise RuleError("reels", f"reel {r} does not exist: the game has "
+                                                 f"{game.n_reels} reels (numbered from 1)", r)
+                eligible = sum(rows for j, rows in enumerate(game.rows) if m.on_reel(j))
                 for k, _ in m.counts:
-                    if k > cells:
-                        raise RuleError(f"counts.{k}", f"can never happen: the window has "
-                                                       f"{cells} positions", k)
+                    if k > eligible:
+                        where_cells = ("the window has" if not m.reels else
+                                       f"reels {list(m.reels)} have")
+                        raise RuleError(f"counts.{k}", f"can never happen: {where_cells} "
+                                                       f"{eligible} positions", k)
             else:
                 for s in m.from_symbols:
                     check_declared(s, game.symbols, "from")

@@ -3,9 +3,9 @@ Monte Carlo twin of :mod:`slotmath.exact.modifiers` and :mod:`slotmath.features.
 
 Per paid spin: the stops are drawn, then at most one modifier by its frequency; the window is
 built and changed by this module's own code (a ``place`` modifier draws its count, then that
-many distinct positions with ``Generator.choice(..., replace=False)``; an ``upgrade`` draws
-its symbol and shows it for every source symbol in view), and the changed window is paid by
-the game's evaluator (:class:`slotmath.evaluate.window.PayModel`). Unmodified spins are paid
+many distinct positions on its reels with ``Generator.choice(..., replace=False)``; an
+``upgrade`` draws its symbol and shows it for every source symbol in view), and the changed
+window is paid by the game's evaluator (:class:`slotmath.evaluate.window.PayModel`). Unmodified spins are paid
 by the compiled spin kernel, as in :mod:`slotmath.simulate.hold_and_win`.
 
 Seeded mutations (they must fail the agreement tests): ``"upgrade_one"`` (an upgrade changes
@@ -61,7 +61,7 @@ def apply(window: list[list[str]], m: Modifier, rng: np.random.Generator,
     ks = [k for k, _ in m.counts]
     w = np.asarray([w for _, w in m.counts], dtype=np.float64)
     k = ks[int(rng.choice(len(ks), p=w / w.sum()))]
-    cells = [(j, r) for j, col in enumerate(out) for r in range(len(col))]
+    cells = [(j, r) for j, col in enumerate(out) if m.on_reel(j) for r in range(len(col))]
     if mutation == "place_one_more":
         k = min(k + 1, len(cells))
     for i in rng.choice(len(cells), size=k, replace=False):
