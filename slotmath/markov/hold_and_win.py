@@ -589,19 +589,14 @@ class HoldAndWinChain:
         var = counts @ var_s
         second = ((m_arr.astype(np.float64) ** 2 * (var + mean * mean))[:, None]
                   * probs).sum(axis=0)
-        # classes sorted by (pair, counts with steps): a prefix's sum over the last count
-        # (no step) is made first, then multiplied once by the powers of its other counts
+        # classes sorted by (pair, count with the most steps, ..., count with one step): the
+        # Horner order of _mix_spectra
         n_rec = len(m_arr)
-        keys = np.column_stack([mf, counts[:, 1:]]) if n_rec else np.zeros((0, steps))
-        order = np.lexsort(keys.T[::-1]).astype(np.int64) if n_rec else np.zeros(0, np.int64)
-        sk = keys[order]
-        change = np.ones(n_rec, dtype=bool)
-        if n_rec > 1:
-            change[1:] = (sk[1:] != sk[:-1]).any(axis=1)
-        starts = np.append(np.nonzero(change)[0], n_rec).astype(np.int64)
+        order = (np.lexsort([counts[:, s_] for s_ in range(1, steps)] + [mf]).astype(np.int64)
+                 if n_rec else np.zeros(0, np.int64))
         out_re = np.zeros((len(helds), len(pairs), bins))
         out_im = np.zeros((len(helds), len(pairs), bins))
-        _mix_spectra(order, mf, counts, np.ascontiguousarray(probs), starts,
+        _mix_spectra(order, mf, counts, np.ascontiguousarray(probs),
                      np.ascontiguousarray(powers.real), np.ascontiguousarray(powers.imag),
                      out_re, out_im)
         spectrum = out_re + 1j * out_im
@@ -757,52 +752,73 @@ def _record_pass(states, first, indptr, cols, probs, green, terminal, mass, next
 
 
 @njit(cache=True, parallel=True)
-def _mix_spectra(order, mf, counts, probs, starts, powers_re, powers_im, out_re, out_im):
-    """``out[k, mf] += p_k x prod_s powers[s, n_s]`` over classes sorted by their counts
-    with steps (the prefix); the sum over the last count (no step) is made first, once per
-    prefix: ``starts`` are the first class of each prefix in ``order``. Complex numbers as
-    real and imaginary arrays (the inner loops are then plain real axpys), the bins split
-    in blocks, one thread per block (every block sees every class)."""
+def _mix_spectra(order, mf, counts, probs, powers_re, powers_im, out_re, out_im):
+    """``out[k, mf] += p_k x prod_s powers[s, n_s]`` over every class, by Horner's scheme
+    over the step counts: the classes come in ``order`` sorted by (mf, n_{S-1}, ..., n_1),
+    so the sum over n_0 is made first (one axpy per class), then multiplied once by
+    ``powers[1, n_1]`` per distinct (mf, n_{S-1}, ..., n_1), the sum of those once by
+    ``powers[2, n_2]`` per distinct (mf, n_{S-1}, ..., n_2), and so on. Complex numbers as
+    real and imaginary arrays (the inner loops are plain real axpys), the bins split in
+    blocks, one thread per block (every block sees every class)."""
     n_bins = powers_re.shape[2]
     n_steps = counts.shape[1]
     n_k = probs.shape[1]
-    width = 1024
+    n_c = order.shape[0]
+    width = 512
     n_blocks = (n_bins + width - 1) // width
     for blk in prange(n_blocks):
         lo = blk * width
         hi = min(n_bins, lo + width)
         m = hi - lo
-        a_re = np.empty((n_k, m))
-        a_im = np.empty((n_k, m))
-        for g in range(starts.shape[0] - 1):
-            a_re[:, :] = 0.0
-            a_im[:, :] = 0.0
-            for q in range(starts[g], starts[g + 1]):
-                c = order[q]
-                r_re = powers_re[0, counts[c, 0]]
-                r_im = powers_im[0, counts[c, 0]]
-                for k in range(n_k):
-                    p = probs[c, k]
-                    if p != 0.0:
-                        for w in range(m):
-                            a_re[k, w] += p * r_re[lo + w]
-                            a_im[k, w] += p * r_im[lo + w]
-            c = order[starts[g]]
-            for s in range(1, n_steps):
-                n = counts[c, s]
+        acc_re = np.zeros((n_steps, n_k, m))  # acc[l]: the sum at level l (see above)
+        acc_im = np.zeros((n_steps, n_k, m))
+        for q in range(n_c):
+            c = order[q]
+            r_re = powers_re[0, counts[c, 0]]
+            r_im = powers_im[0, counts[c, 0]]
+            for k in range(n_k):
+                p = probs[c, k]
+                if p != 0.0:
+                    for w in range(m):
+                        acc_re[0, k, w] += p * r_re[lo + w]
+                        acc_im[0, k, w] += p * r_im[lo + w]
+            # how far the group of this class ends: the highest level whose key changes
+            # with the next class (n_steps: the multiplier pair changes, or the last class)
+            top = n_steps
+            if q + 1 < n_c:
+                d = order[q + 1]
+                if mf[d] == mf[c]:
+                    top = 0
+                    for s in range(n_steps - 1, 0, -1):
+                        if counts[d, s] != counts[c, s]:
+                            top = s
+                            break
+            for lvl in range(1, min(top, n_steps - 1) + 1):
+                n = counts[c, lvl]
                 if n:
-                    r_re = powers_re[s, n]
-                    r_im = powers_im[s, n]
+                    y_re = powers_re[lvl, n]
+                    y_im = powers_im[lvl, n]
                     for k in range(n_k):
                         for w in range(m):
-                            x_re = a_re[k, w]
-                            x_im = a_im[k, w]
-                            y_re = r_re[lo + w]
-                            y_im = r_im[lo + w]
-                            a_re[k, w] = x_re * y_re - x_im * y_im
-                            a_im[k, w] = x_re * y_im + x_im * y_re
-            target = mf[c]
-            for k in range(n_k):
-                for w in range(m):
-                    out_re[k, target, lo + w] += a_re[k, w]
-                    out_im[k, target, lo + w] += a_im[k, w]
+                            x_re = acc_re[lvl - 1, k, w]
+                            x_im = acc_im[lvl - 1, k, w]
+                            acc_re[lvl, k, w] += x_re * y_re[lo + w] - x_im * y_im[lo + w]
+                            acc_im[lvl, k, w] += x_re * y_im[lo + w] + x_im * y_re[lo + w]
+                            acc_re[lvl - 1, k, w] = 0.0
+                            acc_im[lvl - 1, k, w] = 0.0
+                else:
+                    for k in range(n_k):
+                        for w in range(m):
+                            acc_re[lvl, k, w] += acc_re[lvl - 1, k, w]
+                            acc_im[lvl, k, w] += acc_im[lvl - 1, k, w]
+                            acc_re[lvl - 1, k, w] = 0.0
+                            acc_im[lvl - 1, k, w] = 0.0
+            if top == n_steps:
+                target = mf[c]
+                last = n_steps - 1
+                for k in range(n_k):
+                    for w in range(m):
+                        out_re[k, target, lo + w] += acc_re[last, k, w]
+                        out_im[k, target, lo + w] += acc_im[last, k, w]
+                        acc_re[last, k, w] = 0.0
+                        acc_im[last, k, w] = 0.0
