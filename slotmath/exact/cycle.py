@@ -176,16 +176,16 @@ def _rebuild(table, rows, n_rows):
 
 
 @njit(cache=True)
-def _labels(states, s, alive, na, ucol, nt, em, et, final, last, by_effect, lab, reps, units):
+def _labels(states, s, alive, na, ucol, nt, em, et, by_effect, lab, reps, units):
     """``lab[c, x]``: the class of value ``x`` in column ``c`` for the open units of state
     ``s``.
 
     ``by_effect``: two values are in one class when every open unit reading column ``c``
-    moves the same way on them (next status, credits emitted and trigger run; on the
-    ``last`` reel the credits emitted plus those of the status reached), so windows that
-    agree class by class on every column lead to the same outcome. Otherwise (a reel whose
-    columns are window indices) every value of a seen column is its own class. Columns no
-    open unit reads are one class.
+    moves the same way on them (next status, credits emitted and trigger run), so windows
+    that agree class by class on every column lead to the same outcome. Otherwise (a reel
+    whose columns are window indices) every value of a seen column is its own class.
+    Columns no open unit reads are one class. (The last reel's classes come from its
+    credit tables: :func:`_last_state`.)
     """
     n_cols, n_vals = lab.shape
     lab[:, :] = 0
@@ -209,12 +209,7 @@ def _labels(states, s, alive, na, ucol, nt, em, et, final, last, by_effect, lab,
                 same = True
                 for i in range(k):
                     st = states[s, units[i]]
-                    if last:
-                        if (em[st, x] + final[nt[st, x]] != em[st, y] + final[nt[st, y]]
-                                or et[st, x] != et[st, y]):
-                            same = False
-                            break
-                    elif nt[st, x] != nt[st, y] or em[st, x] != em[st, y] or et[st, x] != et[st, y]:
+                    if nt[st, x] != nt[st, y] or em[st, x] != em[st, y] or et[st, x] != et[st, y]:
                         same = False
                         break
                 if same:
@@ -478,7 +473,6 @@ def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval,
     lab = np.zeros((n_cols, n_vals), np.int32)
     reps = np.empty(n_vals, np.int64)
     col_units = np.empty(n_units, np.int64)
-    no_final = np.zeros(nt.shape[0], np.int64)
     cache = _new_grouping(n_cols, n_vals)
     pool = np.empty((4 * n_w, 4), np.int64)
     cap_rows = 1024
@@ -507,8 +501,7 @@ def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval,
     src = row
     for s in range(n_s):
         na, _seen = _open_units(states, s, ucol, alive)
-        _labels(states, s, alive, na, ucol, nt, em, et, no_final, False, by_effect, lab, reps,
-                col_units)
+        _labels(states, s, alive, na, ucol, nt, em, et, by_effect, lab, reps, col_units)
         start, stop, pool, cache = _grouping(lab, colval, win_sa, win_weight, cache, pool)
         n_local = 0
         for q0 in range(start, stop):
@@ -675,8 +668,7 @@ def _last_state(states, s, nt, em, et, line_place, line_cap, final, inputs, ucol
                     n_lab += 1
                 lab[c, x] = found
     else:
-        _labels(states, s, alive, na, ucol, nt, em, et, final, True, False, lab, reps,
-                col_units)
+        _labels(states, s, alive, na, ucol, nt, em, et, False, lab, reps, col_units)
     start, stop, pool, cache = _grouping(lab, colval, win_sa, win_weight, cache, pool)
     n_local = 0
     add = 0
