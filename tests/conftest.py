@@ -1,10 +1,23 @@
-"""Test-wide settings: under CI, hypothesis runs derandomized (the same examples on every
-machine, so a green run is reproducible); locally it explores new examples each run."""
+"""Test-wide settings.
 
+* Under CI, hypothesis runs derandomized (the same examples on every machine, so a green run
+  is reproducible); locally it explores new examples each run.
+* The table store (slotmath.exact.store) is a fresh folder for the session, inherited by
+  the notebook kernels and servers the suite starts: no test reads a table an earlier run,
+  or other code, left in ``~/.cache``. Set ``SLOTMATH_CACHE_DIR`` to share one between runs.
+"""
+
+import atexit
 import os
+import shutil
+import tempfile
 
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+if not os.environ.get("SLOTMATH_CACHE_DIR"):
+    os.environ["SLOTMATH_CACHE_DIR"] = tempfile.mkdtemp(prefix="slotmath-test-store-")
+    atexit.register(shutil.rmtree, os.environ["SLOTMATH_CACHE_DIR"], True)

@@ -128,6 +128,24 @@ def test_ways_game_with_more_entries_than_the_mask_table():
     check_game(game_from_dict(data, "<18 entries>"))
 
 
+def test_a_game_with_no_pay_table_entry():
+    """Scatters only: the DP has no units (no line, no ways entry), every window one class."""
+    from slotmath.io.toml_loader import loads_game
+
+    for shape in ("ways = true", "paylines = [[0, 0, 0]]"):
+        check_game(loads_game(f"""
+name = "scatters only"
+rows = 1
+bet = 1
+{shape}
+[symbols]
+S = {{ scatter = true, pays = {{ 2 = 1, 3 = 4 }} }}
+A = {{}}
+[reels]
+base = [["S", "A"], ["A", "S", "A"], ["S", "A"]]
+"""))
+
+
 @settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(small_games(ways=False, max_combinations=3000), st.data())

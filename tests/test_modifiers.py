@@ -272,6 +272,8 @@ def test_loader_reads_the_modifiers():
     (('keep = ["S"]', 'keep = ["S"]\nreels = [0]'), "modifiers.dynamite.reels[0]", ">= 1"),
     (('keep = ["S"]', 'keep = ["S"]\nreels = 2'), "modifiers.dynamite.reels",
      "list of reel numbers"),
+    (('keep = ["S"]', 'keep = ["S"]\nreels = []'), "modifiers.dynamite.reels",
+     "leave the key out for every reel"),
     (('counts = { 1 = 2, 2 = 1 }\nkeep = ["S"]', 'counts = { 3 = 1 }\nkeep = ["S"]\nreels = [2]'),
      "modifiers.dynamite.counts.3", "reels [2] have 2 positions"),
     (('from = ["C"]', 'from = ["C"]\nreels = [1]'), "modifiers.tnt.reels", "unknown key"),

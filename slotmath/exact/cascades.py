@@ -28,10 +28,8 @@ laws, each reel's freeing by effect and the ways in play.
 from __future__ import annotations
 
 import math
-import os
 from collections import defaultdict
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
@@ -42,6 +40,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from slotmath.evaluate.window import PayModel
+from slotmath.exact.workers import default_workers, map_parts
 from slotmath.model.game import Game
 
 __all__ = ["MAX_CASCADES", "CascadeLaw", "cascade_law"]
@@ -786,7 +785,7 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     if game.cascades.refill == "random":
         return _random_law(game, reel_set, ar, model, keep_a)
     n_first = int(ar.lengths[0])
-    workers = workers or min(os.cpu_count() or 1, 2)
+    workers = workers or default_workers()
     # strided chunks of first-reel stops (neighbouring stops cost alike), ten per worker so
     # that the last chunk leaves little idle time
     n_chunks = max(1, min(n_first, 10 * workers))
@@ -794,23 +793,17 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     results = []
     if progress is not None:
         progress(0, len(chunks))
-    if workers > 1 and n_first > 1 and int(np.prod(ar.lengths)) > 200_000:
+    if not (workers > 1 and n_first > 1 and int(np.prod(ar.lengths)) > 200_000):
+        workers = 1
+    if workers > 1:
         _table_arrays(_call(ar, np.zeros(0, np.int64), keep_a, entries)[0])  # compile, then fork
-        _WORK["arrays"], _WORK["keep_a"], _WORK["entries"] = ar, keep_a, entries
-        import multiprocessing
-
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as ex:
-            for i, res in enumerate(ex.map(_worker, chunks)):
-                results.append(res)
-                if progress is not None:
-                    progress(i + 1, len(chunks))
-        _WORK.clear()
-    else:
-        _WORK["arrays"], _WORK["keep_a"], _WORK["entries"] = ar, keep_a, entries
-        for i, chunk in enumerate(chunks):
-            results.append(_worker(chunk))
+    _WORK["arrays"], _WORK["keep_a"], _WORK["entries"] = ar, keep_a, entries
+    try:
+        for i, res in enumerate(map_parts(_worker, chunks, workers)):
+            results.append(res)
             if progress is not None:
                 progress(i + 1, len(chunks))
+    finally:
         _WORK.clear()
     return replace(_merge(game, ar, model, results), lean=lean)
 

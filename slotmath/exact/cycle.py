@@ -38,8 +38,8 @@ class _ReelWindows:
     weights: np.ndarray  # (n_windows,) int64
     scatter: np.ndarray  # (n_windows, n_tracked) int32: tracked scatter counts
     # each unit's input is its column's value (inputs[:, u] == columns[:, ucol[u]]), so
-    # windows can be grouped by what they do to the units (_labels)
-    by_effect: bool = True
+    # windows can be grouped by what they do to the units (_labels); windows_input says
+    by_effect: bool = False
 
 
 def _tracked_scatters(game: Game, model: PayModel) -> tuple[list[str], list[int]]:
@@ -231,6 +231,10 @@ def _lab_hash(lab):
     return h
 
 
+#: the most pool rows a grouping cache keeps (32 bytes each) before it starts afresh
+POOL_ROWS = 1 << 21
+
+
 @njit(cache=True)
 def _grouping(lab, colval, win_sa, win_weight, cache, pool):
     """Windows grouped by their classes on every column (:func:`_labels`), cached per
@@ -238,8 +242,10 @@ def _grouping(lab, colval, win_sa, win_weight, cache, pool):
 
     ``pool`` rows are (representative window, scatter pack, weight, first-of-group flag):
     one row per distinct scatter pack within each group, the rows of a group adjacent, so a
-    kernel evaluates the units once per group. ``cache`` is ``(keys, ranges, slots, n)``:
-    the ``lab`` tables seen, their pool ranges, an open-addressing index, their number.
+    kernel evaluates the units once per group. ``cache`` is ``(keys, ranges, slots, meta)``:
+    the ``lab`` tables seen, their pool ranges, an open-addressing index, and (pool rows
+    used, tables, most pool rows: :data:`POOL_ROWS`); past the most it forgets them all and
+    starts again (only the current state's range is in use).
     """
     keys, ranges, slots, meta = cache
     n_cols, n_vals = lab.shape
@@ -262,6 +268,11 @@ def _grouping(lab, colval, win_sa, win_weight, cache, pool):
             return ranges[q, 0], ranges[q, 1], pool, cache
         h = (h + 1) & smask
     n_w = colval.shape[0]
+    if meta[0] + n_w > meta[2]:  # forget every table seen: the pool stays bounded
+        meta[0] = 0
+        meta[1] = 0
+        slots[:] = -1
+        h = np.int64(_lab_hash(lab) & np.uint64(smask))
     # Each window's key: its classes, mixed-radix; then sorted with its pack.
     radix = np.ones(n_cols, np.int64)
     span = np.int64(1)
@@ -362,10 +373,12 @@ def _grouping(lab, colval, win_sa, win_weight, cache, pool):
 
 
 @njit(cache=True)
-def _new_grouping(n_cols, n_vals):
-    """An empty cache for :func:`_grouping`."""
+def _new_grouping(n_cols, n_vals, most=POOL_ROWS):
+    """An empty cache for :func:`_grouping` keeping at most ``most`` pool rows."""
+    meta = np.zeros(3, np.int64)
+    meta[2] = most
     return (np.empty((16, n_cols * n_vals), np.int32), np.empty((16, 2), np.int64),
-            np.full(64, -1, np.int64), np.zeros(2, np.int64))
+            np.full(64, -1, np.int64), meta)
 
 
 @njit(cache=True)
@@ -460,16 +473,17 @@ def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval,
     their summed window weights, in CSR form.
 
     ``by_effect``: windows are grouped by what they do to each state's open units
-    (:func:`_labels`), else by what those units can see; ``cls_ptr``, ``cls_mem`` (CSR; empty: none): classes of interchangeable units, lines that
-    read the same rows on every reel still to come (:func:`unit_classes`). Within a class
-    the new row's statuses are sorted (descending), so states that differ only by which
-    line of a class holds which status are one state: all lines share the automaton, and
-    the future pays of a line depend only on its status and the rows it reads.
+    (:func:`_labels`), else by what those units can see. ``cls_ptr``, ``cls_mem`` (CSR;
+    empty: none): classes of interchangeable units, lines that read the same rows on every
+    reel still to come (:func:`unit_classes`). Within a class the new row's statuses are
+    sorted (descending), so states that differ only by which line of a class holds which
+    status are one state: all lines share the automaton, and the future pays of a line
+    depend only on its status and the rows it reads.
     """
     n_s, n_units = states.shape
     n_w = colval.shape[0]
     n_cols = colval.shape[1]
-    n_vals = colval.max() + 1 if n_w else 1
+    n_vals = colval.max() + 1 if colval.size else 1  # no units: one class
     lab = np.zeros((n_cols, n_vals), np.int32)
     reps = np.empty(n_vals, np.int64)
     col_units = np.empty(n_units, np.int64)
@@ -722,7 +736,7 @@ def _fold_last(states, nt, em, et, line_place, line_cap, final, inputs, ucol, co
     n_s, n_units = states.shape
     n_w = colval.shape[0]
     n_cols = colval.shape[1]
-    n_vals = colval.max() + 1 if n_w else 1
+    n_vals = colval.max() + 1 if colval.size else 1  # no units: one class
     work = (np.zeros((n_cols, n_vals), np.int32), np.empty(n_vals, np.int64),
             np.empty(n_units, np.int64), np.zeros((n_cols, n_vals), np.int64),
             np.zeros((n_cols, n_vals), np.int64), np.empty(n_units, np.int64))

@@ -22,10 +22,7 @@ The reference, sharing no code with this module, is ``tests/modifiers_reference.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from math import comb, lcm
 
@@ -50,10 +47,15 @@ from slotmath.exact.cycle import (
     windows_input,
 )
 from slotmath.exact.spin_table import SpinTable
+from slotmath.exact.workers import default_workers, map_parts
 from slotmath.model.game import Game
 from slotmath.model.modifiers import Modifier
 
 __all__ = ["modifier_table", "place_windows", "upgrade_window"]
+
+#: the code that computes a stored table, read when this module is imported (the code that
+#: runs, even if the files change while a long session goes on): part of every store key
+_CODE = store.code_fingerprint(cycle, sys.modules[__name__])
 
 
 def place_windows(window: tuple[str, ...], symbol: str, keep) -> list[tuple[tuple, int]]:
@@ -263,21 +265,25 @@ def _dense(game: Game, rs, model: PayModel, count_symbol: str | None, transform,
         parts = [np.arange(len(first.weights), dtype=np.int64)]
     big = len(parts) >= PARALLEL_PARTS
     if workers is None:
-        workers = min(os.cpu_count() or 1, 2) if big else 1
+        workers = default_workers() if big else 1
+
+    computed = []
 
     def compute():
+        computed.append(True)
         return _sparse(_run_parts(prep, parts, workers, progress))
 
     if big:  # stored by its exact input (slotmath.exact.store): computed once per machine
         key = store.key_of(
-            "modifier-dp", store.source_text(cycle, sys.modules[__name__]),
+            "modifier-dp", _CODE,
             [(rw.inputs, rw.ucol, rw.columns, rw.weights, rw.by_effect, pack)
              for rw, pack in reels],
             automaton.next_status, automaton.emit, automaton.final, automaton.start,
             add_table, pack_credits, out_row, chosen_cap, trigger_cap, prep.classes,
             place, list(parts))
-        triples = store.load_or_compute("modifier-dp", key, compute)
-        if progress is not None:
+        triples = store.load_or_compute("modifier-dp", key, compute, valid=_valid_triples)
+        if progress is not None and not computed:  # read from the store: all done at once
+            progress(0, len(parts))
             progress(len(parts), len(parts))
     else:
         triples = compute()
@@ -287,6 +293,12 @@ def _dense(game: Game, rs, model: PayModel, count_symbol: str | None, transform,
     return out.reshape(trigger_cap + 1, chosen_cap + 1, width), trigger_cap
 
 
+def _valid_triples(a: np.ndarray) -> bool:
+    """A stored table read back is rows (row, column, weight) of int64, weights positive."""
+    return (a.dtype == np.int64 and a.ndim == 2 and a.shape[1] == 3 and len(a) > 0
+            and bool((a >= 0).all()) and bool((a[:, 2] > 0).all()))
+
+
 def _sparse(dense: np.ndarray) -> np.ndarray:
     """The nonzero cells of ``dense`` as rows (row, column, value)."""
     r, c = np.nonzero(dense)
@@ -294,30 +306,30 @@ def _sparse(dense: np.ndarray) -> np.ndarray:
 
 
 def _run_parts(prep: _Prepared, parts, workers: int, progress) -> np.ndarray:
-    """Every part's dense table, summed, over ``workers`` forked processes."""
+    """Every part's dense table, summed, over ``workers`` forked processes
+    (:func:`slotmath.exact.workers.map_parts`): strided chunks of parts (neighbouring first
+    windows cost alike), four per worker so that the last leaves little idle time. The
+    kernels are compiled here first, on one first-reel window; a part that does not reach
+    the last reel compiles less, and then the parts run here (no child compiles)."""
     if progress is not None:
         progress(0, len(parts))
-    outs = []
     if workers > 1 and len(parts) > 1:
-        _part(prep, parts[0][:1])  # compile in this process, then fork
-        chunks = [parts[i::4 * workers] for i in range(min(len(parts), 4 * workers))]
-        _WORK["prep"] = prep
-        done = 0
-        try:
-            with ProcessPoolExecutor(workers,
-                                     mp_context=multiprocessing.get_context("fork")) as ex:
-                for chunk, out in zip(chunks, ex.map(_worker, chunks)):
-                    outs.append(out)
-                    done += len(chunk)
-                    if progress is not None:
-                        progress(done, len(parts))
-        finally:
-            _WORK.clear()
-    else:
-        for i, part in enumerate(parts):
-            outs.append(_part(prep, part))
+        _part(prep, parts[0][:1])
+        if not _fold_last.signatures:
+            workers = 1
+    n_chunks = min(len(parts), 4 * workers) if workers > 1 else len(parts)
+    chunks = [parts[i::n_chunks] for i in range(n_chunks)]
+    outs = []
+    done = 0
+    _WORK["prep"] = prep
+    try:
+        for chunk, out in zip(chunks, map_parts(_worker, chunks, workers)):
+            outs.append(out)
+            done += len(chunk)
             if progress is not None:
-                progress(i + 1, len(parts))
+                progress(done, len(parts))
+    finally:
+        _WORK.clear()
     return _sum_dense(outs)
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["key_of", "load_or_compute", "store_dir"]
+__all__ = ["code_fingerprint", "key_of", "load_or_compute", "store_dir"]
 
 
 def store_dir() -> Path | None:
@@ -71,14 +71,19 @@ def key_of(*parts) -> str:
     return h.hexdigest()
 
 
-def source_text(*modules) -> str:
-    """The source files of ``modules`` (their text goes into a key: a change in the code
-    that computes a table is another key)."""
-    return "".join(Path(m.__file__).read_text() for m in modules)
+def code_fingerprint(*modules) -> str:
+    """SHA-256 of the source files of ``modules``: a change in the code that computes a
+    table is another key. Call it when the module is imported, so that the fingerprint is
+    the code that runs even if the files change later in a long session."""
+    return key_of(*(Path(m.__file__).read_text() for m in modules))
 
 
-def load_or_compute(kind: str, key: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
+def load_or_compute(kind: str, key: str, compute: Callable[[], np.ndarray],
+                    valid: Callable[[np.ndarray], bool] | None = None) -> np.ndarray:
     """The array stored under ``kind``/``key``, or ``compute()`` stored there and returned.
+
+    A stored file that cannot be read, or whose array ``valid`` refuses, is computed again
+    and replaced.
 
     Examples
     --------
@@ -98,8 +103,10 @@ def load_or_compute(kind: str, key: str, compute: Callable[[], np.ndarray]) -> n
         return compute()
     path = folder / kind / f"{key}.npy"
     try:
-        return np.load(path, allow_pickle=False)
-    except (OSError, ValueError):
+        stored = np.load(path, allow_pickle=False)
+        if valid is None or valid(stored):
+            return stored
+    except (OSError, ValueError, EOFError):
         pass  # absent or unreadable: compute it again
     value = np.asarray(compute())
     try:

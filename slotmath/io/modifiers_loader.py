@@ -45,9 +45,9 @@ def _names(b, raw: Any, where: str) -> tuple[str, ...]:
 
 
 def _reels(b, raw: Any, where: str) -> tuple[int, ...]:
-    if not isinstance(raw, list):
-        b.fail(where, f"must be a list of reel numbers counted from 1, e.g. [2, 3, 4], "
-                      f"got {raw!r}")
+    if not isinstance(raw, list) or not raw:
+        b.fail(where, f"must be a list of reel numbers counted from 1, e.g. [2, 3, 4] (leave "
+                      f"the key out for every reel), got {raw!r}")
     return tuple(b._int(r, f"{where}[{i}]", 1) for i, r in enumerate(raw))
 
 
@@ -80,7 +80,7 @@ def read_modifiers(b, spec: Any) -> Modifiers:
             counts = _weights(b, t["counts"], f"{where}.counts",
                               lambda k, w: _count(b, k, w), "count")
             keep = _names(b, t.get("keep", []), f"{where}.keep")
-            reels = _reels(b, t.get("reels", []), f"{where}.reels")
+            reels = _reels(b, t["reels"], f"{where}.reels") if "reels" in t else ()
             mods.append(b._rule(where, Modifier, name, kind, freq, symbol=symbol,
                                 counts=counts, keep=keep, reels=reels))
         else:

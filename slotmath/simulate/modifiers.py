@@ -5,8 +5,9 @@ Per paid spin: the stops are drawn, then at most one modifier by its frequency; 
 built and changed by this module's own code (a ``place`` modifier draws its count, then that
 many distinct positions on its reels with ``Generator.choice(..., replace=False)``; an
 ``upgrade`` draws its symbol and shows it for every source symbol in view), and the changed
-window is paid by the game's evaluator (:class:`slotmath.evaluate.window.PayModel`). Unmodified spins are paid
-by the compiled spin kernel, as in :mod:`slotmath.simulate.hold_and_win`.
+window is paid by the game's evaluator (:class:`slotmath.evaluate.window.PayModel`).
+Unmodified spins are paid by the compiled spin kernel, as in
+:mod:`slotmath.simulate.hold_and_win`.
 
 Seeded mutations (they must fail the agreement tests): ``"upgrade_one"`` (an upgrade changes
 the first source position in view only), ``"place_one_more"`` (a place modifier changes one
