@@ -6,7 +6,8 @@ The pitfalls this module handles (measured on the 2-core CI machine):
 * JupyterLab 4 asks about news in a pop-up unless its user settings say no (a private
   settings folder holds that, and no workspace is restored);
 * JupyterLab autosaves: the servers get a temporary copy of each notebook (with ``data/``
-  linked beside it, so the notebooks' ``../data/games/...`` paths resolve);
+  linked beside it, so the notebooks' ``../data/games/...`` paths resolve), and autosave is
+  off, so a test never reads a copy an earlier test saved half-run;
 * servers are stopped by the PID this module started, never by name.
 
 The kernels import slotmath from this checkout (``PYTHONPATH``), not from wherever the
@@ -83,6 +84,13 @@ def _env(root: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     tracker = settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
     tracker.parent.mkdir(parents=True, exist_ok=True)
     tracker.write_text(json.dumps({"windowingMode": "none"}))
+    # no autosave: a notebook one test runs must not be saved half-run (JupyterLab clears a
+    # queued cell's outputs when it sends it) for the next test that reads the saved file;
+    # Gus's Gold Christmas computes its Dynamite table in its first run, past the 2-minute
+    # autosave interval
+    docs = settings / "@jupyterlab" / "docmanager-extension" / "plugin.jupyterlab-settings"
+    docs.parent.mkdir(parents=True, exist_ok=True)
+    docs.write_text(json.dumps({"autosave": False}))
     env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(root / ".lab-workspaces")
     env["JUPYTER_RUNTIME_DIR"] = str(root / ".runtime")
