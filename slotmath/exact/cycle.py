@@ -149,6 +149,15 @@ def unit_classes(game: Game, j: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
+def _copy_rows(dst, src, at, n):
+    """``dst[at:at + n] = src[:n]`` for 2-D arrays, as plain loops: numba compiles a 2-D
+    slice assignment into code that takes seconds to build (measured: 4 s of a kernel's 6)."""
+    for i in range(n):
+        for j in range(src.shape[1]):
+            dst[at + i, j] = src[i, j]
+
+
+@njit(cache=True)
 def _mix(h, u, st):
     h = (h ^ np.uint64(u + 1)) * np.uint64(1099511628211)
     return (h ^ np.uint64(st)) * np.uint64(1099511628211)
@@ -188,7 +197,7 @@ def _labels(states, s, alive, na, ucol, nt, em, et, by_effect, lab, reps, units)
     credit tables: :func:`_last_state`.)
     """
     n_cols, n_vals = lab.shape
-    lab[:, :] = 0
+    lab.fill(0)
     for c in range(n_cols):
         k = 0
         for i in range(na):
@@ -273,7 +282,10 @@ def _grouping(lab, colval, win_sa, win_weight, cache, pool):
         meta[1] = 0
         slots[:] = -1
         h = np.int64(_lab_hash(lab) & np.uint64(smask))
-    # Each window's key: its classes, mixed-radix; then sorted with its pack.
+    # Each window's group: its classes on every column, as one mixed-radix key found in a
+    # small hash table (or, past int64, by comparing with each group's first window); the
+    # windows are then bucketed by group (a counting sort: no library sort, which costs
+    # seconds of compilation).
     radix = np.ones(n_cols, np.int64)
     span = np.int64(1)
     overflow = False
@@ -286,20 +298,33 @@ def _grouping(lab, colval, win_sa, win_weight, cache, pool):
             overflow = True
             break
         span *= top + 1
-    gkey = np.empty(n_w, np.int64)
+    gid = np.empty(n_w, np.int64)
+    first = np.empty(n_w, np.int64)  # the first window of each group
+    n_g = 0
     if not overflow:
+        size = 16
+        while size < 2 * n_w:
+            size *= 2
+        t_key = np.full(size, -1, np.int64)
+        t_id = np.empty(size, np.int64)
         for w in range(n_w):
             kk = np.int64(0)
             for c in range(n_cols):
                 kk += lab[c, colval[w, c]] * radix[c]
-            gkey[w] = kk
-    else:  # compare windows class by class: the first window of each group names it
-        reps = np.empty(n_w, np.int64)
-        n_g = 0
+            hh = (kk * 0x9E3779B97F4A7C15) & (size - 1)
+            while t_key[hh] != -1 and t_key[hh] != kk:
+                hh = (hh + 1) & (size - 1)
+            if t_key[hh] == -1:
+                t_key[hh] = kk
+                t_id[hh] = n_g
+                first[n_g] = w
+                n_g += 1
+            gid[w] = t_id[hh]
+    else:
         for w in range(n_w):
             g = -1
             for q in range(n_g):
-                r = reps[q]
+                r = first[q]
                 same = True
                 for c in range(n_cols):
                     if lab[c, colval[w, c]] != lab[c, colval[r, c]]:
@@ -309,25 +334,30 @@ def _grouping(lab, colval, win_sa, win_weight, cache, pool):
                     g = q
                     break
             if g < 0:
-                reps[n_g] = w
+                first[n_g] = w
                 g = n_g
                 n_g += 1
-            gkey[w] = g
-    order = np.argsort(gkey, kind="mergesort")
+            gid[w] = g
+    bucket = np.zeros(n_g + 1, np.int64)
+    for w in range(n_w):
+        bucket[gid[w] + 1] += 1
+    for g in range(n_g):
+        bucket[g + 1] += bucket[g]
+    fill = bucket[:-1].copy()
+    order = np.empty(n_w, np.int64)
+    for w in range(n_w):
+        order[fill[gid[w]]] = w
+        fill[gid[w]] += 1
     n_pool = meta[0]
     if n_pool + n_w > pool.shape[0]:
         grown = np.empty((2 * pool.shape[0] + n_w, 4), np.int64)
-        grown[:n_pool] = pool[:n_pool]
+        _copy_rows(grown, pool, 0, n_pool)
         pool = grown
     start = n_pool
-    i = 0
-    while i < n_w:
-        j = i
-        while j < n_w and gkey[order[j]] == gkey[order[i]]:
-            j += 1
+    for g in range(n_g):
         g_start = n_pool
-        rep = order[i]
-        for t in range(i, j):
+        rep = first[g]
+        for t in range(bucket[g], bucket[g + 1]):
             w = order[t]
             found = -1
             for q in range(g_start, n_pool):
@@ -342,16 +372,15 @@ def _grouping(lab, colval, win_sa, win_weight, cache, pool):
                 pool[n_pool, 2] = win_weight[w]
                 pool[n_pool, 3] = 1 if n_pool == g_start else 0
                 n_pool += 1
-        i = j
     meta[0] = n_pool
     # remember this lab table
     n_keys = meta[1]
     if n_keys == keys.shape[0]:
         grown_k = np.empty((2 * keys.shape[0], width), keys.dtype)
-        grown_k[:n_keys] = keys[:n_keys]
+        _copy_rows(grown_k, keys, 0, n_keys)
         keys = grown_k
         grown_r = np.empty((2 * ranges.shape[0], 2), np.int64)
-        grown_r[:n_keys] = ranges[:n_keys]
+        _copy_rows(grown_r, ranges, 0, n_keys)
         ranges = grown_r
     for c in range(n_cols):
         for x in range(n_vals):
@@ -427,9 +456,9 @@ def _flush_local(out, k, local, lslot, lused, n_local):
     """Append the state's outcomes to the CSR rows (growing them) and clear the slots."""
     if k + n_local > out.shape[0]:
         grown = np.empty((2 * out.shape[0] + n_local, 4), np.int64)
-        grown[:k] = out[:k]
+        _copy_rows(grown, out, 0, k)
         out = grown
-    out[k:k + n_local] = local[:n_local]
+    _copy_rows(out, local, k, n_local)
     for q in range(n_local):
         lslot[lused[q]] = -1
     return out, k + n_local
@@ -554,7 +583,7 @@ def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval,
                     if idx == _EMPTY:
                         if n_new == new_states.shape[0]:
                             grown = np.zeros((2 * new_states.shape[0], n_units), np.int32)
-                            grown[:n_new] = new_states[:n_new]
+                            _copy_rows(grown, new_states, 0, n_new)
                             new_states = grown
                             grown_nnz = np.zeros(2 * nnz_of.shape[0], np.int64)
                             grown_nnz[:n_new] = nnz_of[:n_new]
@@ -585,7 +614,11 @@ def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval,
                                    pool[q0, 2])
         out, k = _flush_local(out, k, local, lslot, lused, n_local)
         ptr[s + 1] = k
-    return new_states[:n_new].copy(), ptr, out[:k].copy()
+    states_out = np.empty((n_new, n_units), np.int32)
+    _copy_rows(states_out, new_states, 0, n_new)
+    outcomes = np.empty((k, 4), np.int64)
+    _copy_rows(outcomes, out, 0, k)
+    return states_out, ptr, outcomes
 
 
 @njit(cache=True)
@@ -655,8 +688,8 @@ def _last_state(states, s, nt, em, et, line_place, line_cap, final, inputs, ucol
     n_cols, n_vals = lab.shape
     na, seen = _open_units(states, s, ucol, alive)
     if by_effect:
-        f_add[:, :] = 0
-        f_fire[:, :] = 0
+        f_add.fill(0)
+        f_fire.fill(0)
         for i in range(na):
             u = alive[i]
             st = states[s, u]
@@ -664,7 +697,7 @@ def _last_state(states, s, nt, em, et, line_place, line_cap, final, inputs, ucol
             for x in range(n_vals):
                 f_add[c, x] += em[st, x] + final[nt[st, x]]
                 f_fire[c, x] += et[st, x]
-        lab[:, :] = 0
+        lab.fill(0)
         for c in range(n_cols):
             if not (seen >> c) & 1:
                 continue
