@@ -30,7 +30,41 @@ def test_stored_once_then_read(tmp_path, monkeypatch):
     first = store.load_or_compute("test", key, compute)
     again = store.load_or_compute("test", key, compute)
     assert np.array_equal(first, again) and len(calls) == 1
-    assert [p.name for p in (tmp_path / "test").iterdir()] == [f"{key}.npy"]
+    assert [p.name for p in (tmp_path / "test").glob("*.npy")] == [f"{key}.npy"]
+
+
+def _slow_compute(marks: str):
+    import os
+    import time
+
+    def compute():
+        with open(os.path.join(marks, f"{os.getpid()}"), "w"):
+            pass
+        time.sleep(1.0)
+        return np.arange(3)
+
+    return compute
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork (POSIX)")
+def test_two_processes_asking_at_once_compute_once(tmp_path, monkeypatch):
+    """The second process waits on the first one's lock and reads its file."""
+    import multiprocessing
+
+    monkeypatch.setenv("SLOTMATH_CACHE_DIR", str(tmp_path / "store"))
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    key = store.key_of("test", "concurrent")
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=store.load_or_compute,
+                         args=("test", key, _slow_compute(str(marks)))) for _ in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(30)
+    assert [p.exitcode for p in procs] == [0, 0]
+    assert len(list(marks.iterdir())) == 1
+    assert np.array_equal(np.load(tmp_path / "store" / "test" / f"{key}.npy"), np.arange(3))
 
 
 @pytest.mark.parametrize("damage", [b"", b"not a table", b"\x93NUMPY\x01\x00"])

@@ -11,11 +11,15 @@ read is computed again and replaced.
 The store is a folder (default ``~/.cache/slotmath/tables``; the environment variable
 ``SLOTMATH_CACHE_DIR`` moves it; ``SLOTMATH_CACHE=off`` turns the store off). Files are
 written to a temporary name beside the destination and renamed, so a reader never sees half
-a file, and two processes computing the same table at once both end with the same file.
+a file. A process that finds the table absent takes a lock beside it (POSIX ``flock``) before
+computing, so a second process asking for the same table at the same time waits and reads the
+first one's file instead of computing it again (where there is no ``flock``, both compute and
+both end with the same file).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
@@ -88,6 +92,7 @@ def load_or_compute(kind: str, key: str, compute: Callable[[], np.ndarray],
     Examples
     --------
     >>> import os, tempfile
+    >>> before = os.environ.get("SLOTMATH_CACHE_DIR")
     >>> os.environ["SLOTMATH_CACHE_DIR"] = tempfile.mkdtemp()
     >>> calls = []
     >>> def compute():
@@ -96,29 +101,63 @@ def load_or_compute(kind: str, key: str, compute: Callable[[], np.ndarray],
     >>> k = key_of("doc", 1)
     >>> load_or_compute("doc", k, compute), load_or_compute("doc", k, compute), len(calls)
     (array([0, 1, 2, 3]), array([0, 1, 2, 3]), 1)
-    >>> del os.environ["SLOTMATH_CACHE_DIR"]
+    >>> if before is None:
+    ...     del os.environ["SLOTMATH_CACHE_DIR"]
+    ... else:
+    ...     os.environ["SLOTMATH_CACHE_DIR"] = before
     """
     folder = store_dir()
     if folder is None:
         return compute()
     path = folder / kind / f"{key}.npy"
+    stored = _load(path, valid)
+    if stored is not None:
+        return stored
+    with _locked(path):
+        stored = _load(path, valid)  # another process may have stored it while we waited
+        if stored is not None:
+            return stored
+        value = np.asarray(compute())
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".part-", suffix=".npy", dir=path.parent)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    np.save(f, value, allow_pickle=False)
+                os.replace(tmp, path)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError:
+            pass  # a store that cannot be written only costs the time
+    return value
+
+
+def _load(path: Path, valid: Callable[[np.ndarray], bool] | None) -> np.ndarray | None:
     try:
         stored = np.load(path, allow_pickle=False)
-        if valid is None or valid(stored):
-            return stored
     except (OSError, ValueError, EOFError):
-        pass  # absent or unreadable: compute it again
-    value = np.asarray(compute())
+        return None  # absent or unreadable: compute it again
+    return stored if valid is None or valid(stored) else None
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    """Hold an exclusive lock on ``path``'s lock file; without ``fcntl`` (Windows) or a
+    folder that cannot be written, go on unlocked."""
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None
+    handle = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".part-", suffix=".npy", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.save(f, value, allow_pickle=False)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        if fcntl is not None:
+            handle = open(path.with_suffix(".lock"), "a")
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
     except OSError:
-        pass  # a store that cannot be written only costs the time
-    return value
+        handle = None
+    try:
+        yield
+    finally:
+        if handle is not None:
+            handle.close()  # closing releases the lock
