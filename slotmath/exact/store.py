@@ -119,6 +119,7 @@ def load_or_compute(kind: str, key: str, compute: Callable[[], np.ndarray],
             return stored
         value = np.asarray(compute())
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".part-", suffix=".npy", dir=path.parent)
             try:
                 with os.fdopen(fd, "wb") as f:
@@ -147,17 +148,17 @@ def _locked(path: Path):
     try:
         import fcntl
     except ImportError:
-        fcntl = None
-    handle = None
+        yield
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        if fcntl is not None:
-            handle = open(path.with_suffix(".lock"), "a")
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        handle = path.with_suffix(".lock").open("a")
     except OSError:
-        handle = None
-    try:
         yield
-    finally:
-        if handle is not None:
-            handle.close()  # closing releases the lock
+        return
+    with handle:  # closing the file releases the lock
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
