@@ -11,9 +11,9 @@ read is computed again and replaced.
 The store is a folder (default ``~/.cache/slotmath/tables``; the environment variable
 ``SLOTMATH_CACHE_DIR`` moves it; ``SLOTMATH_CACHE=off`` turns the store off). Files are
 written to a temporary name beside the destination and renamed, so a reader never sees half
-a file. A process that finds the table absent takes a lock beside it (POSIX ``flock``) before
+a file. A process that finds the table absent takes a lock beside it (a POSIX record lock) before
 computing, so a second process asking for the same table at the same time waits and reads the
-first one's file instead of computing it again (where there is no ``flock``, both compute and
+first one's file instead of computing it again (where there is no ``fcntl``, both compute and
 both end with the same file).
 """
 
@@ -144,7 +144,9 @@ def _load(path: Path, valid: Callable[[np.ndarray], bool] | None) -> np.ndarray 
 @contextlib.contextmanager
 def _locked(path: Path):
     """Hold an exclusive lock on ``path``'s lock file; without ``fcntl`` (Windows) or a
-    folder that cannot be written, go on unlocked."""
+    folder that cannot be written, go on unlocked. A POSIX record lock (``lockf``), not
+    ``flock``: it belongs to this process, so the workers it forks while computing never
+    hold it past its release."""
     try:
         import fcntl
     except ImportError:
@@ -158,7 +160,7 @@ def _locked(path: Path):
         return
     with handle:  # closing the file releases the lock
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            fcntl.lockf(handle.fileno(), fcntl.LOCK_EX)
         except OSError:
             pass
         yield
