@@ -191,6 +191,33 @@ def test_parts_over_processes_and_the_store_equal_the_brute_force(tmp_path, monk
     assert modifier_table(game, BIG_DYNAMITE, count_symbol="S", workers=1).weights == t.weights
 
 
+def test_two_threads_computing_tables_at_once_get_their_own(monkeypatch):
+    """The parts' arrays pass to the workers through a module global: two threads computing
+    two tables at once take turns (each table equals the one computed alone)."""
+    import threading
+
+    monkeypatch.setenv("SLOTMATH_CACHE", "off")
+    game = loads_game(_text(BIG))
+    other = Modifier("dynamite", "place", Fraction(1, 5), symbol="W",
+                     counts=((2, 1), (3, 1)), keep=())
+    alone = [modifier_table(game, m, count_symbol="S", workers=1).weights
+             for m in (BIG_DYNAMITE, other)]
+    got = [None, None]
+    start = threading.Barrier(2)
+
+    def run(i, m):
+        start.wait()
+        got[i] = modifier_table(game, m, count_symbol="S", workers=1).weights
+
+    threads = [threading.Thread(target=run, args=(i, m))
+               for i, m in enumerate((BIG_DYNAMITE, other))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert got == alone
+
+
 def test_gus_dynamite_has_the_mean_of_its_lines_one_by_one_and_the_plain_nugget_law():
     """The bundled game's Dynamite table (3 to 5 of 15 positions, every stop combination):
     its mean equals the linearity reference (each line alone, its own cells' strip laws and

@@ -28,6 +28,7 @@ laws, each reel's freeing by effect and the ways in play.
 from __future__ import annotations
 
 import math
+import threading
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -651,7 +652,8 @@ def _call(ar: _Arrays, first: np.ndarray, keep_a: bool, entries: bool = True):
                 ar.min_trigger, ar.sym_bits, entries, *ar.pruning)
 
 
-_WORK: dict = {}
+_WORK: dict = {}  # the running table's arrays, read by the (forked) workers
+_WORK_LOCK = threading.Lock()  # two threads computing tables take turns
 
 
 @njit(cache=True)
@@ -797,14 +799,15 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
         workers = 1
     if workers > 1:
         _table_arrays(_call(ar, np.zeros(0, np.int64), keep_a, entries)[0])  # compile, then fork
-    _WORK["arrays"], _WORK["keep_a"], _WORK["entries"] = ar, keep_a, entries
-    try:
-        for i, res in enumerate(map_parts(_worker, chunks, workers)):
-            results.append(res)
-            if progress is not None:
-                progress(i + 1, len(chunks))
-    finally:
-        _WORK.clear()
+    with _WORK_LOCK:  # one run at a time hands its arrays to the workers
+        _WORK["arrays"], _WORK["keep_a"], _WORK["entries"] = ar, keep_a, entries
+        try:
+            for i, res in enumerate(map_parts(_worker, chunks, workers)):
+                results.append(res)
+                if progress is not None:
+                    progress(i + 1, len(chunks))
+        finally:
+            _WORK.clear()
     return replace(_merge(game, ar, model, results), lean=lean)
 
 

@@ -23,6 +23,7 @@ The reference, sharing no code with this module, is ``tests/modifiers_reference.
 from __future__ import annotations
 
 import sys
+import threading
 from dataclasses import dataclass
 from math import comb, lcm
 
@@ -185,7 +186,8 @@ def _part(prep: _Prepared, first: np.ndarray) -> np.ndarray:
     return out
 
 
-_WORK: dict = {}
+_WORK: dict = {}  # the running table's arrays, read by the (forked) workers
+_WORK_LOCK = threading.Lock()  # two threads computing tables take turns
 
 
 def _worker(parts: list[np.ndarray]) -> np.ndarray:
@@ -321,15 +323,16 @@ def _run_parts(prep: _Prepared, parts, workers: int, progress) -> np.ndarray:
     chunks = [parts[i::n_chunks] for i in range(n_chunks)]
     outs = []
     done = 0
-    _WORK["prep"] = prep
-    try:
-        for chunk, out in zip(chunks, map_parts(_worker, chunks, workers)):
-            outs.append(out)
-            done += len(chunk)
-            if progress is not None:
-                progress(done, len(parts))
-    finally:
-        _WORK.clear()
+    with _WORK_LOCK:  # one run at a time hands its arrays to the workers
+        _WORK["prep"] = prep
+        try:
+            for chunk, out in zip(chunks, map_parts(_worker, chunks, workers)):
+                outs.append(out)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, len(parts))
+        finally:
+            _WORK.clear()
     return _sum_dense(outs)
 
 
