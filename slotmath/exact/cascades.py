@@ -28,7 +28,6 @@ laws, each reel's freeing by effect and the ways in play.
 from __future__ import annotations
 
 import math
-import threading
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -652,10 +651,6 @@ def _call(ar: _Arrays, first: np.ndarray, keep_a: bool, entries: bool = True):
                 ar.min_trigger, ar.sym_bits, entries, *ar.pruning)
 
 
-_WORK: dict = {}  # the running table's arrays, read by the (forked) workers
-_WORK_LOCK = threading.Lock()  # two threads computing tables take turns
-
-
 @njit(cache=True)
 def _table_arrays(table):
     """The kernel's joint table as arrays (compiled and cached: iterating a typed dict from
@@ -669,9 +664,9 @@ def _table_arrays(table):
     return keys, values
 
 
-def _worker(first: np.ndarray):
-    ar, keep_a = _WORK["arrays"], _WORK["keep_a"]
-    table, zero, *dense = _call(ar, first, keep_a, _WORK["entries"])
+def _worker(work: tuple, first: np.ndarray):
+    ar, keep_a, entries = work
+    table, zero, *dense = _call(ar, first, keep_a, entries)
     keys, values = _table_arrays(table)
     return keys, values, zero, dense
 
@@ -799,15 +794,11 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
         workers = 1
     if workers > 1:
         _table_arrays(_call(ar, np.zeros(0, np.int64), keep_a, entries)[0])  # compile, then fork
-    with _WORK_LOCK:  # one run at a time hands its arrays to the workers
-        _WORK["arrays"], _WORK["keep_a"], _WORK["entries"] = ar, keep_a, entries
-        try:
-            for i, res in enumerate(map_parts(_worker, chunks, workers)):
-                results.append(res)
-                if progress is not None:
-                    progress(i + 1, len(chunks))
-        finally:
-            _WORK.clear()
+    work = (ar, keep_a, entries)
+    for i, res in enumerate(map_parts(_worker, chunks, workers, shared=work)):
+        results.append(res)
+        if progress is not None:
+            progress(i + 1, len(chunks))
     return replace(_merge(game, ar, model, results), lean=lean)
 
 

@@ -23,7 +23,6 @@ The reference, sharing no code with this module, is ``tests/modifiers_reference.
 from __future__ import annotations
 
 import sys
-import threading
 from dataclasses import dataclass
 from math import comb, lcm
 
@@ -186,12 +185,8 @@ def _part(prep: _Prepared, first: np.ndarray) -> np.ndarray:
     return out
 
 
-_WORK: dict = {}  # the running table's arrays, read by the (forked) workers
-_WORK_LOCK = threading.Lock()  # two threads computing tables take turns
-
-
-def _worker(parts: list[np.ndarray]) -> np.ndarray:
-    return _sum_dense([_part(_WORK["prep"], first) for first in parts])
+def _worker(prep: _Prepared, parts: list[np.ndarray]) -> np.ndarray:
+    return _sum_dense([_part(prep, first) for first in parts])
 
 
 def _sum_dense(outs: list[np.ndarray]) -> np.ndarray:
@@ -323,16 +318,11 @@ def _run_parts(prep: _Prepared, parts, workers: int, progress) -> np.ndarray:
     chunks = [parts[i::n_chunks] for i in range(n_chunks)]
     outs = []
     done = 0
-    with _WORK_LOCK:  # one run at a time hands its arrays to the workers
-        _WORK["prep"] = prep
-        try:
-            for chunk, out in zip(chunks, map_parts(_worker, chunks, workers)):
-                outs.append(out)
-                done += len(chunk)
-                if progress is not None:
-                    progress(done, len(parts))
-        finally:
-            _WORK.clear()
+    for chunk, out in zip(chunks, map_parts(_worker, chunks, workers, shared=prep)):
+        outs.append(out)
+        done += len(chunk)
+        if progress is not None:
+            progress(done, len(parts))
     return _sum_dense(outs)
 
 
