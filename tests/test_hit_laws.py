@@ -1,4 +1,4 @@
-"""The hit-law registry (slotmath/model/hit_laws.py): each law's formula written once as a
+"""The hit-law registry (src/slotmath/model/hit_laws.py): each law's formula written once as a
 scalar function, held equal bit for bit to its numpy twin, to the Markov law classes built on
 it and to the simulator's numba kernel compiled from it, on random parameters and pools; and
 the rules on parameters and level factors.

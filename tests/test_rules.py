@@ -1,4 +1,4 @@
-"""The model's rules (slotmath/model/rules.py): each rule once, where it lives, then that every
+"""The model's rules (src/slotmath/model/rules.py): each rule once, where it lives, then that every
 entry point (loader, what-if edits, jackpot panel, building the dataclasses) goes through it.
 Jackpots, wheel, coin value, cap and bet levels first, then reels, pays and free spins.
 
