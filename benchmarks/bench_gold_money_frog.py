@@ -31,7 +31,7 @@ GAME = Path(__file__).resolve().parents[1] / "data/games/gold_money_frog.toml"
 def timed_analysis(game, level):
     start = time.perf_counter()
     a = slotmath.analyze(game, level)
-    _ = a.components, a.rtp, a.cap, a.std_total
+    _ = a.components, a.rtp, a.features["max_win_cap"], a.std_total
     return a, time.perf_counter() - start
 
 

@@ -30,8 +30,8 @@ game = slotmath.load_game(sys.argv[1])
 level = int(sys.argv[2])
 start = time.perf_counter()
 a = slotmath.analyze(game, level)
-_ = (a.rtp, a.components, a.hit_frequency, a.std, a.distribution, a.cap, a.jackpots,
-     a.win_sizes, a.free_spins)
+_ = (a.rtp, a.components, a.hit_frequency, a.std, a.distribution, a.features["max_win_cap"], a.features["jackpots"],
+     a.win_sizes, a.features["free_spins"])
 print(json.dumps({"seconds": time.perf_counter() - start, "rtp": str(a.rtp)}))
 """
 

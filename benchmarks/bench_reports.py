@@ -53,7 +53,7 @@ def main() -> None:
         for level in (1, 4):
             clock, t = Clock(), {}
             a = slotmath.analyze(game, level)
-            _ = a.components, a.rtp, a.cap, a.std_total, a.distribution, a.win_sizes
+            _ = a.components, a.rtp, a.features["max_win_cap"], a.std_total, a.distribution, a.win_sizes
             t["analysis"] = clock.lap()
             sheets = par_sheets(a)
             t["tables"] = clock.lap()

@@ -24,6 +24,15 @@ BENCHMARK_ONLY = {
 #: the games every generic suite analyses
 ANALYSED = [p for p in ALL if p.stem not in BENCHMARK_ONLY]
 
+#: paid rounds a generic suite's seeded simulation plays, by game name where not the default:
+#: Jingle Spin's conveyor is played spin by spin in Python (about 3,000 spins/s)
+SIMULATION_SPINS = {"Jingle Spin": 20_000}
+
+
+def simulation_spins(game) -> int:
+    """Paid rounds of ``game`` a generic suite's seeded simulation plays."""
+    return SIMULATION_SPINS.get(game.name, 200_000)
+
 
 @cache
 def _analysed(path: str, level: int):

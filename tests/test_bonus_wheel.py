@@ -50,8 +50,8 @@ def test_rtp_equals_the_independent_formula(per_spin, multiplied):
 
 def test_wheel_in_free_spins_is_not_multiplied_unless_asked():
     plain, multiplied = slotmath.analyze(game()), slotmath.analyze(game(multiplied="true"))
-    fs_spins = plain.free_spins.trigger_probability * plain.free_spins.expected_spins
-    extra = fs_spins * plain.wheel_spins["free_spins"] * plain.game.bonus_wheel.mean * 2
+    fs_spins = plain.features["free_spins"].trigger_probability * plain.features["free_spins"].expected_spins
+    extra = fs_spins * plain.features["bonus_wheel"].spins_per_spin["free_spins"] * plain.game.bonus_wheel.mean * 2
     assert multiplied.rtp - plain.rtp == extra
     assert multiplied.components["bonus_wheel"] - plain.components["bonus_wheel"] == extra
     assert multiplied.components["free_spins"] == plain.components["free_spins"]
@@ -59,11 +59,11 @@ def test_wheel_in_free_spins_is_not_multiplied_unless_asked():
 
 def test_once_versus_per_line():
     once, per_line = slotmath.analyze(game("once")), slotmath.analyze(game("per_line"))
-    assert once.wheel_spins["base"] < per_line.wheel_spins["base"]
+    assert once.features["bonus_wheel"].spins_per_spin["base"] < per_line.features["bonus_wheel"].spins_per_spin["base"]
     t = brute_force_line_trigger(once.game, "BN", 2, "base")
     lines = t.line_weights()
-    assert per_line.wheel_spins["base"] == Fraction(sum(b * w for b, w in lines.items()), t.cycle)
-    assert once.wheel_spins["base"] == Fraction(t.cycle - lines.get(0, 0), t.cycle)
+    assert per_line.features["bonus_wheel"].spins_per_spin["base"] == Fraction(sum(b * w for b, w in lines.items()), t.cycle)
+    assert once.features["bonus_wheel"].spins_per_spin["base"] == Fraction(t.cycle - lines.get(0, 0), t.cycle)
 
 
 def test_retrigger_variant_holds_together():

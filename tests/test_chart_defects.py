@@ -68,7 +68,7 @@ def test_pool_axes_have_short_labels_that_do_not_overlap_and_no_offset(frog):
     # rounds between hits a "1e6" offset
     fig = Figure(figsize=(16, 11), layout="constrained")  # the jackpot panel's figure
     grid = fig.add_gridspec(3, 3)
-    for column, name in enumerate(frog.jackpots.pools):
+    for column, name in enumerate(frog.features["jackpots"].pools):
         plot_hit_value(frog, name, ax=fig.add_subplot(grid[1, column]))
         plot_time_between_hits(frog, name, ax=fig.add_subplot(grid[2, column]))
     FigureCanvasAgg(fig).draw()

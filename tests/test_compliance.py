@@ -122,7 +122,7 @@ def test_a_pay_per_game_adds_its_hits_in_the_expected_free_spins():
     game = slotmath.load_game(ROOT / "data/games/tiny_lines.toml")
     base, cycle = plain_line_hits(game)
     free, free_cycle = plain_line_hits(game, reel_set="free")
-    spins = slotmath.analyze(game).free_spins  # expected free spins per paid game:
+    spins = slotmath.analyze(game).features["free_spins"]  # expected free spins per paid game:
     per_game = spins.trigger_probability * spins.expected_spins
     f = one(check(game, ["gli11"]), "GLI-11 odds: pay table", "pay BAR x3")
     assert Fraction(f.probability) == (Fraction(base["BAR", 3], cycle)
@@ -155,10 +155,10 @@ def test_a_pay_rarer_than_one_in_100_million_fails_and_the_limit_is_a_parameter(
 def test_scatter_pays_count_above_the_top_listed_count():
     game = slotmath.load_game(ROOT / "data/games/classic_fruits.toml")
     a = slotmath.analyze(game)
-    counts = a.direct.scatter_counts["SC"]
+    counts = a.features["pays"].direct.scatter_counts["SC"]
     f = one(check(game, ["anz"]), "ANZ pattern probability", "scatter SC x5")
     assert Fraction(f.probability) == Fraction(sum(w for c, w in counts.items() if c >= 5),
-                                               a.direct.cycle)
+                                               a.features["pays"].direct.cycle)
 
 
 def test_free_spins_whose_trigger_cannot_show_read_never_with_a_note():
@@ -175,13 +175,13 @@ def test_feature_entries_and_jackpots_at_every_level():
     r = check(game, ["gli11"])
     fs = one(r, "GLI-11 odds: feature entry", "free spins trigger")
     a1, a2 = slotmath.analyze(game, 1), slotmath.analyze(game, 2)
-    assert Fraction(fs.probability) == a1.free_spins.trigger_probability and fs.levels == "1,2"
+    assert Fraction(fs.probability) == a1.features["free_spins"].trigger_probability and fs.levels == "1,2"
     wheel = one(r, "GLI-11 odds: feature entry", "bonus wheel entry")
     # second path: the jackpot chain's own exact count of wheel spins per round
-    assert Fraction(wheel.probability) == a1.jackpots.mean_chances
+    assert Fraction(wheel.probability) == a1.features["jackpots"].mean_chances
     for name in ("MINI", "GRAND"):
         f = one(r, "GLI-11 odds: feature entry", f"jackpot {name}")
-        rarest = min(a.jackpots.pools[name].hits_per_round for a in (a1, a2))
+        rarest = min(a.features["jackpots"].pools[name].hits_per_round for a in (a1, a2))
         assert f.value == pytest.approx(rarest, rel=1e-12) and f.passed
         assert f.probability is None  # numerical, not exact
 
@@ -253,7 +253,7 @@ def test_progressive_disclosure_of_each_jackpot_at_each_level():
     game = slotmath.loads_game(JACKPOT_GAME, "<jackpot>")
     r = check(game, ["anz"])
     for lv in (1, 2):
-        pools = slotmath.analyze(game, lv).jackpots.pools
+        pools = slotmath.analyze(game, lv).features["jackpots"].pools
         for name, spec in (("MINI", game.jackpot("MINI")), ("GRAND", game.jackpot("GRAND"))):
             (f,) = [d for d in rows(r, "ANZ progressive disclosure", f"jackpot {name}")
                     if d.levels == str(lv)]
@@ -275,10 +275,12 @@ def test_rtp_split_into_base_and_jackpot():
 
 def test_rtp_split_fails_when_the_parts_do_not_add_up():
     rule = next(r for r in compliance.RULES if r.id == "UKGC RTP split")
+    carried = SimpleNamespace(stationary_built={"jackpots": SimpleNamespace(
+        driven_by="bonus_wheel")})
     bad = SimpleNamespace(components={"lines": Fraction(1, 2), "jackpots": 0.1}, rtp=0.7,
-                          rtp_error=1e-8, exact=False)
+                          rtp_error=1e-8, exact=False, composition=carried)
     good = SimpleNamespace(components={"lines": Fraction(1, 2), "jackpots": 0.1}, rtp=0.6,
-                           rtp_error=1e-8, exact=False)
+                           rtp_error=1e-8, exact=False, composition=carried)
     levels = SimpleNamespace(items=lambda: [(1, bad), (2, good)])
     found = rule.evaluate(levels, compliance.parse_limits(), rule)
     assert [f.passed for f in found] == [False, True]

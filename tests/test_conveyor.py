@@ -193,7 +193,7 @@ def test_charts_draw_what_their_data_says():
     )
 
     a = slotmath.analyze(loads_game(TEXT))
-    f = a.stationary["conveyor"]
+    f = a.features["conveyor"]
     assert rtp_by_visible_state_data(a).probability.sum() == pytest.approx(1, abs=1e-12)
     df = stationary_data(a)
     assert all(df[df.slot == j].exact.sum() == 1 for j in (1, 2, 3))

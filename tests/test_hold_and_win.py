@@ -197,7 +197,7 @@ def test_cash_count_table_equals_brute_force(strips, trigger):
     text = GAME.format(strips=", ".join(str(s).replace("'", '"') for s in strips),
                        trigger=trigger)
     game = loads_game(text)
-    table = Context(game).table("base", (Mark("cash", "C"),))
+    table = Context(game).table("base", (Mark("count", "C"),))
     model = PayModel(game)
     brute: dict = {}
     for stops in itertools.product(*(range(len(s)) for s in strips)):
@@ -210,7 +210,7 @@ def test_cash_count_table_equals_brute_force(strips, trigger):
 def test_cash_mark_refuses_company():
     game = loads_game(GAME.format(strips='["A", "C"], ["B", "C"], ["A", "W"]', trigger=2))
     with pytest.raises(ValueError, match="alone"):
-        Context(game).table("base", (Mark("cash", "C"), Mark("trigger")))
+        Context(game).table("base", (Mark("count", "C"), Mark("trigger")))
 
 
 # -- the loader -------------------------------------------------------------------------------
@@ -256,7 +256,7 @@ def test_toy_analysis_is_exact_and_mixes_the_round():
     feature = next(f for f in a.round.features if f.name == "hold_and_win")
     assert isinstance(feature, HoldAndWinRound) and feature.exact
     # by hand: P(start with k cash) from the cash table, times the exact round law
-    table = a.context.table("base", (Mark("cash", "C"),))
+    table = a.context.table("base", (Mark("count", "C"),))
     by_count: dict = {}
     for (k, _credits), w in table.weights.items():
         by_count[k] = by_count.get(k, 0) + w
@@ -367,7 +367,7 @@ def test_gus_gold_christmas_rtp_top_award_and_json(gus):
                  for c, p in shown.items() for k, w in pick.counts
                  for hh in range(min(c, k) + 1) if c + k - hh >= 5)
     assert shown[5] == by_hand
-    assert gus.hold_and_win.trigger_probability == (1 - pick.frequency) * by_hand + (
+    assert gus.features["hold_and_win"].trigger_probability == (1 - pick.frequency) * by_hand + (
         pick.frequency * p_pick)
     # two paths to the feature's mean: backward by linearity, forward through the records
     feature = next(f for f in gus.round.features if f.name == "hold_and_win")

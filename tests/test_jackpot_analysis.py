@@ -98,12 +98,12 @@ def test_wheel_spins_law_matches_enumeration():
     game = variant(NO_RETRIGGER)
     a = slotmath.analyze(game)
     expected = wheel_spins_law_by_enumeration(game)
-    got = a.jackpots.chances
+    got = a.features["jackpots"].chances
     assert set(got) <= set(expected)
     for k, p in expected.items():
         assert got.get(k, 0.0) == pytest.approx(float(p), abs=1e-13)
-    assert a.jackpots.mean_chances == sum(k * p for k, p in expected.items())
-    assert a.jackpots.chances_error < 1e-12
+    assert a.features["jackpots"].mean_chances == sum(k * p for k, p in expected.items())
+    assert a.features["jackpots"].chances_error < 1e-12
 
 
 @pytest.mark.parametrize("level", [1, 2])
@@ -116,7 +116,7 @@ def test_wheel_coins_are_not_multiplied_in_free_spins(level):
     law = wheel_spins_law_by_enumeration(game)
     mean_k = sum(k * p for k, p in law.items())
     coin = game.bonus_wheel.mean
-    hits = sum(p.hits_per_round for p in a.jackpots.pools.values())
+    hits = sum(p.hits_per_round for p in a.features["jackpots"].pools.values())
     assert a.components["bonus_wheel"] == pytest.approx(float(coin * mean_k) - float(coin) * hits,
                                                         abs=1e-12)
     base_k = sum(k * p for (_, k, _), p in spin_outcomes(game, "base", 1).items())
@@ -161,12 +161,12 @@ def test_cap_effect_matches_plain_convolution():
     game = without_jackpots(variant(NO_RETRIGGER, ("bet_multiple = 40", "bet_multiple = 10")))
     a = slotmath.analyze(game)
     law = coin_round_by_enumeration(game)
-    cap = a.cap.cap_bets
+    cap = a.features["max_win_cap"].cap_bets
     effect = sum((x - cap) * p for x, p in law.items() if x > cap)
     reach = sum(p for x, p in law.items() if x >= cap)
     assert effect > Fraction(1, 1000)  # the cap matters in this game
-    assert a.cap.effect == pytest.approx(float(effect), abs=1e-12)
-    assert a.cap.probability == pytest.approx(float(reach), abs=1e-12)
+    assert a.features["max_win_cap"].effect == pytest.approx(float(effect), abs=1e-12)
+    assert a.features["max_win_cap"].probability == pytest.approx(float(reach), abs=1e-12)
     assert a.components["max_win_cap"] == pytest.approx(-float(effect), abs=1e-12)
     assert a.rtp == pytest.approx(float(a.round.mean - effect), abs=1e-12)
     # the uncapped game returns exactly the capped one plus the effect
@@ -189,9 +189,9 @@ def test_cap_without_free_spins_is_exact():
         for x, q in dist.items():
             law[x] = law.get(x, 0) + p * q
     expected = sum(min(x, Fraction(3)) * p for x, p in law.items())
-    assert a.exact and a.cap.exact
+    assert a.exact and a.features["max_win_cap"].exact
     assert a.rtp == expected
-    assert a.cap.effect > 0
+    assert a.features["max_win_cap"].effect > 0
 
 
 def test_zero_seed_jackpots_return_exactly_their_contributions():
@@ -201,19 +201,19 @@ def test_zero_seed_jackpots_return_exactly_their_contributions():
     for level in game.bet_levels:
         a = slotmath.analyze(game, level)
         assert a.components["jackpots"] == pytest.approx(0.03 + 0.02, abs=1e-6)
-        assert a.jackpots.error < 1e-5
+        assert a.features["jackpots"].error < 1e-5
 
 
 @pytest.mark.parametrize("level", [1, 2])
 def test_rtp_is_the_sum_of_its_parts(level):
     game = jackpot_game()
     a = slotmath.analyze(game, level)
-    j = a.jackpots
+    j = a.features["jackpots"]
     # the RTP comes from the round's law, the components from the direct method and each
     # feature's own mean: two paths, equal up to the order of float additions
     assert a.rtp == pytest.approx(sum(float(v) for v in a.components.values()), abs=1e-14)
     coin = float(game.bonus_wheel.mean)
-    expected = (float(a.round.mean) - coin * j.hits_per_round + j.rtp - float(a.cap.effect))
+    expected = (float(a.round.mean) - coin * j.hits_per_round + j.rtp - float(a.features["max_win_cap"].effect))
     assert a.rtp == pytest.approx(expected, abs=1e-12)
     bet = game.bet_value(level)
     for spec in game.jackpots:
@@ -224,13 +224,13 @@ def test_rtp_is_the_sum_of_its_parts(level):
         assert got.rtp_contribution == pytest.approx(got.rtp_from_identity, abs=1e-9)
     assert j.rtp == pytest.approx(sum(p.rtp_contribution for p in j.pools.values()), rel=1e-12)
     # the cap bracket: the true effect lies between the all-coin and no-coin wheels
-    assert a.cap.error >= 0 and a.cap.effect > 0
-    assert a.rtp_error >= j.error + a.cap.error
+    assert a.features["max_win_cap"].error >= 0 and a.features["max_win_cap"].effect > 0
+    assert a.rtp_error >= j.error + a.features["max_win_cap"].error
 
 
 def test_the_chance_to_win_rises_with_the_bet():
     game = jackpot_game()
-    low, high = (slotmath.analyze(game, level).jackpots for level in (1, 2))
+    low, high = (slotmath.analyze(game, level).features["jackpots"] for level in (1, 2))
     for name in low.pools:
         assert high.pools[name].hits_per_round > low.pools[name].hits_per_round
 
@@ -263,12 +263,12 @@ def test_gold_money_frog_hits_the_published_rtp(gmf, level, published):
 
 def test_gold_money_frog_jackpots_are_sensible(gmf):
     for a in gmf.values():
-        pools = a.jackpots.pools
+        pools = a.features["jackpots"].pools
         assert (pools["MINOR"].mean_rounds_between_hits < pools["MAJOR"].mean_rounds_between_hits
                 < pools["SUPER"].mean_rounds_between_hits)
         for name, seed in (("MINOR", 50), ("MAJOR", 500), ("SUPER", 5000)):
             assert pools[name].hit_value_mean > seed
-        assert 0 < a.jackpots.coin_probability < 1
+        assert 0 < a.features["jackpots"].coin_probability < 1
     assert gmf[4].components["jackpots"] > gmf[1].components["jackpots"]
 
 
@@ -335,7 +335,7 @@ def test_generated_jackpot_games_hold_together(game, level):
     each pool's RTP = the renewal identity; the RTP is the sum of its parts."""
     try:
         a = slotmath.analyze(game, level)
-        j = a.jackpots
+        j = a.features["jackpots"]
     except ValueError as exc:  # laws that leave no room for coins are refused, loudly
         assert "add up to" in str(exc)
         return
@@ -374,7 +374,7 @@ def test_gold_money_frog_against_seeded_simulation(gmf):
     assert abs(sim.base + sim.free_spins - coin) < 4.5 * a.std / n**0.5
     assert sim.max_win_cap == 0 and sim.capped_rounds == 0
     for name in ("MINOR", "MAJOR"):
-        got, pool = sim.jackpot(name), a.jackpots.pools[name]
+        got, pool = sim.jackpot(name), a.features["jackpots"].pools[name]
         assert abs(got.hits_per_round - pool.hits_per_round) < 4.5 * got.hits_per_round_std_error
         assert abs(got.mean_value - pool.hit_value_mean) < 4.5 * got.mean_value_std_error
     assert abs(sim.rtp - a.rtp_float) < 4.5 * a.std_total / n**0.5
@@ -384,8 +384,8 @@ def test_gold_money_frog_against_seeded_simulation(gmf):
 def test_wheel_outcomes_by_pool_and_in_the_long_run(level):
     game = jackpot_game()
     a = slotmath.analyze(game, level)
-    j = a.jackpots
-    rows = a.wheel_outcomes()
+    j = a.features["jackpots"]
+    rows = a.features["bonus_wheel"].outcomes()
     assert sum(r["probability"] for r in rows) == pytest.approx(1, abs=1e-12)
     coins = sum(r["probability"] for r in rows if r["kind"] == "coins")
     assert coins == pytest.approx(j.coin_probability, abs=1e-9)
@@ -396,16 +396,16 @@ def test_wheel_outcomes_by_pool_and_in_the_long_run(level):
                 pool.hits_per_round, rel=1e-6)
     # at given pools: the laws themselves (MINI linear 0.01 x factor, GRAND saturating)
     factor = {1: (1.0, 1.0), 2: (1.5, 3.0)}[level]
-    at = {r["division"]: r["probability"] for r in a.wheel_outcomes({"MINI": 6, "GRAND": 50})}
+    at = {r["division"]: r["probability"] for r in a.features["bonus_wheel"].outcomes({"MINI": 6, "GRAND": 50})}
     assert at["MINI"] == pytest.approx(0.01 * factor[0] * 6)
     assert at["GRAND"] == pytest.approx(0.05 * factor[1] * 50 / 150)
     with pytest.raises(ValueError, match="GRAND is missing"):
-        a.wheel_outcomes({"MINI": 6})
+        a.features["bonus_wheel"].outcomes({"MINI": 6})
 
 
 def test_wheel_outcomes_without_jackpots_are_exact():
     a = slotmath.analyze(without_jackpots(jackpot_game()))
-    rows = a.wheel_outcomes()
+    rows = a.features["bonus_wheel"].outcomes()
     assert [r["probability"] for r in rows] == [Fraction(3, 8), Fraction(3, 8), Fraction(1, 4)]
 
 
@@ -445,6 +445,6 @@ def test_cap_on_a_jackpot_game_without_free_spins_is_bracketed():
         high += p * sum(q * max(x - 2, 0) for x, q in dist.items())
         low += p * max(win - 2, 0)  # no wheel spin pays coins
     assert 0 < low < high
-    assert float(low) - 1e-15 <= a.cap.effect <= float(high) + 1e-15
-    assert a.cap.error >= max(a.cap.effect - float(low), float(high) - a.cap.effect) - 1e-15
-    assert not a.cap.exact and not a.exact
+    assert float(low) - 1e-15 <= a.features["max_win_cap"].effect <= float(high) + 1e-15
+    assert a.features["max_win_cap"].error >= max(a.features["max_win_cap"].effect - float(low), float(high) - a.features["max_win_cap"].effect) - 1e-15
+    assert not a.features["max_win_cap"].exact and not a.exact

@@ -66,14 +66,14 @@ def test_law_tables_come_from_the_registry():
 
 def test_starting_parameters(game, reference):
     mini, grand = game.jackpots
-    pool = reference.jackpots.pools["GRAND"]
+    pool = reference.features["jackpots"].pools["GRAND"]
     p, mean_pool = pool.expected_hit_probability_per_spin, pool.mean_pool
     assert starting_parameters(grand, pool) == {
         "linear": {"rate": p / mean_pool},
         "saturating": {"p_max": 0.05, "half": 100.0},  # the file's own law
         "constant": {"probability": p},
     }
-    assert starting_parameters(mini, reference.jackpots.pools["MINI"])["linear"] == {"rate": 0.01}
+    assert starting_parameters(mini, reference.features["jackpots"].pools["MINI"])["linear"] == {"rate": 0.01}
 
 
 def test_controls_unchanged_give_the_file_game(game):
@@ -119,13 +119,13 @@ def test_panel_starts_on_the_file_game(panel, game, reference):
 def test_weight_x2_doubles_the_rate(panel, game):
     panel.controls["MINI"]["weight"].value = 2.0
     assert_shows(panel, with_jackpot(game, "MINI", parameters={"rate": 0.02}), 1)
-    one = slotmath.analyze(game, 1).jackpots.pools["MINI"]
-    two = panel.analysis.jackpots.pools["MINI"]
+    one = slotmath.analyze(game, 1).features["jackpots"].pools["MINI"]
+    two = panel.analysis.features["jackpots"].pools["MINI"]
     assert two.mean_rounds_between_hits < one.mean_rounds_between_hits
 
 
 def test_law_switch_starts_from_the_reference_pool(panel, game, reference):
-    pool = reference.jackpots.pools["MINI"]
+    pool = reference.features["jackpots"].pools["MINI"]
     panel.controls["MINI"]["law"].value = "saturating"
     p_max, half = 2 * pool.expected_hit_probability_per_spin, pool.mean_pool
     expected = with_jackpot(game, "MINI", law="saturating",
@@ -165,7 +165,7 @@ def test_reset_restores_the_file_game(panel, game, reference):
     grand = panel.controls["GRAND"]
     assert grand["law"].value == "saturating" and grand["weight"].value == 1.0
     assert grand["parameters"]["constant"]["probability"].value == pytest.approx(
-        reference.jackpots.pools["GRAND"].expected_hit_probability_per_spin)
+        reference.features["jackpots"].pools["GRAND"].expected_hit_probability_per_spin)
     assert grand["parameters"]["constant"]["probability"].layout.display == "none"
 
 
@@ -245,7 +245,7 @@ def test_panel_arguments_are_checked(game, reference):
 
 def test_reference_defaults_to_the_lowest_level(game, reference):
     panel = JackpotPanel(game, level=2, draw=False)
-    starts = starting_parameters(game.jackpots[1], reference.jackpots.pools["GRAND"])
+    starts = starting_parameters(game.jackpots[1], reference.features["jackpots"].pools["GRAND"])
     assert panel.controls["GRAND"]["parameters"]["constant"]["probability"].value == starts[
         "constant"]["probability"]
 
@@ -253,6 +253,6 @@ def test_reference_defaults_to_the_lowest_level(game, reference):
 def test_summary_lists_each_pool(reference):
     text = jackpot_summary_html(reference)
     assert f"<b>{reference.rtp:.4%}</b>" in text
-    for name, pool in reference.jackpots.pools.items():
+    for name, pool in reference.features["jackpots"].pools.items():
         assert f">{name}</td>" in text
         assert f"1 in {pool.mean_rounds_between_hits:,.0f} rounds" in text

@@ -362,7 +362,7 @@ def test_analysis_mixes_the_modifiers_into_the_paid_round_exactly():
     assert a.rtp == expected
     assert sum(a.components.values()) == a.rtp
     for name, r in rounds.items():
-        share = a.modifiers[name]
+        share = a.features["modifiers"].shares[name]
         assert share.round == r and share.rtp == freq[name] * r
         assert a.components[name] == share.uplift == freq[name] * (r - plain)
     # the plain game's hold & win share, and the trigger law of the mixed paid spin
@@ -387,7 +387,7 @@ def test_frequencies_move_only_the_uplifts_and_the_panel_follows():
     new = {"dynamite": Fraction(1, 3), "tnt": Fraction(1, 50)}
     b = slotmath.analyze(loads_game(_text(SPEC, GOOD.replace('"1/5"', '"1/3"').replace(
         '"1/10"', '"1/50"') + HW)))
-    assert components_at(a.components, a.modifiers, new) == b.components
+    assert components_at(a.components, a.features["modifiers"].shares, new) == b.components
     panel = modifiers_panel(a)
     sliders = panel.children[:2]
     html = panel.children[2]

@@ -119,7 +119,7 @@ def test_the_file_game_is_the_baseline_and_each_figure_shows_its_change(game, re
     change = 100 * (now.rtp_float - then.rtp_float)
     assert f"<b>{now.rtp_float:.4%}</b> <span style='color:#555'>({change:+.4f} pts)" in (
         panel.figures.value)
-    mini, was = now.jackpots.pools["MINI"], then.jackpots.pools["MINI"]
+    mini, was = now.features["jackpots"].pools["MINI"], then.features["jackpots"].pools["MINI"]
     delta = mini.mean_rounds_between_hits - was.mean_rounds_between_hits
     assert f"1 in {mini.mean_rounds_between_hits:,.0f} rounds <span style='color:#555'>" \
            f"({delta:+,.0f})" in panel.figures.value

@@ -71,7 +71,7 @@ def frog_level_4():
 @pytest.mark.parametrize("name", ["MINI", "GRAND"])
 def test_law_frames_agree_with_the_pool_analysis(analyses, function, level, name):
     a = analyses[level]
-    pool = a.jackpots.pools[name]
+    pool = a.features["jackpots"].pools[name]
     law_name, mean_name = LAWS[function]
     law = getattr(pool, law_name)
     df = DATA[function](a, name)
@@ -96,7 +96,7 @@ def test_law_frames_agree_with_the_pool_analysis(analyses, function, level, name
 
 def test_bins_hold_equally_many_lattice_points(analyses):
     a = analyses[1]
-    law = a.jackpots.pools["GRAND"].hit_value_distribution
+    law = a.features["jackpots"].pools["GRAND"].hit_value_distribution
     df = hit_value_data(a, "GRAND", bins=7)
     counts = [int(((law.values >= lo) & (law.values < hi)).sum())
               for lo, hi in zip(df["low"], df["high"])]
@@ -106,7 +106,7 @@ def test_bins_hold_equally_many_lattice_points(analyses):
 
 def test_time_between_hits_counts_whole_rounds(analyses):
     a = analyses[1]
-    pool = a.jackpots.pools["MINI"]
+    pool = a.features["jackpots"].pools["MINI"]
     df = time_between_hits_data(a, "MINI", bins=10)
     # two hits in one round (N = 0) happen here: several wheel spins per round are possible
     assert pool.cycle_length_distribution.values[0] == 0
@@ -117,7 +117,7 @@ def test_time_between_hits_counts_whole_rounds(analyses):
 
 def test_hit_value_and_pool_frames_carry_money(game, analyses):
     a = analyses[2]
-    pool = a.jackpots.pools["GRAND"]
+    pool = a.features["jackpots"].pools["GRAND"]
     for function, law in ((hit_value_data, pool.hit_value_distribution),
                           (pool_data, pool.stationary_pool)):
         df = function(a, "GRAND")
@@ -131,7 +131,7 @@ def test_hit_value_and_pool_frames_carry_money(game, analyses):
 
 def test_a_large_lattice_is_binned_with_its_mean_kept(frog_level_4):
     a = frog_level_4
-    for name, pool in a.jackpots.pools.items():
+    for name, pool in a.features["jackpots"].pools.items():
         df = hit_value_data(a, name)
         assert len(df) == 50
         assert df["probability"].sum() == pytest.approx(1, abs=1e-12)

@@ -104,12 +104,12 @@ def test_one_unit_per_table_labelled():
     assert head.split()[-2:] == ["rtp", "%"]
     total = sum(float(row.split()[-1]) for row in rows)
     assert total == pytest.approx(100 * float(frog.components["lines"]), rel=1e-5)
-    jackpots = _table(text, "contribution, rtp and chances in %)")
+    jackpots = _table(text, "Jackpots: overview (currency EUR")
     assert "contribution %" in jackpots[0] and "rtp %" in jackpots[0]
     super_row = next(r for r in jackpots[1:] if r.split()[0] == "SUPER")
     assert float(super_row.split()[2]) == pytest.approx(4.0)  # contribution 4 %
     assert float(super_row.split()[3]) == pytest.approx(
-        100 * frog.jackpots.pools["SUPER"].rtp_contribution, rel=1e-5)
+        100 * frog.features["jackpots"].pools["SUPER"].rtp_contribution, rel=1e-5)
     sizes = _table(text, "Win sizes (bands in x bet; probability and rtp share in %)")
     assert sum(float(r.split()[-1]) for r in sizes[1:]) == pytest.approx(
         100 * float(frog.round.mean), rel=1e-4)

@@ -64,8 +64,8 @@ def test_game_simulation_agrees_with_the_analysis():
     n = 400_000
     result = simulate_game(game, n, 3)
     a = slotmath.analyze(game)
-    lines = float(a.direct.components["lines"])
-    table = Context(game).table("base", (Mark("cash", "NUGGET"),))
+    lines = float(a.features["pays"].direct.components["lines"])
+    table = Context(game).table("base", (Mark("count", "NUGGET"),))
     p = sum(w for k, w in table.weights.items() if k[0] >= 5) / table.cycle
     round_mean = HoldAndWinChain(game.hold_and_win).figures(5).mean
     assert abs(result.trigger_rate - p) < Z * math.sqrt(p * (1 - p) / n)

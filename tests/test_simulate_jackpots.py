@@ -121,7 +121,7 @@ def _close(estimate: float, reference: float, std_error: float, bound: float = 0
 def test_exact_chances_agree_with_analysis(level):
     chances = _chances(level)
     assert sum(chances.values()) == 1
-    figures = _analysis(level).jackpots
+    figures = _analysis(level).features["jackpots"]
     mean = sum(k * p for k, p in chances.items())
     assert mean == figures.mean_chances  # exact, by two different routes
     assert set(figures.chances) <= set(chances)
@@ -156,7 +156,7 @@ def test_pools_match_the_renewal_model(level, name):
                   bounds["rtp_contribution"])
     assert result.one_in == pytest.approx(1 / result.hits_per_round)
     # The analysis's pool (float chances) is the same model.
-    assert _analysis(level).jackpots.pools[name].rtp_contribution == pytest.approx(
+    assert _analysis(level).features["jackpots"].pools[name].rtp_contribution == pytest.approx(
         reference.rtp_contribution, rel=1e-6)
 
 
@@ -166,16 +166,16 @@ def test_round_matches_analysis(level):
     c = {k: float(v) for k, v in a.components.items()}
     se = result.std_error
     assert _close(result.rtp, a.rtp_float, se, a.rtp_error)
-    assert _close(result.jackpot_rtp, c["jackpots"], se, a.jackpots.error)
+    assert _close(result.jackpot_rtp, c["jackpots"], se, a.features["jackpots"].error)
     assert result.jackpot_rtp == pytest.approx(sum(p.rtp for p in result.jackpots), rel=1e-12)
     # The wheel's coin part (net of the spins that won a jackpot), and the rest of the coins.
-    assert _close(result.bonus_wheel, c["bonus_wheel"], se, a.jackpots.error)
+    assert _close(result.bonus_wheel, c["bonus_wheel"], se, a.features["jackpots"].error)
     coins = result.base + result.free_spins - result.bonus_wheel
     assert _close(coins, c["lines"] + c["scatter"] + c["free_spins"], se)
     # The cap: what it removed, against the analysis's bracketed estimate.
     assert result.capped_rounds > 0
     assert _close(result.max_win_cap, c["max_win_cap"], result.max_win_cap_std_error,
-                  a.cap.error)
+                  a.features["max_win_cap"].error)
     assert result.rtp == pytest.approx(result.base + result.free_spins + result.max_win_cap
                                        + result.jackpot_rtp, abs=1e-12)
     assert result.batches == jackpots.BLOCKS
@@ -330,10 +330,10 @@ def test_cap_without_jackpots_matches_analysis(level):
     assert result.std_error == pytest.approx(result.std / math.sqrt(result.spins))
     assert result.capped_rounds > 0
     assert _close(result.max_win_cap, float(a.components["max_win_cap"]),
-                  result.max_win_cap_std_error, a.cap.error)
+                  result.max_win_cap_std_error, a.features["max_win_cap"].error)
     assert _close(result.rtp, a.rtp_float, result.std_error, a.rtp_error)
     capped_share = result.capped_rounds / result.spins
-    reach = float(a.cap.probability)  # P(coin win >= cap) >= P(coin win > cap)
+    reach = float(a.features["max_win_cap"].probability)  # P(coin win >= cap) >= P(coin win > cap)
     assert capped_share <= reach + Z * math.sqrt(reach / result.spins)
     # The same game without its cap: the simulator pays more, by what the cap removed.
     uncapped = simulate(replace(game, max_win=None), 400_000, seed=17, level=level)

@@ -66,7 +66,13 @@ def _run(game: Game, level: int, batch: int | None) -> dict:
         result = simulate(game, SPINS, seed=SEED, level=level).as_dict()
     finally:
         monte_carlo.BATCH = old
-    return json.loads(json.dumps(result))  # as stored: lists for tuples
+    result = json.loads(json.dumps(result))  # as stored: lists for tuples
+    # added after the recording (issue 20: one result type): the RTP by feature and the
+    # trigger rates; the components must add up to the RTP the recording holds
+    components = result.pop("components")
+    result.pop("trigger_rates")
+    assert sum(components.values()) == pytest.approx(result["rtp"], rel=1e-12, abs=1e-15)
+    return result
 
 
 def _assert_same(got, want, where: str):

@@ -24,7 +24,8 @@ def test_writes_the_sections_the_game_has(tmp_path, capsys):
     assert main(["workbench", str(DOC_GAME), "--no-open", "--output", str(out)]) == 0
     assert f"wrote {out}" in capsys.readouterr().out
     cells = _notebook(out)
-    assert "WheelPanel(game" in "".join(cells) and "JackpotPanel(game" not in "".join(cells)
+    text = "".join(cells)
+    assert "feature_panel(analysis, 'bonus_wheel')" in text and "'jackpots'" not in text
     # the game is loaded by its path relative to the notebook, which resolves
     load = next(c for c in cells if "load_game(" in c)
     relative = load.split("load_game(")[1].split(")")[0].strip("'\"")
@@ -33,7 +34,9 @@ def test_writes_the_sections_the_game_has(tmp_path, capsys):
     assert main(["workbench", str(FROG), "--no-open", "--output", str(frog),
                  "--bet-level", "4"]) == 0
     text = "".join(_notebook(frog))
-    assert "JackpotPanel(game, level=4" in text and "WheelPanel(game, level=4)" in text
+    assert "slotmath.analyze(game, 4)" in text
+    assert "feature_panel(analysis, 'jackpots')" in text
+    assert "feature_panel(analysis, 'bonus_wheel')" in text
 
 
 def test_the_written_code_runs(tmp_path):
@@ -60,7 +63,7 @@ def test_the_written_code_runs(tmp_path):
     import slotmath
 
     assert namespace["analysis"].rtp == slotmath.analyze(slotmath.load_game(DOC_GAME)).rtp
-    assert namespace["wheel"].analysis.rtp == namespace["analysis"].rtp
+    assert namespace["bonus_wheel"].analysis.rtp == namespace["analysis"].rtp
 
 
 def test_an_existing_notebook_is_kept(tmp_path, capsys):

@@ -188,11 +188,11 @@ def check_summary(a, tables):
     check_exact(figures["full cycle (paid spin)"], a.base_table.cycle)
     for level in (0.90, 0.95):
         assert close(figures[f"volatility index {level:.0%}"]["value"], a.volatility_index(level))
-    if a.jackpots is not None:
-        row = figures["SD with jackpots (x bet)"]
+    if "jackpots" in a.features:
+        row = figures["SD of the whole return (x bet)"]
         assert close(row["value"], a.std_total) and blank(row["error"])
         assert "approximation" in row["method"]
-        check_exact(figures["coin round RTP (wheel all coins, no cap)"], a.round.mean)
+        check_exact(figures["coin round RTP (every prize paid, no cap)"], a.round.mean)
     game = {r["item"]: r["value"] for r in tables["Game"]}
     assert game["game"] == a.game.name and int(game["bet level"]) == a.level
     assert int(game["total bet (coins)"]) == a.game.total_bet(a.level)
@@ -203,7 +203,7 @@ def check_summary(a, tables):
 
 
 def check_pays(a, tables):
-    d = a.direct
+    d = a.features["pays"].direct
     rows = tables["Pay table (hits over the full cycle)"]
     assert len(rows) == len(d.pays)
     total = Fraction(0)
@@ -285,7 +285,7 @@ def check_confidence(a, tables):
 
 
 def check_features(a, tables):
-    fs = a.free_spins
+    fs = a.features.get("free_spins")
     if a.game.free_spins is None:
         assert not any(t.startswith("Free spins") for t in tables)
     elif not fs.trigger_probability:
@@ -304,7 +304,7 @@ def check_features(a, tables):
     else:
         (title,) = titles
         rows = tables[title]
-        outcomes = a.wheel_outcomes()
+        outcomes = a.features["bonus_wheel"].outcomes()
         assert [r["division"] for r in rows] == [o["division"] for o in outcomes]
         for row, o in zip(rows, outcomes):
             assert close(row["probability"], o["probability"])
@@ -315,9 +315,9 @@ def check_features(a, tables):
         figures = by_figure(tables["Bonus wheel: figures"])
         check_exact(figures["mean coin prize per wheel spin (x bet, all divisions coins)"],
                     wheel.mean)
-        for label, mean in a.wheel_spins.items():
+        for label, mean in a.features["bonus_wheel"].spins_per_spin.items():
             check_exact(figures[f"wheel spins per {label} spin"], mean)
-    j = a.jackpots
+    j = a.features.get("jackpots")
     if j is None:
         assert not any(t.startswith("Jackpot") for t in tables)
     else:
@@ -342,7 +342,7 @@ def check_features(a, tables):
             assert close(figures["mean value at hit (x bet)"]["value"],
                          p.hit_value_mean / float(j.bet_value))
         assert len([t for t in tables if t.startswith("Jackpot ")]) == len(j.pools)
-    cap = a.cap
+    cap = a.features.get("max_win_cap")
     titles = [t for t in tables if t.startswith("Max-win cap")]
     if cap is None:
         assert not titles
@@ -362,8 +362,7 @@ CHECKS = {"Summary": check_summary, "Pay table": check_pays, "Reel strips": chec
 
 
 def has_features(a) -> bool:
-    g = a.game
-    return any(x is not None for x in (g.free_spins, g.bonus_wheel, a.cap)) or bool(g.jackpots)
+    return any(f.tables is not None and f.name != "pays" for f in a.declared)
 
 
 def check_all(a, sheets: dict[str, dict[str, list]]):
@@ -406,7 +405,10 @@ def test_workbook_figures_are_the_analysis(name, level):
     check_all(a, workbook_tables(data))
     book = openpyxl.load_workbook(io.BytesIO(data))
     assert book.sheetnames[-1] == "Charts" and len(book["Charts"]._images) == n_charts
-    assert n_charts == 3 + 3 * len(a.game.jackpots)
+    # the three of every game, then each feature's: three per jackpot pool, one of a wheel
+    expected = 3 + 3 * len(a.game.jackpots) + (a.game.bonus_wheel is not None)
+    expected += 2 * (a.game.hold_and_win is not None)
+    assert n_charts == expected
 
 
 @pytest.mark.parametrize(("name", "level"), CASES)
@@ -458,7 +460,7 @@ def test_unreachable_wheel_reads_never():
         reel = game.reel_sets[reel_set].reels[0]
         game = replace_reel(game, reel_set, 0, with_symbol_count(reel, "BONUS", 0))
     a = slotmath.analyze(game, 4)
-    assert not a.jackpots.reachable
+    assert not a.features["jackpots"].reachable
     tables = workbook_tables(workbook_bytes(a, charts=chart_images(a)))
     check_all(a, tables)
     rows = by_figure(tables["Features"]["Jackpots"])

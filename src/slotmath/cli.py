@@ -140,7 +140,7 @@ def _coin_value(game, value):
     """
     if value is None:
         return game
-    if not game.jackpots and (game.max_win is None or game.max_win.currency is None):
+    if not game.has_currency_figures:
         print(f"slotmath: note: --coin-value changes no figure of {game.name}: it has no "
               "jackpot and no max-win cap in currency (only the bet's currency value)",
               file=sys.stderr)
@@ -193,9 +193,6 @@ def _analyze(args) -> int:
         compute(analysis, delay=PROGRESS_DELAY)
     if args.json:
         print(json.dumps(report.analysis_dict(analysis), indent=2, default=str))
-    elif game.conveyor is not None:  # persistent state: its own summary
-        from slotmath.report.conveyor import conveyor_text
-        print(conveyor_text(analysis))
     else:
         print(report.par_sheet_text(analysis))
     return 0
@@ -219,18 +216,6 @@ def _simulate(args) -> int:
     game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
     progress = True if args.progress else PROGRESS_DELAY
-    if game.conveyor is not None:  # consecutive spins carrying the conveyor
-        from slotmath.report.conveyor import conveyor_simulation_dict
-        from slotmath.simulate.conveyor import simulate_conveyor
-        sim = simulate_conveyor(game, args.spins, args.seed, level, progress=args.progress)
-        print(json.dumps(conveyor_simulation_dict(sim), indent=2))
-        return 0
-    if game.hold_and_win is not None:  # its rounds are played by their own simulator
-        from slotmath.simulate.hold_and_win import simulate_game, simulation_summary
-        summary = simulation_summary(simulate_game(game, args.spins, args.seed, level))
-        print(json.dumps(summary, indent=2) if args.json else
-              "\n".join(f"{k}: {v}" for k, v in summary.items()))
-        return 0
     result = simulate(game, args.spins, args.seed, level=level, progress=progress)
     if args.json:
         print(json.dumps(simulation_dict(result, game), indent=2))
@@ -239,12 +224,18 @@ def _simulate(args) -> int:
     return 0
 
 
-def _refuse_persistent(game, file, command: str) -> None:
-    """One clear line for what a persistent-state game does not support yet."""
-    if game.conveyor is not None:
-        raise GameFileError(file, "conveyor", f"slotmath {command} needs the round's "
-                            "distribution, hit frequency and top award, which are not computed "
-                            "for a persistent-state game yet: use slotmath analyze --json")
+def _refuse_unknown_round(game, file, command: str) -> None:
+    """One clear line when the game's round figures (distribution, hit frequency, top
+    award) are not computed: a feature that plays the whole round without them."""
+    from slotmath.features.base import Kind
+    from slotmath.features.registry import declared
+
+    for f in declared(game):
+        if f.kind is Kind.OWNER and f.text is not None:
+            raise GameFileError(file, f.name, f"slotmath {command} needs the round's "
+                                "distribution, hit frequency and top award, which are not "
+                                f"computed for a game whose {f.title.lower()} plays the whole "
+                                "round yet: use slotmath analyze --json")
 
 
 def _check(args) -> int:
@@ -260,7 +251,7 @@ def _check(args) -> int:
     except ValueError as exc:
         raise GameFileError(None, "--limit", str(exc)) from None
     game = slotmath.load_game(args.file)
-    _refuse_persistent(game, args.file, "check")
+    _refuse_unknown_round(game, args.file, "check")
     levels = None if args.bet_level is None else [_level(game, args.bet_level, args.file)]
     result = compliance.check(game, rule_sets, levels, limits)
     print(result.to_json() if args.json else result.text())
@@ -285,7 +276,7 @@ def _report(args) -> int:
     from slotmath.report.progress import compute
 
     game = slotmath.load_game(args.file)
-    _refuse_persistent(game, args.file, "report")
+    _refuse_unknown_round(game, args.file, "report")
     analysis = slotmath.analyze(game, _level(game, args.bet_level, args.file))
     compute(analysis, delay=PROGRESS_DELAY)
     sheets, charts = par_sheets(analysis), chart_images(analysis)

@@ -1,8 +1,8 @@
 """``slotmath workbench``: a notebook for any game file, and the command that opens it.
 
 The notebook has the sections of :func:`slotmath.widgets.workbench.sections` as cells (the PAR
-sheet, the distribution and breakdown, the strip editor, and the wheel and jackpot panels where
-the game has them), calling only the public API, so that it runs anywhere the game file is.
+sheet, the distribution and breakdown, the strip editor, and each of the game's features'
+panels), calling only the public API, so that it runs anywhere the game file is.
 """
 
 from __future__ import annotations
@@ -55,14 +55,15 @@ def workbench_notebook(file: str | os.PathLike, notebook_dir: str | os.PathLike 
     import nbformat
 
     import slotmath
-    from slotmath.widgets.workbench import SECTIONS, sections
+    from slotmath.widgets.workbench import SECTIONS, sections, stand_in
 
     game = slotmath.load_game(file)
     level = min(game.bet_levels) if level is None else level
     if level not in game.bet_levels:
         raise ValueError(f"bet level {level} is not one of the game's {list(game.bet_levels)}")
     where = Path(os.path.relpath(Path(file).resolve(), Path(notebook_dir).resolve())).as_posix()
-    have = sections(game)
+    worked, note = stand_in(game)
+    have = sections(worked)
     cells = [_md(f"""
 # Workbench: {game.name}
 
@@ -71,15 +72,17 @@ def workbench_notebook(file: str | os.PathLike, notebook_dir: str | os.PathLike 
 Game file: `{where}` (format: `docs/game-format.md`), bet level {level}. Written by
 `slotmath workbench`; run every cell (Run > Run All Cells). Each panel re-analyses the game
 exactly when a control moves; the file itself is never changed.
+{note}
 """), _code(f"""
 import matplotlib.pyplot as plt
 
 import slotmath
 from slotmath import report
 from slotmath.plot import plot_rtp_breakdown, plot_win_distribution
-from slotmath.widgets import JackpotPanel, WheelPanel, strip_editor
+from slotmath.widgets import feature_panel, strip_editor
+from slotmath.widgets.workbench import stand_in
 
-game = slotmath.load_game({where!r})
+game, note = stand_in(slotmath.load_game({where!r}))
 analysis = slotmath.analyze(game, {level})
 print(game.name, "-", f"RTP {{analysis.rtp_float:.6%}}", f"at bet level {level}")
 """)]
@@ -87,8 +90,6 @@ print(game.name, "-", f"RTP {{analysis.rtp_float:.6%}}", f"at bet level {level}"
               _code("report.symbol_table(analysis)")]
     if any(s.scatter and s.pays for s in game.symbols.values()):
         cells.append(_code("report.scatter_table(analysis)"))
-    if game.jackpots:
-        cells.append(_code("report.jackpot_frame(analysis)"))
     cells += [_md(f"## {SECTIONS['charts']}"), _code("""
 fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4), layout="constrained")
 plot_win_distribution(analysis, ax=left, bins=40)
@@ -96,16 +97,14 @@ plot_rtp_breakdown(analysis, ax=right)
 plt.show()
 """)]
     cells += [_md(f"## {SECTIONS['strips']}\n\nOne slider per symbol and reel (on a weighted "
-                  "reel, its total stop weight)."),
+                  "reel, its total stop weight); a game whose analysis takes more than a few "
+                  "seconds moves on Run."),
               _code(f"strips = strip_editor(game, level={level})\nstrips")]
-    if "wheel" in have:
-        cells += [_md(f"## {SECTIONS['wheel']}\n\nThe stop weight of each coin division."),
-                  _code(f"wheel = WheelPanel(game, level={level})\nwheel")]
-    if "jackpots" in have:
-        cells += [_md(f"## {SECTIONS['jackpots']}\n\nEach jackpot's weight (a multiplier on "
-                      "its hit law), contribution, reseed and law, and the bet level."),
-                  _code(f"jackpots = JackpotPanel(game, level={level}, analysis=analysis)\n"
-                        "jackpots")]
+    for name, title in have.items():
+        if name in SECTIONS:
+            continue
+        cells += [_md(f"## {title}"),
+                  _code(f"{name} = feature_panel(analysis, {name!r})\n{name}")]
     nb = nbformat.v4.new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python",
                                  "name": "python3"}

@@ -91,7 +91,7 @@ class JackpotMoves:
         self.page, self.game, self.level = page, game, level
         self.panel = pages.panel(page, "slotmath-jackpot-panel")
         reference = slotmath.analyze(game, min(game.bet_levels))
-        self.starts = {s.name: starting_parameters(s, reference.jackpots.pools[s.name])
+        self.starts = {s.name: starting_parameters(s, reference.features["jackpots"].pools[s.name])
                        for s in game.jackpots}
         self.values = {s.name: {"weight": 1.0, "contribution_percent": float(s.contribution)
                                 * 100, "seed": float(s.seed), "law": s.law}

@@ -1,30 +1,56 @@
-"""The feature interface: what a mechanic answers so that an analysis can compose it.
+"""The feature interface: one declaration per mechanic, and what each kind of mechanic builds.
 
-A paid round is the paid spin plus whatever its outcome starts. Three kinds of feature:
+A mechanic is one module of :mod:`slotmath.features` exporting one :class:`Feature` (its
+declaration), listed once in :data:`slotmath.features.registry.REGISTRY`. Everything that
+reads mechanics (the analysis, the JSON, the PAR workbook, HTML and text, the workbench, the
+simulator's front door and the compliance check) loops over the registry; none of them names
+a mechanic. A declaration says:
 
-* a **spin feature** (the bonus wheel) adds to a spin a win whose law depends on one *mark*
-  of that spin's outcome (the number of bonus lines). It is folded into every spin it can
-  follow, on the base reels and inside round features, exactly.
-* a **round feature** (free spins; next: hold & win) is started by a mark of the paid spin
-  (the trigger count) and returns, per mark value, the law of what it pays: exact mean and
-  second moment, exact P(win = 0), a numerical distribution on a grid with its error bound.
-  The round is the mixture over marks of the base credits combined with each started
-  feature's law (:func:`slotmath.features.compose.round_law`).
-* a **stationary feature** (progressive jackpots; next: a persistent conveyor) wraps the
-  round's law and returns the long-run law of a state that persists between paid rounds.
+* its ``kind`` (:class:`Kind`): how it enters the paid round;
+* ``present(game)``: whether the game file has it; ``marks(game)``: what the paid spin must
+  count for it;
+* ``build``: how its law is built (the signature is its kind's, below);
+* ``result``: what ``analysis.features[name]`` gives (its figures, from the composed round);
+* ``json``, ``tables``, ``summary``, ``errors``, ``charts``, ``panel``, ``simulator``,
+  ``checks``: the functions of the layers above that render, show, play and check it (its
+  JSON section, its PAR tables, its rows of the summary, the error bounds of the RTP
+  components it makes numerical, its report charts, its workbench panel, its Monte Carlo
+  counterpart, its compliance entries), named
+  ``"module:function"`` so that this layer imports none of them.
 
-Features receive a :class:`Context` (game, bet level, pay model, cached outcome tables), not
-an analysis, so nothing here imports what sits above it. Each names its simulator counterpart
-in ``simulator``.
+The kinds, and what ``build`` returns (:mod:`slotmath.features.composition` composes them):
+
+* ``pays``: the paid spin's own window pays (lines or ways, scatters); built by the engine.
+* ``outcome``: changes what one spin's outcome is (cascades): ``build(context, reel_set,
+  progress)`` is the spin's :class:`~slotmath.exact.spin_table.MarkedTable`, and ``window``
+  gives the window's components and pay rows in place of the plain engine's.
+* ``paid-spin``: changes the paid spin's table before the round features read it (base-game
+  modifiers): ``build(context)`` answers ``paid(plain, marks)``, ``components(...)``.
+* ``spin``: adds to a spin a win by one of its marks (bonus wheel): ``build(context, coins)``
+  is a :class:`SpinFeature`.
+* ``round``: started by a mark of the paid spin (free spins, hold & win): ``build(game,
+  spin)`` is a :class:`RoundFeature`.
+* ``stationary``: a state persisting between paid rounds, driven by a spin feature's events
+  (progressive jackpots): ``build(game, level)`` is a :class:`StationaryFeature`.
+* ``owner``: a state persisting between paid rounds that plays the whole round itself (the
+  bauble conveyor): ``build(game, level)`` as ``stationary``, with ``driven_by`` None.
+* ``operation``: acts on the round's win distribution (the max-win cap):
+  ``build(composition)`` gives figures with ``effect``, ``error`` and ``exact``.
+
+Features receive a :class:`Context` (game, bet level, pay model, cached outcome tables) or the
+generic :class:`~slotmath.features.composition.Composition`, never an analysis, so nothing
+here imports what sits above it.
 """
 
 from __future__ import annotations
 
+import enum
+import importlib
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -34,19 +60,18 @@ from slotmath.exact.distribution import WinDistribution
 from slotmath.exact.spin_table import MarkedTable
 from slotmath.model.game import Game
 
-__all__ = ["Context", "DenseLaw", "FeatureLaw", "Mark", "RoundFeature", "SpinFeature",
-           "StationaryFeature", "StationaryLaw"]
+__all__ = ["Context", "DenseLaw", "Feature", "FeatureLaw", "Kind", "Mark", "RoundFeature",
+           "SpinFeature", "StationaryFeature", "StationaryLaw", "hook"]
 
 
 @dataclass(frozen=True)
 class Mark:
     """What a spin's outcome table must count for a feature.
 
-    ``kind`` is ``"trigger"`` (the free-spin trigger symbols in the window),
-    ``"bonus_lines"`` (paylines showing ``count`` of ``symbol`` in succession from reel 1,
-    counted up to ``cap``) or ``"cash"`` (the hold & win cash ``symbol`` in the window, every
-    count: values are drawn per symbol by the value law, independent of position, so the
-    count is all the round needs).
+    ``kind`` names the table's column: ``"trigger"`` (the trigger symbols in the window, up
+    to the engine's trigger cap), ``"bonus_lines"`` (paylines showing ``count`` of ``symbol``
+    in succession from reel 1, counted up to ``cap``) or ``"count"`` (``symbol`` in the
+    window, every count); an outcome feature may count kinds of its own (its ``marks``).
     """
 
     kind: str
@@ -82,9 +107,88 @@ class FeatureLaw:
     spins: Fraction
 
 
+class Kind(enum.Enum):
+    """How a mechanic enters the paid round (see the module notes)."""
+
+    PAYS = "pays"
+    OUTCOME = "outcome"
+    PAID_SPIN = "paid-spin"
+    SPIN = "spin"
+    ROUND = "round"
+    STATIONARY = "stationary"
+    OWNER = "owner"
+    OPERATION = "operation"
+
+
+def _no_marks(game: Game) -> tuple[Mark, ...]:
+    return ()
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One mechanic's declaration (see the module notes).
+
+    ``listed``: its RTP component and JSON key are shown (as 0 and null) even in a game
+    without it. ``plays``: the other features whose games its ``round_simulator`` plays
+    whole (the simulator's front door picks the smallest that covers a game). ``awards``:
+    what ``count`` of ``symbol`` in the paid spin's window awards (a round feature started by
+    a scatter count: the spins), for the scatter table. ``replaces`` (kind ``outcome``): the
+    round features whose rounds it builds itself on its own tables (``build_round(game,
+    spin)``, with its own ``marks``), e.g. free spins that carry a cascade multiplier.
+    ``fast(game)``: a declared fast stand-in of a game whose exact analysis is slow (None:
+    the game is quick as it is), for the workbench's panels, which say that they use it.
+    """
+
+    name: str
+    kind: Kind
+    title: str
+    present: Callable[[Game], bool]
+    marks: Callable[[Game], tuple[Mark, ...]] = _no_marks
+    build: Callable[..., Any] | None = None
+    result: Callable[[Any], Any] | None = None
+    window: Callable[[Any], Any] | None = None
+    replaces: tuple[str, ...] = ()
+    build_round: Callable[..., Any] | None = None
+    json: str | None = None
+    tables: str | None = None
+    summary: str | None = None
+    text: str | None = None
+    panel: str | None = None
+    charts: str | None = None
+    simulator: str = ""
+    round_simulator: str | None = None
+    simulation: str | None = None
+    simulation_text: str | None = None
+    plays: tuple[str, ...] = ()
+    checks: str | None = None
+    disclosure: str | None = None
+    errors: str | None = None
+    awards: Callable[[Game, str, int], int] | None = None
+    fast: Callable[[Game], Game | None] | None = None
+    listed: bool = False
+
+    def __repr__(self) -> str:
+        return f"Feature({self.name!r}, {self.kind.value})"
+
+
+def hook(feature: Feature, what: str) -> Callable | None:
+    """The function a declaration names for ``what`` (``"json"``, ``"tables"``, ...), imported
+    on first use (None when it names none).
+
+    >>> f = Feature("toy", Kind.ROUND, "Toy", lambda game: False, json="math:sqrt")
+    >>> hook(f, "json")(4.0), hook(f, "panel")
+    (2.0, None)
+    """
+    path = getattr(feature, what)
+    if path is None:
+        return None
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 class SpinFeature(Protocol):
-    """Adds to a spin a win that depends on one mark of it (folded in by
-    :func:`slotmath.features.compose.fold`)."""
+    """What a feature of kind ``spin`` builds: it adds to a spin a win that depends on one
+    mark of it (folded in by :func:`slotmath.features.compose.fold`)."""
 
     name: str
     mark: Mark
@@ -98,8 +202,8 @@ class SpinFeature(Protocol):
 
 
 class RoundFeature(Protocol):
-    """Started by a mark of the paid spin; mixed into the round by
-    :class:`slotmath.features.compose.RoundLaw`."""
+    """What a feature of kind ``round`` builds: started by a mark of the paid spin; mixed
+    into the round by :class:`slotmath.features.compose.RoundLaw`."""
 
     name: str
     mark: Mark
@@ -119,11 +223,13 @@ class RoundFeature(Protocol):
 
 
 class StationaryFeature(Protocol):
-    """A state that persists between paid rounds, driven by the round's law of events."""
+    """What a feature of kind ``stationary`` builds: a state that persists between paid
+    rounds, driven by the round's law of events (kind ``owner``: by the whole paid round,
+    which it plays itself; ``analyze`` is then given None)."""
 
     name: str
     simulator: str
-    driven_by: str  # the spin feature whose events (e.g. wheel spins) drive it
+    driven_by: str | None  # the spin feature whose events drive it (None: kind owner)
 
     def analyze(self, events_round) -> StationaryLaw:
         """The long-run law, given the :class:`~slotmath.features.compose.RoundLaw` of its
@@ -143,7 +249,9 @@ class Context:
     """What a feature receives: the game at one bet level and its exact outcome tables.
 
     ``progress(stage, done, total)``, when given, hears how far each enumeration has come
-    (first-reel stops done of ``total``; ``stage`` names the table, e.g. "base").
+    (first-reel stops done of ``total``; ``stage`` names the table, e.g. "base"). A game with
+    an ``outcome`` feature has its spin tables built by that feature (``outcome``); ``laws``
+    keeps what it computed per reel set.
 
     Examples
     --------
@@ -157,21 +265,42 @@ class Context:
     game: Game
     level: int = 1
     progress: Callable[[str, int, int], None] | None = field(default=None, repr=False)
+    outcome: Feature | None = None
     _tables: dict = field(default_factory=dict, repr=False)
-    cascade_laws: dict = field(default_factory=dict, repr=False)  # reel set -> CascadeLaw
+    laws: dict = field(default_factory=dict, repr=False)  # reel set -> an outcome's law
 
     @cached_property
     def model(self) -> PayModel:
         return PayModel(self.game, self.level)
 
+    def reporter(self, stage: str) -> Callable[[int, int], None] | None:
+        """``progress`` for one enumeration called ``stage`` (None without progress)."""
+        if self.progress is None:
+            return None
+
+        def report(done, total):
+            self.progress(stage, done, total)
+        return report
+
     def table(self, reel_set: str, marks: tuple[Mark, ...]) -> MarkedTable:
         """Exact (marks..., credits) weights of one spin on ``reel_set``, computed once."""
-        if self.game.cascades is not None:
-            return self._cascade_table(reel_set, marks)
-        if any(m.kind == "cash" for m in marks):
-            return self._cash_table(reel_set, marks)
+        kinds = tuple(m.kind for m in marks)
+        if self.outcome is not None:
+            allowed = tuple(m.kind for m in self.outcome.marks(self.game))
+            if any(k not in allowed for k in kinds):
+                raise ValueError(f"a spin of {self.outcome.name} counts {allowed}, not {kinds}")
+            if reel_set not in self._tables:
+                self._tables[reel_set] = self.outcome.build(
+                    self, reel_set, self.reporter(f"{reel_set} reels ({self.outcome.name})"))
+            return self._tables[reel_set].project(kinds)
+        counted = [m for m in marks if m.kind == "count"]
+        if counted:
+            if len(marks) != 1:
+                raise ValueError(f"the engine counts a symbol alone in a table, not with other "
+                                 f"marks: {marks}")
+            return self._count_table(reel_set, counted[0].symbol)
         lines = [m for m in marks if m.kind == "bonus_lines"]
-        if len(lines) > 1 or any(m.kind not in ("trigger", "bonus_lines") for m in marks):
+        if len(lines) > 1 or any(k not in ("trigger", "bonus_lines") for k in kinds):
             raise ValueError(f"the engine counts the trigger and one bonus-line mark, not {marks}")
         fs = self.game.free_spins
         for m in marks:  # the engine counts the free-spin trigger only: refuse another symbol
@@ -181,10 +310,7 @@ class Context:
                                  f"{m.symbol!r}")
         key = (reel_set, lines[0] if lines else None)
         if key not in self._tables:
-            report = None
-            if self.progress is not None:
-                def report(done, total, stage=f"{reel_set} reels"):
-                    self.progress(stage, done, total)
+            report = self.reporter(f"{reel_set} reels")
             if lines:
                 m = lines[0]
                 raw = line_trigger_table(self.game, m.symbol, m.count, reel_set, self.level,
@@ -192,39 +318,15 @@ class Context:
             else:
                 raw = spin_table(self.game, reel_set, self.level, self.model, progress=report)
             self._tables[key] = MarkedTable.of(raw)
-        full = self._tables[key]
-        return full.project(tuple(m.kind for m in marks))
+        return self._tables[key].project(kinds)
 
-    def _cascade_table(self, reel_set: str, marks: tuple[Mark, ...]) -> MarkedTable:
-        """A cascading spin's table (:func:`slotmath.features.cascades.table`)."""
-        from slotmath.features import cascades
-
-        kinds = tuple(m.kind for m in marks)
-        if any(k not in cascades.MARKS for k in kinds):
-            raise ValueError(f"a cascading spin counts {cascades.MARKS}, not {kinds}")
-        if reel_set not in self._tables:
-            report = None
-            if self.progress is not None:
-                def report(done, total, stage=f"{reel_set} reels (cascades)"):
-                    self.progress(stage, done, total)
-            self._tables[reel_set] = cascades.table(self, reel_set, report)
-        return self._tables[reel_set].project(kinds)
-    def _cash_table(self, reel_set: str, marks: tuple[Mark, ...]) -> MarkedTable:
-        """Exact (cash count, credits) weights: the engine counts the cash symbol in the
-        trigger's column, so a table counts it alone (a game with hold & win and another
-        mark-counting feature is refused here, clearly)."""
-        if len(marks) != 1:
-            raise ValueError(f"the engine counts the cash symbols alone in a table, not "
-                             f"with other marks: {marks}")
-        symbol = marks[0].symbol
-        key = (reel_set, "cash", symbol)
+    def _count_table(self, reel_set: str, symbol: str) -> MarkedTable:
+        """Exact (count of ``symbol``, credits) weights: the engine counts the symbol in the
+        trigger's column, so a table counts it alone."""
+        key = (reel_set, "count", symbol)
         if key not in self._tables:
-            report = None
-            if self.progress is not None:
-                def report(done, total, stage=f"{reel_set} reels"):
-                    self.progress(stage, done, total)
-            raw = spin_table(self.game, reel_set, self.level, self.model, progress=report,
-                             count_symbol=symbol)
-            self._tables[key] = MarkedTable(("cash",), dict(raw.weights), raw.cycle,
+            raw = spin_table(self.game, reel_set, self.level, self.model,
+                             progress=self.reporter(f"{reel_set} reels"), count_symbol=symbol)
+            self._tables[key] = MarkedTable(("count",), dict(raw.weights), raw.cycle,
                                             raw.credits_per_bet, raw.trigger_cap)
         return self._tables[key]

@@ -5,7 +5,8 @@ A cap of ``L`` bets pays ``min(R, L)``: it removes ``E[(R - L)+]`` and binds wit
 :meth:`WinDistribution.cap`); on a numerical one they are read off the FFT distribution, with
 the error of its folded and dropped mass. With jackpots, a hit replaces a coin prize, so the
 effect lies between the round with every wheel spin paying coins and with none paying coins
-(:func:`bracketed`). Simulator counterpart: :class:`slotmath.simulate.cap.MaxWinCap`.
+(:func:`bracketed`). A feature of kind ``operation``. Simulator counterpart:
+:class:`slotmath.simulate.cap.MaxWinCap`. Report: :mod:`slotmath.report.cap`.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from fractions import Fraction
 import numpy as np
 
 from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
+from slotmath.features.base import Feature, Kind
 
-__all__ = ["CapFigures", "bracketed", "cap_effect"]
+__all__ = ["FEATURE", "CapFigures", "bracketed", "cap_effect"]
 
 
 @dataclass(frozen=True)
@@ -99,3 +101,34 @@ def bracketed(all_coins: CapFigures, no_coins: CapFigures, coin_probability: flo
     return CapFigures(all_coins.cap_coins, all_coins.cap_bets,
                       float(no_coins.effect) + q * width, float(all_coins.probability), False,
                       error + width * max(q, 1 - q), all_coins.resolution)
+
+
+def _build(c) -> CapFigures:
+    """The cap at the composition's bet level, on its round's distribution; where a
+    stationary feature wins some driver events instead of their coin prizes, bracketed
+    between the round with every event paying coins and with none paying."""
+    coins = c.game.cap_coins(c.level)
+    bets = coins / c.game.total_bet(c.level)
+    figures = cap_effect(c.distribution, coins, bets)
+    if not c.stationary_built:
+        return figures
+    no_coins = c.round_of(lambda reel_set, m: c.spin(reel_set, m, coins=False))
+    low = cap_effect(c.distribution_of(no_coins), coins, bets)
+    return bracketed(figures, low, c.coin_probability)
+
+
+FEATURE = Feature(
+    name="max_win_cap",
+    kind=Kind.OPERATION,
+    title="Max-win cap",
+    present=lambda game: game.max_win is not None,
+    build=_build,
+    result=lambda composition: composition.operations["max_win_cap"],
+    json="slotmath.report.cap:json_section",
+    tables="slotmath.report.cap:tables",
+    simulation="slotmath.report.cap:simulation",
+    simulation_text="slotmath.report.cap:simulation_text",
+    summary="slotmath.report.cap:summary",
+    errors="slotmath.report.cap:errors",
+    simulator="slotmath.simulate.cap:MaxWinCap",
+)

@@ -1,8 +1,8 @@
-"""Cascades as the analysis sees them: the paid spin's outcome table, its window components,
-and the free spins that carry the cascade multiplier.
+"""Cascades as a feature of kind ``outcome``: the paid spin's outcome table, its window
+components and pay rows, and the free spins that carry the cascade multiplier.
 
-Cascades change what one spin pays, so they enter below the features, as the outcome table
-of a spin (:func:`slotmath.exact.cascades.cascade_law`, one per reel set, built by
+Cascades change what one spin pays, so they enter below the other features, as the outcome
+table of a spin (:func:`slotmath.exact.cascades.cascade_law`, one per reel set, built for
 :meth:`slotmath.features.base.Context.table`). Its marks:
 
 * ``trigger``: the free-spin trigger symbols of the spin's final window;
@@ -11,9 +11,10 @@ of a spin (:func:`slotmath.exact.cascades.cascade_law`, one per reel set, built 
 * ``drop_sum``: the spin's drop wins before any multiplier (on the free-spin reels of a game
   whose free spins carry the multiplier; 0 elsewhere).
 
-The free spins (:class:`CascadeFreeSpins`) are a round feature started by ``trigger_index``;
-their chain is :class:`slotmath.markov.cascade_free_spins.CarriedFreeSpins`. Simulator
-counterpart: :mod:`slotmath.simulate.cascades`.
+The free spins of a cascading game (:class:`CascadeFreeSpins`) replace the plain free-spin
+chain (``replaces``): a round feature started by ``trigger_index``, whose chain is
+:class:`slotmath.markov.cascade_free_spins.CarriedFreeSpins`. Simulator counterpart:
+:mod:`slotmath.simulate.cascades`. Report: :mod:`slotmath.report.cascades`.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ from functools import cached_property
 import numpy as np
 
 from slotmath.exact.spin_table import MarkedTable
-from slotmath.features.base import DenseLaw, FeatureLaw, Mark
+from slotmath.features.base import DenseLaw, Feature, FeatureLaw, Kind, Mark
 from slotmath.markov.cascade_free_spins import CarriedFreeSpins
 from slotmath.model.game import FreeSpins
 
-__all__ = ["STRIDE", "CascadeFreeSpins", "marks", "round_feature", "table", "window_components"]
+__all__ = ["FEATURE", "STRIDE", "CascadeFreeSpins", "table"]
 
 #: trigger_index = trigger + STRIDE * cascades (trigger counts stay below it).
 STRIDE = 1 << 10
@@ -53,21 +54,38 @@ def table(context, reel_set: str, progress=None) -> MarkedTable:
     for (c, a, t, k), w in law.joint.items():
         key = (t, t + STRIDE * k, a, c)
         weights[key] = weights.get(key, 0) + w
-    context.cascade_laws[reel_set] = law
+    context.laws[reel_set] = law
     return MarkedTable(MARKS, weights, law.cycle, law.credits_per_bet)
 
 
-def window_components(context) -> dict[str, Fraction]:
-    """The paid spin's own RTP by source: first drop ("lines"/"ways"), later drops
-    ("cascades", multiplied), "scatter"."""
+def window(context):
+    """The paid spin's own pays over every drop of its chains
+    (:class:`slotmath.features.pays.Window`): components first drop ("lines"/"ways"), later
+    drops ("cascades", multiplied) and "scatter"; pay rows by entry and run (RTP only: one
+    spin can pay an entry in several drops); scatter rows by the trigger symbol's count in
+    the spin's final window."""
+    from slotmath.features.pays import PayRow, Window, scatter_rows
+
     context.table("base", ())
-    law = context.cascade_laws["base"]
-    first = "ways" if context.game.ways else "lines"
-    return {first: law.mean_first, "cascades": law.mean_later, "scatter": law.mean_scatter}
+    law = context.laws["base"]
+    game, model, cpb = context.game, context.model, law.credits_per_bet
+    first = "ways" if game.ways else "lines"
+    pays = tuple(PayRow(key, run, model.key_credits[key].get(run, 0), None, None,
+                        Fraction(credits, law.cycle * cpb))
+                 for (key, run), credits in sorted(law.entry_weights.items()))
+    fs = game.free_spins
+    name = fs.trigger if fs is not None else (game.scatters[0] if game.scatters else None)
+    counts: dict = {}
+    for (_c, _a, t, _k), w in law.joint.items():
+        counts[t] = counts.get(t, 0) + w
+    scatters = () if name is None else scatter_rows(
+        game, {name: counts}, {name: model.scatter_credits.get(name, ())}, law.cycle, cpb)
+    components = {first: law.mean_first, "cascades": law.mean_later, "scatter": law.mean_scatter}
+    return Window(first, law.cycle, cpb, components, pays, scatters)
 
 
-def marks(game) -> tuple[Mark, ...]:
-    if game.cascades is None or game.free_spins is None:
+def _marks(game) -> tuple[Mark, ...]:
+    if game.free_spins is None:
         return ()
     trig = game.free_spins.trigger
     return (Mark("trigger", trig), Mark("trigger_index", trig), Mark("drop_sum"))
@@ -157,11 +175,77 @@ class CascadeFreeSpins:
         return out
 
 
-def round_feature(game, spin) -> CascadeFreeSpins | None:
-    if game.cascades is None or game.free_spins is None:
-        return None
+def _build_round(game, spin) -> CascadeFreeSpins:
+    """The free spins of a cascading game, on its own tables (``FREE`` + the reel set)."""
     fs = game.free_spins
     rule = game.cascades.rule(free=True)
     carry = game.cascades.carry_multiplier
     beta = rule.step * fs.multiplier if carry else 0
     return CascadeFreeSpins(fs, spin(FREE + fs.reels, 1), beta, carry, FREE + fs.reels)
+
+
+#: strips up to this long are analysed as they are in the workbench; longer ones (Frozen Gems'
+#: 40 stops: about 30 s a move) through :func:`fast_variant`
+FAST_STOPS = 15
+
+
+def fast_variant(game, stops: int = FAST_STOPS):
+    """A quick stand-in of a cascading game for the workbench's panels: every longer strip
+    resampled to ``stops`` stops (stop ``i`` of the stand-in is stop ``i L // stops`` of the
+    strip, so the symbols keep roughly their shares and their order); None when every strip
+    is that short already. Its figures are the stand-in's, not the game's: the panels say so.
+
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/frozen_gems.toml")
+    >>> [len(r.symbols) for r in fast_variant(g).base.reels]
+    [15, 15, 15, 15, 15]
+    """
+    from dataclasses import replace
+
+    from slotmath.model.game import Reel, ReelSet
+
+    if all(len(r.symbols) <= stops for rs in game.reel_sets.values() for r in rs.reels):
+        return None
+
+    def cut(reel):
+        if len(reel.symbols) <= stops:
+            return reel
+        s = reel.symbols
+        keep = [i * len(s) // stops for i in range(stops)]
+        weights = None if reel.weights is None else tuple(reel.weights[i] for i in keep)
+        if weights is not None and not any(weights):
+            weights = None
+        return Reel(tuple(s[i] for i in keep), weights)
+
+    sets = {name: ReelSet(name, tuple(cut(r) for r in rs.reels))
+            for name, rs in game.reel_sets.items()}
+    return replace(game, name=f"{game.name} ({stops}-stop stand-in)", reel_sets=sets)
+
+
+def _result(composition):
+    """The paid spin's exact cascade law (:class:`slotmath.exact.cascades.CascadeLaw`)."""
+    composition.context.table("base", ())
+    return composition.context.laws["base"]
+
+
+FEATURE = Feature(
+    name="cascades",
+    kind=Kind.OUTCOME,
+    title="Cascades",
+    present=lambda game: game.cascades is not None,
+    marks=_marks,
+    build=table,
+    window=window,
+    replaces=("free_spins",),
+    build_round=_build_round,
+    result=_result,
+    fast=fast_variant,
+    panel="slotmath.widgets.cascades_panel:feature_panel",
+    json="slotmath.report.cascades:json_section",
+    tables="slotmath.report.cascades:tables",
+    summary="slotmath.report.cascades:summary",
+    charts="slotmath.plot.cascades:charts",
+    simulator="slotmath.simulate.cascades:simulate_cascades",
+    round_simulator="slotmath.simulate.cascades:simulate_rounds",
+    plays=("pays", "cascades", "free_spins"),
+)

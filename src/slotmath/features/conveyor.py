@@ -1,4 +1,5 @@
-"""The bauble conveyor (Jingle Spin) as a stationary feature: a Markov chain on the conveyor.
+"""The bauble conveyor (Jingle Spin) as a feature of kind ``owner``: a Markov chain on the
+conveyor that plays the whole paid round itself.
 
 The state a paid spin starts in is the conveyor: one code per slot (0 empty, else a bauble
 kind of :attr:`ConveyorFeature.kinds`). It is fully visible to the player, so the RTP by
@@ -53,20 +54,16 @@ import numpy as np
 import scipy.sparse as sp
 
 from slotmath.exact.random_wilds import WildLines
+from slotmath.features.base import Feature, Kind
 from slotmath.markov.persistent import AdvantagePlay, PersistentChain
 from slotmath.model.game import Game
 from slotmath.model.persistent import Bauble
 
-__all__ = ["BaubleFreeSpins", "CoinWin", "ConveyorFeature", "ConveyorFigures",
-           "RandomWildLines", "SpreadingWild", "StatePart", "stationary_feature"]
+__all__ = ["FEATURE", "BaubleFreeSpins", "CoinWin", "ConveyorFeature", "ConveyorFigures",
+           "RandomWildLines", "SpreadingWild", "StatePart"]
 
 TOLERANCE = 1e-14
 REPORTED_SPINS = (1, 10, 100, 1000)
-
-
-def stationary_feature(game: Game, level: int) -> ConveyorFeature | None:
-    """The game's bauble conveyor at bet ``level``, or None."""
-    return ConveyorFeature(game, level) if game.conveyor is not None else None
 
 
 @dataclass(frozen=True)
@@ -508,3 +505,22 @@ def _extend(law: dict, options) -> dict:
                 t = s + (k,)
                 out[t] = out.get(t, 0) + p * q
     return out
+
+
+FEATURE = Feature(
+    name="conveyor",
+    kind=Kind.OWNER,
+    title="Bauble conveyor",
+    present=lambda game: game.conveyor is not None,
+    build=ConveyorFeature,
+    result=lambda composition: composition.stationary["conveyor"],
+    json="slotmath.report.conveyor:json_section",
+    tables="slotmath.report.conveyor:tables",
+    summary="slotmath.report.conveyor:summary",
+    text="slotmath.report.conveyor:conveyor_text",
+    panel="slotmath.widgets.conveyor_panel:feature_panel",
+    charts="slotmath.plot.conveyor:charts",
+    simulator="slotmath.simulate.conveyor:simulate_conveyor",
+    round_simulator="slotmath.simulate.conveyor:simulate_rounds",
+    plays=("pays", "conveyor"),
+)

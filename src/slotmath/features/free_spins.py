@@ -1,8 +1,10 @@
-"""Free spins as a round feature: started by the trigger count of the paid spin.
+"""Free spins as a feature of kind ``round``: started by the trigger count of the paid spin.
 
 The chain itself (spins remaining, spins awarded; exact moments, FFT distribution) is
 :class:`slotmath.markov.free_spins.FreeSpinsFeature`; this module answers the feature
-interface with it. Simulator counterpart: :func:`slotmath.simulate.free_spins.play_free_spins`.
+interface with it (a game whose ``outcome`` feature replaces free spins, cascades, builds
+its own chain). Simulator counterpart: :func:`slotmath.simulate.free_spins.play_free_spins`.
+Report: :mod:`slotmath.report.free_spins`.
 """
 
 from __future__ import annotations
@@ -12,11 +14,11 @@ from fractions import Fraction
 from functools import cached_property
 
 from slotmath.exact.spin_table import SpinTable
-from slotmath.features.base import DenseLaw, FeatureLaw, Mark
+from slotmath.features.base import DenseLaw, Feature, FeatureLaw, Kind, Mark
 from slotmath.markov.free_spins import FreeSpinsFeature, SpinCountDistribution
 from slotmath.model.game import FreeSpins
 
-__all__ = ["FreeSpinsRound", "FreeSpinsSummary", "marks", "round_feature", "summary"]
+__all__ = ["FEATURE", "FreeSpinsRound", "FreeSpinsSummary", "summary"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,19 +74,15 @@ class FreeSpinsRound:
                 for n, (p, bound) in self.chain.dense_pmfs(ns).items()}
 
 
-def marks(game) -> tuple[Mark, ...]:
-    """What the paid spin must count for the game's free spins (nothing without them)."""
-    if game.free_spins is None or game.cascades is not None:  # cascades: features.cascades
-        return ()
+def _marks(game) -> tuple[Mark, ...]:
+    """What the paid spin must count for the game's free spins."""
     return (Mark("trigger", game.free_spins.trigger),)
 
 
-def round_feature(game, spin) -> FreeSpinsRound | None:
+def _build(game, spin) -> FreeSpinsRound:
     """The game's free spins, playing ``spin(reel_set, multiplier)`` (a MarkedTable with the
-    multiplier and every spin feature folded in), or None."""
+    multiplier and every spin feature folded in)."""
     fs = game.free_spins
-    if fs is None or game.cascades is not None:  # cascading free spins: features.cascades
-        return None
     table = spin(fs.reels, fs.multiplier).spin_table()
     return FreeSpinsRound(replace(fs, multiplier=1), table, fs.reels, fs.multiplier)
 
@@ -118,3 +116,32 @@ def summary(round_law, feature: FreeSpinsRound) -> FreeSpinsSummary:
     tail = sum(float(w) * d.tail_mass for w, d in parts)
     spins = SpinCountDistribution(dict(sorted(mixed.items())), exact, tail)
     return FreeSpinsSummary(p, round_law.feature_spins(feature.name) / p, rtp / p, rtp, spins)
+
+
+def _result(composition) -> FreeSpinsSummary | None:
+    feature = next((f for f in composition.round.features if f.name == "free_spins"), None)
+    return None if feature is None else summary(composition.round, feature)
+
+
+def _awards(game, symbol: str, count: int) -> int:
+    """Spins awarded by ``count`` of ``symbol`` in the paid spin's window."""
+    fs = game.free_spins
+    return fs.award_for(count) if symbol == fs.trigger else 0
+
+
+FEATURE = Feature(
+    name="free_spins",
+    kind=Kind.ROUND,
+    title="Free spins",
+    present=lambda game: game.free_spins is not None,
+    marks=_marks,
+    build=_build,
+    result=_result,
+    json="slotmath.report.free_spins:json_section",
+    tables="slotmath.report.free_spins:tables",
+    summary="slotmath.report.free_spins:summary",
+    simulator="slotmath.simulate.free_spins:play_free_spins",
+    checks="slotmath.report.free_spins:entries",
+    awards=_awards,
+    listed=True,
+)

@@ -1,8 +1,8 @@
-"""Hold & win as a round feature: started by the cash-symbol count of the paid spin.
+"""Hold & win as a feature of kind ``round``: started by the cash-symbol count of the paid spin.
 
 The chain (held, respins left, gem progress; values by linearity) is
 :class:`slotmath.markov.hold_and_win.HoldAndWinChain`; this module answers the feature
-interface with it. The mark is ``Mark("cash", symbol)``: the engine counts the cash symbols
+interface with it. The mark is ``Mark("count", symbol)``: the engine counts the cash symbols
 in the paid window (every count), and since each value is drawn per symbol from the value
 law, independent of position, the count is all the round needs.
 
@@ -20,12 +20,11 @@ from functools import cached_property
 
 import numpy as np
 
-from slotmath.features.base import DenseLaw, FeatureLaw, Mark
+from slotmath.features.base import DenseLaw, Feature, FeatureLaw, Kind, Mark
 from slotmath.markov.hold_and_win import HoldAndWinChain, RoundFigures
 from slotmath.model.hold_and_win import HoldAndWin
 
-__all__ = ["EXACT_STATES", "HoldAndWinRound", "HoldAndWinSummary", "marks", "round_feature",
-           "summary"]
+__all__ = ["EXACT_STATES", "FEATURE", "HoldAndWinRound", "HoldAndWinSummary", "summary"]
 
 #: Chains up to this many states are solved in exact fractions.
 EXACT_STATES = 4000
@@ -55,7 +54,7 @@ class HoldAndWinRound:
 
     @property
     def mark(self) -> Mark:
-        return Mark("cash", self.spec.symbol)
+        return Mark("count", self.spec.symbol)
 
     @cached_property
     def chain(self) -> HoldAndWinChain:
@@ -132,19 +131,16 @@ class HoldAndWinRound:
         return out
 
 
-def marks(game) -> tuple[Mark, ...]:
-    """What the paid spin must count for the game's hold & win (nothing without one)."""
-    hw = getattr(game, "hold_and_win", None)
-    return () if hw is None else (Mark("cash", hw.symbol),)
+def _marks(game) -> tuple[Mark, ...]:
+    """What the paid spin must count for the game's hold & win: its cash symbols."""
+    return (Mark("count", game.hold_and_win.symbol),)
 
 
-def round_feature(game, spin) -> HoldAndWinRound | None:
-    """The game's hold & win round feature, or None."""
-    hw = getattr(game, "hold_and_win", None)
-    if hw is None:
-        return None
+def _build(game, spin) -> HoldAndWinRound:
+    """The game's hold & win round feature, started from the paid spin ``spin("base", 1)``."""
+    hw = game.hold_and_win
     table = spin("base", 1)
-    i = table.mark_index("cash")
+    i = table.mark_index("count")
     starts = sorted({k[i] for k, w in table.weights.items() if w and k[i] >= hw.trigger})
     return HoldAndWinRound(hw, starts=tuple(starts))
 
@@ -203,3 +199,29 @@ def summary(round_law, feature: HoldAndWinRound) -> HoldAndWinSummary:
         sum(w[k] * float(f.expected_respins) for k, f in figs.items()),
         sum(w[k] * float(f.fill_probability) for k, f in figs.items()),
         levels, feature.exact, error, mixed, feature.chain.unit, law_error)
+
+
+def _result(composition) -> HoldAndWinSummary | None:
+    feature = next((f for f in composition.round.features if f.name == "hold_and_win"), None)
+    return None if feature is None else summary(composition.round, feature)
+
+
+FEATURE = Feature(
+    name="hold_and_win",
+    kind=Kind.ROUND,
+    title="Hold & win",
+    present=lambda game: game.hold_and_win is not None,
+    marks=_marks,
+    build=_build,
+    result=_result,
+    json="slotmath.report.hold_and_win:json_section",
+    tables="slotmath.report.hold_and_win:tables",
+    summary="slotmath.report.hold_and_win:summary",
+    panel="slotmath.widgets.hold_and_win_panel:hold_and_win_panel",
+    charts="slotmath.plot.hold_and_win:charts",
+    simulator="slotmath.simulate.hold_and_win:play_hold_and_win",
+    round_simulator="slotmath.simulate.hold_and_win:simulate_rounds",
+    plays=("pays", "hold_and_win", "modifiers"),
+    checks="slotmath.report.hold_and_win:entries",
+    errors="slotmath.report.hold_and_win:errors",
+)

@@ -14,19 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from slotmath.features.base import Feature, Kind
 from slotmath.markov.jackpot import JackpotPool, PoolAnalysis, analyze_pool
 from slotmath.model.game import Game
 
-__all__ = ["CHANCES_TAIL", "POOL_TAIL", "JackpotFigures", "Jackpots", "chances_law",
-           "stationary_feature"]
+__all__ = ["CHANCES_TAIL", "FEATURE", "POOL_TAIL", "JackpotFigures", "Jackpots", "chances_law"]
 
 POOL_TAIL = 1e-12  # pools beyond each one's 1 - POOL_TAIL quantile are too rare to matter
 CHANCES_TAIL = 1e-13  # mass of the wheel-spins-per-round law cut off its upper tail
-
-
-def stationary_feature(game: Game, level: int) -> Jackpots | None:
-    """The game's progressive jackpots at bet ``level``, or None."""
-    return Jackpots(game, level) if game.jackpots else None
 
 
 def chances_law(events_round) -> tuple[dict[int, float], Fraction, float]:
@@ -189,3 +184,29 @@ class Jackpots:
             law = JackpotPool.from_spec(spec, self.level).law
             out[spec.name] = float(law(float(pools[spec.name])))
         return out
+
+    def division_chances(self, figures: JackpotFigures) -> dict[str, float]:
+        """Each jackpot division's stationary chance per wheel spin (0 when the wheel is never
+        reached), given this feature's ``figures``."""
+        return {spec.name: figures.chance_per_wheel_spin(spec.name) for spec in self.game.jackpots}
+
+
+FEATURE = Feature(
+    name="jackpots",
+    kind=Kind.STATIONARY,
+    title="Progressive jackpots",
+    present=lambda game: bool(game.jackpots),
+    build=Jackpots,
+    result=lambda composition: composition.stationary["jackpots"],
+    json="slotmath.report.jackpots:json_section",
+    tables="slotmath.report.jackpots:tables",
+    simulation="slotmath.report.jackpots:simulation",
+    simulation_text="slotmath.report.jackpots:simulation_text",
+    summary="slotmath.report.jackpots:summary",
+    panel="slotmath.widgets.jackpot_panel:feature_panel",
+    charts="slotmath.plot.jackpots:charts",
+    simulator="slotmath.simulate.jackpots:Pools",
+    checks="slotmath.report.jackpots:entries",
+    disclosure="slotmath.report.jackpots:disclosure",
+    errors="slotmath.report.jackpots:errors",
+)

@@ -1,4 +1,4 @@
-"""Base-game modifiers as a paid-spin feature: the paid spin's table becomes the exact mixture
+"""Base-game modifiers as a feature of kind ``paid-spin``: the paid spin's table becomes the exact mixture
 of the plain spin's table and each modifier's table (:mod:`slotmath.exact.modifiers`).
 
 At most one modifier acts on a paid spin (``[modifiers]``, :mod:`slotmath.model.modifiers`),
@@ -22,11 +22,11 @@ from math import lcm
 
 from slotmath.exact.modifiers import modifier_table
 from slotmath.exact.spin_table import MarkedTable
-from slotmath.features.base import Context
+from slotmath.features.base import Context, Feature, Kind, Mark
 from slotmath.features.compose import RoundLaw
 from slotmath.model.modifiers import Modifier, Modifiers
 
-__all__ = ["ModifierShare", "PaidSpinModifiers", "mix", "paid_spin_feature"]
+__all__ = ["FEATURE", "ModifierFigures", "ModifierShare", "PaidSpinModifiers", "mix"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,7 @@ class PaidSpinModifiers:
 
     context: Context
     spec: Modifiers
+    marks: tuple[Mark, ...] = ()  # what the round features count on the paid spin
     name: str = "modifiers"
     simulator: str = "slotmath.simulate.modifiers.play_paid_spins"
     _tables: dict = field(default_factory=dict, repr=False)
@@ -90,11 +91,11 @@ class PaidSpinModifiers:
     def _count_symbol(self, marks: tuple[str, ...]) -> str | None:
         if marks == ():
             return None
-        hw = self.context.game.hold_and_win
-        if marks == ("cash",) and hw is not None:
-            return hw.symbol
-        raise ValueError(f"a modified paid spin counts the hold & win cash symbols or "
-                         f"nothing, not {marks}")
+        counted = [m.symbol for m in self.marks if m.kind == "count"]
+        if marks == ("count",) and counted:
+            return counted[0]
+        raise ValueError(f"a modified paid spin counts one symbol's count or nothing, not "
+                         f"{marks}")
 
     def table(self, modifier: Modifier, marks: tuple[str, ...]) -> MarkedTable:
         """Exact (marks..., credits) weights of a paid spin ``modifier`` acts on (once)."""
@@ -107,7 +108,7 @@ class PaidSpinModifiers:
             raw = modifier_table(self.context.game, modifier, "base", self.context.level,
                                  self.context.model, self._count_symbol(marks),
                                  progress=report)
-            if marks == ("cash",):
+            if marks == ("count",):
                 weights = dict(raw.weights)
             else:  # project the count column away
                 weights = {}
@@ -186,10 +187,37 @@ class PaidSpinModifiers:
         return out
 
 
-def paid_spin_feature(context: Context) -> PaidSpinModifiers | None:
-    """The game's modifiers as a paid-spin feature, or None without ``[modifiers]``."""
-    spec = getattr(context.game, "modifiers", None)
-    return None if spec is None else PaidSpinModifiers(context, spec)
+@dataclass(frozen=True)
+class ModifierFigures:
+    """``analysis.features["modifiers"]``: each modifier's :class:`ModifierShare` by name
+    (``shares``), and the error bounds of the components it restates (numerical ones only:
+    :meth:`PaidSpinModifiers.errors`)."""
+
+    shares: dict
+    errors: dict
+
+
+def _result(c) -> ModifierFigures:
+    built = next(f for f in c.paid_spin_features if f.name == FEATURE.name)
+    plain = c.spin("base", 1)
+    return ModifierFigures(built.shares(c.round, plain), built.errors(c.round, plain))
+
+
+FEATURE = Feature(
+    name="modifiers",
+    kind=Kind.PAID_SPIN,
+    title="Base-game modifiers",
+    present=lambda game: game.modifiers is not None,
+    build=lambda context, marks: PaidSpinModifiers(context, context.game.modifiers, marks),
+    result=_result,
+    json="slotmath.report.modifiers:json_section",
+    tables="slotmath.report.modifiers:tables",
+    errors="slotmath.report.modifiers:errors",
+    panel="slotmath.widgets.modifiers_panel:modifiers_panel",
+    simulator="slotmath.simulate.modifiers:play_paid_spins",
+    round_simulator="slotmath.simulate.modifiers:simulate_rounds",
+    plays=("pays", "modifiers"),
+)
 
 
 def components_at(components: dict, shares: dict[str, ModifierShare],

@@ -418,6 +418,13 @@ class Game:
     def scatters(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.symbols.values() if s.scatter)
 
+    @property
+    def has_currency_figures(self) -> bool:
+        """Whether a figure of the game is set in currency (a jackpot's seed, a cap in
+        currency), so that its coin value changes more than the bet's currency value."""
+        return bool(self.jackpots) or (self.max_win is not None
+                                       and self.max_win.currency is not None)
+
     def total_bet(self, level: int = 1) -> int:
         """Total bet in coins at ``level``."""
         return self.bet * level

@@ -19,6 +19,15 @@ def as_distribution(result: Any):
     )
 
 
+def feature_of(result: Any, name: str):
+    """Feature ``name``'s figures when ``result`` is an Analysis (``result.features[name]``;
+    None when its game has no such feature), else ``result`` itself (already the figures)."""
+    features = getattr(result, "features", None)
+    if features is None or isinstance(result, type):
+        return result
+    return features.get(name, None)
+
+
 def axes(ax=None):
     """``ax``, or new Axes on a new pyplot figure."""
     if ax is not None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from slotmath.plot._common import axes
+from slotmath.plot._common import axes, feature_of
 
 __all__ = [
     "carried_multiplier_data",
@@ -30,7 +30,7 @@ def cascade_count_data(result: Any) -> pd.DataFrame:
     Parameters
     ----------
     result : Analysis, CascadeLaw or mapping
-        An :class:`~slotmath.analysis.Analysis` of a cascading game (its ``cascade_law``), a
+        An :class:`~slotmath.analysis.Analysis` of a cascading game (its ``features["cascades"]``), a
         :class:`~slotmath.exact.cascades.CascadeLaw`, or a mapping cascades -> probability.
 
     Returns
@@ -50,7 +50,7 @@ def cascade_count_data(result: Any) -> pd.DataFrame:
     1         1               3/8        0.375     0.500           2
     2         2               1/8        0.125     0.125           3
     """
-    law = getattr(result, "cascade_law", result)
+    law = feature_of(result, "cascades")
     if law is None:
         raise TypeError("this game has no cascades")
     if isinstance(law, Mapping):
@@ -179,7 +179,7 @@ def cascade_win_data(result: Any) -> pd.DataFrame:
     Parameters
     ----------
     result : Analysis or CascadeLaw
-        An :class:`~slotmath.analysis.Analysis` of a cascading game (its ``cascade_law``) or
+        An :class:`~slotmath.analysis.Analysis` of a cascading game (its ``features["cascades"]``) or
         a :class:`~slotmath.exact.cascades.CascadeLaw` (a lean one too: the win is kept).
 
     Returns
@@ -202,7 +202,7 @@ def cascade_win_data(result: Any) -> pd.DataFrame:
     >>> df.attrs["zero"]
     Fraction(5, 8)
     """
-    law = getattr(result, "cascade_law", result)
+    law = feature_of(result, "cascades")
     if law is None or not hasattr(law, "joint"):
         raise TypeError("expected the Analysis of a cascading game or a CascadeLaw, "
                         f"got {type(result).__name__}")
@@ -275,7 +275,7 @@ def freed_data(result: Any) -> pd.DataFrame:
     0     1     BW               1/4         0.25
     1     2     S2               1/2         0.50
     """
-    law = getattr(result, "cascade_law", result)
+    law = feature_of(result, "cascades")
     if law is None or not hasattr(law, "freed"):
         raise TypeError("expected the Analysis of a cascading game or a CascadeLaw, "
                         f"got {type(result).__name__}")
@@ -313,3 +313,13 @@ def plot_freed(result: Any, ax=None):
     if effects:
         ax.legend(fontsize="small")
     return ax
+
+
+def charts(analysis) -> list:
+    """The report's charts: the law of the cascade count, and the multiplier carried into
+    each free spin where the game has free spins."""
+    out = [("Cascades per paid spin", lambda ax: plot_cascade_counts(analysis, ax))]
+    if analysis.game.free_spins is not None:
+        out.append(("Multiplier carried into each free spin",
+                    lambda ax: plot_carried_multiplier(analysis, ax)))
+    return out

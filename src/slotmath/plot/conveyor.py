@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from slotmath.plot._common import axes
+from slotmath.plot._common import axes, feature_of
 
 __all__ = ["plot_rtp_by_visible_state", "plot_rtp_from_reset", "plot_stationary",
            "rtp_by_visible_state_data", "rtp_from_reset_data", "stationary_data"]
@@ -18,11 +18,9 @@ RESET_SPINS = (1, 2, 3, 5, 7, 10, 20, 50, 100, 200, 500, 1000)
 
 
 def _figures(result: Any):
-    stationary = getattr(result, "stationary", None)
-    if isinstance(stationary, dict) and "conveyor" in stationary:
-        return stationary["conveyor"]
-    if hasattr(result, "slot_law"):
-        return result
+    figures = feature_of(result, "conveyor")
+    if hasattr(figures, "slot_law"):
+        return figures
     raise TypeError(f"expected the analysis of a conveyor game, got {type(result).__name__}")
 
 
@@ -112,3 +110,11 @@ def plot_rtp_from_reset(result: Any, ax=None, spins=RESET_SPINS):
     ax.set_ylabel("RTP (%)")
     ax.legend()
     return ax
+
+
+def charts(analysis) -> list:
+    """The report's charts: the stationary law of the slots, the RTP by visible state and
+    the RTP from reset."""
+    return [("Conveyor: stationary law", lambda ax: plot_stationary(analysis, ax)),
+            ("Conveyor: RTP by visible state", lambda ax: plot_rtp_by_visible_state(analysis, ax)),
+            ("Conveyor: RTP from reset", lambda ax: plot_rtp_from_reset(analysis, ax))]

@@ -9,14 +9,14 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from slotmath.plot._common import axes
+from slotmath.plot._common import axes, feature_of
 
 __all__ = ["booster_data", "fill_sweep_data", "plot_boosters", "plot_fill_sweep",
            "plot_respin_win", "respin_win_data"]
 
 
 def _summary(result):
-    return getattr(result, "hold_and_win", None) or result
+    return feature_of(result, "hold_and_win")
 
 
 def respin_win_data(result) -> pd.DataFrame:
@@ -120,3 +120,9 @@ def plot_fill_sweep(data: pd.DataFrame, ax=None):
     ax.set_ylabel("P(grid full)")
     ax.set_title("Hold & win: fill probability")
     return ax
+
+
+def charts(analysis) -> list:
+    """The report's charts: the respin round's win law and the booster frequencies."""
+    return [("Hold & win: the round's win", lambda ax: plot_respin_win(analysis, ax)),
+            ("Hold & win: boosters", lambda ax: plot_boosters(analysis, ax))]

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from slotmath.plot._common import axes
+from slotmath.plot._common import axes, feature_of
 
 __all__ = [
     "hit_value_data",
@@ -219,8 +219,8 @@ def plot_rtp_by_level(data: Any, ax=None, *, kind: str = "stacked",
 
 
 def _pool(analysis: Any, name: str):
-    jackpots = getattr(analysis, "jackpots", None)
-    if jackpots is None:
+    jackpots = feature_of(analysis, "jackpots")
+    if jackpots is None or not hasattr(jackpots, "pools"):
         raise ValueError("the analysis has no progressive jackpots")
     if name not in jackpots.pools:
         raise ValueError(f"no jackpot {name!r}: the analysis has {list(jackpots.pools)}")
@@ -544,3 +544,16 @@ def plot_pool(analysis: Any, name: str, ax=None, *, bins: int = BINS, tail: floa
     """
     data = pool_data(analysis, name, bins=bins, tail=tail)
     return _plot_money_law(data, axes(ax), "C4", "pool at a random round", "pool")
+
+
+def charts(analysis) -> list:
+    """The report's charts of each pool: its value at a hit, the time between hits and the
+    pool itself (``(title, draw(ax))`` pairs)."""
+    pools = feature_of(analysis, "jackpots").pools
+    out = []
+    for name in pools:
+        out += [(f"{name}: value at hit", lambda ax, n=name: plot_hit_value(analysis, n, ax)),
+                (f"{name}: time between hits",
+                 lambda ax, n=name: plot_time_between_hits(analysis, n, ax)),
+                (f"{name}: pool", lambda ax, n=name: plot_pool(analysis, n, ax))]
+    return out

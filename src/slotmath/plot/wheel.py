@@ -70,3 +70,8 @@ def plot_wheel(game, ax=None):
     ax.set_title(f"bonus wheel: weights {', '.join(map(str, data['weight']))}; "
                  f"mean coin prize {float(mean):.4g} x bet", fontsize="medium")
     return ax
+
+
+def charts(analysis) -> list:
+    """The report's chart of the wheel's divisions."""
+    return [("Bonus wheel", lambda ax: plot_wheel(analysis.game, ax))]

@@ -1,6 +1,8 @@
-"""The PAR figures of a cascading game: pays per entry over all drops, scatter counts of the
-final window, and the cascade section of the JSON (cascade counts, final multiplier, freed
-bonus symbols, ways in play)."""
+"""Cascades in the PAR reports: the JSON section (cascade counts, final multiplier, freed
+bonus symbols, ways in play for a ways game, the free spins' carried multiplier), the
+workbook's tables and the summary rows (``analysis.features["cascades"]``,
+:class:`slotmath.exact.cascades.CascadeLaw`). The pays over every drop and the scatter counts
+of the final window are the window's rows (:mod:`slotmath.report.pays`)."""
 
 from __future__ import annotations
 
@@ -8,83 +10,21 @@ from fractions import Fraction
 
 import pandas as pd
 
-from slotmath.report.figures import figure
+from slotmath.report.figures import figure, figure_row, figure_table, rules_table
 
-__all__ = ["carried_multiplier_table", "cascade_scatter_records", "cascade_scatter_table",
-           "cascade_section", "cascade_symbol_table"]
+__all__ = ["carried_multiplier_table", "cascade_section", "json_section", "summary", "tables"]
 
 
 def _law(a):
-    return a.cascade_law
-
-
-def cascade_symbol_table(a) -> pd.DataFrame:
-    """Per pay-table entry and run: its exact RTP over every drop of the paid spin, each drop
-    at its cascade multiplier (hits are not counted for cascading games: one spin can pay an
-    entry in several drops)."""
-    law = _law(a)
-    cpb = law.credits_per_bet
-    model = a.context.model
-    rows = []
-    for (key, run), credits in sorted(law.entry_weights.items()):
-        contribution = Fraction(credits, law.cycle * cpb)
-        rows.append({"symbol": key, "count": run,
-                     "pay_x_bet": float(Fraction(model.key_credits[key].get(run, 0), cpb)),
-                     "rtp": float(contribution), "rtp_exact": str(contribution)})
-    return pd.DataFrame(rows, columns=["symbol", "count", "pay_x_bet", "rtp", "rtp_exact"])
-
-
-def _scatter_rows(a) -> list[dict]:
-    """The scatter rows with exact values: probability, pay and RTP as Fractions (the one
-    place a cascading game's scatter RTP per count is computed; the table and the JSON read
-    it)."""
-    law = _law(a)
-    game = a.game
-    fs = game.free_spins
-    name = fs.trigger if fs is not None else (game.scatters[0] if game.scatters else None)
-    counts: dict = {}
-    for (_c, _a, t, _k), w in law.joint.items():
-        counts[t] = counts.get(t, 0) + w
-    credits = a.context.model.scatter_credits.get(name, ()) if name else ()
-    rows = []
-    for t in sorted(counts):
-        w = counts[t]
-        pay = credits[t] if t < len(credits) else 0
-        rows.append({"symbol": name, "count": t, "weight": w,
-                     "probability": Fraction(w, law.cycle), "one_in": law.cycle / w,
-                     "pay_x_bet": Fraction(pay, law.credits_per_bet),
-                     "free_spins": fs.award_for(t) if fs is not None else 0,
-                     "rtp": Fraction(w * pay, law.cycle * law.credits_per_bet)})
-    return rows
-
-
-SCATTER_COLUMNS = ["symbol", "count", "weight", "probability", "one_in", "pay_x_bet",
-                   "free_spins", "rtp"]
-
-
-def cascade_scatter_table(a) -> pd.DataFrame:
-    """Per count of the trigger symbol in the spin's final window (every scatter that landed
-    in the spin): weight, probability, pay, spins awarded, RTP."""
-    rows = [{k: float(v) if isinstance(v, Fraction) else v for k, v in r.items()}
-            for r in _scatter_rows(a)]
-    return pd.DataFrame(rows, columns=SCATTER_COLUMNS)
-
-
-def cascade_scatter_records(a) -> list[dict]:
-    """The JSON ``scatters`` rows of a cascading game: probability and RTP as figures."""
-    return [{k: figure(v) if k in ("probability", "rtp") else
-             float(v) if isinstance(v, Fraction) else v for k, v in r.items()}
-            for r in _scatter_rows(a)]
+    return a.features["cascades"]
 
 
 def cascade_section(a) -> dict:
     """The ``cascades`` object of ``slotmath analyze --json`` (exact fractions as "p/q")."""
     law = _law(a)
-    ways = law.ways_in_play
-    top = max(ways)
     game = a.game
     rule = game.cascades.multiplier
-    return {
+    out = {
         "refill": game.cascades.refill,
         "multiplier": ({"ladder": list(rule.ladder)} if rule.ladder is not None else
                        {"start": rule.start, "step": rule.step, "max": rule.max}),
@@ -94,9 +34,6 @@ def cascade_section(a) -> dict:
                                         Fraction(0))),
         "final_multiplier": {str(k): figure(p) for k, p in law.final_multiplier.items()},
         "freed": {f"reel {r + 1} {e}": figure(p) for (r, e), p in law.freed.items()},
-        "ways_in_play": {str(n): figure(p) for n, p in ways.items()},
-        "max_ways": top,
-        "max_ways_probability": figure(ways[top]),
         "exact": True,
         "free_spins_win": _feature_win(a),
         "free_spins_multiplier": _carried_multiplier(a),
@@ -110,6 +47,66 @@ def cascade_section(a) -> dict:
                          "free_spins_win.cdf_bound (DKW, 99.9%)",
         },
     }
+    if game.ways:  # the ways a window pays on (frozen bonus symbols split them)
+        ways = law.ways_in_play
+        top = max(ways)
+        out["ways_in_play"] = {str(n): figure(p) for n, p in ways.items()}
+        out["max_ways"] = top
+        out["max_ways_probability"] = figure(ways[top])
+    return out
+
+
+def json_section(a) -> dict:
+    section = cascade_section(a)
+    out = {"cascades": section}
+    if "max_ways" in section:
+        out["max_ways"] = section["max_ways"]
+    return out
+
+
+def _law_table(law: dict, column: str) -> pd.DataFrame:
+    return pd.DataFrame([{column: k, "probability": float(p), "probability_exact": str(p)}
+                         for k, p in law.items()],
+                        columns=[column, "probability", "probability_exact"])
+
+
+def tables(a) -> list:
+    """The rules, the law of the cascades per paid spin and of its final multiplier, what
+    the frozen bonus symbols free, the ways in play (a ways game) and the multiplier carried
+    into each free spin."""
+    law, spec = _law(a), a.game.cascades
+    rule = spec.multiplier
+    rules = rules_table([
+        ("refill", spec.refill),
+        ("multiplier", f"ladder {list(rule.ladder)}" if rule.ladder is not None else
+         f"start {rule.start}, step {rule.step}, max {rule.max}"),
+        ("carried through free spins", "yes" if spec.carry_multiplier else "no"),
+    ])
+    expected = sum((k * p for k, p in law.cascade_counts.items()), Fraction(0))
+    out = [("Cascades: rules", rules),
+           ("Cascades: figures", figure_table([
+               figure_row("expected cascades per paid spin", expected),
+               figure_row("RTP of the later drops (multiplied)", a.components["cascades"])])),
+           ("Cascades: cascades per paid spin", _law_table(law.cascade_counts, "cascades")),
+           ("Cascades: final multiplier", _law_table(law.final_multiplier, "multiplier"))]
+    if law.freed:
+        out.append(("Cascades: bonus symbols freed", pd.DataFrame(
+            [{"where": f"reel {r + 1} {e}", "probability": float(p),
+              "probability_exact": str(p)} for (r, e), p in law.freed.items()])))
+    if a.game.ways:
+        out.append(("Cascades: ways in play", _law_table(law.ways_in_play, "ways")))
+    carried = carried_multiplier_table(a)
+    if carried is not None:
+        out.append(("Cascades: multiplier carried into each free spin", carried))
+    return out
+
+
+def summary(a) -> list[tuple[str, str]]:
+    law = _law(a)
+    expected = sum((k * p for k, p in law.cascade_counts.items()), Fraction(0))
+    some = 1 - law.cascade_counts.get(0, Fraction(0))
+    return [("cascades per paid spin", f"{float(expected):.4f}"),
+            ("paid spins with a cascade", f"{float(some):.6%}")]
 
 
 def _carried_multiplier(a) -> list | None:

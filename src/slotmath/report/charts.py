@@ -17,6 +17,8 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
+from slotmath.features.base import hook
+
 __all__ = ["Chart", "chart_images"]
 
 #: Size and resolution of each chart: 7.5 x 4.5 inches at 100 dpi is 750 x 450 pixels.
@@ -51,8 +53,9 @@ def _render(title: str, draw) -> Chart:
 
 
 def chart_images(analysis) -> list[Chart]:
-    """The report's charts: win distribution, RTP breakdown, win sizes, and per jackpot its
-    value at a hit, time between hits and pool.
+    """The report's charts: win distribution, RTP breakdown, win sizes, then each declared
+    feature's charts (its ``charts`` hook: per jackpot its value at a hit, time between hits
+    and pool; the hold & win round's win and boosters; ...).
 
     The RTP by bet level (:func:`slotmath.plot.plot_rtp_by_level`) is left out: it needs the
     analysis of every level, and a report is of one.
@@ -65,12 +68,8 @@ def chart_images(analysis) -> list[Chart]:
         _render("RTP breakdown", lambda ax: plot.plot_rtp_breakdown(a, ax)),
         _render("Win sizes", lambda ax: plot.plot_win_sizes(a, ax)),
     ]
-    j = a.jackpots
-    for name in (j.pools if j is not None else ()):
-        charts += [
-            _render(f"{name}: value at hit", lambda ax, n=name: plot.plot_hit_value(a, n, ax)),
-            _render(f"{name}: time between hits",
-                    lambda ax, n=name: plot.plot_time_between_hits(a, n, ax)),
-            _render(f"{name}: pool", lambda ax, n=name: plot.plot_pool(a, n, ax)),
-        ]
+    for f in a.declared:
+        made = hook(f, "charts")
+        if made is not None:
+            charts += [_render(title, draw) for title, draw in made(a)]
     return charts

@@ -45,6 +45,8 @@ from functools import cached_property
 
 import pandas as pd
 
+from slotmath.features.base import hook
+
 __all__ = ["LIMITS", "RULES", "RULE_SETS", "ComplianceReport", "Finding", "Limit", "Rule",
            "check", "parse_limits", "parse_rule_sets"]
 
@@ -161,8 +163,9 @@ def _meets(rate, error: float, plays: float) -> bool:
 
 # -- what the figures are ---------------------------------------------------------------------
 def _direct(analysis, reel_set: str):
-    if reel_set == "base":
-        return analysis.direct
+    direct = analysis.composition.window.direct
+    if reel_set == "base" and direct is not None:
+        return direct
     from slotmath.exact.direct import direct_method
 
     return direct_method(analysis.game, reel_set, analysis.level, analysis.context.model)
@@ -220,16 +223,6 @@ def _game_rates(analysis) -> dict[str, Fraction]:
     return rates
 
 
-def _wheel_rate(analysis) -> Fraction:
-    """Exact expected bonus-wheel spins per paid game: the paid spin's and its free spins'."""
-    spins = analysis.wheel_spins
-    rate = spins.get("base", Fraction(0))
-    for f in analysis.round.features:
-        if f.name in spins:
-            rate += analysis.round.feature_spins(f.name) * spins[f.name]
-    return rate
-
-
 def _worst(rule: Rule, limits, per_level: dict[int, dict[str, tuple]], plays_limit: str,
            notes: Mapping[str, str] | None = None) -> list[Finding]:
     """One row per subject: its rarest level among those that offer it."""
@@ -275,34 +268,24 @@ def _gli_top_award(levels: _Levels, limits, rule: Rule) -> list[Finding]:
 
 
 def _gli_features(levels: _Levels, limits, rule: Rule) -> list[Finding]:
-    game = levels.game
+    """Entry to each feature: every declared feature's ``checks`` entries (its trigger, its
+    expected entries per game, each jackpot's hits), per level."""
     per_level: dict[int, dict[str, tuple]] = {}
     notes: dict[str, str] = {}
     for level, a in levels.items():
         rates: dict[str, tuple] = {}
-        if game.free_spins is not None:
-            p = a.free_spins.trigger_probability
-            rates["free spins trigger"] = (p, 0.0)
-            if not p:
-                notes["free spins trigger"] = (f"the trigger ({game.free_spins.trigger}) cannot "
-                                               "show in enough positions on the base reels")
-        if game.bonus_wheel is not None:
-            rates["bonus wheel entry"] = (_wheel_rate(a), 0.0)
-            notes["bonus wheel entry"] = "expected wheel spins per game (paid spin and free spins)"
-        j = a.jackpots
-        for spec in game.jackpots:
-            pool = None if j is None else j.pools.get(spec.name)
-            subject = f"jackpot {spec.name}"
-            if pool is None:
-                rates[subject] = (0.0, 0.0)
-                notes[subject] = "no game can spin the bonus wheel, so it is never hit"
-            else:
-                rates[subject] = (pool.hits_per_round, j.hits_error(pool))
-                notes[subject] = "numerical (renewal model of the pool)"
+        for f in a.declared:
+            entries = hook(f, "checks")
+            if entries is None:
+                continue
+            for subject, (rate, error, note) in entries(a).items():
+                rates[subject] = (rate, error)
+                if note:
+                    notes[subject] = note
         per_level[level] = rates
     if not any(per_level.values()):
         return [Finding(rule.rule_set, rule.id, rule.source, "features", "-", "none", "-", True,
-                        note="the game has no free spins, bonus wheel or jackpot")]
+                        note="the game has no feature to enter")]
     return _worst(rule, limits, per_level, f"1 in {limits[rule.limit]:,.0f} games", notes)
 
 
@@ -360,39 +343,41 @@ def _anz_patterns(levels: _Levels, limits, rule: Rule) -> list[Finding]:
 
 
 def _anz_sd(levels: _Levels, limits, rule: Rule) -> list[Finding]:
-    by_level = {level: (a.std_total, a.std, a.jackpots is not None) for level, a in levels.items()}
+    by_level = {level: (a.std_total, a.std, _carried(a)) for level, a in levels.items()}
     level = max(by_level, key=lambda k: (by_level[k][0], -k))
-    total, coin, jackpots = by_level[level]
+    total, coin, carried = by_level[level]
     passed = all(math.isfinite(t) for t, _, _ in by_level.values())
     figure = f"{total:.4f} x bet at level {level}"
     note = "SD by level: " + ", ".join(f"{lv} {t:.4f}" for lv, (t, _, _) in by_level.items())
-    if jackpots:
-        note = (f"with jackpots (approx.); coin game without progressives {coin:.4f}; " + note)
+    if carried:
+        note = (f"with {', '.join(carried)} (approx.); the round without them {coin:.4f}; "
+                + note)
     return [Finding(rule.rule_set, rule.id, rule.source, "SD in the highest-SD configuration",
                     str(level), figure, "computed", passed, value=total, note=note)]
 
 
+def _carried(a) -> list[str]:
+    """The titles of ``a``'s stationary features (a state carried between rounds)."""
+    c = a.composition
+    return [f.title.lower() for f in a.declared if f.name in c.stationary_built
+            and f.name != getattr(c.owner, "name", None)]
+
+
 def _anz_progressive(levels: _Levels, limits, rule: Rule) -> list[Finding]:
-    game = levels.game
-    if not game.jackpots:
-        return [Finding(rule.rule_set, rule.id, rule.source, "progressive jackpots", "-", "none",
-                        "disclosed", True, note="the game has no progressive jackpot")]
-    currency = f" {game.currency}" if game.currency else ""
+    """Each declared feature's ``disclosure`` rows (a progressive jackpot's reset, increment
+    and expected hit value), per level."""
     rows = []
     for level, a in levels.items():
-        j = a.jackpots
-        for spec in game.jackpots:
-            pool = j.pools.get(spec.name)
-            value = None if pool is None else pool.hit_value_mean
-            figure = (f"reset {float(spec.seed):,g}{currency}, increment "
-                      f"{float(spec.contribution):.3%} of bet, expected hit value "
-                      + ("never" if value is None else f"{value:,.2f}{currency}"))
-            passed = value is not None and math.isfinite(value)
-            note = ("never hit: no game can spin the bonus wheel" if value is None
-                    else f"hit value numerical, error <= "
-                         f"{pool.error_bounds.get('hit_value_mean', 0.0):.1e}")
-            rows.append(Finding(rule.rule_set, rule.id, rule.source, f"jackpot {spec.name}",
-                                str(level), figure, "disclosed", passed, value=value, note=note))
+        for f in a.declared:
+            disclosure = hook(f, "disclosure")
+            if disclosure is None:
+                continue
+            for subject, text, value, passed, note in disclosure(a):
+                rows.append(Finding(rule.rule_set, rule.id, rule.source, subject, str(level),
+                                    text, "disclosed", passed, value=value, note=note))
+    if not rows:
+        return [Finding(rule.rule_set, rule.id, rule.source, "progressive jackpots", "-", "none",
+                        "disclosed", True, note="the game has no progressive jackpot")]
     return rows
 
 
@@ -400,8 +385,10 @@ def _ukgc_split(levels: _Levels, limits, rule: Rule) -> list[Finding]:
     rows = []
     for level, a in levels.items():
         parts = a.components
-        jackpot = parts.get("jackpots", Fraction(0))
-        base = sum((v for k, v in parts.items() if k != "jackpots"), Fraction(0))
+        carried = {name for name, f in a.composition.stationary_built.items()
+                   if f.driven_by is not None}
+        jackpot = sum((v for k, v in parts.items() if k in carried), Fraction(0))
+        base = sum((v for k, v in parts.items() if k not in carried), Fraction(0))
         total, error = a.rtp, a.rtp_error
         # two paths: the parts (direct method and each feature's mean) against the RTP (the
         # round's law); they must add up within the RTP's error bound

@@ -14,7 +14,7 @@ from slotmath.features.conveyor import REPORTED_SPINS, ConveyorFigures
 from slotmath.report.figures import figure
 
 __all__ = ["conveyor_analysis_dict", "conveyor_dict", "conveyor_simulation_dict",
-           "conveyor_text"]
+           "conveyor_text", "json_section", "summary", "tables"]
 
 #: Figures of the plain analysis that describe the strips without wilds or baubles, so they
 #: are left out of a conveyor game's report rather than shown wrong.
@@ -125,7 +125,7 @@ def conveyor_analysis_dict(a) -> dict:
     ('59/96', False, ['1', '10', '100', '1000'])
     """
     game = a.game
-    section = conveyor_dict(a.stationary["conveyor"])
+    section = conveyor_dict(a.features["conveyor"])
     out = {
         "name": game.name,
         "bet": game.bet,
@@ -153,7 +153,7 @@ def conveyor_analysis_dict(a) -> dict:
 
 def conveyor_text(a) -> str:
     """A short text summary of a conveyor game's analysis."""
-    d = conveyor_dict(a.stationary["conveyor"])
+    d = conveyor_dict(a.features["conveyor"])
     lines = [f"{a.game.name}: bauble conveyor (persistent state), bet level {a.level}",
              (f"RTP (stationary): {100 * d['rtp_float']:.4f}%  (error <= "
               f"{d['rtp_error']:.1e}; target {d['target_rtp']})")]
@@ -177,3 +177,47 @@ def conveyor_simulation_dict(sim) -> dict:
     return {"spins": sim.spins, "seed": sim.seed, "rtp": sim.rtp, "std_error": sim.std_error,
             "interval_4se": [low, high], "components": sim.components,
             "method": "consecutive paid spins carrying the conveyor (batch-means error)"}
+
+
+def json_section(a) -> dict:
+    """The conveyor plays the whole round: its document is the game's."""
+    return conveyor_analysis_dict(a)
+
+
+def tables(a) -> list:
+    """The stationary law of the conveyor, the RTP by visible state, the RTP from reset and
+    the advantage-play check."""
+    import pandas as pd
+
+    from slotmath.report.figures import figure_row, figure_table
+
+    figures = a.features["conveyor"]
+    d = conveyor_dict(figures)
+    holding = pd.DataFrame([{"baubles held": int(k), "probability": v["float"],
+                             "probability_exact": v["exact"]}
+                            for k, v in d["stationary"]["holding"].items()])
+    by_state = d["rtp_by_visible_state"]
+    ap = d["advantage_play"]
+    states = figure_table([
+        figure_row("visible states", by_state["states"], 0.0, "count"),
+        figure_row("RTP of the best visible state", by_state["best"]["rtp"],
+                   figures.error, "numerical"),
+        figure_row("stationary probability of the best state", by_state["best"]["probability"],
+                   None, "float64 of the exact law"),
+        figure_row("RTP of the worst visible state", by_state["worst"]["rtp"], figures.error,
+                   "numerical"),
+        figure_row("stationary probability of states above 100%",
+                   ap["probability_above_100"], None, "float64 of the exact law"),
+    ])
+    reset = pd.DataFrame([{"paid spins from reset": int(n), "mean RTP": v}
+                          for n, v in d["rtp_from_reset"]["N"].items()])
+    return [("Conveyor: baubles held (stationary law)", holding),
+            ("Conveyor: RTP by visible state (advantage play)", states),
+            ("Conveyor: RTP from the empty conveyor", reset)]
+
+
+def summary(a) -> list[tuple[str, str]]:
+    d = conveyor_dict(a.features["conveyor"])
+    ap = d["advantage_play"]
+    return [("conveyor: best visible state RTP", f"{ap['max_visible_state_rtp']:.4%}"),
+            ("conveyor: states above 100%", f"{ap['probability_above_100']:.4%} of spins")]

@@ -91,4 +91,68 @@ def _rational(value) -> Fraction | None:
     return None
 
 
-__all__ = ["FIELDS", "figure", "is_figure", "read_figure"]
+# -- rows of the PAR tables (text, xlsx and HTML render the same DataFrames) -----------------
+
+#: the columns of a figure table
+FIGURE_COLUMNS = ["figure", "value", "exact", "error", "method"]
+#: Float64 rounding of one exact value, or one operation on a few: the error bound written
+#: beside a decimal that is computed from exact figures in a handful of float operations.
+ROUNDOFF = 1e-15
+#: Total mass of an FFT distribution is 1 within this (tested in the free-spins chain), so no
+#: band of the distribution can be off by more, beyond its folded and dropped mass.
+FFT_MASS = 1e-12
+EXACT = "exact"
+
+
+def is_exact(value) -> bool:
+    """Whether ``value`` is an exact number (an int or a Fraction)."""
+    return isinstance(value, (int, Fraction)) and not isinstance(value, bool)
+
+
+def exact_text(value) -> str:
+    """An exact value as "p/q" (an integer as itself)."""
+    return str(Fraction(value))
+
+
+def one_in(p):
+    """1 / p, exactly when p is exact (inf when p is 0)."""
+    if not p:
+        return math.inf
+    return 1 / p if is_exact(p) else 1 / float(p)
+
+
+def figure_row(name: str, value, error: float | None = 0.0, method: str = EXACT) -> dict:
+    """One row of a figure table: exact values get their text, numerical ones their bound.
+
+    Examples
+    --------
+    >>> figure_row("hit frequency", Fraction(1, 3))["exact"]
+    '1/3'
+    >>> figure_row("SD", 2.5, 1e-15, "sqrt of the exact variance")["exact"]
+    ''
+    """
+    if is_exact(value):
+        decimal = int(value) if isinstance(value, int) else float(value)
+        return {"figure": name, "value": decimal, "exact": exact_text(value), "error": 0.0,
+                "method": method}
+    return {"figure": name, "value": float(value), "exact": "", "error": error,
+            "method": method}
+
+
+def figure_table(rows: list[dict]):
+    """A figure table (a DataFrame with :data:`FIGURE_COLUMNS`) of :func:`figure_row` rows."""
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=FIGURE_COLUMNS)
+
+
+def rules_table(rows: list[tuple[str, object]]):
+    """A table of a feature's rules as the game file states them: (rule, value) rows."""
+    import pandas as pd
+
+    return pd.DataFrame([{"rule": r, "value": v} for r, v in rows], columns=["rule", "value"])
+
+
+__all__ = ["EXACT", "FFT_MASS", "FIELDS", "FIGURE_COLUMNS", "ROUNDOFF", "exact_text", "figure",
+           "figure_row", "figure_table", "is_exact", "is_figure", "one_in", "read_figure",
+           "rules_table"]

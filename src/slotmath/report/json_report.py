@@ -1,25 +1,29 @@
-"""The JSON document of ``slotmath analyze --json`` (plain dicts of str / int / float)."""
+"""The JSON document of ``slotmath analyze --json`` (plain dicts of str / int / float).
+
+The head (RTP, components, hit frequency, SD, volatility, top award, confidence intervals,
+win sizes, pays and scatters) is the same for every game; each declared feature then adds its
+own section (its ``json`` hook, :mod:`slotmath.features.registry`). A feature listed in every
+game (``listed``) shows as null where the game does not have it.
+"""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from slotmath.features.base import hook
 from slotmath.report.figures import figure
-from slotmath.report.tables import confidence_frame, pool_figures, scatter_table, symbol_table
+from slotmath.report.pays import pay_records, scatter_records
+from slotmath.report.tables import confidence_frame
 
-#: pool_figures' keys that are figures (the others are the pool's rules, "1 in N" readings and
-#: error bounds: plain numbers)
-POOL_FIGURES = ("rtp", "contribution_rtp", "seed_rtp", "hits_per_round",
-                "hit_probability_per_wheel_spin", "mean_value_at_hit", "mean_value_at_hit_bets",
-                "mean_pool", "mean_restart_value")
+__all__ = ["analysis_dict", "distribution_notes"]
 
-
-def _exact(value) -> str:
-    """Exact number as "p/q" (``str(Fraction)``); an exact sympy number as its text."""
-    return str(value)
+#: what the "coin_round" section means, for a game with a stationary feature or an operation
+COIN_ROUND_MEANING = ("paid round with every wheel spin paying coins and no cap (exact); the "
+                      "hit frequency, SD, distribution and win sizes are of this round")
 
 
-def _number(value):
+def number(value):
+    """An exact number as an int when whole, else a float (the game's own parameters)."""
     value = Fraction(value)
     return value.numerator if value.denominator == 1 else float(value)
 
@@ -43,29 +47,9 @@ def distribution_notes(a) -> dict:
     return out
 
 
-def analysis_dict(a) -> dict:
-    """Everything the PAR sheet shows; every figure in one shape, :func:`figure`.
-
-    A figure is ``{"exact": "p/q" or None, "float": x}`` (docs/game-format.md, "The JSON
-    document"); counts, the game's own parameters, "1 in N" readings, error bounds and the
-    ``*_float`` copies kept for older readers are plain numbers.
-
-    Examples
-    --------
-    >>> import slotmath
-    >>> d = analysis_dict(slotmath.analyze(slotmath.load_game("data/games/tiny_lines.toml")))
-    >>> sorted(d["components"])
-    ['free_spins', 'lines', 'scatter']
-    >>> d["rtp"]
-    {'exact': '411/448', 'float': 0.9174107142857143}
-    """
+def _head(a) -> dict:
     game = a.game
-    if game.conveyor is not None:  # persistent state: slotmath.report.conveyor
-        from slotmath.report.conveyor import conveyor_analysis_dict
-        return conveyor_analysis_dict(a)
-    mw = a.top_award
-    intervals = confidence_frame(a)
-    out = {
+    return {
         "name": game.name,
         "bet": game.bet,
         "bet_level": a.level,
@@ -74,6 +58,15 @@ def analysis_dict(a) -> dict:
         "rtp_float": a.rtp_float,
         "rtp_exact": a.exact,
         "rtp_error": a.rtp_error,
+        "components": {k: figure(v) for k, v in a.components.items()},
+        "components_float": {k: float(v) for k, v in a.components.items()},
+    }
+
+
+def _round_figures(a) -> dict:
+    mw = a.top_award
+    intervals = confidence_frame(a)
+    return {
         "hit_frequency": figure(a.hit_frequency),
         "hit_frequency_float": float(a.hit_frequency),
         "base_hit_frequency": figure(a.base_hit_frequency),
@@ -82,9 +75,6 @@ def analysis_dict(a) -> dict:
         "variance": figure(a.variance),
         "volatility_index": {"90": figure(float(a.volatility_index(0.90))),
                              "95": figure(float(a.volatility_index(0.95)))},
-        "components": {k: figure(v) for k, v in a.components.items()},
-        "components_float": {k: float(v) for k, v in a.components.items()},
-        "free_spins": None,
         "max_win": {
             "multiple": figure(Fraction(mw.multiple)),
             "probability": figure(mw.probability),
@@ -104,136 +94,44 @@ def analysis_dict(a) -> dict:
              "rtp_share": figure(r.rtp_share)}
             for r in a.win_sizes
         ],
-        "pays": _pay_records(a),
-        "scatters": _scatter_records(a),
+        "pays": pay_records(a),
+        "scatters": scatter_records(a),
     }
-    if game.cascades is not None:
-        from slotmath.report.cascades import cascade_section
 
-        out["cascades"] = cascade_section(a)
-        out["max_ways"] = out["cascades"]["max_ways"]
-    wheel = game.bonus_wheel
-    if wheel is not None:
-        out["bonus_wheel"] = {
-            "symbol": wheel.symbol,
-            "count": wheel.count,
-            "per_spin": wheel.per_spin,
-            "mean_prize": figure(wheel.mean),
-            "multiplied_in_free_spins": wheel.multiplied,
-            "wheel_spins_per_spin": {k: figure(v) for k, v in a.wheel_spins.items()},
-            "rtp": (figure(a.components["bonus_wheel"]) if not game.jackpots
-                    else figure(float(a.components["bonus_wheel"]))),
-            "divisions": [
-                {"division": r["division"], "kind": r["kind"],
-                 "prize": None if r["prize"] is None else figure(Fraction(r["prize"])),
-                 "probability": figure(r["probability"])}
-                for r in a.wheel_outcomes()
-            ],
-        }
-        if game.jackpots:
-            out["bonus_wheel"]["divisions_note"] = (
-                "jackpot divisions at their stationary chance per wheel spin; their chance at "
-                "given pools: Analysis.wheel_outcomes(pools)")
+
+def analysis_dict(a) -> dict:
+    """Everything the PAR sheet shows; every figure in one shape, :func:`figure`.
+
+    A figure is ``{"exact": "p/q" or None, "float": x}`` (docs/game-format.md, "The JSON
+    document"); counts, the game's own parameters, "1 in N" readings, error bounds and the
+    ``*_float`` copies kept for older readers are plain numbers.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> d = analysis_dict(slotmath.analyze(slotmath.load_game("data/games/tiny_lines.toml")))
+    >>> sorted(d["components"])
+    ['free_spins', 'lines', 'scatter']
+    >>> d["rtp"]
+    {'exact': '411/448', 'float': 0.9174107142857143}
+    """
+    from slotmath.features.registry import REGISTRY
+
+    owner = a.composition.owner
+    if owner is not None:  # it plays the whole round: its document
+        return hook(owner, "json")(a)
+    game = a.game
+    out = _head(a) | _round_figures(a)
+    out |= {f.name: None for f in REGISTRY if f.listed and f not in a.declared}
     if game.coin_value is not None:
-        out["coin_value"] = _number(game.coin_value)
+        out["coin_value"] = number(game.coin_value)
         out["currency"] = game.currency
-        out["bet_value"] = _number(game.bet_value(a.level))
-    if a.jackpots is not None or a.cap is not None:
-        out["coin_round"] = {
-            "rtp": figure(a.round.mean),
-            "rtp_float": float(a.round.mean),
-            "meaning": "paid round with every wheel spin paying coins and no cap (exact); the "
-                       "hit frequency, SD, distribution and win sizes are of this round",
-        }
-    j = a.jackpots
-    if j is not None:
-        out["jackpots"] = {
-            "rtp": figure(float(j.rtp)),
-            "coin_prizes_replaced": figure(float(j.coin_loss)),
-            "error": j.error,
-            "wheel_spins_per_round": figure(j.mean_chances),
-            "wheel_spins_per_round_float": float(j.mean_chances),
-            "wheel_spins_law": {str(k): figure(float(p)) for k, p in sorted(j.chances.items())},
-            "wheel_spins_law_error": j.chances_error,
-            "coin_division_probability": figure(float(j.coin_probability)),
-            "hits_one_in_rounds": 1 / j.hits_per_round if j.hits_per_round else None,
-            "pools": {name: {k: figure(float(v)) if k in POOL_FIGURES else v
-                             for k, v in pool.items()}
-                      for name, pool in pool_figures(a).items()},
-            "method": "renewal model of each pool (slotmath.markov.jackpot), numerical; pool "
-                      "fed by play at this bet level only",
-        }
-        if not j.reachable:
-            out["jackpots"]["note"] = ("no round can spin the bonus wheel on these reels: no "
-                                       "jackpot is ever hit, and they are reported as zero")
-    cap = a.cap
-    if cap is not None:
-        out["max_win_cap"] = {
-            "cap_coins": _number(cap.cap_coins),
-            "cap_bets": _number(cap.cap_bets),
-            "cap_currency": (_number(cap.cap_coins * game.coin_value)
-                             if game.coin_value is not None else None),
-            "rtp_effect": figure(-cap.effect if cap.exact else -float(cap.effect)),
-            "rtp_effect_exact": _exact(-cap.effect) if cap.exact else None,
-            "probability_capped": figure(cap.probability if cap.exact
-                                         else float(cap.probability)),
-            "exact": cap.exact,
-            "error": cap.error,
-            "resolution": cap.resolution,
-            "scope": "coin win of a paid round (base spin, its free spins, wheel coin prizes); "
-                     "jackpots are paid outside the cap",
-        }
-    if a.hold_and_win is not None:
-        from slotmath.report.hold_and_win_json import hold_and_win_section, top_award
-        out["hold_and_win"] = hold_and_win_section(a)
-        if game.hold_and_win.top_award is not None:
-            out["max_win"] = top_award(a)
-    if a.modifiers:
-        from slotmath.report.hold_and_win_json import modifiers_section
-        out["modifiers"] = modifiers_section(a)
-    fs = a.free_spins
-    if fs is not None:
-        out["free_spins"] = {
-            "trigger_probability": figure(fs.trigger_probability),
-            "expected_spins": figure(fs.expected_spins),
-            "expected_win": figure(fs.expected_win),
-            "rtp": figure(fs.rtp),
-            "max_spins": game.free_spins.max_spins,
-            "spins_distribution_exact": (True if fs.spins_distribution is None
-                                         else fs.spins_distribution.exact),
-            "spins_tail_mass": (0.0 if fs.spins_distribution is None
-                                else fs.spins_distribution.tail_mass),
-        }
-        if not fs.trigger_probability:
-            out["free_spins"]["note"] = ("the trigger can never occur on these reels: the "
-                                         "feature is reported as zero")
+        out["bet_value"] = number(game.bet_value(a.level))
+    if a.composition.stationary_built or a.composition.operations:
+        out["coin_round"] = {"rtp": figure(a.round.mean), "rtp_float": float(a.round.mean),
+                             "meaning": COIN_ROUND_MEANING}
+    for f in a.declared:
+        section = hook(f, "json")
+        if section is not None:
+            out |= section(a)
     return out
-
-
-def _pay_records(a) -> list[dict]:
-    """The pay table's rows, their hits per spin and RTP as figures (``rtp_exact`` kept)."""
-    rows = symbol_table(a).to_dict(orient="records")
-    if a.game.cascades is not None:  # every drop of the chain; hits are not counted
-        for row in rows:
-            row["rtp"] = figure(Fraction(row["rtp_exact"]))
-        return rows
-    cycle = a.direct.cycle
-    for row in rows:
-        row["hits_per_spin"] = figure(Fraction(row["hits"], cycle))
-        row["rtp"] = figure(Fraction(row["rtp_exact"]))
-    return rows
-
-
-def _scatter_records(a) -> list[dict]:
-    """The scatter table's rows, their probability and RTP as figures."""
-    if a.game.cascades is not None:  # the final window of the chain, computed once there
-        from slotmath.report.cascades import cascade_scatter_records
-
-        return cascade_scatter_records(a)
-    rows = scatter_table(a).to_dict(orient="records")
-    d = a.direct
-    for row in rows:
-        credits = d.scatter_credits[row["symbol"]][row["count"]]
-        row["probability"] = figure(Fraction(row["weight"], d.cycle))
-        row["rtp"] = figure(Fraction(row["weight"] * credits, d.cycle * d.credits_per_bet))
-    return rows

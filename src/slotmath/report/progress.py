@@ -10,18 +10,24 @@ progress=...)``, the CLI's ``--progress``), it costs the analysis nothing.
 
 from __future__ import annotations
 
-#: (attribute of the analysis, what the bar says while it is computed)
-STAGES = (
-    ("window_components", "paid spin (direct method or cascade chain)"),
-    ("base_table", "full-cycle enumeration"),
-    ("round", "round law (features)"),
-    ("jackpots", "jackpot pools"),
-    ("cap", "max-win cap"),
-    ("distribution", "round distribution"),
-    ("win_sizes", "win sizes"),
-)
-#: the stages of a persistent-state game (no round distribution is computed for it)
-PERSISTENT_STAGES = (("rtp", "persistent-state chain"), ("components", "components"))
+from slotmath.features.base import Kind
+
+
+def stages(analysis) -> list[tuple[str, object]]:
+    """What :func:`compute` asks for, in order: (what the bar says, a function of the
+    analysis). The paid spin, the round, each declared feature's figures, the distribution;
+    a game whose owner plays the whole round: its chain and the components."""
+    if analysis.composition.owner is not None:
+        owner = analysis.composition.owner
+        return [(f"{owner.title.lower()} chain", lambda a: a.rtp),
+                ("components", lambda a: a.components)]
+    out = [("paid spin's pays", lambda a: a.composition.window),
+           ("full-cycle enumeration", lambda a: a.base_table),
+           ("round law (features)", lambda a: a.round)]
+    out += [(f.title.lower(), lambda a, name=f.name: a.features[name])
+            for f in analysis.declared if f.kind is not Kind.PAYS]
+    return out + [("round distribution", lambda a: a.distribution),
+                  ("win sizes", lambda a: a.win_sizes)]
 
 
 def compute(analysis, delay: float = 0.0, file=None):
@@ -45,11 +51,11 @@ def compute(analysis, delay: float = 0.0, file=None):
     """
     from tqdm.auto import tqdm
 
-    stages = STAGES if getattr(analysis.game, "conveyor", None) is None else PERSISTENT_STAGES
-    with tqdm(total=len(stages), desc=analysis.game.name, unit="stage", delay=delay,
+    todo = stages(analysis)
+    with tqdm(total=len(todo), desc=analysis.game.name, unit="stage", delay=delay,
               file=file, leave=False) as bar:
-        for attribute, label in stages:
+        for label, step in todo:
             bar.set_postfix_str(label, refresh=False)
-            getattr(analysis, attribute)
+            step(analysis)
             bar.update(1)
     return analysis

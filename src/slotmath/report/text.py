@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import pandas as pd
 
+from slotmath.features.base import Kind, hook
 from slotmath.report.tables import (
     confidence_frame,
-    jackpot_frame,
     scatter_table,
     summary_frame,
     symbol_table,
     win_size_frame,
 )
+
+#: longest text shown whole in a table of the text sheet
+FOLD = 48
 
 #: the text sheet's one convention: shares of the bet and probabilities in %, each such
 #: column labelled " %" (the DataFrames of report.tables keep fractions)
@@ -72,8 +75,23 @@ def pay_table_display(a) -> pd.DataFrame:
     return _in_percent(pays.drop(columns=["one_in"]))
 
 
+def _folded(frame: pd.DataFrame, width: int = FOLD) -> pd.DataFrame:
+    """``frame`` with long texts (exact fractions of hundreds of digits) cut to ``width``
+    characters, their length said: the workbook and the JSON hold them whole."""
+    out = frame.copy()
+    for c in out.columns:
+        if out[c].dtype == object:
+            out[c] = [f"{v[:width - 12]}...({len(v)} ch)" if isinstance(v, str) and len(v) > width
+                      else v for v in out[c]]
+    return out
+
+
 def par_sheet_text(a) -> str:
-    """Summary, pay table hits, scatters, win sizes and confidence intervals as text."""
+    """Summary, pay table hits, scatters, each feature's tables, win sizes and confidence
+    intervals as text (a game whose owner plays the whole round: the owner's text)."""
+    owner = a.composition.owner
+    if owner is not None:
+        return hook(owner, "text")(a)
     game = a.game
     head = f"PAR sheet: {game.name} (bet {game.total_bet(a.level)} coins, level {a.level})\n"
     parts = [head, _block("Summary", summary_frame(a))]
@@ -83,15 +101,13 @@ def par_sheet_text(a) -> str:
     if len(scatters):
         parts.append(_block("Scatters (probability and rtp in %)", _in_percent(scatters),
                             float_format=lambda v: f"{v:.6g}"))
-    if a.jackpots is not None:
-        title = (f"Jackpots (currency {game.currency or 'units'}, bet "
-                 f"{float(game.bet_value(a.level)):g}; contribution, rtp and chances in %)")
-        if a.jackpots.reachable:
-            parts.append(_block(title, _in_percent(jackpot_frame(a)),
+    for f in a.declared:  # a section per feature: its PAR tables (pays: above)
+        made = hook(f, "tables")
+        if made is None or f.kind is Kind.PAYS:
+            continue
+        for title, frame in made(a):
+            parts.append(_block(title, _in_percent(_folded(frame)),
                                 float_format=lambda v: f"{v:.6g}"))
-        else:
-            parts.append(f"{title}\n{'-' * len(title)}\nnever hit: no round can spin the "
-                         "bonus wheel on these reels\n")
     parts.append(_block("Win sizes (bands in x bet; probability and rtp share in %)",
                         _in_percent(win_size_frame(a)), float_format=lambda v: f"{v:.6g}"))
     intervals = confidence_frame(a)

@@ -584,9 +584,10 @@ class CascadeSimulationResult:
     component_std_errors: dict[str, float] = field(default_factory=dict)
     hit_frequency: float = 0.0
 
-    def as_simulation_result(self):
+    def as_simulation_result(self, free_spins: bool | None = None):
         """The figures :func:`slotmath.simulate.simulate` reports for every game (``base`` =
-        first drop + later drops + scatter), for ``slotmath simulate``."""
+        first drop + later drops + scatter; ``free_spins``: whether the game has free spins,
+        whose component and trigger rate are then listed)."""
         from slotmath.simulate.monte_carlo import SimulationResult
 
         return SimulationResult(
@@ -594,7 +595,10 @@ class CascadeSimulationResult:
             hit_frequency=self.hit_frequency, std=self.std,
             base=self.first_drop + self.later_drops + self.scatter,
             free_spins=self.free_spins, trigger_rate=self.trigger_rate,
-            spins_per_feature=self.spins_per_feature, seed=self.seed, level=self.level)
+            spins_per_feature=self.spins_per_feature, seed=self.seed, level=self.level,
+            components={"pays": self.first_drop + self.later_drops + self.scatter}
+            | ({"free_spins": self.free_spins} if free_spins else {}),
+            trigger_rates={"free_spins": self.trigger_rate} if free_spins else {})
 
     def z_score(self, exact: float) -> float:
         """(estimate - exact) / standard error."""
@@ -698,3 +702,11 @@ def _run_batch(rng, shared, base, free_set, n, reset_multiplier, carried):
         raise ValueError(f"a cascade chain went on for more than {_MAX_DROPS} drops: the game's "
                          "chains need not end")
     return first, later, scatter, feature, cascades, free_spins
+
+
+def simulate_rounds(game: Game, spins: int, seed: int, level: int = 1,
+                    progress: bool | float = False):
+    """The front door's round simulator of a cascading game (:func:`simulate_cascades`), as
+    a :class:`~slotmath.simulate.monte_carlo.SimulationResult`."""
+    return simulate_cascades(game, spins, seed, level).as_simulation_result(
+        game.free_spins is not None)

@@ -35,6 +35,8 @@ class ConveyorSimulation:
     std_error: float  # by batch means (consecutive spins are not independent)
     components: dict
     seed: int
+    hit_frequency: float = float("nan")  # fraction of paid spins paying anything
+    std: float = float("nan")  # SD of one paid spin's return
 
     def interval(self, z: float = 4.0) -> tuple[float, float]:
         return self.rtp - z * self.std_error, self.rtp + z * self.std_error
@@ -168,7 +170,26 @@ def simulate_conveyor(game: Game, spins: int, seed: int = 0, level: int = 1,
     std_error = float(blocks.std(ddof=1) / math.sqrt(len(blocks))) if len(blocks) > 1 else \
         float("inf")
     return ConveyorSimulation(spins, float(total.mean()), std_error,
-                              dict(zip(COMPONENTS, map(float, wins.mean(axis=0)))), seed)
+                              dict(zip(COMPONENTS, map(float, wins.mean(axis=0)))), seed,
+                              float((total > 0).mean()),
+                              float(total.std(ddof=1)) if spins > 1 else 0.0)
+
+
+def simulate_rounds(game: Game, spins: int, seed: int, level: int = 1,
+                    progress: bool | float = False):
+    """The front door's round simulator of a conveyor game
+    (:func:`slotmath.simulate.simulate`): :func:`simulate_conveyor` as a
+    :class:`~slotmath.simulate.monte_carlo.SimulationResult` (its standard error by batch
+    means, the conveyor's components)."""
+    from slotmath.simulate.monte_carlo import SimulationResult
+
+    s = simulate_conveyor(game, spins, seed, level, progress=progress is True)
+    return SimulationResult(
+        spins=s.spins, rtp=s.rtp, std_error=s.std_error, hit_frequency=s.hit_frequency,
+        std=s.std, base=s.rtp - s.components["free_spins"],
+        free_spins=s.components["free_spins"], trigger_rate=float("nan"),
+        spins_per_feature=float("nan"), seed=seed, level=level, batches=50,
+        components=dict(s.components))
 
 
 def simulate_from_reset(game: Game, runs: int, horizon: int, seed: int = 0, level: int = 1,

@@ -240,3 +240,21 @@ def simulation_summary(result: GameSimulation) -> dict:
             kind: float((r.fired[:, k] >= 1).mean()) if len(r.win) else 0.0
             for k, kind in enumerate(BOOSTER_KINDS)},
     }
+
+
+def simulate_rounds(game: Game, spins: int, seed: int, level: int = 1,
+                    progress: bool | float = False):
+    """The front door's round simulator of a hold & win game (with or without base-game
+    modifiers: :func:`simulate_game`), as a
+    :class:`~slotmath.simulate.monte_carlo.SimulationResult`."""
+    from slotmath.simulate.monte_carlo import SimulationResult
+
+    s = simulate_game(game, spins, seed, level)
+    r = s.rounds
+    total_std = s.std_error * math.sqrt(spins)
+    return SimulationResult(
+        spins=spins, rtp=s.rtp, std_error=s.std_error, hit_frequency=s.hit_frequency,
+        std=total_std, base=s.lines, free_spins=0.0, trigger_rate=s.trigger_rate,
+        spins_per_feature=float(r.respins.mean()) if len(r.win) else 0.0, seed=seed,
+        level=level, components={"pays": s.lines, "hold_and_win": s.hold_and_win},
+        trigger_rates={"hold_and_win": s.trigger_rate})

@@ -24,7 +24,7 @@ from slotmath.evaluate.window import PayModel
 from slotmath.model.game import Game
 from slotmath.model.modifiers import Modifier
 
-__all__ = ["MUTATIONS", "ModifiedSpins", "apply", "play_paid_spins"]
+__all__ = ["MUTATIONS", "ModifiedSpins", "apply", "play_paid_spins", "simulate_rounds"]
 
 MUTATIONS = (None, "upgrade_one", "place_one_more")
 
@@ -108,3 +108,22 @@ def play_paid_spins(game: Game, spins: int, rng: np.random.Generator, level: int
         if symbol is not None:
             cash[i] = sum(col.count(symbol) for col in shown)
     return ModifiedSpins(win, cash, which)
+
+
+def simulate_rounds(game: Game, spins: int, seed: int, level: int = 1,
+                    progress: bool | float = False):
+    """The front door's round simulator of a game whose only feature is its modifiers: each
+    round is its paid spin (:func:`play_paid_spins`), as a
+    :class:`~slotmath.simulate.monte_carlo.SimulationResult`."""
+    import math
+
+    from slotmath.simulate.monte_carlo import SimulationResult
+
+    rng = np.random.Generator(np.random.PCG64(seed))
+    win = play_paid_spins(game, spins, rng, level).win
+    std = float(win.std(ddof=1)) if spins > 1 else 0.0
+    return SimulationResult(
+        spins=spins, rtp=float(win.mean()), std_error=std / math.sqrt(spins),
+        hit_frequency=float((win > 0).mean()), std=std, base=float(win.mean()),
+        free_spins=0.0, trigger_rate=0.0, spins_per_feature=0.0, seed=seed, level=level,
+        components={"pays": float(win.mean())})

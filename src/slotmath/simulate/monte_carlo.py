@@ -17,14 +17,14 @@ part of the analysis:
 - jackpot pools: :meth:`slotmath.simulate.jackpots.Pools.play`
 - max-win cap: :class:`slotmath.simulate.cap.MaxWinCap` (:meth:`~MaxWinCap.apply`)
 
-:func:`simulate` plays the rounds in batches of :data:`BATCH` through these and adds up what
-they paid.
+:func:`simulate_rounds` plays the rounds in batches of :data:`BATCH` through these and adds up
+what they paid; the front door :func:`slotmath.simulate.simulate` calls it for such a game.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -93,6 +93,13 @@ class SimulationResult:
         order of ``game.jackpots``.
     batches : int
         Blocks of consecutive rounds behind ``std_error`` (0: rounds independent).
+    components : dict name -> float
+        The RTP by source, keyed by feature name as the simulator splits it: ``pays`` (the
+        paid spin's window: lines or ways, scatters, every cascade drop), then each feature
+        that pays; they add up to ``rtp``. Every simulator fills it (the same shape for
+        every game).
+    trigger_rates : dict name -> float
+        Fraction of rounds that started each round feature (by feature name).
     """
 
     spins: int
@@ -113,6 +120,8 @@ class SimulationResult:
     jackpot_rtp: float = 0.0
     jackpots: tuple[JackpotResult, ...] = ()
     batches: int = 0
+    components: dict = field(default_factory=dict)
+    trigger_rates: dict = field(default_factory=dict)
 
     @property
     def capped_rate(self) -> float:
@@ -144,9 +153,11 @@ class SimulationResult:
         return out
 
 
-def simulate(game: Game, spins: int, seed: int, level: int = 1,
-             progress: bool | float = False) -> SimulationResult:
-    """Play ``spins`` seeded rounds of ``game``.
+def simulate_rounds(game: Game, spins: int, seed: int, level: int = 1,
+                    progress: bool | float = False) -> SimulationResult:
+    """Play ``spins`` seeded rounds of ``game``: the round simulator of the plain pays and the
+    features they play (free spins, the bonus wheel, jackpots, the max-win cap), which the
+    front door :func:`slotmath.simulate.simulate` calls for such a game.
 
     Parameters
     ----------
@@ -207,27 +218,13 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     --------
     >>> import slotmath
     >>> game = slotmath.load_game("data/games/classic_fruits.toml")
-    >>> result = simulate(game, 200_000, seed=1)
-    >>> result == simulate(game, 200_000, seed=1)
+    >>> result = simulate_rounds(game, 200_000, seed=1)
+    >>> result == simulate_rounds(game, 200_000, seed=1)
     True
-    >>> abs(result.rtp - (result.base + result.free_spins)) < 1e-12
-    True
+    >>> round(sum(result.components.values()) - result.rtp, 12)
+    0.0
     """
-    if game.conveyor is not None:
-        raise ValueError(f"{game.name} carries a bauble conveyor between spins: simulate it "
-                         "with slotmath.simulate.conveyor.simulate_conveyor")
     spins = _spin_count(spins)
-    if getattr(game, "cascades", None) is not None:  # cascade games have their own kernel
-        from slotmath.simulate.cascades import simulate_cascades
-
-        return simulate_cascades(game, spins, seed, level).as_simulation_result()
-    if getattr(game, "hold_and_win", None) is not None:  # (it would pay the lines alone)
-        raise ValueError(f"{game.name} has hold & win respins: simulate it with "
-                         "slotmath.simulate.hold_and_win.simulate_game")
-    if getattr(game, "modifiers", None) is not None:  # (it would pay the plain spins)
-        raise ValueError(f"{game.name} has base-game modifiers: simulate it with "
-                         "slotmath.simulate.modifiers.play_paid_spins (with hold & win: "
-                         "slotmath.simulate.hold_and_win.simulate_game)")
     run = _Run(game, level, spins)
     rng = np.random.Generator(np.random.PCG64(seed))
     delay = 0.0 if isinstance(progress, bool) else float(progress)
@@ -269,6 +266,7 @@ class _Run:
         self.done = 0  # rounds played
         self.base_total = 0  # coin credits of the paid spins, their wheel spins included
         self.wheel_total = 0
+        self.free_wheel_total = 0  # coin prizes of the wheel spins played in free spins
         self.feature_total = 0
         self.round_total = 0  # coin credits of the rounds after the cap (at its floor)
         self.features = 0
@@ -309,6 +307,7 @@ class _Run:
                                    awarded[triggered], draw_wheel=self.pools is None)
         win[triggered] += features.win
         self.wheel_total += features.wheel_credits
+        self.free_wheel_total += features.wheel_credits
         self.features += triggered.size
         self.feature_spins += int(features.played.sum())
         return int(features.win.sum()), features.wheel_spins
@@ -323,6 +322,7 @@ class _Run:
         win += coin_free
         wheel_free_credits = int(coin_free.sum())
         self.wheel_total += int(coin_base.sum()) + wheel_free_credits
+        self.free_wheel_total += wheel_free_credits
         return wheel_free_credits, paid
 
     def _add_rounds(self, win: np.ndarray, feature_credits: int, paid: np.ndarray | None
@@ -387,9 +387,23 @@ class _Run:
             coin_credits += cap.rounds * cap.fraction
             removed = cap.removed
             cap_std_error = cap.std_error(spins, block_rounds) / per_bet
+        base = self.base_total / spins / per_bet
+        free = self.feature_total / spins / per_bet
+        wheel = self.wheel_total / spins / per_bet
+        free_wheel = self.free_wheel_total / spins / per_bet
+        rtp = float(coin_credits / spins / per_bet) + jackpot_rtp
+        components = {"pays": base - (wheel - free_wheel)}
+        if self.free_spins is not None:
+            components["free_spins"] = free - free_wheel
+        if self.wheel is not None:
+            components["bonus_wheel"] = wheel
+        if pools is not None:
+            components["jackpots"] = jackpot_rtp
+        if cap is not None:
+            components["max_win_cap"] = float(-removed / spins / per_bet)
         return SimulationResult(
             spins=spins,
-            rtp=float(coin_credits / spins / per_bet) + jackpot_rtp,
+            rtp=rtp,
             std_error=std_error,
             hit_frequency=self.hits / spins,
             std=std,
@@ -406,4 +420,7 @@ class _Run:
             jackpot_rtp=jackpot_rtp,
             jackpots=jackpots,
             batches=self.blocks,
+            components=components,
+            trigger_rates=({"free_spins": self.features / spins} if self.free_spins is not None
+                           else {}),
         )

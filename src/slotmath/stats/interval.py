@@ -205,11 +205,14 @@ def rtp_interval(analysis, spins: int, confidence: float = 0.95) -> MeanInterval
 
 def rtp_intervals(analysis, spins, confidences) -> dict[tuple[int, float], MeanInterval]:
     """:func:`rtp_interval` for every count and confidence, keyed by ``(spins, confidence)``."""
-    if analysis.jackpots is None and analysis.cap is None:
+    comp = analysis.composition
+    if not comp.stationary_built and not comp.operations:
         return mean_intervals(analysis.distribution, spins, confidences)
-    why = ("the round's law with progressive jackpots is not computed: they depend on the "
-           "pools, which carry over between rounds" if analysis.jackpots is not None
-           else "the round's distribution is before the max-win cap")
+    carried = [f.title.lower() for f in comp.declared if f.name in comp.stationary_built]
+    why = (f"the round's law with {', '.join(carried)} is not computed: they carry a state "
+           "over between rounds" if carried else
+           "the round's distribution is before " + ", ".join(
+               f.title.lower() for f in comp.declared if f.name in comp.operations))
     return {(int(n), float(c)): normal_interval(analysis.rtp_float, analysis.std_total, n, c,
                                                 why)
             for n in spins for c in confidences}

@@ -52,7 +52,7 @@ def design_from_controls(game: Game, weights: dict, values: dict, empty_weight: 
 
 def conveyor_summary_html(analysis) -> str:
     """The headline figures of a conveyor analysis as a small HTML table."""
-    f = analysis.stationary["conveyor"]
+    f = analysis.features["conveyor"]
     ap = f.advantage_play
     target = analysis.game.target_rtp
     rows = [("stationary RTP", f"{100 * float(f.rtp):.4f}%"
@@ -122,3 +122,8 @@ class ConveyorPanel:
 
     def _ipython_display_(self):
         display(self.widget)
+
+
+def feature_panel(analysis, draw: bool = True) -> widgets.Widget:
+    """The workbench's conveyor panel (:class:`ConveyorPanel`) for ``analysis``' game."""
+    return ConveyorPanel(analysis.game).widget

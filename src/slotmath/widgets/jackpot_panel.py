@@ -74,7 +74,7 @@ def starting_parameters(spec: JackpotSpec, pool: Any) -> dict[str, dict[str, flo
     spec : JackpotSpec
         The jackpot as in the game file.
     pool : PoolAnalysis
-        Its figures at a reference bet level (``analyze(game, level).jackpots.pools[name]``);
+        Its figures at a reference bet level (``analyze(game, level).features["jackpots"].pools[name]``);
         only ``expected_hit_probability_per_spin`` and ``mean_pool`` are read.
 
     Returns
@@ -205,7 +205,8 @@ def jackpot_summary_html(analysis: Analysis, baseline: Analysis | None = None) -
     currency = html.escape(analysis.game.currency)
     base = baseline
     base_parts = dict(base.components) if base is not None else {}
-    base_pools = base.jackpots.pools if base is not None and base.jackpots is not None else {}
+    base_pools = (base.features["jackpots"].pools
+                  if base is not None and "jackpots" in base.features else {})
     rtp_change = _delta(analysis.rtp_float, base and base.rtp_float, ".4f", 100, " pts")
     rows = [("RTP", (f"<b>{analysis.rtp_float:.4%}</b>{rtp_change} "
                      f"(error &le; {analysis.rtp_error:.0e})"))]
@@ -213,8 +214,8 @@ def jackpot_summary_html(analysis: Analysis, baseline: Analysis | None = None) -
                  float(value), float(base_parts[name]) if name in base_parts else None,
                  ".4f", 100, " pts"))
              for name, value in analysis.components.items()]
-    if analysis.jackpots is not None:
-        for name, pool in analysis.jackpots.pools.items():
+    if "jackpots" in analysis.features:
+        for name, pool in analysis.features["jackpots"].pools.items():
             was = base_pools.get(name)
             rows.append((html.escape(name), (
                 f"1 in {pool.mean_rounds_between_hits:,.0f} rounds"
@@ -393,7 +394,8 @@ class JackpotPanel(StaticFallback, widgets.VBox):
         self._baselines: dict[int, Analysis | None] = {reference.level: reference}
         if analysis is not None:
             self._baselines[analysis.level] = analysis
-        self._starts = {spec.name: starting_parameters(spec, reference.jackpots.pools[spec.name])
+        pools = reference.features["jackpots"].pools
+        self._starts = {spec.name: starting_parameters(spec, pools[spec.name])
                         for spec in game.jackpots}
         self.controls: dict[str, dict[str, Any]] = {}
         rows = [self._row(spec, game.currency) for spec in game.jackpots]
@@ -586,7 +588,7 @@ class JackpotPanel(StaticFallback, widgets.VBox):
                               + jackpot_summary_html(a, self.baseline))
         if not self.draw or not redraw:
             return
-        pools = list(a.jackpots.pools)
+        pools = list(a.features["jackpots"].pools)
         columns = max(len(pools), 2)
         fig = Figure(figsize=(16 * columns / 3, 11), layout="constrained")
         grid = fig.add_gridspec(3, columns)
@@ -601,3 +603,8 @@ class JackpotPanel(StaticFallback, widgets.VBox):
         fig.suptitle(f"bet level {a.level}")
         self.figure = fig
         self.charts.show(fig)
+
+
+def feature_panel(analysis, draw: bool = True) -> JackpotPanel:
+    """The workbench's jackpot panel for ``analysis``' game and bet level."""
+    return JackpotPanel(analysis.game, level=analysis.level, analysis=analysis, draw=draw)

@@ -30,12 +30,13 @@ def modifiers_html(analysis: Analysis, frequencies: dict[str, Fraction]) -> str:
     >>> "RTP" in modifiers_html(a, {})
     True
     """
-    comps = components_at(analysis.components, analysis.modifiers, frequencies)
+    shares = analysis.features["modifiers"].shares if "modifiers" in analysis.features else {}
+    comps = components_at(analysis.components, shares, frequencies)
     total = sum(float(v) for v in comps.values())
     rows = [("game RTP", f"{total:.4%}")]
     rows += [(f"  {k}", f"{float(v):.4%}") for k, v in comps.items() if v]
     for name, f in frequencies.items():
-        s = analysis.modifiers[name]
+        s = shares[name]
         acts = (f"a spin it acts on: lines {float(s.lines):.3f} x bet, round "
                 f"{float(s.round):.3f} x bet")
         rows.append((f"{name}: 1 in {float(1 / f):,.0f} paid spins", acts))
@@ -58,8 +59,9 @@ def modifiers_panel(analysis: Analysis) -> widgets.VBox:
         frequencies = {k: Fraction(1, s.value) for k, s in sliders.items()}
         out.value = modifiers_html(analysis, frequencies)
         figure = Figure(figsize=(6, 3), layout="constrained")
-        plot_rtp_breakdown(components_at(analysis.components, analysis.modifiers,
-                                         frequencies), ax=figure.subplots())
+        plot_rtp_breakdown(components_at(analysis.components,
+                                         analysis.features["modifiers"].shares, frequencies),
+                           ax=figure.subplots())
         chart.show(figure)
 
     for s in sliders.values():

@@ -7,12 +7,14 @@ Only wiring: the strips are edited by :mod:`slotmath.model.edit`, the figures co
 from __future__ import annotations
 
 import html
+import time
 from collections.abc import Sequence
 
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from slotmath.analysis import Analysis, analyze
+from slotmath.features.base import hook
 from slotmath.model.edit import (
     replace_reel,
     symbol_count,
@@ -33,6 +35,8 @@ __all__ = ["StripEditor", "reel_header_html", "strip_editor", "summary_html"]
 
 #: How far either side of the current value the sweep chart looks.
 SWEEP_HALF_WIDTH = 3
+#: a game whose analysis takes longer than this (seconds) moves on Run, not on every slider
+SLOW_AFTER = 5.0
 
 
 def summary_html(analysis: Analysis) -> str:
@@ -51,11 +55,10 @@ def summary_html(analysis: Analysis) -> str:
     hit = float(analysis.hit_frequency)
     rows.append(("hit frequency", f"{hit:.4%} (1 in {1 / hit:.3f})" if hit else "0"))
     rows.append(("SD (x bet)", f"{analysis.std:.4f}"))
-    fs = analysis.free_spins
-    if fs is not None and fs.trigger_probability:
-        rows.append(("free spins", (f"1 in {float(1 / fs.trigger_probability):.2f}, "
-                                   f"{float(fs.expected_spins):.2f} spins, "
-                                   f"{float(fs.expected_win):.2f} x bet per feature")))
+    for f in analysis.declared:  # each feature's summary rows (its ``summary`` hook)
+        summary = hook(f, "summary")
+        if summary is not None:
+            rows += [(html.escape(k), html.escape(v)) for k, v in summary(analysis)]
     mw = analysis.top_award
     rows.append(("top spin award", f"{float(mw.multiple):g} x bet, 1 in {mw.one_in:,.0f}"))
     body = "".join(f"<tr><td style='padding-right:1em'>{k}</td><td>{v}</td></tr>"
@@ -112,8 +115,10 @@ class StripEditor(StaticFallback, widgets.VBox):
 
     def __init__(self, game: Game, reel_set: str = "base", *, level: int = 1,
                  symbols: Sequence[str] | None = None, max_value: int | None = None,
-                 sweep: bool = True, draw: bool = True):
+                 sweep: bool = True, draw: bool = True, slow_after: float = SLOW_AFTER):
         self.original = game
+        self.slow_after = slow_after
+        self.seconds = 0.0  # how long the last analysis took
         self.reel_set = reel_set
         self.level = level
         self.sweep = sweep
@@ -148,15 +153,28 @@ class StripEditor(StaticFallback, widgets.VBox):
             grid_template_columns=f"90px repeat({len(reels)}, 160px)"))
         self.reset_button = widgets.Button(description="Reset strips", icon="undo")
         self.reset_button.on_click(lambda _: self.reset())
+        self.run_button = widgets.Button(description="Run", icon="play")
+        self.run_button.on_click(lambda _: self.update())
         self.summary = widgets.HTML()
         self.charts = FigureView()
+        self.notice = widgets.HTML()
         title = widgets.HTML(f"<b>{html.escape(game.name)}</b>: reel set "
                              f"<code>{html.escape(reel_set)}</code>, bet level {level}")
-        super().__init__([title, grid, self.reset_button, self.summary, self.charts])
+        super().__init__([title, grid, widgets.HBox([self.reset_button, self.run_button]),
+                          self.notice, self.summary, self.charts])
         self.add_class("slotmath-strip-editor")  # found by the browser suite
         self.game = game
+        start = time.perf_counter()
         self.analysis = analyze(game, level)
+        _ = self.analysis.components, self.analysis.distribution  # what a move recomputes
+        self.seconds = time.perf_counter() - start
         self._refresh()
+
+    @property
+    def on_demand(self) -> bool:
+        """Whether a move waits for Run: the game's analysis took longer than
+        ``slow_after`` seconds, so a slider does not silently take that long."""
+        return self.seconds > self.slow_after
 
     # -- editing ----------------------------------------------------------------------------
     @staticmethod
@@ -174,8 +192,17 @@ class StripEditor(StaticFallback, widgets.VBox):
             if self._muted:
                 return
             self._last = (j, symbol)
+            if self.on_demand:  # a slow game: say how long a move takes, run on request
+                self.notice.value = self._notice(pending=True)
+                return
             self.update()
         return handler
+
+    def _notice(self, pending: bool = False) -> str:
+        if not self.on_demand:
+            return ""
+        return (f"<i>This game's exact analysis takes about {self.seconds:.0f} s, so the "
+                f"sliders wait for <b>Run</b>{' (edits pending)' if pending else ''}.</i>")
 
     def edited_game(self) -> Game:
         """The original game with every slider's value applied."""
@@ -200,8 +227,10 @@ class StripEditor(StaticFallback, widgets.VBox):
         good state, which stays shown."""
         try:
             game = self.edited_game()
+            start = time.perf_counter()
             analysis = analyze(game, self.level)
             _ = analysis.rtp  # compute now, inside the try
+            self.seconds = time.perf_counter() - start
         except Exception as exc:  # noqa: BLE001 - a UI boundary: show it, keep the panel alive
             self._restore_sliders()  # the sliders show the strips the figures are of
             self.summary.value = (f"<span style='color:#b00'>cannot analyse this edit: "
@@ -236,9 +265,11 @@ class StripEditor(StaticFallback, widgets.VBox):
         for j, reel in enumerate(self.game.reel_sets[self.reel_set].reels):
             self.reel_headers[j].value = reel_header_html(j, reel)
         self.summary.value = summary_html(self.analysis)
+        self.notice.value = self._notice()
+        self.run_button.layout.display = None if self.on_demand else "none"
         if not self.draw:
             return
-        n = 3 if self.sweep and self._last is not None else 2
+        n = 3 if self.sweep and self._last is not None and not self.on_demand else 2
         fig = Figure(figsize=(5 * n, 3.6), layout="constrained")
         axes = fig.subplots(1, n)
         plot_win_distribution(self.analysis, ax=axes[0], bins=40)
@@ -269,7 +300,8 @@ class StripEditor(StaticFallback, widgets.VBox):
 
 def strip_editor(game: Game, reel_set: str = "base", *, level: int = 1,
                  symbols: Sequence[str] | None = None, max_value: int | None = None,
-                 sweep: bool = True, draw: bool = True) -> StripEditor:
+                 sweep: bool = True, draw: bool = True,
+                 slow_after: float = SLOW_AFTER) -> StripEditor:
     """An ipywidgets panel to change symbol counts on the reel strips and see the exact
     RTP, hit frequency and win distribution follow.
 
@@ -294,6 +326,9 @@ def strip_editor(game: Game, reel_set: str = "base", *, level: int = 1,
         Also chart the RTP against the last edited slider (a few extra analyses per change).
     draw : bool
         Draw the charts (False: figures only, e.g. for tests).
+    slow_after : float
+        When the game's analysis takes longer than this (seconds), a move waits for the
+        panel's Run button, which says how long a move takes.
 
     Returns
     -------
@@ -310,4 +345,4 @@ def strip_editor(game: Game, reel_set: str = "base", *, level: int = 1,
     Fraction(6350, 6003)
     """
     return StripEditor(game, reel_set, level=level, symbols=symbols, max_value=max_value,
-                       sweep=sweep, draw=draw)
+                       sweep=sweep, draw=draw, slow_after=slow_after)

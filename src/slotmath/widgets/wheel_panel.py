@@ -129,3 +129,8 @@ class WheelPanel(StaticFallback, widgets.VBox):
         plot_rtp_breakdown(self.analysis, ax=right)
         self.figure = fig
         self.charts.show(fig)
+
+
+def feature_panel(analysis, draw: bool = True) -> WheelPanel:
+    """The workbench's bonus-wheel panel for ``analysis``' game and bet level."""
+    return WheelPanel(analysis.game, level=analysis.level, draw=draw)

@@ -1,0 +1,324 @@
+"""The composition of a game's declared features into its paid round, knowing no mechanic.
+
+:class:`Composition` reads the game's features from the registry
+(:func:`slotmath.features.registry.declared`) and composes them by kind
+(:class:`~slotmath.features.base.Kind`), in this order:
+
+1. the paid spin's table (:class:`~slotmath.features.base.Context`: the engine's, or the
+   ``outcome`` feature's), counting every mark the round and spin features declare;
+2. ``spin`` features folded into every spin they can follow (:func:`compose.fold`), exactly;
+3. ``paid-spin`` features changing the paid spin's table (``paid(plain, marks)``);
+4. ``round`` features mixed over the marks of the paid spin (:class:`compose.RoundLaw`);
+5. ``stationary`` features wrapping the round's law of their driver's events, and an
+   ``owner`` playing the whole round itself;
+6. ``operation`` features acting on the round's distribution.
+
+The RTP is ``E[round] + sum (stationary rtp - what it replaces) - sum operation effects``,
+exact when no stationary feature is present and every round feature and operation is exact.
+The components are the window's (``window``), each spin and round feature's mean, each
+stationary feature's payout (its driver's entry net of what it replaced) and minus each
+operation's effect, restated by the paid-spin features; they add up to the RTP, which the
+tests hold against a path that shares none of this (brute force, simulation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from functools import cached_property
+
+from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
+from slotmath.exact.spin_table import MarkedTable
+from slotmath.features.base import Context, Feature, Kind, Mark
+from slotmath.features.compose import RoundLaw, fold, fold_events
+from slotmath.model.game import Game
+
+__all__ = ["Composition"]
+
+#: float64 rounding allowed per component of a numerical RTP
+ROUNDOFF = 1e-15
+
+
+class Composition:
+    """The game's features at bet ``level``, composed (lazy: each part computed once).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> c = Composition(slotmath.load_game("data/games/tiny_lines.toml"))
+    >>> [f.name for f in c.declared], c.rtp
+    (['pays', 'free_spins'], Fraction(411, 448))
+    """
+
+    def __init__(self, game: Game, level: int = 1,
+                 progress: Callable[[str, int, int], None] | None = None):
+        from slotmath.features.registry import declared
+
+        self.game, self.level, self.progress = game, level, progress
+        self.declared: tuple[Feature, ...] = declared(game)
+        self._folded: dict = {}
+        self._spin_feature_sets: dict = {}
+
+    def of_kind(self, *kinds: Kind) -> tuple[Feature, ...]:
+        """The game's declared features of these kinds, in registry order."""
+        return tuple(f for f in self.declared if f.kind in kinds)
+
+    @cached_property
+    def outcome(self) -> Feature | None:
+        return next(iter(self.of_kind(Kind.OUTCOME)), None)
+
+    @cached_property
+    def context(self) -> Context:
+        return Context(self.game, self.level, self.progress, self.outcome)
+
+    @cached_property
+    def window(self):
+        """The paid spin's own pays (:class:`slotmath.features.pays.Window`), from the
+        outcome feature when the game has one."""
+        owner = self.outcome or self.of_kind(Kind.PAYS)[0]
+        return owner.window(self.context)
+
+    # -- spins --------------------------------------------------------------------------
+    def spin_features(self, coins: bool = True) -> tuple:
+        """The spin features, built once (``coins=False``: each paying nothing but its
+        events, the low end of an operation's bracket)."""
+        if coins not in self._spin_feature_sets:
+            built = (f.build(self.context, coins) for f in self.of_kind(Kind.SPIN))
+            self._spin_feature_sets[coins] = tuple(b for b in built if b)
+        return self._spin_feature_sets[coins]
+
+    def _replaced(self, feature: Feature) -> bool:
+        """Whether the outcome feature plays ``feature``'s rounds on its own tables."""
+        return self.outcome is not None and feature.name in self.outcome.replaces
+
+    @cached_property
+    def marks(self) -> tuple[Mark, ...]:
+        """Every mark the round and spin features need counted on a spin, once each."""
+        out: list[Mark] = []
+        for f in self.of_kind(Kind.ROUND):
+            source = self.outcome if self._replaced(f) else f
+            out += [m for m in source.marks(self.game) if m not in out]
+        return tuple(out) + tuple(f.mark for f in self.spin_features())
+
+    def spin(self, reel_set: str, multiplier: int, coins: bool = True) -> MarkedTable:
+        """One spin on ``reel_set``, window wins x ``multiplier``, spin features folded in."""
+        key = (reel_set, multiplier, coins)
+        if key not in self._folded:
+            table, means = self.context.table(reel_set, self.marks).scaled(multiplier), {}
+            for f in self.spin_features(coins):
+                table, means[f.name] = fold(table, f, multiplier)
+            self._folded[key] = table, means
+        return self._folded[key][0]
+
+    def spin_feature_means(self, reel_set: str, multiplier: int) -> dict[str, Fraction]:
+        """Each spin feature's exact mean win per spin on ``reel_set``."""
+        self.spin(reel_set, multiplier)
+        return self._folded[reel_set, multiplier, True][1]
+
+    def events(self, driver: str):
+        """``spin`` for a round whose credits count the events of spin feature ``driver``."""
+        feature = next(f for f in self.spin_features() if f.name == driver)
+        keep = tuple(m.kind for m in self.marks if m != feature.mark)
+        return lambda reel_set, multiplier: fold_events(
+            self.context.table(reel_set, self.marks), feature).project(keep)
+
+    # -- the paid spin and the round ------------------------------------------------------
+    @cached_property
+    def paid_spin_features(self) -> tuple:
+        built = (f.build(self.context, self.marks) for f in self.of_kind(Kind.PAID_SPIN))
+        return tuple(b for b in built if b)
+
+    def paid(self, spin):
+        """``spin`` with the paid spin (``("base", 1)``) changed by the paid-spin features."""
+        if not self.paid_spin_features:
+            return spin
+
+        def paid(reel_set, multiplier):
+            table = spin(reel_set, multiplier)
+            if (reel_set, multiplier) == ("base", 1):
+                key = ("paid", id(table))  # the plain table is kept with it: ids stay unique
+                if key not in self._folded:
+                    mixed = table
+                    for f in self.paid_spin_features:
+                        mixed = f.paid(mixed)
+                    self._folded[key] = (table, mixed)
+                table = self._folded[key][1]
+            return table
+        return paid
+
+    def round_of(self, spin) -> RoundLaw:
+        """The round whose spin on a reel set is ``spin(reel_set, multiplier)``."""
+        spin = self.paid(spin)
+        built = []
+        for f in self.of_kind(Kind.ROUND):
+            build = self.outcome.build_round if self._replaced(f) else f.build
+            built.append(build(self.game, spin))
+        return RoundLaw(spin("base", 1), tuple(b for b in built if b))
+
+    @cached_property
+    def owner(self) -> Feature | None:
+        """The feature that plays the whole paid round (kind ``owner``), or None."""
+        return next(iter(self.of_kind(Kind.OWNER)), None)
+
+    @cached_property
+    def round(self) -> RoundLaw:
+        """The paid round (with stationary features: every driver event paying its own
+        prize; before any operation)."""
+        if self.owner is not None:
+            raise NotImplementedError(
+                f"{self.game.name}: {self.owner.name} plays the whole paid round (persistent-"
+                f"state): its figures are analysis.features[{self.owner.name!r}]")
+        return self.round_of(self.spin)
+
+    @cached_property
+    def base_table(self) -> MarkedTable:
+        """Exact (marks..., credits) weights of the paid spin's window (no spin feature)."""
+        return self.context.table("base", self.marks)
+
+    @cached_property
+    def stationary_built(self) -> dict:
+        kinds = (Kind.STATIONARY, Kind.OWNER)
+        return {f.name: f.build(self.game, self.level) for f in self.of_kind(*kinds)}
+
+    @cached_property
+    def stationary(self) -> dict:
+        """Each stationary (and owner) feature's long-run figures, by name."""
+        return {name: f.analyze(None if f.driven_by is None  # it owns the round
+                                else self.round_of(self.events(f.driven_by)))
+                for name, f in self.stationary_built.items()}
+
+    @cached_property
+    def coin_probability(self) -> float:
+        """Chance that a driver event pays its own prize (not a stationary feature's)."""
+        out = 1.0
+        for figures in self.stationary.values():
+            out *= getattr(figures, "coin_probability", 1.0)
+        return out
+
+    def distribution_of(self, round_law: RoundLaw) -> WinDistribution | NumericWinDistribution:
+        """Exact when no round feature can follow the paid spin, numerical otherwise."""
+        if not round_law.features:
+            base = round_law.base
+            return WinDistribution.from_mapping(base.credits_weights(), base.credits_per_bet)
+        return round_law.distribution()
+
+    @cached_property
+    def distribution(self) -> WinDistribution | NumericWinDistribution:
+        if self.owner is not None:
+            figures = self.stationary[self.owner.name]
+            if not hasattr(figures, "distribution"):
+                raise NotImplementedError(
+                    f"the round distribution is not computed for a game whose "
+                    f"{self.owner.title.lower()} plays the whole round (persistent-state): "
+                    f"its figures are analysis.features[{self.owner.name!r}]")
+            return figures.distribution
+        return self.distribution_of(self.round)
+
+    @cached_property
+    def operations(self) -> dict:
+        """Each operation's figures (``effect``, ``error``, ``exact``), by name."""
+        return {f.name: f.build(self) for f in self.of_kind(Kind.OPERATION)}
+
+    # -- the RTP ----------------------------------------------------------------------
+    @cached_property
+    def exact(self) -> bool:
+        """Whether the RTP and every component are exact fractions."""
+        return (not self.stationary_built and all(op.exact for op in self.operations.values())
+                and all(getattr(f, "exact", True) for f in self.round.features))
+
+    @cached_property
+    def rtp(self) -> Fraction | float:
+        effect = sum((op.effect for op in self.operations.values()), Fraction(0))
+        if self.exact:
+            return self.round.mean - effect
+        if self.owner is not None:
+            return self.stationary[self.owner.name].rtp
+        long_run = sum(f.rtp - f.replaced for f in self.stationary.values())
+        return float(self.round.mean) + long_run - float(effect)
+
+    @cached_property
+    def rtp_error(self) -> float:
+        if self.exact:
+            return 0.0
+        if self.owner is not None:
+            return self.stationary[self.owner.name].error
+        error = sum(f.error for f in self.stationary.values())
+        error += sum(op.error for op in self.operations.values())
+        error += sum(getattr(self.results[f.name], "error", 0.0)
+                     for f in self.round.features if not getattr(f, "exact", True))
+        return error + ROUNDOFF * len(self.components)
+
+    @cached_property
+    def components(self) -> dict[str, Fraction | float]:
+        """RTP by source (see the module notes); they add up to :attr:`rtp`."""
+        if self.owner is not None:
+            return dict(self.stationary[self.owner.name].components)
+        out: dict[str, Fraction | float] = dict(self.window.components)
+        from slotmath.features.registry import REGISTRY
+
+        out |= {f.name: Fraction(0) for f in REGISTRY if f.listed and f not in self.declared}
+        spin_parts = dict(self.spin_feature_means("base", 1))
+        for f in self.round.features:  # spin features played inside it are theirs, not its
+            inside = ({} if f.reels is None
+                      else self.spin_feature_means(f.reels, f.window_multiplier))
+            spins = self.round.feature_spins(f.name)
+            out[f.name] = self.round.feature_mean(f.name) - spins * sum(inside.values())
+            if not getattr(f, "exact", True):  # a float64 chain: its mean is a float
+                out[f.name] = float(out[f.name])
+            for name, mean in inside.items():
+                spin_parts[name] += spins * mean
+        out |= spin_parts
+        for name, f in self.stationary_built.items():  # its hits replace its driver's prizes
+            figures = self.stationary[name]
+            out[f.driven_by] = float(out[f.driven_by]) - figures.replaced
+            out[name] = figures.rtp
+        for name, op in self.operations.items():
+            out[name] = 0 - op.effect  # (0 - x: no "-0.0" for a float 0)
+        for f in self.paid_spin_features:  # e.g. the plain game's parts + each modifier's
+            out = f.components(out, self.round, self.spin("base", 1))
+        return out
+
+    # -- each feature's figures -----------------------------------------------------------
+    @cached_property
+    def results(self) -> dict:
+        """``name -> figures`` of every declared feature (computed on first use)."""
+        return _Results(self)
+
+
+class _Results(dict):
+    """A mapping of feature name to its figures, each computed when first read."""
+
+    def __init__(self, composition: Composition):
+        super().__init__()
+        self._composition = composition
+        self._features = {f.name: f for f in composition.declared}
+
+    def __missing__(self, name: str):
+        f = self._features.get(name)
+        if f is None:
+            raise KeyError(f"{self._composition.game.name} has no feature {name!r}; it has "
+                           f"{sorted(self._features)}")
+        value = f.result(self._composition) if f.result is not None else None
+        self[name] = value
+        return value
+
+    def __contains__(self, name) -> bool:
+        return name in self._features
+
+    def __iter__(self):
+        return iter(self._features)
+
+    def __len__(self) -> int:
+        return len(self._features)
+
+    def keys(self):
+        return self._features.keys()
+
+    def items(self):
+        return [(name, self[name]) for name in self._features]
+
+    def values(self):
+        return [self[name] for name in self._features]
+
+    def get(self, name, default=None):
+        return self[name] if name in self._features else default

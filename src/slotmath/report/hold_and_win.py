@@ -1,0 +1,142 @@
+"""Hold & win in the PAR reports: the JSON section and the round's top award, the workbook's
+tables (the chain's figures, the start counts, the booster table and the tail of the round's
+win), the summary rows, the component's error and the compliance check's entry
+(``analysis.features["hold_and_win"]``, :class:`slotmath.features.hold_and_win.HoldAndWinSummary`)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from slotmath.report.figures import ROUNDOFF, figure, figure_row, figure_table, one_in, rules_table
+
+__all__ = ["entries", "errors", "hold_and_win_section", "json_section", "summary", "tables",
+           "top_award"]
+
+#: Round wins (total bets) at which the tail of the respin round's law is reported.
+TAIL_AT = (10, 50, 100, 250, 500, 1000, 2000, 5000, 10000, 20000)
+
+
+def hold_and_win_section(a) -> dict:
+    """Trigger, RTP, fill probability, booster frequencies, expected respins and the tail of
+    the respin round's win (per started round); every figure ``{"exact", "float"}``
+    (:func:`slotmath.report.figures.figure`: exact text where the chain is exact)."""
+    h = a.features["hold_and_win"]
+    spec = a.game.hold_and_win
+    return {
+        "trigger_probability": figure(h.trigger_probability),
+        "trigger_one_in": (figure(1 / float(h.trigger_probability))
+                           if h.trigger_probability else None),
+        "rtp": figure(h.rtp),
+        "exact": h.exact,
+        "rtp_error": h.error,
+        "expected_win": figure(h.expected_win),
+        "expected_respins": figure(h.expected_respins),
+        "fill_probability": figure(h.fill_probability),
+        "boosters": {
+            kind: {"at_least": {str(j + 1): figure(p) for j, p in enumerate(levels)},
+                   "expected_per_round": figure(sum(levels))}
+            for kind, levels in h.booster_levels.items()
+        },
+        "tail": [{"at_least_bets": x, "probability": figure(h.at_least(x))} for x in TAIL_AT],
+        "tail_scope": "per started respin round (its win in total bets, multiplier included)",
+        "law_error": h.law_error,
+        "method": ("absorbing chain over (held, respins left, gem progress) solved by backward "
+                   "induction (values by linearity); the win law from the record of held "
+                   "counts at each value step and an FFT of the value laws"
+                   + ("" if h.exact else "; float64")),
+        "states": next(f for f in a.round.features
+                       if f.name == "hold_and_win").chain.n_states,
+        "symbol": spec.symbol,
+        "start_probabilities": {str(k): figure(p) for k, p in
+                                a.round.start_probabilities("hold_and_win").items()},
+    }
+
+
+def top_award(a) -> dict:
+    """The advertised top award (``[hold_and_win] top_award``): a paid round paying at least
+    that many total bets, with its probability per paid round (numerical)."""
+    spec = a.game.hold_and_win
+    d = a.distribution
+    bets = d.credits / d.credits_per_bet
+    p = float(d.probs[bets >= float(spec.top_award)].sum())
+    return {
+        "multiple": figure(spec.top_award),
+        "probability": figure(p),
+        "one_in": 1 / p if p else None,  # a float, as every game's max_win.one_in
+        "scope": "paid round paying at least this multiple (hold_and_win.top_award)",
+        "paid_spin_top": {"multiple": figure(a.top_award.multiple),
+                          "one_in": a.top_award.one_in},
+    }
+
+
+def json_section(a) -> dict:
+    out = {"hold_and_win": hold_and_win_section(a)}
+    if a.game.hold_and_win.top_award is not None:
+        out["max_win"] = top_award(a)
+    return out
+
+
+def errors(a) -> dict[str, float]:
+    h = a.features["hold_and_win"]
+    return {} if h.exact else {"hold_and_win": h.error + ROUNDOFF}
+
+
+def _method(h) -> str:
+    return "exact" if h.exact else "numerical: float64 respin chain"
+
+
+def tables(a) -> list:
+    """The rules, the chain's figures per started round, the start counts, each booster's
+    P(fires at least j times) and the tail of the started round's win."""
+    h, spec = a.features["hold_and_win"], a.game.hold_and_win
+    feature = next(f for f in a.round.features if f.name == "hold_and_win")
+    rules = rules_table([
+        ("cash symbol", spec.symbol),
+        ("trigger (cash symbols in the window)", spec.trigger),
+        ("respins (reset on a landing)", spec.respins),
+        ("rows at the start / at most", f"{spec.rows} / {spec.max_rows}"),
+        ("top award (x bet, a round paying at least)",
+         "none" if spec.top_award is None else float(spec.top_award)),
+    ])
+    error = h.error if not h.exact else 0.0
+    figures = figure_table([
+        figure_row("trigger probability", h.trigger_probability),
+        figure_row("trigger: 1 in", one_in(h.trigger_probability)),
+        figure_row("RTP contribution", h.rtp, error + ROUNDOFF, _method(h)),
+        figure_row("win per started round (x bet)", h.expected_win, None, "float64 of the "
+                   "chain's figures, mixed over the start counts"),
+        figure_row("respins per started round", h.expected_respins, None, "float64"),
+        figure_row("P(grid filled) per started round", h.fill_probability, None, "float64"),
+        figure_row("chain states", feature.chain.n_states, 0.0, "count"),
+    ])
+    starts = pd.DataFrame(
+        [{"held at the start": k, "probability": float(p), "probability_exact": str(p)}
+         for k, p in a.round.start_probabilities("hold_and_win").items()],
+        columns=["held at the start", "probability", "probability_exact"])
+    boosters = pd.DataFrame(
+        [{"booster": kind, "fires at least": j + 1, "probability": float(p)}
+         for kind, levels in h.booster_levels.items() for j, p in enumerate(levels)],
+        columns=["booster", "fires at least", "probability"])
+    tail = pd.DataFrame([{"round win at least (x bet)": x, "probability": h.at_least(x),
+                          "error": h.law_error} for x in TAIL_AT],
+                        columns=["round win at least (x bet)", "probability", "error"])
+    return [("Hold & win: rules", rules), ("Hold & win: figures", figures),
+            ("Hold & win: start counts (per paid round)", starts),
+            ("Hold & win: boosters (per started round)", boosters),
+            ("Hold & win: tail of a started round's win", tail)]
+
+
+def summary(a) -> list[tuple[str, str]]:
+    h = a.features["hold_and_win"]
+    if not h.trigger_probability:
+        return [("hold & win: trigger", "never")]
+    return [("hold & win: trigger", (f"{float(h.trigger_probability):.6%}  (1 in "
+             f"{float(one_in(h.trigger_probability)):.1f})")),
+            ("hold & win: win per round (x bet)", f"{float(h.expected_win):.4f}"),
+            ("hold & win: respins per round", f"{float(h.expected_respins):.4f}")]
+
+
+def entries(a) -> dict[str, tuple]:
+    """GLI-11's entry to the feature: the trigger, exact."""
+    p = a.features["hold_and_win"].trigger_probability
+    return {"hold & win trigger": (p, 0.0, "" if p else "the trigger cannot show on the reels")}
