@@ -1,9 +1,12 @@
-"""docs/architecture.md: its toy feature, written only against the interface, composes.
+"""docs/architecture.md: the feature registry, and its toy feature written only against the
+interface.
 
-The doc's code blocks are run as they stand (a changed interface breaks the doc here), and the
-round they build is checked against a brute-force enumeration of spin x prize that shares no
-code with :class:`~slotmath.features.compose.RoundLaw`; so is a round with two features at
-once (free spins and the toy prize on the same mark).
+The doc's code blocks are run as a module of their own (a changed interface breaks the doc
+here), and the round they build is checked against a brute-force enumeration of spin x prize
+that shares no code with :class:`~slotmath.features.compose.RoundLaw`; so is a round with two
+features at once (free spins and the toy prize on the same mark). Adding the toy to the
+registry is one line, and every consumer then shows it. The generic modules name no mechanic
+(their code, read token by token) and ``Analysis`` stays short.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
-from bundled import ANALYSED, analysed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,8 +33,8 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 def doc_namespace() -> dict:
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.DOTALL)
     assert len(blocks) == 2, "docs/architecture.md lost its toy-feature example"
-    module = types.ModuleType("architecture_doc")  # dataclasses look their module up
-    sys.modules[module.__name__] = module
+    module = types.ModuleType("architecture_doc")  # dataclasses look their module up, and the
+    sys.modules[module.__name__] = module  # declaration's hooks name it ("architecture_doc:...")
     for block in blocks:
         exec(compile(block, str(DOC), "exec"), module.__dict__)  # noqa: S102 - our own doc
     return module.__dict__
@@ -107,24 +109,25 @@ def test_two_features_on_one_mark_equal_brute_force(weights, free_weights):
     assert np.isclose(sum(got.values()), 1.0)
 
 
-def _features_of_every_bundled_game():
-
-    out = []
-    for path in ANALYSED:  # (tests/bundled.py)
-        a = analysed(path)
-        rounds = a.round.features if a.game.conveyor is None else ()  # (a conveyor: no round)
-        out += [*a.spin_features(), *rounds, *a.stationary_features]
-    return out
+HOOKS = ("json", "tables", "summary", "text", "errors", "charts", "panel", "simulator",
+         "round_simulator", "simulation", "simulation_text", "checks", "disclosure")
 
 
-def test_every_feature_names_a_simulator_counterpart_that_exists():
-    import importlib
+def test_every_declared_hook_exists_and_every_kind_is_used():
+    """Every function a declaration names is there (its simulator counterpart included), and
+    every round simulator's ``plays`` names registered features."""
+    from slotmath.features.base import Kind, hook
+    from slotmath.features.registry import REGISTRY
 
-    features = _features_of_every_bundled_game()
-    assert {f.name for f in features} >= {"free_spins", "bonus_wheel", "jackpots"}
-    for f in features:
-        module, _, name = f.simulator.rpartition(".")
-        assert callable(getattr(importlib.import_module(module), name)), f.simulator
+    names = {f.name for f in REGISTRY}
+    assert len(names) == len(REGISTRY)
+    assert {f.kind for f in REGISTRY} == set(Kind)
+    for f in REGISTRY:
+        assert f.simulator, f"{f.name} names no simulator counterpart"
+        for what in HOOKS:
+            if getattr(f, what) is not None and getattr(f, what) != "":
+                assert callable(hook(f, what)), (f.name, what)
+        assert set(f.plays) <= names, f.name
 
 
 def play_mystery(rng, trigger_counts):
@@ -135,27 +138,33 @@ def play_mystery(rng, trigger_counts):
 
 
 def test_toy_feature_composes_into_an_analysis(monkeypatch):
-    """One more registry entry makes the toy a feature of Tiny Lines' analysis: its component
-    is P(trigger >= 1 on the paid spin) x 2, with the trigger probability from brute force,
-    and the RTP moves by exactly that; the rest of the analysis is unchanged."""
+    """One more registry line makes the toy a feature of Tiny Lines: its component is
+    P(trigger >= 1 on the paid spin) x 2, with the trigger probability from brute force, the
+    RTP moves by exactly that, the rest of the analysis is unchanged, and the JSON, the PAR
+    sheets and the text show its section; nothing else in slotmath changes."""
     import slotmath
-    from slotmath import analysis
+    from slotmath import report
     from slotmath.exact.brute import brute_force
+    from slotmath.features import registry
 
     game = slotmath.load_game(DOC.parents[1] / "data" / "games" / "tiny_lines.toml")
     plain = slotmath.analyze(game)
     plain_rtp, plain_components, plain_hits = plain.rtp, plain.components, plain.hit_frequency
-    prize = doc_namespace()["MysteryPrize"]()
-    monkeypatch.setattr(analysis, "ROUND_FEATURES",
-                        (*analysis.ROUND_FEATURES, lambda game, spin: prize))
+    toy = doc_namespace()["FEATURE"]
+    monkeypatch.setattr(registry, "REGISTRY", registry.REGISTRY + (toy,))  # the one line
     a = slotmath.analyze(game)
+    assert "mystery" in a.features and [f.name for f in a.declared][-1] == "mystery"
     base = brute_force(game, "base")
     p = Fraction(sum(w for (t, _), w in base.weights.items() if t >= 1), base.cycle)
-    assert a.components["mystery"] == 2 * p
+    assert a.components["mystery"] == 2 * p == a.features["mystery"]
     assert a.rtp == plain_rtp + 2 * p
     assert a.rtp == sum(a.components.values())
     assert {k: v for k, v in a.components.items() if k != "mystery"} == plain_components
     assert a.hit_frequency > plain_hits
+    assert report.analysis_dict(a)["mystery"] == {"rtp": float(2 * p)}
+    features = next(s for s in report.par_sheets(a) if s.name == "Features")
+    assert "Mystery prize" in [title for title, _ in features.tables]
+    assert "Mystery prize" in report.par_sheet_text(a)
     # the simulator counterpart: base-spin trigger counts drawn from brute force, prizes drawn
     rng = np.random.default_rng(20261201)
     keys = list(base.weights)
@@ -193,8 +202,56 @@ def test_features_are_freed_with_their_analysis():
     game = slotmath.load_game(DOC.parents[1] / "data" / "games" / "gold_money_frog.toml")
     a = slotmath.analyze(game, 4)
     _ = a.round.mean, a.components
-    refs = [weakref.ref(f) for f in (*a.round.features, *a.spin_features())]
+    refs = [weakref.ref(f) for f in (*a.round.features, *a.composition.spin_features())]
     assert refs and all(r() is not None for r in refs)
     del a, _
     gc.collect()
     assert [r() for r in refs if r() is not None] == []
+
+
+# -- the generic modules name no mechanic ----------------------------------------------------
+SRC = DOC.parents[1] / "src" / "slotmath"
+#: the modules that loop over the registry: their code must name no mechanic
+GENERIC = ("analysis.py", "features/base.py", "features/composition.py", "features/compose.py",
+           "report/json_report.py", "report/sheets.py", "report/tables.py", "report/text.py",
+           "report/charts.py", "report/progress.py", "report/compliance.py",
+           "report/simulation.py", "report/html.py", "report/workbook.py", "cli.py",
+           "widgets/workbench.py", "notebook.py", "simulate/front.py")
+#: a mechanic's names: its registry name and the game's attribute that holds it
+MECHANICS = ("free_spins", "bonus_wheel", "jackpots", "max_win_cap", "cascades",
+             "bonus_symbols", "hold_and_win", "modifiers", "conveyor", "random_wilds")
+#: names as code only: the game's cap (the JSON key "max_win" is the top award)
+ATTRIBUTES = ("max_win",)
+
+
+def mechanic_names(source: str) -> list[str]:
+    """The mechanic names a module's code uses: as a name or attribute, or as a string that
+    is exactly a mechanic's name (a key); docstrings, comments and prose are not code."""
+    import io
+    import tokenize
+
+    found = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.NAME and tok.string in MECHANICS + ATTRIBUTES or tok.type == tokenize.STRING and tok.string.strip("\"'") in MECHANICS:
+            found.append(f"{tok.start[0]}: {tok.string}")
+    return found
+
+
+def test_the_scan_finds_a_mechanic_name():
+    assert mechanic_names('x = game.free_spins\ny = a.features["jackpots"]\n') == [
+        "1: free_spins", '2: "jackpots"']
+    assert mechanic_names('"""free_spins in prose"""\n# bonus_wheel\n') == []
+
+
+def test_generic_modules_name_no_mechanic():
+    named = {m: mechanic_names((SRC / m).read_text()) for m in GENERIC}
+    assert {m: n for m, n in named.items() if n} == {}
+
+
+def test_analysis_is_short_and_has_no_mechanic_member():
+    from slotmath import analysis
+
+    assert len((SRC / "analysis.py").read_text().splitlines()) <= 250
+    members = [n for n in vars(analysis.Analysis) if not n.startswith("__")]
+    assert len(members) <= 30, members
+    assert not [n for n in members if n in MECHANICS or "wheel" in n or "cascade" in n]

@@ -325,7 +325,7 @@ def test_modifiers_refuse_free_spins():
 trigger = "S"
 awards = { 2 = 5 }
 """
-    with pytest.raises(GameFileError, match="modifiers with \\[free_spins\\] are not supported"):
+    with pytest.raises(GameFileError, match="\\[free_spins\\] with \\[modifiers\\] is not supported"):
         loads_game(text, "g.toml")
 
 

@@ -108,7 +108,7 @@ def test_bet_level_rule():
     rules.check_level((1, 2, 5), 5)
     err = refused(rules.check_level, (1, 2, 5), 3)
     assert str(err) == "bet level 3 is not one of the game's levels [1, 2, 5]"
-    game = Game("g", (3,), 1, {}, {}, bet_levels=(1, 4))
+    game = Game("g", (3,), 1, {}, {}, ways=True, bet_levels=(1, 4))
     game.check_level(4)
     assert str(refused(game.check_level, 2)) == "bet level 2 is not one of the game's levels [1, 4]"
 
@@ -148,7 +148,7 @@ def test_cap_in_currency_needs_a_coin_value():
     err = refused(lambda: rules.check_max_win(MaxWin(None, F(100)), None, need_coin_value=True))
     assert err.field == "currency" and "needs coin_value" in err.problem
     with pytest.raises(RuleError, match="^max_win.currency: a cap in currency needs coin_value"):
-        Game("g", (3,), 1, {}, {}, max_win=MaxWin(None, F(100)))
+        Game("g", (3,), 1, {}, {}, ways=True, max_win=MaxWin(None, F(100)))
 
 
 def test_strip_rule():
@@ -244,9 +244,9 @@ def test_wheel_and_game_check_their_rules():
     with pytest.raises(RuleError, match="^per_spin: must be \"once\""):
         BonusWheel("BN", 3, "twice", (F(1),), (1,))
     with pytest.raises(RuleError, match="^coin_value: must be > 0, got 0$"):
-        Game("g", (3,), 1, {}, {}, coin_value=F(0))
+        Game("g", (3,), 1, {}, {}, ways=True, coin_value=F(0))
     with pytest.raises(RuleError, match="^jackpots: contributions add up to 1.2 of each bet"):
-        Game("g", (3,), 1, {}, {}, jackpots=(spec(contribution=F(3, 5)),
+        Game("g", (3,), 1, {}, {}, ways=True, jackpots=(spec(contribution=F(3, 5)),
                                             spec(name="GRAND", contribution=F(3, 5))))
 
 

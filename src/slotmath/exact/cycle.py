@@ -43,19 +43,10 @@ class _ReelWindows:
 
 
 def _tracked_scatters(game: Game, model: PayModel) -> tuple[list[str], list[int]]:
-    """Scatters whose count matters (they pay or trigger) and the count each is capped at."""
-    names, caps = [], []
-    fs = game.free_spins
-    for name in game.scatters:
-        sym = game.symbols[name]
-        counts = set(sym.pays) | {c for col in sym.level_pays.values() for c in col}
-        cap = max(counts) if counts else 0
-        if fs is not None and fs.trigger == name:
-            cap = max(cap, max(fs.awards))
-        if cap:
-            names.append(name)
-            caps.append(cap)
-    return names, caps
+    """Scatters whose count matters (they pay or trigger) and the count each is capped at
+    (:meth:`slotmath.model.game.Game.scatter_caps`)."""
+    caps = game.scatter_caps()
+    return list(caps), list(caps.values())
 
 
 def _symbol_ids(game: Game) -> dict[str, int]:

@@ -302,12 +302,11 @@ class Context:
         lines = [m for m in marks if m.kind == "bonus_lines"]
         if len(lines) > 1 or any(k not in ("trigger", "bonus_lines") for k in kinds):
             raise ValueError(f"the engine counts the trigger and one bonus-line mark, not {marks}")
-        fs = self.game.free_spins
-        for m in marks:  # the engine counts the free-spin trigger only: refuse another symbol
-            if m.kind == "trigger" and m.symbol and (fs is None or m.symbol != fs.trigger):
+        trigger = self.game.trigger_symbol
+        for m in marks:  # the engine counts the game's trigger only: refuse another symbol
+            if m.kind == "trigger" and m.symbol and m.symbol != trigger:
                 raise ValueError(f"the engine counts the free-spin trigger symbol "
-                                 f"({fs.trigger if fs else 'none in this game'}), not "
-                                 f"{m.symbol!r}")
+                                 f"({trigger or 'none in this game'}), not {m.symbol!r}")
         key = (reel_set, lines[0] if lines else None)
         if key not in self._tables:
             report = self.reporter(f"{reel_set} reels")

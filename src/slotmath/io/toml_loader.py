@@ -407,8 +407,6 @@ class _Builder:
             hold_and_win=hold_and_win,
             modifiers=modifiers,
         )
-        if free_spins is not None:
-            self._check_free_spins_end(game)
         return game
 
     def _n_reels(self, reels_table: Mapping) -> int:
@@ -950,20 +948,3 @@ class _Builder:
             self.fail("bonus_wheel.jackpots", f"no [[jackpots]] entry defines {missing}")
         self._rule("", rules.check_contributions, [j.contribution for j in out])
         return tuple(out)
-
-    def _check_free_spins_end(self, game: Game):
-        fs = game.free_spins
-        if not fs.retrigger or fs.max_spins is not None:
-            return
-        from slotmath.evaluate.window import scatter_count_distribution
-
-        counts = scatter_count_distribution(game, game.reel_sets[fs.reels], fs.trigger)
-        total = sum(counts.values())
-        expected = Fraction(sum(w * fs.award_for(c) for c, w in counts.items()), total)
-        if expected >= 1:
-            self.fail(
-                "free_spins.retrigger",
-                f"expected retrigger award per free spin is {expected} (~{float(expected):.4g})"
-                " >= 1 with no max_spins: the feature would never end; add max_spins, or lower "
-                "the awards or the trigger symbols on the free-spin reels",
-            )

@@ -236,7 +236,7 @@ def with_jackpot(game: Game, name: str, **changes) -> Game:
     --------
     >>> from fractions import Fraction
     >>> from slotmath.model.game import JackpotSpec
-    >>> g = Game("g", (3,), 25, {}, {}, jackpots=(JackpotSpec(
+    >>> g = Game("g", (3,), 25, {}, {}, ways=True, jackpots=(JackpotSpec(
     ...     "MINOR", Fraction(50), Fraction(3, 125), Fraction(1, 10), "linear", {"rate": 1e-4}),))
     >>> with_jackpot(g, "MINOR", seed=80, contribution=0.03).jackpots[0].contribution
     Fraction(3, 100)
@@ -276,7 +276,7 @@ def with_wheel_weights(game: Game, weights) -> Game:
     --------
     >>> from fractions import Fraction
     >>> from slotmath.model.game import BonusWheel
-    >>> g = Game("g", (3, 3, 3), 5, {}, {}, bonus_wheel=BonusWheel(
+    >>> g = Game("g", (3, 3, 3), 5, {}, {}, paylines=((1, 1, 1),), bonus_wheel=BonusWheel(
     ...     "B", 3, "once", (Fraction(1), Fraction(3)), (1, 1)))
     >>> with_wheel_weights(g, [3, 1]).bonus_wheel.mean
     Fraction(3, 2)

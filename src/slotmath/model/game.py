@@ -380,7 +380,7 @@ class Game:
 
         Examples
         --------
-        >>> Game("g", (3,), 1, {}, {}, bet_levels=(1, 2)).check_level(4)
+        >>> Game("g", (3,), 1, {}, {}, ways=True, bet_levels=(1, 2)).check_level(4)
         Traceback (most recent call last):
         ...
         slotmath.errors.RuleError: bet level 4 is not one of the game's levels [1, 2]
@@ -392,7 +392,7 @@ class Game:
 
         Examples
         --------
-        >>> Game("g", (3,), 1, {}, {}).jackpot("MINOR")
+        >>> Game("g", (3,), 1, {}, {}, ways=True).jackpot("MINOR")
         Traceback (most recent call last):
         ...
         ValueError: no jackpot 'MINOR': the game has []
@@ -418,6 +418,35 @@ class Game:
     def scatters(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.symbols.values() if s.scatter)
 
+    def scatter_caps(self) -> dict[str, int]:
+        """The scatters whose count matters (they pay or trigger), each with the count it is
+        capped at: the digits the engine counts jointly (one home for the engine and the
+        rule that refuses a table too large to allocate).
+
+        Examples
+        --------
+        >>> g = Game("g", (3,), 1, {"S": Symbol("S", pays={2: Fraction(1), 3: Fraction(4)},
+        ...          scatter=True)}, {}, ways=True)
+        >>> g.scatter_caps()
+        {'S': 3}
+        """
+        out = {}
+        for name in self.scatters:
+            sym = self.symbols[name]
+            counts = set(sym.pays) | {c for col in sym.level_pays.values() for c in col}
+            cap = max(counts) if counts else 0
+            if self.free_spins is not None and self.free_spins.trigger == name:
+                cap = max(cap, max(self.free_spins.awards))
+            if cap:
+                out[name] = cap
+        return out
+
+    @property
+    def trigger_symbol(self) -> str | None:
+        """The symbol whose count in the window the engine's trigger column counts (the
+        free-spin trigger), or None."""
+        return None if self.free_spins is None else self.free_spins.trigger
+
     @property
     def has_currency_figures(self) -> bool:
         """Whether a figure of the game is set in currency (a jackpot's seed, a cap in
@@ -440,7 +469,7 @@ class Game:
 
         Examples
         --------
-        >>> g = Game("g", (3,), 25, {}, {}, coin_value=Fraction(1, 10),
+        >>> g = Game("g", (3,), 25, {}, {}, ways=True, coin_value=Fraction(1, 10),
         ...          max_win=MaxWin(Fraction(10000), Fraction(250000)))
         >>> g.cap_coins(1), g.cap_coins(4)
         (Fraction(250000, 1), Fraction(1000000, 1))
@@ -460,7 +489,7 @@ class Game:
         Examples
         --------
         >>> g = Game("g", (3,), 1, {"S": Symbol("S", pays={2: Fraction(1), 3: Fraction(4)},
-        ...          scatter=True)}, {})
+        ...          scatter=True)}, {}, ways=True)
         >>> g.scatter_pay("S", 1), g.scatter_pay("S", 3), g.scatter_pay("S", 5)
         (Fraction(0, 1), Fraction(4, 1), Fraction(4, 1))
         """

@@ -592,12 +592,18 @@ def check_game(game: Game) -> None:
     except RuleError as err:
         raise err.within("bet_levels") from None
     check_reel_sets(game.reel_sets, game.symbols)
+    check_pays_kind(game)
+    check_combination(game)
+    check_scatter_states(game)
     if game.free_spins is not None:
         try:
             check_free_spins_in_game(game.free_spins, game.symbols, game.reel_sets)
         except RuleError as err:
             raise err.within("free_spins") from None
     if game.bonus_wheel is not None:
+        if game.paylines is None:
+            raise RuleError("bonus_wheel", "a line-triggered bonus wheel needs paylines, and "
+                                           "this is a ways game")
         check_wheel_count(game.bonus_wheel.count, game.n_reels, "bonus_wheel.count")
     if game.coin_value is not None:
         check_coin_value(game.coin_value)
@@ -624,6 +630,116 @@ def check_game(game: Game) -> None:
             check_modifiers_in_game(game)
         except RuleError as err:
             raise err.within("modifiers") from None
+    if game.free_spins is not None:
+        check_free_spins_end(game)
+
+
+def check_pays_kind(game) -> None:
+    """A game pays on paylines or on ways, not both and not neither."""
+    if game.paylines is not None and game.ways:
+        raise RuleError("paylines", "a game has either paylines or ways = true, not both: "
+                                    "remove one")
+    if game.paylines is None and not game.ways:
+        raise RuleError("paylines", "missing: give paylines = [[...], ...] (a lines game) or "
+                                    "ways = true (a ways game)")
+
+
+#: The mechanics (game-file sections) that combine: every section a game has must be in one
+#: of these groups, each analysed and simulated together (tests/test_architecture.py holds
+#: them to the simulators' ``plays``). Others are refused when the file is read.
+COMBINE = (
+    ("free_spins", "bonus_wheel", "jackpots", "max_win"),
+    ("cascades", "bonus_symbols", "free_spins"),
+    ("hold_and_win", "modifiers"),
+    ("conveyor", "random_wilds"),
+)
+SECTIONS = ("free_spins", "bonus_wheel", "jackpots", "max_win", "cascades", "bonus_symbols",
+            "hold_and_win", "modifiers", "conveyor", "random_wilds")
+
+
+def sections_of(game) -> tuple[str, ...]:
+    """The game-file sections (mechanics) ``game`` has, in :data:`SECTIONS` order."""
+    return tuple(s for s in SECTIONS if getattr(game, s, None))
+
+
+def check_combination(game) -> None:
+    """Every mechanic the game has combines with every other (:data:`COMBINE`): a pair that
+    is in no group is refused, naming both sections, before anything is computed."""
+    have = sections_of(game)
+    if any(set(have) <= set(group) for group in COMBINE):
+        return
+    for i, a in enumerate(have):
+        for b in have[i + 1:]:
+            if not any(a in group and b in group for group in COMBINE):
+                groups = "; ".join(" + ".join(group) for group in COMBINE)
+                raise RuleError(b, f"[{a}] with [{b}] is not supported: these are analysed "
+                                   f"and simulated together: {groups}")
+    raise RuleError(have[-1], f"the sections {list(have)} do not combine: these are analysed "
+                              "and simulated together: "
+                              + "; ".join(" + ".join(group) for group in COMBINE))
+
+
+#: Most joint scatter-count states the engine allocates (its addition table is this squared,
+#: 8 bytes each: 2 GiB)
+MAX_SCATTER_STATES = 1 << 14
+
+
+def check_scatter_states(game) -> None:
+    """The joint counts of the scatters that pay or trigger fit the engine's table: it holds
+    every combination of capped counts and adds them pairwise, so it is refused, with its
+    size, before it is allocated."""
+    caps = game.scatter_caps()
+    states = 1
+    for cap in caps.values():
+        states *= cap + 1
+    if states > MAX_SCATTER_STATES:
+        gib = states * states * 8 / 2**30
+        raise RuleError("symbols", f"the counts of the {len(caps)} scatters that pay or "
+                        f"trigger ({', '.join(caps)}) have {states:,} joint states, a "
+                        f"{gib:,.3g} GiB table (at most {MAX_SCATTER_STATES:,} states): pay "
+                        "fewer symbols as scatters, or lower their top counts")
+
+
+def _count_law(reel_set, symbol: str, rows) -> dict[int, int]:
+    """Weights of how many ``symbol`` a window of ``reel_set`` shows (every row, weighted
+    stops), over its full cycle."""
+    law = {0: 1}
+    for reel, r in zip(reel_set.reels, rows):
+        n = len(reel.symbols)
+        step: dict[int, int] = {}
+        for stop, w in enumerate(reel.stop_weights):
+            if w:
+                k = sum(reel.symbols[(stop + i) % n] == symbol for i in range(r))
+                step[k] = step.get(k, 0) + w
+        out: dict[int, int] = {}
+        for a, wa in law.items():
+            for b, wb in step.items():
+                out[a + b] = out.get(a + b, 0) + wa * wb
+        law = out
+    return law
+
+
+def check_free_spins_end(game) -> None:
+    """Free spins that retrigger without ``max_spins`` must end: the expected spins a free
+    spin awards is below 1 (exactly, over the free reels' full cycle). A cascading game's
+    free spins that retrigger need ``max_spins`` (their chain runs over spins left and spins
+    awarded)."""
+    fs = game.free_spins
+    if not fs.retrigger or fs.max_spins is not None:
+        return
+    if getattr(game, "cascades", None) is not None:
+        raise RuleError("free_spins.max_spins", "missing: a cascading game's free spins that "
+                        "retrigger need max_spins (the exact chain runs over spins left and "
+                        "spins awarded)")
+    counts = _count_law(game.reel_sets[fs.reels], fs.trigger, game.rows)
+    expected = Fraction(sum(w * fs.retrigger_for(c) for c, w in counts.items()),
+                        sum(counts.values()))
+    if expected >= 1:
+        raise RuleError("free_spins.retrigger",
+                        f"expected retrigger award per free spin is {expected} "
+                        f"(~{float(expected):.4g}) >= 1 with no max_spins: the feature would "
+                        "never end; add max_spins, or lower the awards or the trigger symbols "
+                        "on the free-spin reels")
 
 
 # -- persistent state: the bauble conveyor (slotmath.model.persistent) ---------------------------

@@ -30,7 +30,7 @@ def wheel_data(game) -> pd.DataFrame:
     --------
     >>> from fractions import Fraction
     >>> from slotmath.model.game import BonusWheel, Game
-    >>> g = Game("g", (3, 3, 3), 5, {}, {}, bonus_wheel=BonusWheel(
+    >>> g = Game("g", (3, 3, 3), 5, {}, {}, paylines=((1, 1, 1),), bonus_wheel=BonusWheel(
     ...     "B", 3, "once", (Fraction(1), Fraction(5)), (3, 1)))
     >>> wheel_data(g)[["division", "prize", "weight", "share"]]
       division prize  weight share

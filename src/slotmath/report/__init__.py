@@ -11,12 +11,11 @@ Examples
 """
 
 from slotmath.report.html import html_text, write_html
+from slotmath.report.jackpots import jackpot_frame, pool_figures
 from slotmath.report.json_report import analysis_dict, distribution_notes
 from slotmath.report.sheets import par_sheets
 from slotmath.report.tables import (
     confidence_frame,
-    jackpot_frame,
-    pool_figures,
     scatter_table,
     summary_frame,
     symbol_table,

@@ -125,8 +125,8 @@ def tables(a) -> list:
                        method="never hit: no round can spin the bonus wheel on these reels")
             for spec in a.game.jackpots]))]
     game = a.game
-    out = [(f"Jackpots: overview (currency {game.currency or 'units'}, bet "
-            f"{float(game.bet_value(a.level)):g})", jackpot_frame(a))]
+    out = [((f"Jackpots: overview (currency {game.currency or 'units'}, bet "
+            f"{float(game.bet_value(a.level)):g})"), jackpot_frame(a))]
     bet = float(j.bet_value)
     for name, p in j.pools.items():
         spec = a.game.jackpot(name)

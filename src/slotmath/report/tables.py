@@ -1,6 +1,6 @@
 """PAR-sheet tables as pandas DataFrames, built from an :class:`~slotmath.analysis.Analysis`
-(each feature's own tables are its ``tables`` hook; the pay and scatter tables and the
-jackpot frames are re-exported here from their features' report modules).
+(each feature's own tables are its ``tables`` hook; the pay and scatter tables are
+re-exported here from :mod:`slotmath.report.pays`).
 
 Examples
 --------
@@ -15,7 +15,6 @@ from __future__ import annotations
 import pandas as pd
 
 from slotmath.features.base import hook
-from slotmath.report.jackpots import jackpot_frame, pool_figures
 from slotmath.report.pays import scatter_table, symbol_table
 
 
@@ -82,5 +81,5 @@ def summary_frame(analysis) -> pd.DataFrame:
     return pd.DataFrame(items, columns=["figure", "value"])
 
 
-__all__ = ["confidence_frame", "jackpot_frame", "pool_figures", "scatter_table", "summary_frame",
-           "symbol_table", "win_size_frame"]
+__all__ = ["confidence_frame", "scatter_table", "summary_frame", "symbol_table",
+           "win_size_frame"]
