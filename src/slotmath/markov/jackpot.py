@@ -47,13 +47,38 @@ chances played per round are computed once, vectorised, on this lattice. It is c
 survival of every cycle considered falls below ``tail`` (default ``1e-15``); the largest mass
 cut off is :attr:`PoolAnalysis.truncated_mass`.
 
+*Blocks of rounds for rare pools.* One lattice point per round is used while the lattice has
+at most ``2^22`` points (:data:`MAX_LATTICE`, fewer with many chances per round: at most
+:data:`MAX_LATTICE_CELLS` floats): pools hit about once in 400,000 rounds or more often.
+Beyond, a lattice point is a *block* of ``b`` rounds, ``b`` the fewest that keep the lattice
+near :data:`BLOCK_POINTS` (``2^18``) points, whatever the odds: ``b = 34,000`` for a pool hit
+once in ``1e9`` rounds. The rounds of block ``k`` (rounds ``(k-1) b + 1 .. k b`` after a
+restart at the seed) are played at the *step law*: every chance of the block hits with the
+probability ``p`` at the block's middle pool ``seed + ((k-1) b + (b+1)/2) delta``. Within a
+block the per-round hit probability ``h`` and hazard ``lam = -log(1 - h)`` are then constant,
+and everything the chain needs is a closed form: the block is survived with ``e^(-b lam)``,
+plays ``sum_{j<b} e^(-lam j)`` rounds on average, its hit (and its average round) falls
+``1/(e^lam - 1) - b/(e^(b lam) - 1)`` rounds into it on average (a Bernoulli series where
+``b lam < 0.1``), and its split by chances left and its chances played are the per-round ones
+at ``p`` times its rounds. The step law is a hit law in its own right (not decreasing in the
+pool, as ``p`` is), so the step process is a jackpot process of the model: every identity
+below holds in it exactly. Its difference from the true process is second order in
+``b / E[N]`` (the midpoint rule for the block's hazard; the first-order shifts of the hit
+within a block cancel in every mean), measured by the error estimate below. A game is thus
+analysed in seconds at any odds: the probe that chooses ``b`` (the per-round hazard at rounds
+``2^(i/8)``, bracketed, as the hazard does not decrease) reaches ``2^1000`` rounds, and only a
+pool that survives that long with probability above ``tail`` (a hit law that is zero on every
+pool the jackpot reaches, which the game-file loader refuses) is refused.
+
 *Start values on a grid.* Cycle start values ``seed + epsilon N_prev`` are placed on a grid of
-``M`` lattice points ``seed + j s delta`` (``grid_points``, default 512, spacing ``s`` lattice
-steps, covering every start value that has survival above ``tail``). From grid start ``j`` the
-cycle-length law is ``exp(H_{js} - H_{js+n-1}) h_{js+n}``: every row is a shift of one array,
-so the transition kernel, after splitting each next start value linearly between its two grid
-neighbours (the Markov-chain approximation of [KD]_, which keeps the mean start value exact),
-is built from running sums in ``O(M^2 + lattice)`` operations. The chances left in a hit
+``M`` lattice points ``seed + j s b delta`` (``grid_points``, default 512, spacing ``s``
+lattice points, covering every start value that has survival above ``tail``; grid points are
+block boundaries). From grid start ``j`` the law of the point of the cycle's hit is
+``exp(H_{js} - H_{js+n-1}) h_{js+n}`` (``H`` and ``h`` now per lattice point): every row is a
+shift of one array, so the transition kernel, after splitting each next start value linearly
+between its two grid neighbours (the Markov-chain approximation of [KD]_, which keeps the mean
+start value exact; a block's mass is split at the block's mean cycle length, which keeps it
+too), is built from running sums in ``O(M^2 log L + L)`` operations. The chances left in a hit
 round play against the restarted value (its grid point; a second hit there restarts at the
 seed, reserve 0), and are resolved within the transition, so the chain observed at the start
 of each cycle's first full round has ``M`` states whatever ``kmax``; its stationary law comes
@@ -62,32 +87,48 @@ from :func:`~slotmath.markov.chains.gth_solve` [GTH]_.
 *Figures.* Markov renewal-reward [Cinlar]_ gives the mean rounds between hits (rounds per
 cycle / hits per cycle), the hit-value law and the stationary pool law at a random round
 (Palm inversion: each cycle weights the rounds it spends at each pool value [Asmussen]_); all
-are running sums over the lattice. Values live on the lattice ``seed + k delta``: a start
+are running sums over the lattice. Values live on the lattice (``seed + k delta`` at one
+round per point, a block's mean value of its rounds, or of its hits, otherwise): a start
 value moved to a grid neighbour moves every value of its cycle by less than one grid spacing.
-Cost: ``O(lattice + kmax M^2 + M^3)`` for the figures (about a second for a Super pool hit once
-in 130,000 rounds); the cycle-length law adds ``O(M lattice)`` in a numba kernel.
+Cost: ``O(kmax L + kmax M^2 + M^3)`` for the figures (about a second at any odds: 1.5 s for a
+pool hit once in 380,000 rounds on 3 million lattice points, 0.4 s for one in 1e9 rounds on
+220,000 blocks); the cycle-length law adds ``O(M L)`` in a numba kernel.
 
 *Error.* The numerics are exact on the lattice except (a) the truncation, bounded by
-``truncated_mass`` (relative effect on the means below a few ``tail``), and (b) the grid:
-linear splitting is second order in the grid spacing, so the whole solve is repeated on the
-grid with twice the spacing and ``2 |fine - coarse|`` (for a second-order scheme
-``|fine - coarse|`` is about three times the fine grid's error, the Richardson estimate
-[Richardson]_; the factor 2 is a margin for grids too coarse to be in the asymptotic regime)
-plus a roundoff allowance of ``1e-11`` relative is reported in
-:attr:`PoolAnalysis.error_bounds` (about ``3e-7`` relative for realistic pools). The tests
-hold this bound against the exact chain on (previous cycle length, chances left) without a
-grid, on grids of 4 to 512 points, where the default grid's bound is 5 to 7 times the actual
-error; the laws (cycle length, values) agree with that chain within ``1e-7`` pointwise. There
-is no grid error when start values cannot move: ``r = 0`` (or ``c = 0``) gives one grid point.
+``truncated_mass`` (relative effect on the means below a few ``tail``), (b) the grid and (c)
+at ``b > 1`` the step law. The scheme is second order in the grid spacing (linear splitting)
+and in ``b``, so the whole solve is repeated with twice the grid spacing and, at ``b > 1``,
+twice the rounds per point (``2 b``, the grid spacing doubled in rounds), and
+``2 |fine - coarse|`` (for a second-order scheme ``|fine - coarse|`` is about three times the
+fine solve's error, the Richardson estimate [Richardson]_; the factor 2 is a margin) plus a
+roundoff allowance of ``1e-11`` relative is reported in :attr:`PoolAnalysis.error_bounds`
+(about ``3e-7`` relative for realistic pools, less for rarer ones whose start values span
+more rounds per grid step). This is an estimate of the error, not a proven inequality: it
+relies on the solve being in its second-order regime, which the tests check. They hold the
+bound against the exact chain on (previous cycle length, chances left) without a grid or
+blocks, on grids of 4 to 512 points and at 1 to 16 rounds per point on pools hit once in 50
+to 300 rounds (``b / E[N]`` up to 0.3, far coarser than the default's ``3e-5``), where the
+default grid's bound is 5 to 7 times the actual error; against closed forms for a constant law
+at 1 in 1e9 rounds; against the cycle chain sampled by inverse transform from the exact
+survival function (a power-series closed form, sharing no code with the lattice) at 1 in 1e9
+rounds; and against the simulated process at 1 in 1,000. The laws (cycle length, values)
+agree with the exact chain within ``1e-7`` pointwise at one round per point. There is no grid
+error when start values cannot move: ``r = 0`` (or ``c = 0``) gives one grid point; there is
+no step-law error for a constant law.
+
+*Limits.* The start values span up to ``r / (1 - r)`` times the longest cycle; for
+``r >= 1/2`` they may reach pools whose survival underflows (``exp(-650)``), which is refused
+(the game-file loader refuses ``reserve >= 0.5``). A pool never hit (survival above ``tail``
+after ``2^1000`` rounds) is refused. Nothing else limits the odds.
 
 *Exact parts.* The increments ``delta``, ``epsilon`` and the contribution share ``c`` of the
 RTP are :class:`~fractions.Fraction`. Money is conserved (every contribution, reserve included,
 is paid eventually; the operator adds a seed per hit), so the long-run paid per unit bet is
 exactly ``c + seed / (B E[N])``: :attr:`PoolAnalysis.rtp_from_identity` evaluates it, and the
 direct ratio :attr:`PoolAnalysis.rtp_contribution` = mean value paid / mean bet between hits
-agrees with it (the grid splitting preserves the mean start value, so the identity holds in
-the discretised chain as well). Likewise the mean ``p`` at a wheel spin equals
-``1 / (E[K] E[N])`` (hits per chance).
+agrees with it (the grid splitting preserves the mean start value and the step process is a
+jackpot process, so the identity holds in the discretised chain as well). Likewise the mean
+``p`` at a wheel spin equals ``1 / (E[K] E[N])`` (hits per chance).
 
 :func:`simulate_pool` plays the literal process (contributions, each chance a Bernoulli draw of
 ``p(pool)``, restarts) with a ``numpy.random.Generator``, for cross-checks; it skips the rounds
@@ -812,8 +853,8 @@ def _lattices(model: JackpotModel, grid_points: int, tail: float,
     if rounds_per_point is None:
         n_low, n_high = _cycle_scale(model, tail)
         # the per-round lattice doubles until it covers more than n_low rounds: it can fit
-        # only if n_low is below twice its budget
-        if n_low < 2 * MAX_LATTICE and n_low * (model.chance_pmf.size + 4) < 2 * MAX_LATTICE_CELLS:
+        # only if n_low is below MAX_LATTICE, and below twice its budget of cells
+        if n_low < MAX_LATTICE and n_low * (model.chance_pmf.size + 4) < 2 * MAX_LATTICE_CELLS:
             try:
                 lattice = _build_lattice(model, grid_points, tail)
                 return lattice, lattice, lattice.coarse
