@@ -691,25 +691,26 @@ def _block_arrays(model: JackpotModel, b: int, start: int, size: int, p_last: fl
     p = _law_values(pool, x, p_last)
     hit, hit_left, spins = _round_quantities(p, model.chance_pmf)
     lam = _round_hazard(hit)
-    if b == 1:
-        rounds, hazard, t_rep = np.ones(size), lam, k.astype(float)
+    if b == 1:  # one round per point: its rounds (1) and round (k) are added by the caller
+        out = {"p": p, "hit": hit, "hit_left": hit_left, "spins": spins, "p_spins": p * spins,
+               "hazard": lam, "round_hit": hit}
     else:
         rounds, hazard = _block_rounds(lam, b), b * lam
-        t_rep = (k - 1) * float(b) + 1 + _block_offset(lam, b)
-    out = {
-        "p": p,
-        "hit": hit if b == 1 else -np.expm1(-hazard),
-        "hit_left": hit_left * rounds,
-        "spins": spins * rounds,
-        "p_spins": p * spins * rounds,
-        "rounds": rounds,
-        "t_rep": t_rep,
-        "hazard": hazard,
-        "round_hit": hit,
-    }
+        out = {
+            "p": p,
+            "hit": -np.expm1(-hazard),
+            "hit_left": hit_left * rounds,
+            "spins": spins * rounds,
+            "p_spins": p * spins * rounds,
+            "rounds": rounds,
+            "t_rep": (k - 1) * float(b) + 1 + _block_offset(lam, b),
+            "hazard": hazard,
+            "round_hit": hit,
+        }
+        if start == 0:
+            out["t_rep"][0] = 0.0
     if start == 0:
         out["hazard"][0] = 0.0  # k = 0 is the restart, not a round
-        out["t_rep"][0] = 0.0
     return out
 
 
@@ -781,13 +782,18 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float, b: int = 
                 L = int(np.searchsorted(H, H[top] + threshold)) + 1
                 del H
                 round_hit = _joined(parts, "round_hit", L)
+                arrays = {key: _joined(parts, key, L) for key in (
+                    "p", "hit", "hit_left", "spins", "p_spins", "H")}
+                if b == 1:
+                    arrays.update(rounds=np.ones(L), t_rep=np.arange(L, dtype=float))
+                else:
+                    arrays.update({key: _joined(parts, key, L) for key in ("rounds", "t_rep")})
                 return _Lattice(
                     b=b,
                     seed=float(pool.seed),
                     delta=float(model.pool_increment),
                     law=pool.law,
-                    **{key: _joined(parts, key, L) for key in (
-                        "p", "hit", "hit_left", "spins", "p_spins", "rounds", "t_rep", "H")},
+                    **arrays,
                     last_round_hit=float(round_hit[-1]),
                     n_max=n_max,
                     rho=rho,
