@@ -49,7 +49,8 @@ cut off is :attr:`PoolAnalysis.truncated_mass`.
 
 *Blocks of rounds for rare pools.* One lattice point per round is used while the lattice has
 at most ``2^22`` points (:data:`MAX_LATTICE`, fewer with many chances per round: at most
-:data:`MAX_LATTICE_CELLS` floats): pools hit about once in 400,000 rounds or more often.
+:data:`MAX_LATTICE_CELLS` floats): a linear law hit about once in 500,000 rounds or more
+often, a constant law once in 100,000.
 Beyond, a lattice point is a *block* of ``b`` rounds, ``b`` the fewest that keep the lattice
 near :data:`BLOCK_POINTS` (``2^18``) points, whatever the odds: ``b = 34,000`` for a pool hit
 once in ``1e9`` rounds. The rounds of block ``k`` (rounds ``(k-1) b + 1 .. k b`` after a
@@ -102,8 +103,11 @@ twice the rounds per point (``2 b``, the grid spacing doubled in rounds), and
 ``2 |fine - coarse|`` (for a second-order scheme ``|fine - coarse|`` is about three times the
 fine solve's error, the Richardson estimate [Richardson]_; the factor 2 is a margin) plus a
 roundoff allowance of ``1e-11`` relative is reported in :attr:`PoolAnalysis.error_bounds`
-(about ``3e-7`` relative for realistic pools, less for rarer ones whose start values span
-more rounds per grid step). This is an estimate of the error, not a proven inequality: it
+(for the rounds between hits of a linear law, ``1e-8`` relative at 1 in 1,000 rounds to
+``1.4e-6`` at 1 in 1e6 and beyond, the grid's share; ``1e-11`` for a constant law; up to
+``1e-4`` where the hazard jumps, as a linear law reaching ``p = 1``; an RTP share's bound is
+below ``2e-8``: its seed part is its only numerical part). This is an estimate of the error,
+not a proven inequality: it
 relies on the solve being in its second-order regime, which the tests check. They hold the
 bound against the exact chain on (previous cycle length, chances left) without a grid or
 blocks, on grids of 4 to 512 points and at 1 to 16 rounds per point on pools hit once in 50
