@@ -61,11 +61,12 @@ and everything the chain needs is a closed form: the block is survived with ``e^
 plays ``sum_{j<b} e^(-lam j)`` rounds on average, its hit (and its average round) falls
 ``1/(e^lam - 1) - b/(e^(b lam) - 1)`` rounds into it on average (a Bernoulli series where
 ``b lam < 0.1``), and its split by chances left and its chances played are the per-round ones
-at ``p`` times its rounds. The step law is a hit law in its own right (not decreasing in the
-pool, as ``p`` is), so the step process is a jackpot process of the model: every identity
-below holds in it exactly. Its difference from the true process is second order in
-``b / E[N]`` (the midpoint rule for the block's hazard; the first-order shifts of the hit
-within a block cancel in every mean), measured by the error estimate below. A game is thus
+at ``p`` times its rounds. The step process is a jackpot process in its own right (its law a
+step function of the pool, not decreasing as ``p`` is; the chances left in a hit round keep the
+law at the restarted value), so every identity below holds in it exactly. Its difference from
+the true process is second order in ``b / E[N]`` (the midpoint rule for the block's hazard;
+the tests measure the order: the error falls fourfold when ``b`` halves), and is measured by
+the error estimate below. A game is thus
 analysed in seconds at any odds: the probe that chooses ``b`` (the per-round hazard at rounds
 ``2^(i/8)``, bracketed, as the hazard does not decrease) reaches ``2^1000`` rounds, and only a
 pool that survives that long with probability above ``tail`` (a hit law that is zero on every
@@ -107,11 +108,12 @@ roundoff allowance of ``1e-11`` relative is reported in :attr:`PoolAnalysis.erro
 ``1.4e-6`` at 1 in 1e6 and beyond, the grid's share; ``1e-11`` for a constant law; up to
 ``1e-4`` where the hazard jumps, as a linear law reaching ``p = 1``; an RTP share's bound is
 below ``2e-8``: its seed part is its only numerical part). This is an estimate of the error,
-not a proven inequality: it
-relies on the solve being in its second-order regime, which the tests check. They hold the
+not a proven inequality: it relies on the solve being in its second-order regime, which the
+tests check. They hold the
 bound against the exact chain on (previous cycle length, chances left) without a grid or
 blocks, on grids of 4 to 512 points and at 1 to 16 rounds per point on pools hit once in 50
-to 300 rounds (``b / E[N]`` up to 0.3, far coarser than the default's ``3e-5``), where the
+to 300 rounds (``b / E[N]`` up to 0.3, far coarser than the ``3e-5`` to ``2e-4`` the analysis
+chooses), where the
 default grid's bound is 5 to 7 times the actual error; against closed forms for a constant law
 at 1 in 1e9 rounds; against the cycle chain sampled by inverse transform from the exact
 survival function (a power-series closed form, sharing no code with the lattice) at 1 in 1e9
