@@ -699,7 +699,7 @@ def _block_arrays(model: JackpotModel, b: int, start: int, size: int, p_last: fl
     lam = _round_hazard(hit)
     if b == 1:  # one round per point: its rounds (1) and round (k) are added by the caller
         out = {"p": p, "hit": hit, "hit_left": hit_left, "spins": spins, "p_spins": p * spins,
-               "hazard": lam, "round_hit": hit}
+               "hazard": lam}
     else:
         rounds, hazard = _block_rounds(lam, b), b * lam
         out = {
@@ -740,6 +740,15 @@ def _joined(parts: list[dict], key: str, length: int) -> np.ndarray:
             pieces.append(a[..., :take])
             n += take
     return np.concatenate(pieces, axis=-1)
+
+
+def _point(parts: list[dict], key: str, index: int) -> float:
+    """Lattice point ``index`` of one array of the parts (not joined)."""
+    for part in parts:
+        if index < part[key].shape[-1]:
+            return float(part[key][..., index])
+        index -= part[key].shape[-1]
+    raise IndexError(index)
 
 
 def _rho(model: JackpotModel) -> Fraction:
@@ -787,7 +796,7 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float, b: int = 
             if top < length and H[-1] >= H[top] + threshold:
                 L = int(np.searchsorted(H, H[top] + threshold)) + 1
                 del H
-                round_hit = _joined(parts, "round_hit", L)
+                last_round_hit = _point(parts, "round_hit" if b > 1 else "hit", L - 1)
                 arrays = {key: _joined(parts, key, L) for key in (
                     "p", "hit", "hit_left", "spins", "p_spins", "H")}
                 if b == 1:
@@ -800,7 +809,7 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float, b: int = 
                     delta=float(model.pool_increment),
                     law=pool.law,
                     **arrays,
-                    last_round_hit=float(round_hit[-1]),
+                    last_round_hit=last_round_hit,
                     n_max=n_max,
                     rho=rho,
                     fine=(s, M),
