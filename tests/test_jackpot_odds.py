@@ -364,6 +364,9 @@ def test_a_pool_never_hit_is_refused_by_the_analysis_at_once():
     # a pool hit once in about 1e30 rounds is analysed, not refused
     rare = analyze_pool(JackpotPool("X", 50, "0.024", "0.1", ConstantLaw(1e-28)), 1, WHEEL)
     assert rare.mean_rounds_between_hits == pytest.approx(1 / (0.021 * 1e-28), rel=1e-10)
+    # and a linear law so hot that rate x pool passes the float range (p = 1; no warning)
+    hot = analyze_pool(JackpotPool("X", 50, "0.024", "0.1", LinearLaw(1e300)), 1, {1: 1})
+    assert hot.mean_rounds_between_hits == pytest.approx(1, rel=1e-12)
 
 
 GAME_EDITS = [  # (what is wrong, (old, new) in JACKPOT_GAME, key path, message)

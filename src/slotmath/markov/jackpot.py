@@ -841,7 +841,8 @@ def _cycle_scale(model: JackpotModel, tail: float) -> tuple[float, float]:
     with np.errstate(over="ignore", invalid="ignore"):
         x = seed + delta * T
     T, x = T[np.isfinite(x)], x[np.isfinite(x)]
-    p = np.asarray(pool.law(x), dtype=float)
+    with np.errstate(over="ignore"):  # rate x pool may pass the float range: p is then 1
+        p = np.asarray(pool.law(x), dtype=float)
     if p.shape != x.shape or not (np.all(p >= 0) and np.all(p <= 1)):
         _law_values(pool, x, 0.0)  # raises its error
     lam = _round_hazard(_hit_probability(p, model.chance_pmf))
