@@ -946,13 +946,15 @@ def _solve(lat: _Lattice, s: int, M: int) -> _Solution:
     start = shift[:, None] + u[None, :-1]
     R = np.zeros((kmax, M, M))
     beyond = np.zeros(M)
+    # running sums in place, buffers reused for every m (fresh arrays of the lattice's size
+    # cost as much as the sums, in page faults)
+    g, gz, A, F = np.empty(L), np.empty(L), np.zeros(L + 1), np.zeros(L + 1)
     for m in range(kmax):
-        g = decay * lat.hit_left[m]
+        np.multiply(decay, lat.hit_left[m], out=g)
         g[0] = 0.0
-        A = np.zeros(L + 1)
-        A[:L] = np.cumsum(g[::-1])[::-1]  # A[k] = sum_{i>=k} g_i
-        F = np.zeros(L + 1)
-        F[:L] = np.cumsum((g * z)[::-1])[::-1]  # F[k] = sum_{i>=k} g_i z_i
+        np.cumsum(g[::-1], out=A[L - 1::-1])  # A[k] = sum_{i>=k} g_i
+        np.multiply(g, z, out=gz)
+        np.cumsum(gz[::-1], out=F[L - 1::-1])  # F[k] = sum_{i>=k} g_i z_i
         mass = A[lo] - A[hi]
         # the mass's linear split between grid u and u+1 (its mean kept): sum g (z - rho j - u)
         first = (F[lo] - F[hi]) - start * mass
@@ -983,8 +985,9 @@ def _solve(lat: _Lattice, s: int, M: int) -> _Solution:
     extra = float((hits_at_restart * tail_hits).sum())
     first_tail = (hits_at_restart * first_hit).sum(axis=0)
     # rounds of a cycle from point k: sum over the points after it of reach x rounds played
-    Z = np.zeros(L + 1)
-    Z[:L] = np.cumsum((decay * lat.rounds)[::-1])[::-1]
+    Z = A  # (the buffer is free)
+    np.multiply(decay, lat.rounds, out=g)
+    np.cumsum(g[::-1], out=Z[L - 1::-1])
     rounds = float(nu @ (row_scale * Z[offsets + 1]))
     truncated = float(np.exp(lat.H[offsets[-1]] - lat.H[-1]))
     return _Solution(
