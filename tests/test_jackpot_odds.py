@@ -397,9 +397,8 @@ def test_the_loader_refuses_what_the_analysis_cannot_hold(old_new, key, message,
     path.write_text(JACKPOT_GAME.replace(old, new))
     with pytest.raises(GameFileError) as err:
         slotmath.load_game(path)
-    assert str(err.value).startswith(f"{path}: {key}: ") or f"newcomer.toml: {key}: " in str(
-        err.value)
-    assert message in str(err.value)
+    assert (err.value.file, err.value.key) == (str(path), key)
+    assert str(err.value).startswith(f"{path}: {key}: ") and message in str(err.value)
     assert main(["analyze", str(path)]) == 2
     out = capsys.readouterr()
     assert key in out.err and "Traceback" not in out.err
