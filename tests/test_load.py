@@ -378,7 +378,7 @@ def test_jackpot_defaults():
 @pytest.mark.parametrize("law, parameters", [
     ('law = "constant"\nprobability = 0.01', {"probability": 0.01}),
     ('law = "constant"\nprobability = 1', {"probability": 1.0}),
-    ('law = "linear"\nrate = 0', {"rate": 0.0}),
+    ('law = "linear"\nrate = 1e-12', {"rate": 1e-12}),  # 0 is refused: never won
     ('law = "saturating"\np_max = 0.2\nhalf = 0', {"p_max": 0.2, "half": 0.0}),
 ])
 def test_each_hit_law_loads_with_its_parameters(law, parameters):

@@ -67,7 +67,9 @@ def test_a_refused_law_edit_puts_the_control_back(game, reference):
 
 @pytest.mark.parametrize("path, value, advice", [
     (("GRAND", "weight"), 8.0, "lower the weight or p_max"),
-    (("MINI", "parameters", "linear", "rate"), 1e-12, "raise its weight or its law's chance"),
+    # a pool hit once in billions of rounds is analysed (issue 23), a law of 0 refused
+    (("MINI", "parameters", "linear", "rate"), 1e-12, None),
+    (("MINI", "parameters", "linear", "rate"), 0.0, "rate must be above 0"),
     (("MINI", "contribution"), 10.0, None),  # 10% is accepted: no refusal
     (("MINI", "parameters", "linear", "rate"), -0.01, "rate must be >= 0"),
 ])

@@ -924,7 +924,7 @@ class _Builder:
             raw_reserve = spec.get("reserve", 0)
             reserve = self._number(raw_reserve, f"{key}.reserve",
                                    "a fraction of the contribution like 0.1")
-            self._rule(key, rules.check_share, reserve, "reserve", raw=raw_reserve)
+            self._rule(key, rules.check_reserve, reserve, "reserve", raw=raw_reserve)
             law = self._rule(key, hit_laws.law, spec["law"])
             self._rule(key, law.check_names, [p for p in spec if p in hit_laws.PARAMETERS])
             params = {}

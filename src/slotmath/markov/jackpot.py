@@ -47,13 +47,40 @@ chances played per round are computed once, vectorised, on this lattice. It is c
 survival of every cycle considered falls below ``tail`` (default ``1e-15``); the largest mass
 cut off is :attr:`PoolAnalysis.truncated_mass`.
 
+*Blocks of rounds for rare pools.* One lattice point per round is used while the lattice has
+at most ``2^22`` points (:data:`MAX_LATTICE`, fewer with many chances per round: at most
+:data:`MAX_LATTICE_CELLS` floats): a linear law hit about once in 500,000 rounds or more
+often, a constant law once in 100,000.
+Beyond, a lattice point is a *block* of ``b`` rounds, ``b`` the fewest that keep the lattice
+near :data:`BLOCK_POINTS` (``2^18``) points, whatever the odds: ``b = 34,000`` for a pool hit
+once in ``1e9`` rounds. The rounds of block ``k`` (rounds ``(k-1) b + 1 .. k b`` after a
+restart at the seed) are played at the *step law*: every chance of the block hits with the
+probability ``p`` at the block's middle pool ``seed + ((k-1) b + (b+1)/2) delta``. Within a
+block the per-round hit probability ``h`` and hazard ``lam = -log(1 - h)`` are then constant,
+and everything the chain needs is a closed form: the block is survived with ``e^(-b lam)``,
+plays ``sum_{j<b} e^(-lam j)`` rounds on average, its hit (and its average round) falls
+``1/(e^lam - 1) - b/(e^(b lam) - 1)`` rounds into it on average (a Bernoulli series where
+``b lam < 0.1``), and its split by chances left and its chances played are the per-round ones
+at ``p`` times its rounds. The step process is a jackpot process in its own right (its law a
+step function of the pool, not decreasing as ``p`` is; the chances left in a hit round keep the
+law at the restarted value), so every identity below holds in it exactly. Its difference from
+the true process is second order in ``b / E[N]`` (the midpoint rule for the block's hazard;
+the tests measure the order: the error falls fourfold when ``b`` halves), and is measured by
+the error estimate below. A game is thus
+analysed in seconds at any odds: the probe that chooses ``b`` (the per-round hazard at rounds
+``2^(i/8)``, bracketed, as the hazard does not decrease) reaches ``2^1000`` rounds, and only a
+pool that survives that long with probability above ``tail`` (a hit law that is zero on every
+pool the jackpot reaches, which the game-file loader refuses) is refused.
+
 *Start values on a grid.* Cycle start values ``seed + epsilon N_prev`` are placed on a grid of
-``M`` lattice points ``seed + j s delta`` (``grid_points``, default 512, spacing ``s`` lattice
-steps, covering every start value that has survival above ``tail``). From grid start ``j`` the
-cycle-length law is ``exp(H_{js} - H_{js+n-1}) h_{js+n}``: every row is a shift of one array,
-so the transition kernel, after splitting each next start value linearly between its two grid
-neighbours (the Markov-chain approximation of [KD]_, which keeps the mean start value exact),
-is built from running sums in ``O(M^2 + lattice)`` operations. The chances left in a hit
+``M`` lattice points ``seed + j s b delta`` (``grid_points``, default 512, spacing ``s``
+lattice points, covering every start value that has survival above ``tail``; grid points are
+block boundaries). From grid start ``j`` the law of the point of the cycle's hit is
+``exp(H_{js} - H_{js+n-1}) h_{js+n}`` (``H`` and ``h`` now per lattice point): every row is a
+shift of one array, so the transition kernel, after splitting each next start value linearly
+between its two grid neighbours (the Markov-chain approximation of [KD]_, which keeps the mean
+start value exact; a block's mass is split at the block's mean cycle length, which keeps it
+too), is built from running sums in ``O(M^2 log L + L)`` operations. The chances left in a hit
 round play against the restarted value (its grid point; a second hit there restarts at the
 seed, reserve 0), and are resolved within the transition, so the chain observed at the start
 of each cycle's first full round has ``M`` states whatever ``kmax``; its stationary law comes
@@ -62,32 +89,52 @@ from :func:`~slotmath.markov.chains.gth_solve` [GTH]_.
 *Figures.* Markov renewal-reward [Cinlar]_ gives the mean rounds between hits (rounds per
 cycle / hits per cycle), the hit-value law and the stationary pool law at a random round
 (Palm inversion: each cycle weights the rounds it spends at each pool value [Asmussen]_); all
-are running sums over the lattice. Values live on the lattice ``seed + k delta``: a start
+are running sums over the lattice. Values live on the lattice (``seed + k delta`` at one
+round per point, a block's mean value of its rounds, or of its hits, otherwise): a start
 value moved to a grid neighbour moves every value of its cycle by less than one grid spacing.
-Cost: ``O(lattice + kmax M^2 + M^3)`` for the figures (about a second for a Super pool hit once
-in 130,000 rounds); the cycle-length law adds ``O(M lattice)`` in a numba kernel.
+Cost: ``O(kmax L + kmax M^2 + M^3)`` for the figures (about a second at any odds: 1.5 s for a
+pool hit once in 380,000 rounds on 3 million lattice points, 0.4 s for one in 1e9 rounds on
+220,000 blocks); the cycle-length law adds ``O(M L)`` in a numba kernel.
 
 *Error.* The numerics are exact on the lattice except (a) the truncation, bounded by
-``truncated_mass`` (relative effect on the means below a few ``tail``), and (b) the grid:
-linear splitting is second order in the grid spacing, so the whole solve is repeated on the
-grid with twice the spacing and ``2 |fine - coarse|`` (for a second-order scheme
-``|fine - coarse|`` is about three times the fine grid's error, the Richardson estimate
-[Richardson]_; the factor 2 is a margin for grids too coarse to be in the asymptotic regime)
-plus a roundoff allowance of ``1e-11`` relative is reported in
-:attr:`PoolAnalysis.error_bounds` (about ``3e-7`` relative for realistic pools). The tests
-hold this bound against the exact chain on (previous cycle length, chances left) without a
-grid, on grids of 4 to 512 points, where the default grid's bound is 5 to 7 times the actual
-error; the laws (cycle length, values) agree with that chain within ``1e-7`` pointwise. There
-is no grid error when start values cannot move: ``r = 0`` (or ``c = 0``) gives one grid point.
+``truncated_mass`` (relative effect on the means below a few ``tail``), (b) the grid and (c)
+at ``b > 1`` the step law. The scheme is second order in the grid spacing (linear splitting)
+and in ``b``, so the whole solve is repeated with twice the grid spacing and, at ``b > 1``,
+twice the rounds per point (``2 b``, the grid spacing doubled in rounds), and
+``2 |fine - coarse|`` (for a second-order scheme ``|fine - coarse|`` is about three times the
+fine solve's error, the Richardson estimate [Richardson]_; the factor 2 is a margin) plus a
+roundoff allowance of ``1e-11`` relative is reported in :attr:`PoolAnalysis.error_bounds`
+(for the rounds between hits of a linear law, ``1e-8`` relative at 1 in 1,000 rounds to
+``1.4e-6`` at 1 in 1e6 and beyond, the grid's share; ``1e-11`` for a constant law; up to
+``1e-4`` where the hazard jumps, as a linear law reaching ``p = 1``; an RTP share's bound is
+below ``2e-8``: its seed part is its only numerical part). This is an estimate of the error,
+not a proven inequality: it relies on the solve being in its second-order regime, which the
+tests check. They hold the
+bound against the exact chain on (previous cycle length, chances left) without a grid or
+blocks, on grids of 4 to 512 points and at 1 to 16 rounds per point on pools hit once in 50
+to 300 rounds (``b / E[N]`` up to 0.3, far coarser than the ``3e-5`` to ``2e-4`` the analysis
+chooses), where the
+default grid's bound is 5 to 7 times the actual error; against closed forms for a constant law
+at 1 in 1e9 rounds; against the cycle chain sampled by inverse transform from the exact
+survival function (a power-series closed form, sharing no code with the lattice) at 1 in 1e9
+rounds; and against the simulated process at 1 in 1,000. The laws (cycle length, values)
+agree with the exact chain within ``1e-7`` pointwise at one round per point. There is no grid
+error when start values cannot move: ``r = 0`` (or ``c = 0``) gives one grid point; there is
+no step-law error for a constant law.
+
+*Limits.* The start values span up to ``r / (1 - r)`` times the longest cycle; for
+``r >= 1/2`` they may reach pools whose survival underflows (``exp(-650)``), which is refused
+(the game-file loader refuses ``reserve >= 0.5``). A pool never hit (survival above ``tail``
+after ``2^1000`` rounds) is refused. Nothing else limits the odds.
 
 *Exact parts.* The increments ``delta``, ``epsilon`` and the contribution share ``c`` of the
 RTP are :class:`~fractions.Fraction`. Money is conserved (every contribution, reserve included,
 is paid eventually; the operator adds a seed per hit), so the long-run paid per unit bet is
 exactly ``c + seed / (B E[N])``: :attr:`PoolAnalysis.rtp_from_identity` evaluates it, and the
 direct ratio :attr:`PoolAnalysis.rtp_contribution` = mean value paid / mean bet between hits
-agrees with it (the grid splitting preserves the mean start value, so the identity holds in
-the discretised chain as well). Likewise the mean ``p`` at a wheel spin equals
-``1 / (E[K] E[N])`` (hits per chance).
+agrees with it (the grid splitting preserves the mean start value and the step process is a
+jackpot process, so the identity holds in the discretised chain as well). Likewise the mean
+``p`` at a wheel spin equals ``1 / (E[K] E[N])`` (hits per chance).
 
 :func:`simulate_pool` plays the literal process (contributions, each chance a Bernoulli draw of
 ``p(pool)``, restarts) with a ``numpy.random.Generator``, for cross-checks; it skips the rounds
@@ -142,11 +189,13 @@ __all__ = [
 TAIL = 1e-15
 #: Default number of grid points for cycle start values.
 GRID_POINTS = 512
-#: Longest lattice (rounds) tried before the pool is declared (practically) never hit.
-MAX_LATTICE = 1 << 24
+#: Longest lattice of one point per round; longer pools get several rounds per point.
+MAX_LATTICE = 1 << 22
 # Floats held per lattice point grow with the most chances per round (one row per chance count):
-# the lattice is refused beyond this many (a few hundred MB in all) rather than exhausting memory.
+# one point per round is used while the lattice stays below this many (a few hundred MB).
 MAX_LATTICE_CELLS = 1 << 25
+#: Target length of a lattice of several rounds per point.
+BLOCK_POINTS = 1 << 18
 #: Relative roundoff allowance added to every error bound.
 ROUNDOFF = 1e-11
 #: Largest per-round hazard ``-log(1 - h)`` used (a certain hit becomes ``1 - e^-60``).
@@ -434,9 +483,10 @@ class JackpotModel:
             pmf[k] = float(p)
         return pmf
 
-    def analyze(self, *, grid_points: int = GRID_POINTS, tail: float = TAIL) -> PoolAnalysis:
+    def analyze(self, *, grid_points: int = GRID_POINTS, tail: float = TAIL,
+                rounds_per_point: int | None = None) -> PoolAnalysis:
         """:class:`PoolAnalysis` of this model (solved on return)."""
-        analysis = PoolAnalysis(self, grid_points, tail)
+        analysis = PoolAnalysis(self, grid_points, tail, rounds_per_point)
         _ = analysis._solution  # solve now: errors surface here, and timings mean something
         return analysis
 
@@ -490,30 +540,72 @@ class DiscreteDistribution:
 # -- numerics: the lattice --------------------------------------------------------------------
 
 
+class _TooLong(Exception):
+    """The lattice would outgrow its budget at this many rounds per point."""
+
+
 @dataclass(frozen=True, eq=False)
 class _Lattice:
-    """Per-round quantities at pool values ``x_k = seed + k delta``, ``k = 0..L-1``."""
+    """Per-point quantities on the lattice ``k = 0..L-1`` with ``b`` rounds per point.
 
-    p: np.ndarray  # chance hit probability p(x_k)
-    hit: np.ndarray  # h_k = P(the round hits at least once)
-    hit_left: np.ndarray  # (kmax, L): P(first hit leaves m chances in the round), m = 0..kmax-1
-    spins: np.ndarray  # expected chances played until the first hit or the round's end
-    H: np.ndarray  # cumulative hazard, H_0 = 0
-    n_max: int  # cycle from the seed: survival below tail after n_max rounds
+    Point 0 is the restart value ``seed`` (no round is played there); point ``k >= 1`` is the
+    block of the rounds ``(k-1) b + 1 .. k b`` after a restart at the seed, played at the step
+    law (``p`` at the block's middle pool, :func:`_block_arrays`). With ``b = 1`` point ``k``
+    is round ``k``, at pool ``seed + k delta``. Every per-point quantity is for a cycle that
+    reaches the start of the block.
+    """
+
+    b: int  # rounds per lattice point
+    seed: float
+    delta: float
+    law: HitProbabilityLaw
+    p: np.ndarray  # chance hit probability of the block's rounds (p at its middle pool)
+    hit: np.ndarray  # P(the block has a hit)
+    hit_left: np.ndarray  # (kmax, L): P(the block's first hit leaves m chances), m = 0..kmax-1
+    spins: np.ndarray  # expected chances played in the block until its first hit
+    p_spins: np.ndarray  # the same, each chance weighted by its p (expected hits, chance by chance)
+    rounds: np.ndarray  # expected rounds played in the block (its hit round included)
+    t_rep: np.ndarray  # mean round (after the seed's restart) of a round played, or hit, in it
+    H: np.ndarray  # cumulative hazard at the block ends, H_0 = 0
+    last_round_hit: float  # P(a round hits) at the last point
+    n_max: int  # cycle from the seed: survival below tail after n_max points
     rho: Fraction  # epsilon / delta (0 when start values cannot move)
-    fine: tuple[int, int]  # (s, M): grid spacing in lattice steps, grid points
-    coarse: tuple[int, int]  # the same with spacing 2 s
+    fine: tuple[int, int]  # (s, M): grid spacing in lattice points, grid points
+    coarse: tuple[int, int] | None  # b = 1: the same with spacing 2 s (on this lattice)
+
+    @cached_property
+    def values(self) -> np.ndarray:
+        """Pool value of each point: the mean pool of the rounds played (or hit) in it."""
+        return self.seed + self.delta * self.t_rep
+
+    def grid_values(self, offsets: np.ndarray) -> np.ndarray:
+        """Pool value of the grid start values at these lattice points (block boundaries)."""
+        if self.b == 1:
+            return self.values[offsets]
+        return self.seed + self.delta * (offsets * float(self.b))
+
+    def grid_p(self, offsets: np.ndarray) -> np.ndarray:
+        """Chance hit probability at the grid start values."""
+        if self.b == 1:
+            return self.p[offsets]
+        return np.asarray(self.law(self.grid_values(offsets)), dtype=float)
+
+
+def _hit_probability(p: np.ndarray, pmf: np.ndarray) -> np.ndarray:
+    """``1 - G(1 - p)``: P(a round with K ~ pmf chances of probability p has a hit)."""
+    with np.errstate(divide="ignore"):
+        log_miss = np.log1p(-p)  # -inf where p == 1
+    hit = np.zeros_like(p)
+    for k in range(1, len(pmf)):
+        if pmf[k]:
+            hit += pmf[k] * -np.expm1(k * log_miss)
+    return hit
 
 
 def _round_quantities(p: np.ndarray, pmf: np.ndarray):
     """Hit probability of a round, its split by chances left, and chances played."""
     kmax = len(pmf) - 1
-    with np.errstate(divide="ignore"):
-        log_miss = np.log1p(-p)  # -inf where p == 1
-    hit = np.zeros_like(p)
-    for k in range(1, kmax + 1):
-        if pmf[k]:
-            hit += pmf[k] * -np.expm1(k * log_miss)
+    hit = _hit_probability(p, pmf)
     miss_pow = np.empty((kmax + 1, len(p)))
     miss_pow[0] = 1.0
     for i in range(1, kmax + 1):
@@ -533,8 +625,103 @@ def _round_quantities(p: np.ndarray, pmf: np.ndarray):
     return hit, hit_left, spins
 
 
+def _round_hazard(hit: np.ndarray) -> np.ndarray:
+    """``-log(1 - h)`` per round, capped (a certain hit becomes ``1 - e^-60``)."""
+    with np.errstate(divide="ignore"):
+        return np.minimum(-np.log1p(-hit), _HAZARD_CAP)
+
+
+def _law_values(pool: JackpotPool, x: np.ndarray, p_last: float) -> np.ndarray:
+    """``law(x)`` for increasing pools ``x``, checked: one probability in [0, 1] per value, not
+    decreasing (nor below ``p_last``, the law's value at a smaller pool)."""
+    p = np.asarray(pool.law(x), dtype=float)
+    if p.shape != x.shape:
+        raise ValueError(f"{pool.name}: law(pool) must return one probability per value")
+    if not (np.all(p >= 0) and np.all(p <= 1)):
+        raise ValueError(f"{pool.name}: the hit law gave a probability outside [0, 1]")
+    if np.any(np.diff(p) < 0) or (p.size and p[0] < p_last):
+        raise ValueError(f"{pool.name}: the hit probability must not decrease with the pool")
+    return p
+
+
+def _block_rounds(lam: np.ndarray, b: int) -> np.ndarray:
+    """``sum_{j<b} e^(-lam j)``: expected rounds played in a block of ``b`` rounds of hazard
+    ``lam`` each (the hit round included)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.expm1(-b * lam) / np.expm1(-lam)
+    return np.where(lam > 0, ratio, float(b))
+
+
+def _block_offset(lam: np.ndarray, b: int) -> np.ndarray:
+    """``sum_{j<b} j e^(-lam j) / sum_{j<b} e^(-lam j)``: the mean of ``j`` (rounds into the
+    block before the one played) over the rounds played in a block of hazard ``lam`` per round,
+    and over its hit round; ``1/(e^lam - 1) - b/(e^(b lam) - 1)``, by its Bernoulli series
+    ``(b-1)/2 + sum_n B_n/n! (lam^(n-1) - b x^(n-1))`` (``x = b lam``, ``n = 2, 4, 6, 8``)
+    where ``x < 0.1`` (the closed form cancels there; the series' next term is below ``1e-17``
+    relative)."""
+    bf = float(b)
+    x = bf * lam
+    out = np.empty_like(lam)
+    small = x < 0.1
+    lam_s, x_s = lam[small], x[small]
+    series = (bf - 1) / 2
+    for coefficient, n in ((1 / 12, 2), (-1 / 720, 4), (1 / 30240, 6), (-1 / 1209600, 8)):
+        series = series + coefficient * (lam_s ** (n - 1) - bf * x_s ** (n - 1))
+    out[small] = series
+    lam_l = lam[~small]
+    out[~small] = 1.0 / np.expm1(lam_l) - bf / np.expm1(bf * lam_l)
+    return out
+
+
+def _block_arrays(model: JackpotModel, b: int, start: int, size: int, p_last: float) -> dict:
+    """The lattice quantities of points ``start .. start + size - 1`` at ``b`` rounds per point.
+
+    With ``b = 1`` they are the per-round quantities at ``seed + k delta``. With ``b > 1`` the
+    block's rounds play the *step law*: every chance of the block hits with ``p`` at the
+    block's middle pool ``seed + ((k-1) b + (b+1)/2) delta`` (point 0: the seed), so that a
+    round's hit probability ``h``, hazard ``lam = -log(1 - h)``, split by chances left and
+    chances played are those at that ``p``, and the block's survival is ``e^(-b lam)``, its
+    rounds played ``sum_{j<b} e^(-lam j)`` and the mean round of a round played (or hit) in it
+    ``(k-1) b + 1 + sum_j j e^(-lam j) / sum_j e^(-lam j)``, all in closed form.
+    """
+    pool = model.pool
+    seed, delta = float(pool.seed), float(model.pool_increment)
+    k = np.arange(start, start + size)
+    if b == 1:
+        t = k
+        x = seed + delta * k
+    else:
+        t = (k - 1) * float(b) + (b + 1) / 2
+        t[k == 0] = 0.0
+        x = seed + delta * t
+    p = _law_values(pool, x, p_last)
+    hit, hit_left, spins = _round_quantities(p, model.chance_pmf)
+    lam = _round_hazard(hit)
+    if b == 1:  # one round per point: its rounds (1) and round (k) are added by the caller
+        out = {"p": p, "hit": hit, "hit_left": hit_left, "spins": spins, "p_spins": p * spins,
+               "hazard": lam}
+    else:
+        rounds, hazard = _block_rounds(lam, b), b * lam
+        out = {
+            "p": p,
+            "hit": -np.expm1(-hazard),
+            "hit_left": hit_left * rounds,
+            "spins": spins * rounds,
+            "p_spins": p * spins * rounds,
+            "rounds": rounds,
+            "t_rep": (k - 1) * float(b) + 1 + _block_offset(lam, b),
+            "hazard": hazard,
+            "round_hit": hit,
+        }
+        if start == 0:
+            out["t_rep"][0] = 0.0
+    if start == 0:
+        out["hazard"][0] = 0.0  # k = 0 is the restart, not a round
+    return out
+
+
 def _grids(i_top: int, grid_points: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """``(s, M)`` of the fine grid (spacing ``s`` lattice steps, ``M`` points covering
+    """``(s, M)`` of the fine grid (spacing ``s`` lattice points, ``M`` points covering
     ``0..i_top``) and of the coarse grid (spacing ``2 s``) used for the error bound."""
     if i_top == 0:
         return (1, 1), (1, 1)
@@ -542,56 +729,65 @@ def _grids(i_top: int, grid_points: int) -> tuple[tuple[int, int], tuple[int, in
     return (s, -(-i_top // s) + 1), (2 * s, -(-i_top // (2 * s)) + 1)
 
 
-def _joined(parts: list[list], i: int, length: int) -> np.ndarray:
-    """The first ``length`` lattice points of component ``i`` of the parts, as one array; the
+def _joined(parts: list[dict], key: str, length: int) -> np.ndarray:
+    """The first ``length`` lattice points of one array of the parts, as one array; the
     parts' own arrays are released as they are joined (the lattice can be hundreds of MB)."""
     pieces, n = [], 0
     for part in parts:
-        a, part[i] = part[i], None
+        a = part.pop(key)
         take = min(a.shape[-1], length - n)
         if take > 0:
             pieces.append(a[..., :take])
             n += take
-    out = np.concatenate(pieces, axis=-1)
-    return out
+    return np.concatenate(pieces, axis=-1)
 
 
-def _build_lattice(model: JackpotModel, grid_points: int, tail: float) -> _Lattice:
-    """Grow the lattice (doubling) until every cycle from every grid start is cut at ``tail``."""
+def _point(parts: list[dict], key: str, index: int) -> float:
+    """Lattice point ``index`` of one array of the parts (not joined)."""
+    for part in parts:
+        if index < part[key].shape[-1]:
+            return float(part[key][..., index])
+        index -= part[key].shape[-1]
+    raise IndexError(index)
+
+
+def _rho(model: JackpotModel) -> Fraction:
+    """``epsilon / delta``: a cycle of ``N`` rounds moves the next start value ``rho N`` rounds
+    of growth above the seed (0 when start values cannot move)."""
+    if model.pool_increment > 0:
+        return model.reserve_increment / model.pool_increment
+    return Fraction(0)
+
+
+def _build_lattice(model: JackpotModel, grid_points: int, tail: float, b: int = 1,
+                   spacing: int | None = None) -> _Lattice:
+    """Grow the lattice at ``b`` rounds per point (doubling) until every cycle from every grid
+    start is cut at ``tail``. ``spacing``: the grid's spacing in points, else from
+    ``grid_points``. Raises :class:`_TooLong` past the lattice's budget."""
     pool = model.pool
-    seed = float(pool.seed)
-    delta = float(model.pool_increment)
-    rho = (
-        model.reserve_increment / model.pool_increment if model.pool_increment > 0 else Fraction(0)
-    )
+    rho = _rho(model)
     threshold = -math.log(tail)
     pmf = model.chance_pmf
-    parts: list[tuple[np.ndarray, ...]] = []
+    parts: list[dict] = []
     length, H_last, p_last = 0, 0.0, 0.0
     while True:
         size = max(1 << 12, length)
-        x = seed + delta * np.arange(length, length + size)
-        p = np.asarray(pool.law(x), dtype=float)
-        if p.shape != x.shape:
-            raise ValueError(f"{pool.name}: law(pool) must return one probability per value")
-        if not (np.all(p >= 0) and np.all(p <= 1)):
-            raise ValueError(f"{pool.name}: the hit law gave a probability outside [0, 1]")
-        if np.any(np.diff(p) < 0) or p[0] < p_last:
-            raise ValueError(f"{pool.name}: the hit probability must not decrease with the pool")
-        hit, hit_left, spins = _round_quantities(p, pmf)
-        with np.errstate(divide="ignore"):
-            hazard = np.minimum(-np.log1p(-hit), _HAZARD_CAP)
-        if length == 0:
-            hazard[0] = 0.0  # k = 0 is the restart, not a round
-        H_part = H_last + np.cumsum(hazard)
-        parts.append([p, hit, hit_left, spins, H_part])
+        part = _block_arrays(model, b, length, size, p_last)
+        part["H"] = H_last + np.cumsum(part.pop("hazard"))
+        parts.append(part)
         length += size
-        H_last, p_last = float(H_part[-1]), float(p[-1])
-        H = np.concatenate([part[4] for part in parts])
+        H_last, p_last = float(part["H"][-1]), float(part["p"][-1])
+        H = np.concatenate([part["H"] for part in parts])
         n_max = int(np.searchsorted(H, threshold))
         if n_max < length:
-            (s, M), (s2, M2) = _grids(math.ceil(n_max * rho), grid_points)
-            top = max((M - 1) * s, (M2 - 1) * s2)
+            i_top = math.ceil(n_max * rho)
+            if spacing is None:
+                (s, M), (s2, M2) = _grids(i_top, grid_points)
+                top = max((M - 1) * s, (M2 - 1) * s2)
+            else:
+                s, M = spacing, -(-i_top // spacing) + 1
+                s2 = M2 = None
+                top = (M - 1) * s
             if top < length and H[top] > _MAX_ROW_HAZARD:
                 raise ValueError(
                     f"{pool.name}: reserve_fraction {pool.reserve_fraction} lets start values "
@@ -600,24 +796,111 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float) -> _Latti
             if top < length and H[-1] >= H[top] + threshold:
                 L = int(np.searchsorted(H, H[top] + threshold)) + 1
                 del H
+                last_round_hit = _point(parts, "round_hit" if b > 1 else "hit", L - 1)
+                arrays = {key: _joined(parts, key, L) for key in (
+                    "p", "hit", "hit_left", "spins", "p_spins", "H")}
+                if b == 1:
+                    arrays.update(rounds=np.ones(L), t_rep=np.arange(L, dtype=float))
+                else:
+                    arrays.update({key: _joined(parts, key, L) for key in ("rounds", "t_rep")})
                 return _Lattice(
-                    p=_joined(parts, 0, L),
-                    hit=_joined(parts, 1, L),
-                    hit_left=_joined(parts, 2, L),
-                    spins=_joined(parts, 3, L),
-                    H=_joined(parts, 4, L),
+                    b=b,
+                    seed=float(pool.seed),
+                    delta=float(model.pool_increment),
+                    law=pool.law,
+                    **arrays,
+                    last_round_hit=last_round_hit,
                     n_max=n_max,
                     rho=rho,
                     fine=(s, M),
-                    coarse=(s2, M2),
+                    coarse=None if s2 is None else (s2, M2),
                 )
-        if length >= MAX_LATTICE or length * (pmf.size + 4) >= MAX_LATTICE_CELLS:
-            raise ValueError(
-                f"{pool.name}: the pool survives more than {length:,} rounds with "
-                f"probability above {tail} (it grows {delta:.4g} per round, up to "
-                f"{pmf.size - 1} chances per round), past what the analysis holds (one lattice "
-                "point per round): the hit law is too small for this bet; raise it"
-            )
+        if b == 1 and (length >= MAX_LATTICE or length * (pmf.size + 4) >= MAX_LATTICE_CELLS):
+            raise _TooLong(length)
+        if b > 1 and length > 4 * _block_points(model):
+            raise _TooLong(length)
+
+
+def _block_points(model: JackpotModel) -> int:
+    """Target lattice length at more than one round per point (memory: ``kmax + 8`` floats
+    per point)."""
+    return max(1 << 12, min(BLOCK_POINTS, MAX_LATTICE_CELLS // (8 * (model.chance_pmf.size + 8))))
+
+
+def _cycle_scale(model: JackpotModel, tail: float) -> tuple[float, float]:
+    """``(n_low, n_high)``: bounds on the rounds after which a cycle from the seed has survived
+    with probability below ``tail``, from the per-round hazard at rounds ``T_i = ceil(2^(i/8))``
+    up to ``2^1000`` (between two of them the hazard, not decreasing, lies between theirs).
+
+    Raises ValueError when the survival is still above ``tail`` after ``2^1000`` rounds.
+    """
+    pool = model.pool
+    seed, delta = float(pool.seed), float(model.pool_increment)
+    threshold = -math.log(tail)
+    T = np.unique(np.ceil(np.exp2(np.arange(0, 8 * 1000 + 1) / 8)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = seed + delta * T
+    T, x = T[np.isfinite(x)], x[np.isfinite(x)]
+    with np.errstate(over="ignore"):  # rate x pool may pass the float range: p is then 1
+        p = np.asarray(pool.law(x), dtype=float)
+    if p.shape != x.shape or not (np.all(p >= 0) and np.all(p <= 1)):
+        _law_values(pool, x, 0.0)  # raises its error
+    lam = _round_hazard(_hit_probability(p, model.chance_pmf))
+    width = np.diff(T)
+    H_low = lam[0] + np.concatenate(([0.0], np.cumsum(width * lam[:-1])))
+    H_high = lam[0] + np.concatenate(([0.0], np.cumsum(width * lam[1:])))
+    if H_low[-1] < threshold:
+        raise ValueError(
+            f"{pool.name}: the pool survives more than {T[-1]:.3g} rounds with probability "
+            f"above {tail} (it grows {delta:.4g} per round): it is never hit in practice; "
+            "raise its hit law"
+        )
+    i_high = int(np.searchsorted(H_low, threshold))
+    i_low = max(0, int(np.searchsorted(H_high, threshold)) - 1)
+    # not decreasing where it matters (far beyond, a formula may wobble by an ulp)
+    _law_values(pool, x[: i_high + 2], 0.0)
+    return float(T[i_low]), float(T[i_high])
+
+
+def _lattices(model: JackpotModel, grid_points: int, tail: float,
+              rounds_per_point: int | None) -> tuple[_Lattice, _Lattice, tuple[int, int]]:
+    """The fine lattice, the lattice of the coarse solve and the coarse solve's grid.
+
+    One point per round while that fits the per-round budget (:data:`MAX_LATTICE`,
+    :data:`MAX_LATTICE_CELLS`): the coarse solve is then on the same lattice with twice the
+    grid spacing. Else ``b`` rounds per point, the fewest that keep the lattice near
+    :data:`BLOCK_POINTS` points, and the coarse solve doubles both: ``2 b`` rounds per point,
+    twice the grid spacing in rounds. ``rounds_per_point`` forces ``b``.
+    """
+    if rounds_per_point is None:
+        n_low, n_high = _cycle_scale(model, tail)
+        # the per-round lattice doubles until it covers more than n_low rounds: it can fit
+        # only if n_low is below MAX_LATTICE, and below twice its budget of cells
+        if n_low < MAX_LATTICE and n_low * (model.chance_pmf.size + 4) < 2 * MAX_LATTICE_CELLS:
+            try:
+                lattice = _build_lattice(model, grid_points, tail)
+                return lattice, lattice, lattice.coarse
+            except _TooLong:
+                pass
+        reach = (1 + float(_rho(model))) * n_high
+        b = max(2, math.ceil(reach / _block_points(model)))
+    else:
+        b = rounds_per_point
+    while True:
+        try:
+            fine = _build_lattice(model, grid_points, tail, b)
+            if b == 1:
+                return fine, fine, fine.coarse
+            coarse = _build_lattice(model, grid_points, tail, 2 * b, spacing=fine.fine[0])
+            return fine, coarse, coarse.fine
+        except _TooLong as err:
+            if rounds_per_point is not None:
+                raise ValueError(
+                    f"{model.pool.name}: the pool survives more than {err.args[0] * b:,} "
+                    f"rounds with probability above {tail}: more than the lattice holds at "
+                    f"{b} rounds per point; leave rounds_per_point to the analysis"
+                ) from None
+            b *= 8
 
 
 # -- numerics: the chain on cycle start values ------------------------------------------------
@@ -627,7 +910,8 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float) -> _Latti
 class _Solution:
     """The stationary chain on one grid and the renewal-reward sums derived from it."""
 
-    spacing: int  # s, lattice steps between grid points
+    lattice: _Lattice
+    spacing: int  # s, lattice points between grid points
     offsets: np.ndarray  # lattice index of each grid point, j s
     nu: np.ndarray  # stationary law of the grid start of a cycle's first full round
     hits_at_restart: np.ndarray  # (kmax, M): per cycle, P(full-round hit -> grid j, m left)
@@ -641,48 +925,40 @@ class _Solution:
     clipped: float  # mass of next start values beyond the grid top (dropped)
 
 
-def _split_weights(lat: _Lattice, s: int, M: int):
-    """Interval boundaries ``n_u`` (``u = 0..M``) of cycle lengths whose next start lies in
-    ``[u, u+1)`` grid steps, and ``n_u rho / s - u`` (the position of ``n_u`` in its interval).
-    """
-    L = len(lat.H)
-    if lat.rho == 0:
-        bounds = np.array([1] + [L] * M, dtype=np.int64)
-        return bounds, np.zeros(M), 0.0
-    bounds = np.empty(M + 1, dtype=np.int64)
-    offset0 = np.empty(M)
-    for u in range(M + 1):
-        n = 1 if u == 0 else max(1, math.ceil(Fraction(u * s) / lat.rho))
-        bounds[u] = min(n, L)
-        if u < M:
-            offset0[u] = float(n * lat.rho / s - u)
-    return bounds, offset0, float(lat.rho / s)
-
-
 def _solve(lat: _Lattice, s: int, M: int) -> _Solution:
     L = len(lat.H)
     offsets = np.arange(M, dtype=np.int64) * s
     if offsets[-1] >= L:
         raise AssertionError("lattice does not cover the grid")  # _build_lattice guarantees it
-    bounds, offset0, slope = _split_weights(lat, s, M)
     kmax = lat.hit_left.shape[0]
-    decay = np.exp(-np.concatenate(([0.0], lat.H[:-1])))  # exp(-H_{k-1}), survival to round k
+    decay = np.exp(-np.concatenate(([0.0], lat.H[:-1])))  # survival to the start of point k
     row_scale = np.exp(lat.H[offsets])
-    a = np.minimum(offsets[:, None] + bounds[None, :], L)  # (M, M+1) lattice index bounds
-    lo, hi = a[:, :-1], a[:, 1:]
+    # A hit at point k of a cycle from grid j moves the next start rho N rounds up, N its rounds
+    # (its point's mean, (k - 1 - j s) b + mean position): z_k - rho j grid steps, with
+    # z_k = rho t_k / (s b). Row j's interval u holds the points with z_k - rho j in [u, u+1).
+    rho = float(lat.rho)
+    z = lat.t_rep * (rho / (s * float(lat.b)))
+    shift = rho * np.arange(M)
+    u = np.arange(M + 1)
+    bounds = np.searchsorted(z, shift[:, None] + u[None, :], side="left")
+    bounds = np.clip(np.maximum(bounds, (offsets + 1)[:, None]), 0, L)
+    lo, hi = bounds[:, :-1], bounds[:, 1:]
+    start = shift[:, None] + u[None, :-1]
     R = np.zeros((kmax, M, M))
     beyond = np.zeros(M)
+    # running sums in place, buffers reused for every m (fresh arrays of the lattice's size
+    # cost as much as the sums, in page faults)
+    g, gz, A, F = np.empty(L), np.empty(L), np.zeros(L + 1), np.zeros(L + 1)
     for m in range(kmax):
-        g = decay * lat.hit_left[m]
+        np.multiply(decay, lat.hit_left[m], out=g)
         g[0] = 0.0
-        A = np.zeros(L + 2)
-        A[:L] = np.cumsum(g[::-1])[::-1]  # A[k] = sum_{i>=k} g_i
-        E = np.zeros(L + 3)
-        E[: L + 2] = np.cumsum(A[::-1])[::-1]  # E[k] = sum_{i>=k} A_i
+        np.cumsum(g[::-1], out=A[L - 1::-1])  # A[k] = sum_{i>=k} g_i
+        np.multiply(g, z, out=gz)
+        np.cumsum(gz[::-1], out=F[L - 1::-1])  # F[k] = sum_{i>=k} g_i z_i
         mass = A[lo] - A[hi]
-        # sum over the interval of (n - n_u) g: (E[lo+1] - E[hi]) - (hi - lo - 1) A[hi]
-        first = (E[lo + 1] - E[hi]) - (hi - lo - 1) * A[hi]
-        upper = np.clip(offset0[None, :] * mass + slope * first, 0.0, mass)
+        # the mass's linear split between grid u and u+1 (its mean kept): sum g (z - rho j - u)
+        first = (F[lo] - F[hi]) - start * mass
+        upper = np.clip(first, 0.0, mass)
         lower = mass - upper
         R[m] += lower
         R[m][:, 1:] += upper[:, :-1]
@@ -690,7 +966,7 @@ def _solve(lat: _Lattice, s: int, M: int) -> _Solution:
         R[m] *= row_scale[:, None]
     # Chances left in the hit round play against the restarted value v_j (first) and, after a
     # hit there, against the seed: no hit keeps grid j, any hit restarts at the seed (grid 0).
-    p_grid = lat.p[offsets]
+    p_grid = lat.grid_p(offsets)
     p_seed = lat.p[0]
     no_hit = np.empty((kmax, M))
     tail_hits = np.zeros((kmax, M))  # expected hits among the m chances left
@@ -708,10 +984,14 @@ def _solve(lat: _Lattice, s: int, M: int) -> _Solution:
     full_hits = float(hits_at_restart.sum())
     extra = float((hits_at_restart * tail_hits).sum())
     first_tail = (hits_at_restart * first_hit).sum(axis=0)
-    Z = np.cumsum(np.exp(-lat.H)[::-1])[::-1]  # E[N' | start k] = exp(H_k) Z_k
-    rounds = float(nu @ (row_scale * Z[offsets]))
+    # rounds of a cycle from point k: sum over the points after it of reach x rounds played
+    Z = A  # (the buffer is free)
+    np.multiply(decay, lat.rounds, out=g)
+    np.cumsum(g[::-1], out=Z[L - 1::-1])
+    rounds = float(nu @ (row_scale * Z[offsets + 1]))
     truncated = float(np.exp(lat.H[offsets[-1]] - lat.H[-1]))
     return _Solution(
+        lattice=lat,
         spacing=s,
         offsets=offsets,
         nu=nu,
@@ -728,16 +1008,25 @@ def _solve(lat: _Lattice, s: int, M: int) -> _Solution:
 
 
 @njit(cache=True)
-def _shifted_mixture(weights, offsets, g):
-    """``out[n] = sum_j weights[j] g[offsets[j] + n]`` for ``n >= 1`` (the cycle-length law)."""
+def _shifted_mixture(weights, offsets, g, position):
+    """``out[n] = sum_j weights[j] g[offsets[j] + n]`` for ``n >= 1`` (the cycle-length law by
+    points after the start), and the same weighted by ``position`` (the mean position of a hit
+    in its point; not computed when ``position`` is empty)."""
     size = g.shape[0]
     out = np.zeros(size)
+    moment = np.zeros(size if position.shape[0] else 0)
     for j in range(weights.shape[0]):
         w = weights[j]
         o = offsets[j]
-        for n in range(1, size - o):
-            out[n] += w * g[o + n]
-    return out
+        if moment.shape[0]:
+            for n in range(1, size - o):
+                mass = w * g[o + n]
+                out[n] += mass
+                moment[n] += mass * position[o + n]
+        else:
+            for n in range(1, size - o):
+                out[n] += w * g[o + n]
+    return out, moment
 
 
 # -- the analysis -------------------------------------------------------------------------------
@@ -755,6 +1044,10 @@ class PoolAnalysis:
         span fewer lattice steps).
     tail : float
         Survival probability at which cycle-length laws are cut.
+    rounds_per_point : int, optional
+        Rounds per lattice point ``b``; by default one while the lattice of one point per round
+        fits (:data:`MAX_LATTICE_CELLS`), else the fewest that keep it near
+        :data:`BLOCK_POINTS` points (see the module notes).
 
     Notes
     -----
@@ -779,17 +1072,26 @@ class PoolAnalysis:
     model: JackpotModel
     grid_points: int = GRID_POINTS
     tail: float = TAIL
+    rounds_per_point: int | None = None
 
     def __post_init__(self):
         if not isinstance(self.grid_points, (int, np.integer)) or self.grid_points < 3:
             raise ValueError(f"grid_points must be an int >= 3, not {self.grid_points!r}")
         if not 0 < self.tail <= 1e-6:
             raise ValueError(f"tail must be in (0, 1e-6], not {self.tail!r}")
+        b = self.rounds_per_point
+        if b is not None and (isinstance(b, bool) or not isinstance(b, (int, np.integer))
+                              or b < 1):
+            raise ValueError(f"rounds_per_point must be an int >= 1 or None, not {b!r}")
 
     # -- the solves ------------------------------------------------------------------------------
     @cached_property
+    def _lattices(self) -> tuple[_Lattice, _Lattice, tuple[int, int]]:
+        return _lattices(self.model, self.grid_points, self.tail, self.rounds_per_point)
+
+    @property
     def _lattice(self) -> _Lattice:
-        return _build_lattice(self.model, self.grid_points, self.tail)
+        return self._lattices[0]
 
     @cached_property
     def _solution(self) -> _Solution:
@@ -797,38 +1099,39 @@ class PoolAnalysis:
 
     @cached_property
     def _coarse(self) -> _Solution:
-        return _solve(self._lattice, *self._lattice.coarse)
+        _, lattice, grid = self._lattices
+        return _solve(lattice, *grid)
 
-    @cached_property
-    def _values(self) -> np.ndarray:
-        """Pool values on the lattice, ``seed + k delta``."""
-        n = len(self._lattice.H)
-        return float(self.model.pool.seed) + float(self.model.pool_increment) * np.arange(n)
-
-    def _round_weights(self, sol: _Solution) -> np.ndarray:
-        """Expected rounds per cycle played at each lattice pool value."""
-        lat = self._lattice
+    @staticmethod
+    def _arrivals(sol: _Solution) -> np.ndarray:
+        """Expected arrivals per cycle at the start of each lattice point."""
+        lat = sol.lattice
         at = np.zeros(len(lat.H))
         at[sol.offsets] = sol.row_weight
         reach = np.concatenate(([0.0], np.cumsum(at)[:-1]))  # sum over starts below k
         return reach * np.exp(-np.concatenate(([0.0], lat.H[:-1])))
 
+    def _round_weights(self, sol: _Solution) -> np.ndarray:
+        """Expected rounds per cycle played at each lattice point."""
+        return self._arrivals(sol) * sol.lattice.rounds
+
     def _figures(self, sol: _Solution) -> dict[str, float]:
-        lat = self._lattice
-        x = self._values
+        lat = sol.lattice
+        x = lat.values
         seed = float(self.model.pool.seed)
         bet = float(self.model.bet)
-        rounds_at = self._round_weights(sol)
-        full_hits = rounds_at * lat.hit
-        grid_values = x[sol.offsets]
+        arrive = self._arrivals(sol)
+        rounds_at = arrive * lat.rounds
+        full_hits = arrive * lat.hit
+        grid_values = lat.grid_values(sol.offsets)
         paid = float(x @ full_hits + grid_values @ sol.first_tail_hits + seed * sol.later_tail_hits)
         mean_rounds = sol.rounds / sol.hits
         hit_value_mean = paid / sol.hits
         restarts = sol.hits_at_restart.sum(axis=0)
         extra = sol.hits - float(restarts.sum())
-        spins = float(rounds_at @ lat.spins) + sol.tail_spins
+        spins = float(arrive @ lat.spins) + sol.tail_spins
         # over the chances left in hit rounds, E[sum of p] = E[hits], chance by chance
-        sum_p = float(rounds_at @ (lat.p * lat.spins)) + extra
+        sum_p = float(arrive @ lat.p_spins) + extra
         return {
             "mean_rounds_between_hits": mean_rounds,
             "hit_value_mean": hit_value_mean,
@@ -856,7 +1159,17 @@ class PoolAnalysis:
     @property
     def grid_spacing(self) -> float:
         """Distance (currency) between neighbouring grid start values."""
-        return self._solution.spacing * float(self.model.pool_increment)
+        return self._solution.spacing * self._lattice.b * float(self.model.pool_increment)
+
+    @property
+    def lattice_step(self) -> int:
+        """Rounds per lattice point ``b`` (1: one point per round, no block error)."""
+        return self._lattice.b
+
+    @property
+    def lattice_size(self) -> int:
+        """Points of the (fine) lattice."""
+        return len(self._lattice.H)
 
     @property
     def mean_rounds_between_hits(self) -> float:
@@ -933,15 +1246,14 @@ class PoolAnalysis:
     def error_bounds(self) -> dict[str, float]:
         """Absolute error bound of each scalar figure.
 
-        ``2 |fine - coarse|`` (the same solve on a grid with twice the spacing; the scheme is
-        second order, so ``|fine - coarse|`` is about three times the fine grid's error) plus the
-        truncation's
-        effect (``truncated_mass`` times the mean cycle in units of the last cycle's hazard) and
-        a roundoff allowance of ``1e-11`` relative.
+        ``2 |fine - coarse|`` (the same solve with twice the grid spacing and, at ``b > 1``
+        rounds per lattice point, twice the rounds per point; the scheme is second order in
+        both, so ``|fine - coarse|`` is about three times the fine solve's error) plus the
+        truncation's effect (``truncated_mass`` times the mean cycle in units of the last
+        round's hazard) and a roundoff allowance of ``1e-11`` relative.
         """
         fine, coarse = self._fine_figures, self._figures(self._coarse)
-        lat = self._lattice
-        hazard_end = max(float(lat.hit[-1]), 1e-300)
+        hazard_end = max(self._lattice.last_round_hit, 1e-300)
         cut = self.truncated_mass * (2.0 + 1.0 / (hazard_end * self.mean_rounds_between_hits))
         out = {k: 2 * abs(fine[k] - coarse[k]) + (ROUNDOFF + cut) * abs(fine[k]) for k in fine}
         out["rtp_from_identity"] = out["rtp_contribution"]
@@ -953,17 +1265,27 @@ class PoolAnalysis:
         """Law of the pool at a random round (after its contribution, before its chances)."""
         w = self._round_weights(self._solution)
         keep = w > 0
-        return DiscreteDistribution(self._values[keep], w[keep] / w.sum())
+        return DiscreteDistribution(self._lattice.values[keep], w[keep] / w.sum())
 
     @cached_property
     def hit_value_distribution(self) -> DiscreteDistribution:
-        """Law of the value paid at a hit (on the lattice ``seed + k delta``)."""
+        """Law of the value paid at a hit (on the lattice's values: ``seed + k delta`` at one
+        round per point, else each point's mean value at a hit, and the grid's start values)."""
         sol = self._solution
-        mass = self._round_weights(sol) * self._lattice.hit
-        mass[sol.offsets] += sol.first_tail_hits
-        mass[0] += sol.later_tail_hits
+        lat = self._lattice
+        mass = self._arrivals(sol) * lat.hit
+        values = lat.values
+        if lat.b == 1:  # the grid values are lattice values
+            mass[sol.offsets] += sol.first_tail_hits
+            mass[0] += sol.later_tail_hits
+        else:
+            mass[0] = sol.later_tail_hits
+            values, where = np.unique(np.concatenate((values, lat.grid_values(sol.offsets))),
+                                      return_inverse=True)
+            mass = np.bincount(where, np.concatenate((mass, sol.first_tail_hits)),
+                               minlength=len(values))
         keep = mass > 0
-        return DiscreteDistribution(self._values[keep], mass[keep] / sol.hits)
+        return DiscreteDistribution(values[keep], mass[keep] / sol.hits)
 
     @cached_property
     def restart_value_distribution(self) -> DiscreteDistribution:
@@ -971,19 +1293,29 @@ class PoolAnalysis:
         sol = self._solution
         mass = sol.hits_at_restart.sum(axis=0)
         mass[0] += sol.hits - float(mass.sum())
-        return DiscreteDistribution(self._values[sol.offsets], mass / sol.hits)
+        return DiscreteDistribution(self._lattice.grid_values(sol.offsets), mass / sol.hits)
 
     @cached_property
     def cycle_length_distribution(self) -> DiscreteDistribution:
-        """Law of the number of rounds between consecutive hits (0: same round)."""
+        """Law of the number of rounds between consecutive hits (0: same round; at ``b > 1``
+        rounds per lattice point, each point's mean cycle length)."""
         sol = self._solution
         lat = self._lattice
         g = np.exp(-np.concatenate(([0.0], lat.H[:-1]))) * lat.hit
         g[0] = 0.0
-        mass = _shifted_mixture(sol.row_weight, sol.offsets, g)
+        position = np.empty(0)  # one round per point: the point is the cycle length
+        if lat.b > 1:
+            position = lat.t_rep - (np.arange(len(g)) - 1) * float(lat.b)  # mean round in it
+        mass, moment = _shifted_mixture(sol.row_weight, sol.offsets, g, position)
         mass[0] = sol.hits - float(sol.hits_at_restart.sum())
         keep = mass > 0
-        return DiscreteDistribution(np.flatnonzero(keep).astype(float), mass[keep] / sol.hits)
+        n = np.flatnonzero(keep)
+        if lat.b == 1:
+            values = n.astype(float)
+        else:
+            values = np.where(n > 0, (n - 1) * float(lat.b) + moment[n] / np.where(
+                n > 0, mass[n], 1.0), 0.0)
+        return DiscreteDistribution(values, mass[keep] / sol.hits)
 
     def summary(self) -> dict[str, float]:
         """The scalar figures as plain floats (for reports and JSON)."""
@@ -1005,6 +1337,7 @@ def analyze_pool(
     *,
     grid_points: int = GRID_POINTS,
     tail: float = TAIL,
+    rounds_per_point: int | None = None,
 ) -> PoolAnalysis:
     """Stationary analysis of a progressive pool fed by rounds of bet ``bet``.
 
@@ -1015,7 +1348,7 @@ def analyze_pool(
         Bet per round (currency); the pool is assumed to be fed at this bet only.
     chances : mapping k -> P(K = k)
         Law of the number of chances to hit the pool per round.
-    grid_points, tail
+    grid_points, tail, rounds_per_point
         Numerical controls, see :class:`PoolAnalysis`.
 
     Returns
@@ -1032,8 +1365,8 @@ def analyze_pool(
     >>> print(f"1 in {a.mean_rounds_between_hits:,.0f} rounds, RTP {a.rtp_contribution:.4%}")
     1 in 2,459 rounds, RTP 4.4331%
     """
-    return JackpotModel(pool, bet, chances).analyze(grid_points=grid_points, tail=tail)
-
+    return JackpotModel(pool, bet, chances).analyze(
+        grid_points=grid_points, tail=tail, rounds_per_point=rounds_per_point)
 
 # -- simulation ---------------------------------------------------------------------------------
 

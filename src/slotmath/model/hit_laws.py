@@ -158,6 +158,26 @@ class HitLaw:
                                   f"{float(parameters[p]) * factor:.4g} > 1; lower {p} or the "
                                   "level factor")
 
+    def never_hits(self, parameters: Mapping[str, float], seed: float, grows: bool) -> bool:
+        """Whether the law is 0 at every pool a jackpot of this ``seed`` reaches: the seed
+        and, if the pool ``grows`` (a contribution > 0), every pool above it. The laws do not
+        decrease, so that is the seed's and the largest float pool's (``1e300``).
+
+        A level factor (> 0) cannot change it.
+
+        Examples
+        --------
+        >>> LINEAR.never_hits({"rate": 1e-9}, 0.0, grows=True)
+        False
+        >>> LINEAR.never_hits({"rate": 1e-9}, 0.0, grows=False)
+        True
+        >>> CONSTANT.never_hits({"probability": 0.0}, 50.0, grows=True)
+        True
+        """
+        values = [parameters[p] for p in self.parameters]
+        pools = (float(seed), 1e300) if grows else (float(seed),)
+        return all(self.formula(*values, pool) == 0 for pool in pools)
+
     def scaled(self, parameters: Mapping[str, float], factor: float) -> dict[str, float]:
         """The parameters with every probability of the law multiplied by ``factor``: the
         scaled parameter times ``factor`` (capped at 1 if it is a probability); the others

@@ -60,6 +60,7 @@ __all__ = [
     "RuleError",
     "check_award",
     "check_awards",
+    "check_can_be_won",
     "check_coin_value",
     "check_contributions",
     "check_declared",
@@ -77,6 +78,7 @@ __all__ = [
     "check_reel",
     "check_reel_set_name",
     "check_reel_sets",
+    "check_reserve",
     "check_seed",
     "check_share",
     "check_spin_multiplier",
@@ -159,6 +161,54 @@ def check_share(value, field: str) -> None:
     """A jackpot's contribution (of each bet) or reserve (of each contribution): in [0, 1)."""
     if not 0 <= value < 1:
         raise RuleError(field, "must be in [0, 1)", value)
+
+
+#: A reserve of half of each contribution or more is refused: the next jackpot's start value
+#: would then move by as much as the pool grows (``r / (1 - r) >= 1``), beyond what the
+#: analysis holds (:mod:`slotmath.markov.jackpot`, "Limits").
+MAX_RESERVE = Fraction(1, 2)
+
+
+def check_reserve(value, field: str = "reserve") -> None:
+    """A jackpot's reserve (of each contribution): in [0, 1/2).
+
+    Examples
+    --------
+    >>> check_reserve(Fraction(3, 5))
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: reserve: must be below 0.5 (a reserve of half of each contribution or more lets the next jackpot start beyond the pools the analysis holds), got 3/5
+    """
+    check_share(value, field)
+    if not value < MAX_RESERVE:
+        raise RuleError(field, f"must be below {float(MAX_RESERVE):g} (a reserve of half of "
+                               "each contribution or more lets the next jackpot start beyond "
+                               "the pools the analysis holds)", value)
+
+
+def check_can_be_won(law: str, parameters: Mapping[str, float], seed, contribution) -> None:
+    """The hit law is above 0 at some pool the jackpot reaches (its seed or, with a
+    contribution, any larger pool): a jackpot that is never won would keep every contribution.
+
+    Examples
+    --------
+    >>> check_can_be_won("linear", {"rate": 0.0}, Fraction(50), Fraction(1, 100))
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: rate: must be above 0: at 0 the jackpot is never won
+    >>> check_can_be_won("linear", {"rate": 1e-6}, Fraction(0), Fraction(0))
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: contribution: is 0 and the linear law gives 0 at the seed 0: the pool never grows and the jackpot is never won; give a contribution, or a seed where the law is above 0
+    """
+    h = hit_laws.law(law)
+    if not h.never_hits(parameters, float(seed), contribution > 0):
+        return
+    if not float(parameters[h.scaled_parameter]):
+        raise RuleError(h.scaled_parameter, "must be above 0: at 0 the jackpot is never won")
+    raise RuleError("contribution", f"is 0 and the {law} law gives 0 at the seed {seed}: the "
+                                    "pool never grows and the jackpot is never won; give a "
+                                    "contribution, or a seed where the law is above 0")
 
 
 def check_level(levels: Sequence[int], level: int) -> None:
@@ -514,8 +564,9 @@ def check_jackpot(spec: JackpotSpec) -> None:
     try:
         check_seed(spec.seed)
         check_share(spec.contribution, "contribution")
-        check_share(spec.reserve_fraction, "reserve_fraction")
+        check_reserve(spec.reserve_fraction, "reserve_fraction")
         hit_laws.law(spec.law).check(spec.parameters)
+        check_can_be_won(spec.law, spec.parameters, spec.seed, spec.contribution)
         for level, factor in spec.level_factors.items():
             check_level_factor(factor, f"level_factors[{level}]")
     except RuleError as err:
