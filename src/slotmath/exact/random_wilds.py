@@ -19,15 +19,22 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
 
+from slotmath.exact import cycle, store
+from slotmath.exact.workers import default_workers, map_parts
 from slotmath.model.game import Game
 
-__all__ = ["WildLines", "line_pattern_means"]
+__all__ = ["NO_WILD", "STILL_WILD", "WildLines", "WildSpinLaw", "line_pattern_means",
+           "spread_cells"]
+
+#: the code that computes a stored table (read at import): part of every store key
+_CODE = store.code_fingerprint(cycle, sys.modules[__name__])
 
 
 def _row_laws(game: Game, reel_set: str) -> list[list[dict[str, Fraction]]]:
@@ -230,6 +237,22 @@ def _run_dp(prep: dict, reels: list) -> np.ndarray:
     return out
 
 
+#: Parts the spread patterns are cut into (interleaved: the costly ones, with few spreads,
+#: spread over every part) when several worker processes share them.
+PARALLEL_PARTS = 8
+
+
+def _rows_of(law: WildSpinLaw, patterns: list) -> np.ndarray:
+    return np.concatenate([law._rows(p) for p in patterns]) if patterns else \
+        np.zeros((0, 3), np.int64)
+
+
+def _valid_rows(a: np.ndarray) -> bool:
+    """A stored table read back is rows (pattern, credits, weight) of int64, weights > 0."""
+    return (a.dtype == np.int64 and a.ndim == 2 and a.shape[1] == 3 and len(a) > 0
+            and bool((a[:, 2] > 0).all()))
+
+
 class WildSpinLaw:
     """The exact law of one spin's line win on ``reel_set`` by each reel's wild option.
 
@@ -343,22 +366,64 @@ class WildSpinLaw:
         reels = [self._reel(j, frozenset(forced[j]), spreads[j]) for j in range(self.n)]
         return _run_dp(self._prep, reels)
 
+    def _rows(self, spreads: tuple) -> np.ndarray:
+        """The nonzero weights of one spread pattern as rows (pattern code, credits,
+        weight): the code numbers the option tuple in mixed radix (:attr:`options`)."""
+        dense = self._pattern(spreads)
+        masks, credits = np.nonzero(dense)
+        code = np.zeros(len(masks), dtype=np.int64)
+        for j, radix in enumerate(self.options):
+            if spreads[j] is not None:
+                option = np.full(len(masks), 2 + spreads[j], dtype=np.int64)
+            else:
+                option = (masks >> j) & 1
+            code = code * radix + option
+        return np.stack([code, credits.astype(np.int64), dense[masks, credits]], axis=1)
+
+    @cached_property
+    def _store_key(self) -> str:
+        prep = self._prep
+        a = prep["automaton"]
+        ids = prep["symbol_ids"]
+        strips = [(np.asarray([[ids[x] for x in win] for win in merged], dtype=np.int64),
+                   np.asarray(list(merged.values()), dtype=np.int64))
+                  for merged in prep["strips"]]
+        return store.key_of(
+            "wild-spin-law", _CODE, list(a.next_status), list(a.emit), a.final,
+            list(a.start), np.asarray(self.game.paylines, dtype=np.int64),
+            list(self.game.rows), strips, [list(w) for w in self._wild],
+            ids[self.game.random_wilds.symbol])
+
+    @cached_property
+    def _all_rows(self) -> np.ndarray:
+        """Every pattern's rows (:meth:`_rows`), from the table store when this exact
+        computation was stored before (:mod:`slotmath.exact.store`); the spread patterns
+        shared over worker processes when there are many."""
+        patterns = list(itertools.product(*([None, *range(rows)] for rows in self.game.rows)))
+
+        def compute():
+            first = self._rows(patterns[0])  # compiles the kernels before any fork
+            parts = [patterns[1 + i::PARALLEL_PARTS] for i in range(PARALLEL_PARTS)]
+            workers = default_workers() if len(patterns) >= 64 else 1
+            return np.concatenate([first, *map_parts(_rows_of, parts, workers, self)])
+
+        return store.load_or_compute("wild-spin-law", self._store_key, compute,
+                                     valid=_valid_rows)
+
     @cached_property
     def laws(self) -> dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]:
         """``{options: (credits, weights)}`` for every option pattern of positive weight."""
+        rows = self._all_rows
+        rows = rows[np.lexsort((rows[:, 1], rows[:, 0]))]
+        codes, starts = np.unique(rows[:, 0], return_index=True)
         out = {}
-        n = self.n
-        for spreads in itertools.product(*([None, *range(rows)] for rows in self.game.rows)):
-            dense = self._pattern(spreads)
-            for mask in range(dense.shape[0]):
-                row = dense[mask]
-                if not row.any():
-                    continue
-                options = tuple(2 + spreads[j] if spreads[j] is not None
-                                else (STILL_WILD if mask >> j & 1 else NO_WILD)
-                                for j in range(n))
-                credits = np.flatnonzero(row)
-                out[options] = (credits.astype(np.int64), row[credits])
+        for code, lo, hi in zip(codes.tolist(), starts, [*starts[1:], len(rows)]):
+            options = []
+            for radix in reversed(self.options):
+                options.append(code % radix)
+                code //= radix
+            out[tuple(reversed(options))] = (np.ascontiguousarray(rows[lo:hi, 1]),
+                                             np.ascontiguousarray(rows[lo:hi, 2]))
         return out
 
     def law(self, options: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:

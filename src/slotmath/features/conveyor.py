@@ -534,8 +534,10 @@ class ConveyorFeature:
 
     @cached_property
     def awards_spins(self) -> bool:
-        """Whether any bauble (a surprise's draw included) can award free spins."""
-        return any(v for o in self.outcomes for _, v, _ in o.still)
+        """Whether a bauble the base wheel delivers (a surprise's draw included) can award
+        free spins."""
+        return any(v and p for code, q in self._base_delivery if q
+                   for _, v, p in self.outcomes[code].still)
 
     def _next_index(self, keep_activation: bool) -> np.ndarray:
         """``D[C, A]``: the slots kept after a spin from code state ``C`` that activated the
@@ -811,6 +813,51 @@ def _option_mixture(law: dict, outcomes, rows, coin_credits) -> tuple[dict, int]
     return ({k[:3]: w for k, w in entries.items()}, d_law * d_opt ** len(rows))
 
 
+def _limb_bits(x: np.ndarray, count: int) -> int:
+    """Bits per limb of a weight so that ``count`` products ``x * limb`` add up in int64."""
+    top = int(x.max(initial=0))
+    return max(62 - top.bit_length() - max(count, 1).bit_length(), 1)
+
+
+def _int_dot(x: np.ndarray, w: np.ndarray) -> int:
+    """``sum(x * w)`` exactly, as a Python int, for non-negative int64 arrays (the weights
+    split into int64 limbs small enough that no partial sum overflows).
+
+    Examples
+    --------
+    >>> _int_dot(np.array([3, 2**40]), np.array([2**61, 5])) == 3 * 2**61 + 5 * 2**40
+    True
+    """
+    bits = _limb_bits(x, len(x))
+    mask, total, shift = (1 << bits) - 1, 0, 0
+    w = w.copy()
+    while w.any():
+        total += int((x * (w & mask)).sum()) << shift
+        w >>= bits
+        shift += bits
+    return total
+
+
+class _CumulativeDot:
+    """``upto(j) = sum(x[:j] * w[:j])`` exactly for any ``j``: cumulative sums of
+    ``x * limb`` per int64 limb of the weights."""
+
+    def __init__(self, x: np.ndarray, w: np.ndarray):
+        self.bits = _limb_bits(x, len(x))
+        mask = (1 << self.bits) - 1
+        limbs = []
+        w = w.copy()
+        while w.any():
+            limbs.append(np.cumsum(x * (w & mask)))
+            w >>= self.bits
+        self.limbs = limbs
+
+    def upto(self, j: int) -> int:
+        if not j:
+            return 0
+        return sum(int(c[j - 1]) << (self.bits * i) for i, c in enumerate(self.limbs))
+
+
 @dataclass(frozen=True, eq=False)
 class ConveyorSpinLaw:
     """The exact law of a paid spin's own pay ``X`` (lines with the random wilds and their
@@ -844,10 +891,9 @@ class ConveyorSpinLaw:
         out = {}
         for o in {k[0] for k in self.mixture}:
             credits, weights = self.table.law(o)
-            c = credits.astype(object)
-            w = weights.astype(object)
             zero = int(weights[0]) if len(credits) and credits[0] == 0 else 0
-            out[o] = (int(w.sum()), int((c * w).sum()), int((c * c * w).sum()), zero)
+            out[o] = (int(weights.sum()), _int_dot(credits, weights),
+                      _int_dot(credits * credits, weights), zero)
         return out
 
     @cached_property
@@ -909,12 +955,12 @@ class ConveyorSpinLaw:
 
     @cached_property
     def _cumulative(self) -> dict:
-        """Per option pattern: its credits, cumulative weights and cumulative credit sums."""
+        """Per option pattern: its credits, cumulative weights and cumulative credit sums
+        (:class:`_CumulativeDot`)."""
         out = {}
         for o in self._sums:
             credits, weights = self.table.law(o)
-            out[o] = (credits, np.cumsum(weights.astype(object)),
-                      np.cumsum(credits.astype(object) * weights.astype(object)))
+            out[o] = (credits, np.cumsum(weights), _CumulativeDot(credits, weights))
         return out
 
     def bands(self, edges: Sequence[int], spins: int | None = 0) -> list[tuple[int, int]]:
@@ -938,7 +984,7 @@ class ConveyorSpinLaw:
                 j = int(np.searchsorted(credits, (cut - c) // k, side="right"))
                 if j:
                     at[i][0] += w * int(cum_w[j - 1])
-                    at[i][1] += w * (k * int(cum_x[j - 1]) + c * int(cum_w[j - 1]))
+                    at[i][1] += w * (k * cum_x.upto(j) + c * int(cum_w[j - 1]))
         points = [*at, whole]
         return [(b[0] - a[0], b[1] - a[1]) for a, b in zip([[0, 0], *points[:-1]], points)]
 
