@@ -288,40 +288,36 @@ class ConveyorFigures:
         return ConveyorRound(spin, feature.free_spin_moments, covariances, error)
 
     def _covariances(self, mean: float) -> tuple[np.ndarray, float]:
+        """``gamma_k``, k = 1..n + 1 (:func:`slotmath.markov.persistent.lag_covariances`)
+        over every code state (slot 1 most significant), and their error bound from the
+        free spins' mean error ``d`` (each ``r(s)`` within ``d``: ``|pi h|`` moves by at most
+        ``d``, ``P^k r - mu`` by ``2 d``)."""
+        from scipy.sparse.linalg import LinearOperator
+
         feature = self.feature
-        chain = feature.chain
-        K = len(feature.kinds) + 1
-        r_all, w_all = feature.round_means()
-
-        def code(state):
-            index = 0
-            for k in state:
-                index = index * K + k
-            return index
-
-        index = np.array([code(s) for s in chain.states])
-        where = {s: i for i, s in enumerate(chain.states)}
-        pi = np.zeros(K**feature.n)
+        K, n = len(feature.kinds) + 1, feature.n
+        reward, won = feature.round_means()
+        moves = feature._base_tensor["p"].sum(axis=2)  # P(activation mask A | C)
+        pi = np.zeros(K**n)
         for s, p in zip(self.states, self.probability):
-            pi[code(s)] = float(p)
+            pi[sum(k * K ** (n - 1 - j) for j, k in enumerate(s))] = float(p)
         q = np.zeros(K)
         for c, p in feature._base_delivery:
             q[c] += float(p)
-        nxt = feature._next_index(w_all.shape[1] > 1)
-        kept = np.zeros(K ** (feature.n - 1))
-        np.add.at(kept, nxt.ravel(), (pi[:, None] * w_all).ravel())
-        weighted_all = np.outer(kept, q).ravel()  # (pi h)(s'), s' = kept + delivery
-        weighted = np.zeros(len(chain.states))
-        for s in chain.states:
-            weighted[where[s]] = weighted_all[code(s)]
-        if abs(weighted.sum() - weighted_all.sum()) > 1e-12 * max(1.0, abs(mean)):
-            raise AssertionError("a stationary state left the chain")  # pragma: no cover
-        reward = r_all[index]
-        centre = float(pi[index] @ reward)
-        gammas = lag_covariances(chain.transition, reward, weighted, centre, feature.n + 1)
+        where = feature._next_index(won.shape[1] > 1)
+
+        def step(v):  # (P v)(C) = sum_A P(A | C) sum_b q_b v[D(C, A) K + b]
+            return (moves * (v.reshape(-1, K) @ q)[where]).sum(axis=1)
+
+        transition = LinearOperator((K**n, K**n), matvec=step, dtype=float)
+        kept = np.zeros(K ** (n - 1))
+        np.add.at(kept, where.ravel(), (pi[:, None] * won).ravel())
+        weighted = np.outer(kept, q).ravel()  # (pi h)(s'), s' = the kept slots + a delivery
+        centre = float(pi @ reward)
+        gammas = lag_covariances(transition, reward, weighted, centre, n + 1)
         f = feature.free_spin_moments
         delta = 0.0 if f is None else f.mean_error
-        spread = float(np.max(np.abs(reward - centre)))
+        spread = float(np.max(np.abs(reward[pi > 0] - centre)))
         error = len(gammas) * delta * (2 * float(np.abs(weighted).sum()) + spread + 2 * delta)
         return gammas, error + 1e-15 * len(gammas)
 
@@ -801,16 +797,53 @@ def _option_mixture(law: dict, outcomes, rows, coin_credits) -> tuple[dict, int]
                 opts += [(2 + r, 0, 0, int(o.spread * d_opt)) for r in range(n_rows)]
             per_code.append(opts)
         options.append(per_code)
+    marginals = _product_marginals(law, len(rows))
+    if marginals is not None:  # independent slots: one slot's law at a time
+        d_law = math.prod(math.lcm(*(p.denominator for p in m.values())) for m in marginals)
+        entries = {((), 0, 0): 1}
+        for j, m in enumerate(marginals):
+            d = math.lcm(*(p.denominator for p in m.values()))
+            slot = {}
+            for k, p in m.items():
+                for o, dc, dv, q in options[j][k]:
+                    slot[o, dc, dv] = slot.get((o, dc, dv), 0) + int(p * d) * q
+            nxt: dict = {}
+            for (done, coins, spins), w in entries.items():
+                for (o, dc, dv), q in slot.items():
+                    key = (done + (o,), coins + dc, spins + dv)
+                    nxt[key] = nxt.get(key, 0) + w * q
+            entries = nxt
+        return entries, d_law * d_opt ** len(rows)
     d_law = math.lcm(*(p.denominator for p in law.values()))
     entries = {((), 0, 0, s): int(p * d_law) for s, p in law.items() if p}
     for j in range(len(rows)):
-        nxt: dict = {}
+        nxt = {}
         for (done, coins, spins, rest), w in entries.items():
             for o, dc, dv, q in options[j][rest[0]]:
                 key = (done + (o,), coins + dc, spins + dv, rest[1:])
                 nxt[key] = nxt.get(key, 0) + w * q
         entries = nxt
     return ({k[:3]: w for k, w in entries.items()}, d_law * d_opt ** len(rows))
+
+
+def _product_marginals(law: dict, n: int) -> list[dict] | None:
+    """Each slot's law when the slots of ``law`` are independent (its support the product of
+    theirs, each probability the product of theirs, exactly), else None. In integers over
+    the law's common denominator ``d``: ``pi(s) d^n == prod_j m_j(s_j)`` with ``m_j`` the
+    marginals times ``d``."""
+    d = math.lcm(*(p.denominator for p in law.values()))
+    ints = {s: p.numerator * (d // p.denominator) for s, p in law.items() if p}
+    marginals: list[dict] = [{} for _ in range(n)]
+    for s, w in ints.items():
+        for j, k in enumerate(s):
+            marginals[j][k] = marginals[j].get(k, 0) + w
+    if math.prod(len(m) for m in marginals) != len(ints):
+        return None
+    scale = d ** (n - 1)
+    for s, w in ints.items():
+        if w * scale != math.prod(marginals[j][k] for j, k in enumerate(s)):
+            return None
+    return [{k: Fraction(w, d) for k, w in m.items()} for m in marginals]
 
 
 def _limb_bits(x: np.ndarray, count: int) -> int:
