@@ -39,6 +39,40 @@ else, so this is exact). Gauss-Seidel sweeps in increasing ``m`` from ``V = 0`` 
 monotonically to ``V``; they stop when a sweep changes no value by more than ``TOLERANCE``
 (relative); the stated error is the last change times ``rho / (1 - rho)``, ``rho`` the ratio
 of the last two changes (the sweeps' contraction, an estimate).
+
+The round's law and the PAR figures
+-----------------------------------
+A paid round from state ``s`` wins ``W = X + F_N``: ``X`` the paid spin's own pay (lines with
+the random wilds and their spreads, plus coins), ``N`` the spins its baubles award, ``F_N``
+what those free spins pay (their own conveyor: independent of ``X`` given ``N``).
+
+* ``X`` and ``N`` (:class:`ConveyorSpinLaw`, exact). Each reel's wild has an *option*: none,
+  a wild that does not spread, or a wild on row ``r`` that spreads. Given every reel's
+  option, the strips are independent again: :class:`~slotmath.exact.random_wilds.WildSpinLaw`
+  runs the full-cycle engine once per spread pattern (1024 for 5 x 3) for the exact line law
+  of every option pattern. What the wilds do beyond the lines depends only on the bauble above
+  each reel: its spread chance and its still outcome (coins, spins; a surprise's draw), so
+  the joint law is a sum over option patterns and coin totals of the pattern's line law shifted
+  by the coins, weighted by :func:`_option_mixture` (the conveyor law slot by slot, exact;
+  independent slots, the stationary law when baubles stay, slot law by slot law).
+* ``F_n``: its mean, second moment and ``P(F_n = 0)`` (:class:`FreeSpinMoments`, numerical)
+  on the free-spin chain with every bauble kind apart (a coin bauble keeps its value while
+  it moves, which the second moment sees): per conveyor state, the spin's moments by a
+  contraction over option patterns (:func:`_spin_tensor`), then the same sweeps. The law of
+  ``F_n`` itself is **not computed**: on Jingle Spin its chain has 32,768 conveyor states x 50
+  spins-left levels and would need a solve per Fourier frequency (tens of thousands).
+* :class:`ConveyorRound`: ``E[W]``, ``E[W^2]``, ``P(W > 0)`` from those (exact when no bauble
+  awards spins, with the free spins' error otherwise), SD, volatility index, the top award of
+  the paid spin, win sizes (exact; rounds that award free spins are one row), and the exact
+  law of ``W`` when no bauble awards spins.
+* Consecutive rounds share the conveyor. :meth:`ConveyorFigures.round` adds the covariances
+  ``gamma_k`` of rounds ``k`` apart (:func:`slotmath.markov.persistent.lag_covariances`; zero
+  from ``k = n`` on: every slot has been refilled), so that the variance of the RTP measured
+  over ``N`` consecutive rounds, and its confidence intervals, are those of the chain
+  (:meth:`ConveyorRound.confidence_interval`).
+
+Independent checks: ``tests/conveyor_brute.py`` (every stop, wild placement and surprise draw;
+dense solves) and a seeded simulation of consecutive spins (``tests/test_conveyor_round.py``).
 """
 
 from __future__ import annotations
@@ -73,8 +107,9 @@ from slotmath.stats.par import (
     normal_quantile,
 )
 
-__all__ = ["BaubleFreeSpins", "CoinWin", "ConveyorFeature", "ConveyorFigures",
-           "RandomWildLines", "SpreadingWild", "StatePart", "stationary_feature"]
+__all__ = ["BaubleFreeSpins", "CoinWin", "ConveyorFeature", "ConveyorFigures", "ConveyorRound",
+           "ConveyorSpinLaw", "FreeSpinMoments", "RandomWildLines", "SpreadingWild",
+           "StatePart", "stationary_feature"]
 
 TOLERANCE = 1e-14
 REPORTED_SPINS = (1, 10, 100, 1000)
@@ -1039,7 +1074,8 @@ class ConveyorSpinLaw:
 
     def distribution(self, spins: int | None = None) -> WinDistribution:
         """The law of ``X`` (with ``spins``: of ``X`` on ``N = spins``, normalised), exact.
-        Built term by term in Python integers: seconds on a 5-reel game."""
+        Built term by term in Python integers (slow for a 5-reel stationary law: the figures
+        of this class do not need it)."""
         k = self.unit
         out: dict[int, int] = {}
         for (o, c, v), w in self.mixture.items():
