@@ -20,8 +20,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conveyor_brute import Brute
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import slotmath
+from slotmath.errors import GameFileError
 from slotmath.exact import random_wilds
 from slotmath.exact.distribution import WinDistribution
 from slotmath.exact.random_wilds import WildLines, WildSpinLaw
@@ -299,3 +302,50 @@ def test_a_state_s_round_and_the_stationary_one(jingle):
     K = len(feature.kinds) + 1
     codes = [sum(k * K ** (feature.n - 1 - j) for j, k in enumerate(s)) for s in jingle.states]
     assert np.max(np.abs(means[codes] - jingle.state_rtp)) < 1e-12
+
+
+# -- random small conveyors ----------------------------------------------------------------------
+
+_weights = st.lists(st.integers(0, 4), min_size=3, max_size=3).filter(lambda w: w[0] > 0)
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(wilds=st.lists(_weights, min_size=3, max_size=3),
+       wheel=st.lists(st.integers(0, 3), min_size=6, max_size=6).filter(lambda w: sum(w) > 0),
+       empty=st.integers(0, 3), consume=st.booleans(),
+       surprise=st.lists(st.integers(1, 3), min_size=3, max_size=3))
+def test_random_small_conveyors_round_figures_are_the_brute_forces(wilds, wheel, empty,
+                                                                  consume, surprise):
+    text = TEXT.replace("max_spins_left = 4", "max_spins_left = 2")
+    text = text.replace("weights = [[6, 1, 1], [5, 2, 1], [4, 1, 2]]", f"weights = {wilds}")
+    text = text.replace("empty_weight = 2\n", f"empty_weight = {empty}\n"
+                        f"consume_on_activation = {str(consume).lower()}\n")
+    text = text.replace("surprise = { spreading_wild = 1, free_spins = 1, coin_win = 2 }",
+                        f"surprise = {{ spreading_wild = {surprise[0]}, free_spins = "
+                        f"{surprise[1]}, coin_win = {surprise[2]} }}")
+    lines = text.splitlines()
+    at = [i for i, line in enumerate(lines) if "weight = " in line and "{ feature" in line]
+    for i, w in zip(at, wheel):
+        lines[i] = lines[i].rsplit("weight = ", 1)[0] + f"weight = {w} }},"
+    try:
+        game = loads_game("\n".join(lines))
+    except GameFileError:  # e.g. a surprise turning into a feature no longer on the wheel
+        return
+    figures = ConveyorFeature(game).analyze()
+    r = figures.round
+    brute = Brute(game)
+    law = brute.stationary_spin_law()
+    free = brute.free_spin_moments() if any(v for _, v in law) else None
+    mean, second, hit = brute.round_figures(law, free)
+    if r.exact:
+        assert (r.mean, r.second_moment, r.hit_frequency) == (mean, second, hit)
+    else:
+        e = r.errors
+        assert float(r.mean) == pytest.approx(mean, rel=1e-10, abs=e["mean"])
+        assert float(r.second_moment) == pytest.approx(second, rel=1e-10,
+                                                       abs=e["second_moment"])
+        assert float(r.hit_frequency) == pytest.approx(hit, rel=1e-12,
+                                                       abs=e["hit_frequency"])
+    F1 = free[0] if free is not None else [0.0] * 3
+    want = brute.lag_covariances(2, F1)
+    assert r.covariances[:2] == pytest.approx(want, rel=1e-9, abs=r.covariance_error + 1e-12)

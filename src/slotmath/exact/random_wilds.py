@@ -330,7 +330,8 @@ class WildSpinLaw:
 
     def _reel(self, j: int, forced: frozenset, spread: int | None):
         """Reel ``j``'s windows with ``forced`` rows wild: its own spreading wild on row
-        ``spread``, or (None) without a wild and with one on each row (mask bit ``j``)."""
+        ``spread``, or (None) without a wild and with one on each row (mask bit ``j``);
+        None when no window has a weight (that wild never lands)."""
         from slotmath.exact.cycle import _pack, windows_input
 
         prep = self._prep
@@ -354,6 +355,9 @@ class WildSpinLaw:
             for r in range(self.game.rows[j]):
                 add(win, forced | {r}, 1 << j, sw * w[1 + r])
         keys = list(merged)
+        if not keys:  # the wild this pattern needs never lands on this reel
+            prep["reels"][key] = None
+            return None
         rw = windows_input(self.game, self.model, j, [k[0] for k in keys],
                            [merged[k] for k in keys], prep["symbol_ids"], [],
                            extra=[k[1] for k in keys])
@@ -364,6 +368,8 @@ class WildSpinLaw:
     def _pattern(self, spreads: tuple) -> np.ndarray:
         forced = spread_cells(self.game, spreads)
         reels = [self._reel(j, frozenset(forced[j]), spreads[j]) for j in range(self.n)]
+        if any(reel is None for reel in reels):
+            return np.zeros((self._prep["cap"] + 1, 1), dtype=np.int64)
         return _run_dp(self._prep, reels)
 
     def _rows(self, spreads: tuple) -> np.ndarray:
