@@ -552,7 +552,18 @@ class ConveyorFeature:
 
     def spin_law(self, law) -> ConveyorSpinLaw:
         """The exact law of a paid spin's own pay and the spins it awards, from one state
-        (a tuple of codes) or a law of states (``{state: Fraction}``)."""
+        (a tuple of codes) or a law of states (``{state: Fraction}``).
+
+        Examples
+        --------
+        >>> import slotmath
+        >>> f = ConveyorFeature(slotmath.load_game("tests/data/conveyor_tiny.toml"))
+        >>> [b.label for b in f.kinds][:2]
+        ['spreading_wild', 'free_spins:1']
+        >>> law = f.spin_law((0, 0, 2))   # a free-spins bauble above reel 3
+        >>> law.spins, law.spins_probability(1)   # P(wild on reel 3) = 3/7
+        ((0, 1), Fraction(3, 7))
+        """
         law = {tuple(law): Fraction(1)} if not isinstance(law, dict) else law
         mixture, denominator = _option_mixture(law, self.outcomes, self.game.rows,
                                                self._coin_credits)
@@ -560,7 +571,16 @@ class ConveyorFeature:
 
     def state_round(self, state: tuple[int, ...]) -> ConveyorRound:
         """The round of one paid spin from ``state``: its figures (mean, SD, hit frequency,
-        top award, win sizes), the free spins it may award included."""
+        top award, win sizes), the free spins it may award included.
+
+        Examples
+        --------
+        >>> import slotmath
+        >>> f = ConveyorFeature(slotmath.load_game("tests/data/conveyor_tiny.toml"))
+        >>> r = f.state_round((0, 0, 0))  # nothing to activate: the lines with wilds only
+        >>> r.spin.spins, r.spin.hit_probability, round(r.hit_frequency, 12)
+        ((0,), Fraction(6821, 8960), 0.761272321429)
+        """
         return ConveyorRound(self.spin_law(state), self.free_spin_moments)
 
     @cached_property
@@ -936,6 +956,18 @@ class ConveyorSpinLaw:
     laws of :class:`~slotmath.exact.random_wilds.WildSpinLaw` and the option mixture of
     :func:`_option_mixture`: ``P(X = x, N = v) = sum over (options o, coins c) of
     mixture(o, c, v) T_o((x - c) / unit) / total``. Every figure is an exact Fraction.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> f = ConveyorFeature(slotmath.load_game("tests/data/conveyor_tiny.toml"))
+    >>> law = f.spin_law((4, 0, 0))   # a coin bauble (6 coins, 2 bets) above reel 1
+    >>> law.spins, law.credits_per_bet
+    ((0,), 3)
+    >>> law.mean - f.spin_law((0, 0, 0)).mean == f.hits[0] * 2   # P(wild on reel 1) x 2
+    True
+    >>> law.distribution().hit_probability == law.hit_probability
+    True
     """
 
     table: object  # WildSpinLaw
@@ -1167,7 +1199,16 @@ class FreeSpinMoments:
     zero_error: float
 
     def of(self, spins: int) -> tuple[float, float, float]:
-        """``(mean, second moment, P(F = 0))`` of ``spins`` free spins (capped)."""
+        """``(mean, second moment, P(F = 0))`` of ``spins`` free spins (capped).
+
+        Examples
+        --------
+        >>> import slotmath
+        >>> f = ConveyorFeature(slotmath.load_game("tests/data/conveyor_tiny.toml"))
+        >>> mean, second, zero = f.free_spin_moments.of(2)
+        >>> round(mean, 6) == round(f.free_spin_value(2), 6), second > mean**2, 0 < zero < 1
+        (True, True, True)
+        """
         m = min(spins, len(self.mean) - 1)
         return float(self.mean[m]), float(self.second[m]), float(self.zero[m])
 
@@ -1242,6 +1283,18 @@ class ConveyorRound:
     ``covariances`` (lags 1..n, stationary law only) are the covariances of the wins of two
     rounds that far apart (:func:`slotmath.markov.persistent.lag_covariances`), for the
     confidence intervals of the RTP measured over consecutive rounds.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> figures = ConveyorFeature(slotmath.load_game("tests/data/conveyor_tiny.toml")).analyze()
+    >>> r = figures.round
+    >>> r.exact, round(float(r.mean), 9) == round(figures.rtp, 9)
+    (False, True)
+    >>> r.top_award.multiple, [w.label for w in r.win_sizes((0, 10))]
+    (Fraction(26, 1), ['0', '(0, 10]', '> 10', 'free spins'])
+    >>> r.asymptotic_variance > float(r.variance)   # neighbouring rounds move together
+    True
     """
 
     spin: ConveyorSpinLaw
