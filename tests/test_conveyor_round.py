@@ -113,10 +113,18 @@ def test_the_spin_law_of_each_state_is_the_brute_forces(text):
         assert got == {k: p for k, p in want.items() if p}
 
 
-def test_without_free_spins_every_figure_is_exact_and_the_brute_forces():
-    game = loads_game(NO_FREE_SPINS)
+#: a bet of 6 coins on 3 lines: a coin win of 5 is 5/6 of a bet, 2.5 line credits, so the
+#: round's credits are halves of the lines' (ConveyorFeature.round_unit = 2)
+HALF_CREDITS = (NO_FREE_SPINS.replace("bet = 3\n", "bet = 6\n")
+                .replace("value = 3, weight = 1", "value = 5, weight = 1"))
+
+
+@pytest.mark.parametrize("text", [NO_FREE_SPINS, HALF_CREDITS], ids=["plain", "half-credits"])
+def test_without_free_spins_every_figure_is_exact_and_the_brute_forces(text):
+    game = loads_game(text)
     figures = ConveyorFeature(game).analyze()
     r = figures.round
+    assert figures.feature.round_unit == (2 if text is HALF_CREDITS else 1)
     brute = Brute(game)
     law = brute.stationary_spin_law()
     cpb = r.spin.credits_per_bet
