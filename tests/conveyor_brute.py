@@ -12,6 +12,7 @@ exactly a fixed point); float64 for the free spins.
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -241,3 +242,190 @@ class Brute:
         M = self.c.free_spins.max_spins_left
         fs = sum(float(p) * F[min(n, M)] for n, p in awards.items())
         return float(lines + spread + coins) + fs
+
+    # -- the law of a paid spin and of the round ------------------------------------------------
+    def lines_law(self, reel_set, wild_cells) -> dict:
+        """{line pay in total bets: probability} over every stop, ``wild_cells`` wild."""
+        key = (reel_set, frozenset(wild_cells))
+        cache = self.__dict__.setdefault("_laws", {})
+        if key not in cache:
+            law: dict = {}
+            for window, p in self.stops(reel_set):
+                for j, r in wild_cells:
+                    window[j][r] = self.wild
+                pay = self.window_pay(window)
+                law[pay] = law.get(pay, 0) + p
+            cache[key] = law
+        return cache[key]
+
+    def lines_mean(self, reel_set, wild_cells) -> float:
+        key = (reel_set, frozenset(wild_cells))
+        cache = self.__dict__.setdefault("_means", {})
+        if key not in cache:
+            cache[key] = float(sum(x * p for x, p in self.lines_law(reel_set, wild_cells).items()))
+        return cache[key]
+
+    def spin_law(self, slots, reel_set="base") -> dict:
+        """{(pay of the spin itself in total bets, spins awarded): probability} from
+        ``slots``: every wild placement, surprise draw and stop."""
+        grouped: dict = {}
+        for q, _, spread, coins, spins, _ in self.spin_outcomes(slots):
+            key = (frozenset(spread), coins, spins)
+            grouped[key] = grouped.get(key, 0) + q
+        denominator = 1  # integer weights over one denominator (Fractions are slow)
+        for q in grouped.values():
+            denominator = denominator * q.denominator // math.gcd(denominator, q.denominator)
+        out: dict = {}
+        for (spread, coins, spins), q in grouped.items():
+            scale = q.numerator * (denominator // q.denominator)
+            law, cycle = self.lines_weights(reel_set, spread)
+            for pay, w in law.items():
+                key = (pay + coins, spins)
+                out[key] = out.get(key, 0) + scale * w
+        return {k: Fraction(w, denominator * cycle) for k, w in out.items()}
+
+    def lines_weights(self, reel_set, wild_cells):
+        """({line pay: integer weight}, total weight): :meth:`lines_law` over the full cycle
+        of the strips (the same denominator for every set of wild cells)."""
+        key = (reel_set, frozenset(wild_cells))
+        cache = self.__dict__.setdefault("_weights", {})
+        if key not in cache:
+            total = math.prod(sum(r.stop_weights) for r in self.g.reel_sets[reel_set].reels)
+            law = self.lines_law(reel_set, wild_cells)
+            cache[key] = ({x: int(p * total) for x, p in law.items()}, total)
+        return cache[key]
+
+    def stationary_spin_law(self) -> dict:
+        out: dict = {}
+        for s, p in self.stationary().items():
+            for key, q in self.spin_law(s).items():
+                out[key] = out.get(key, 0) + p * q
+        return out
+
+    def free_spin_moments(self):
+        """(F1, F2, Z) for N = 0..max_spins_left: the mean, second moment and P(win = 0) of
+        N free spins, by dense solves over (spins left, conveyor)."""
+        fs = self.c.free_spins
+        M = fs.max_spins_left
+        wheel = [(None, fs.empty_weight)] + [((b.feature, b.value), w) for b, w in fs.wheel]
+        wheel = [(b, Fraction(w, sum(x for _, x in wheel))) for b, w in wheel if w]
+        kinds = [b for b, _ in wheel if b is not None]
+        convs = list(itertools.product([None] + kinds, repeat=self.n))
+        states = [(m, c) for m in range(1, M + 1) for c in convs]
+        index = {s: i for i, s in enumerate(states)}
+        size = len(states)
+        A, A0, B = np.zeros((size, size)), np.zeros((size, size)), np.zeros((size, size))
+        r1, r2, z_end = np.zeros(size), np.zeros(size), np.zeros(size)
+        for c in convs:
+            grouped: dict = {}  # (spread cells, coins, spins, kept slots) -> probability
+            for q, _, spread, coins, spins, active in self.spin_outcomes(c):
+                kept = tuple(None if j in active and self.c.consume_on_activation else c[j]
+                             for j in range(1, self.n))
+                key = (frozenset(spread), float(coins), spins, kept)
+                grouped[key] = grouped.get(key, 0.0) + float(q)
+            moves: dict = {}  # (spins, next conveyor, pays zero) -> [prob, E[w 1], E[w^2 1]]
+            for (spread, coins, spins, kept), q in grouped.items():
+                for pay, p in self.lines_law(fs.reels, spread).items():
+                    w = float(pay) + coins
+                    for b, qb in wheel:
+                        key = (spins, kept + (b,), w == 0)
+                        acc = moves.setdefault(key, [0.0, 0.0, 0.0])
+                        pr = q * float(p) * float(qb)
+                        acc[0] += pr
+                        acc[1] += pr * w
+                        acc[2] += pr * w * w
+            for m in range(1, M + 1):
+                i = index[m, c]
+                for (spins, t, zero), (pr, e1, e2) in moves.items():
+                    r1[i] += e1
+                    r2[i] += e2
+                    m2 = min(m - 1 + spins, M)
+                    if m2:
+                        j = index[m2, t]
+                        A[i, j] += pr
+                        B[i, j] += e1
+                        if zero:
+                            A0[i, j] += pr
+                    elif zero:
+                        z_end[i] += pr
+        eye = np.eye(size)
+        V1 = np.linalg.solve(eye - A, r1)
+        V2 = np.linalg.solve(eye - A, r2 + 2 * B @ V1)
+        Z = np.linalg.solve(eye - A0, z_end)
+        out = []
+        empty = self.n - fs.start_baubles
+        for V, at_zero in ((V1, 0.0), (V2, 0.0), (Z, 1.0)):
+            values = [at_zero]
+            for m in range(1, M + 1):
+                total = 0.0
+                for combo in itertools.product(wheel, repeat=fs.start_baubles):
+                    c = (None,) * empty + tuple(b for b, _ in combo)
+                    p = 1.0
+                    for _, q in combo:
+                        p *= float(q)
+                    total += p * V[index[m, c]]
+                values.append(total)
+            out.append(values)
+        return out
+
+    def round_figures(self, law=None, free=None):
+        """(E[W], E[W^2], P(W > 0)) of the round (paid spin and its free spins) from the
+        stationary law, or from ``law`` = {(pay, spins): probability}; exact Fractions when
+        no spins can be awarded."""
+        law = self.stationary_spin_law() if law is None else law
+        if all(v == 0 for _, v in law):
+            mean = sum(p * x for (x, _), p in law.items())
+            second = sum(p * x * x for (x, _), p in law.items())
+            return mean, second, 1 - sum(p for (x, _), p in law.items() if x == 0)
+        F1, F2, Z = free if free is not None else self.free_spin_moments()
+        M = self.c.free_spins.max_spins_left
+        mean = second = zero = 0.0
+        for (x, v), p in law.items():
+            p, x, k = float(p), float(x), min(v, M)
+            mean += p * (x + F1[k])
+            second += p * (x * x + 2 * x * F1[k] + F2[k])
+            if x == 0:
+                zero += p * (Z[k] if v else 1.0)
+        return mean, second, 1 - zero
+
+    def lag_covariances(self, lags, F1):
+        """Cov(W_0, W_k), k = 1..lags, in the stationary chain: from each state, every wild
+        placement (which reels activate) with the round's expected win on it, the next
+        conveyor it leaves, then the expected win k - 1 paid spins later."""
+        M = self.c.free_spins.max_spins_left
+        law = self.stationary()
+        reward = {}
+
+        def r(s):
+            if s not in reward:
+                reward[s] = sum(float(q) * (self.lines_mean("base", spread) + float(coins)
+                                            + (F1[min(spins, M)] if spins else 0.0))
+                                for q, _, spread, coins, spins, _ in self.spin_outcomes(s))
+            return reward[s]
+
+        mean = sum(float(p) * r(s) for s, p in law.items())
+        wheel = [(None, self.c.empty_weight)] + [((b.feature, b.value), w)
+                                                 for b, w in self.c.wheel]
+        total = sum(w for _, w in wheel)
+        weighted: dict = {}  # s_1 -> E[W_0 1{s_1}]
+        for s, p in law.items():
+            by_active: dict = {}
+            for q, _, spread, coins, spins, active in self.spin_outcomes(s):
+                lines = self.lines_mean("base", spread)
+                won = lines + float(coins) + (F1[min(spins, M)] if spins else 0.0)
+                key = frozenset(active)
+                by_active[key] = by_active.get(key, 0.0) + float(q) * won
+            for active, won in by_active.items():
+                kept = [None if j in active and self.c.consume_on_activation else s[j]
+                        for j in range(self.n)]
+                for b, w in wheel:
+                    if w:
+                        t = tuple(kept[1:]) + (b,)
+                        weighted[t] = weighted.get(t, 0.0) + float(p) * won * w / total
+        out = []
+        ahead = {t: r(t) for t in law}  # E[W_k | s_1 = t], k = 1 first
+        moves = {t: self.base_moves(t) for t in law}
+        for _ in range(lags):
+            out.append(sum(w * ahead[t] for t, w in weighted.items()) - mean * mean)
+            ahead = {t: sum(float(p) * ahead[u] for u, p in moves[t].items()) for t in law}
+        return out

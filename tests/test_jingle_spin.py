@@ -105,3 +105,30 @@ def test_the_figures_do_not_depend_on_the_bet_level():
         assert one.mean(spread) == ten.mean(spread)
     from slotmath.features.conveyor import ConveyorFeature
     assert ConveyorFeature(game, 10).effect(6).coin == ConveyorFeature(game, 1).effect(6).coin
+
+
+def test_the_json_has_the_round_figures_of_a_par_sheet(doc):
+    """Hit frequency, SD, volatility index, top award, win sizes and confidence intervals
+    are in the document (no longer under not_computed), each saying what it means; the
+    exact ones as exact text."""
+    for key in ("hit_frequency", "std", "variance", "volatility_index", "max_win",
+                "win_sizes", "confidence_intervals"):
+        assert key in doc and key not in doc["not_computed"]
+    assert doc["hit_frequency"]["exact"] is None  # the free spins' P(win = 0) is numerical
+    assert 0 < doc["hit_frequency_error"] < 1e-12 and 0 < doc["variance_error"] < 1e-8
+    assert Fraction(doc["base_hit_frequency"]["exact"]) > doc["hit_frequency_float"] - 0.05
+    top = doc["max_win"]
+    assert Fraction(top["multiple"]["exact"]) == Fraction(28612, 20)
+    assert top["one_in"] == pytest.approx(1 / float(Fraction(top["probability"]["exact"])))
+    assert "no upper bound" in top["scope"]
+    bands = doc["win_sizes"]
+    assert bands[-1]["band"] == "free spins"
+    assert sum(Fraction(b["probability"]["exact"]) for b in bands) == 1
+    assert sum(b["rtp_share"]["float"] for b in bands) == pytest.approx(doc["rtp_float"],
+                                                                         rel=1e-12)
+    c = doc["consecutive_rounds"]
+    assert c["asymptotic_std"] > doc["std"]["float"]  # neighbouring rounds move together
+    ci = doc["confidence_intervals"]
+    half = [(x["95"][1] - x["95"][0]) / 2 for x in ci]
+    assert half[0] == pytest.approx(1.959964 * c["asymptotic_std"] / 1000**0.5, rel=0.01)
+    assert half[-1] == pytest.approx(1.959964 * c["asymptotic_std"] / 1e4, rel=1e-6)

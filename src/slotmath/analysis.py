@@ -194,10 +194,14 @@ class Analysis:
         With round features the round's own maximum is unbounded in principle (retriggers)
         or astronomically rare; the PAR convention of the top single-spin award is used.
         """
+        if self._owned is not None:
+            return self._owned.top_award
         return par.top_award(self.base_distribution)
 
     @cached_property
     def win_sizes(self) -> tuple[par.WinSizeRow, ...]:
+        if self._owned is not None:
+            return self._owned.win_sizes
         return par.win_size_table(self.distribution)
 
 

@@ -206,7 +206,7 @@ class Composition:
     def distribution(self) -> WinDistribution | NumericWinDistribution:
         if self.owner is not None:
             figures = self.stationary[self.owner.name]
-            if not hasattr(figures, "distribution"):
+            if getattr(figures, "distribution", None) is None:
                 raise NotImplementedError(
                     f"the round distribution is not computed for a game whose "
                     f"{self.owner.title.lower()} plays the whole round (persistent-state): "

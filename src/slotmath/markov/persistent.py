@@ -26,8 +26,23 @@ computes it in Fractions. Otherwise (or as a check) :meth:`stationary_numeric` i
 for a chain of memory ``m`` the iterate after ``m`` steps is exact up to rounding. The reward
 may be numerical (free spins solved by iteration): its error bound adds ``max_s |error(s)|``.
 
+Rounds that are not independent
+-------------------------------
+Consecutive paid rounds share the state, so their wins ``W_t`` are correlated. With ``r(s)``
+the expected win from state ``s`` and ``h(s, s') = E[W_0 1{s_1 = s'} | s_0 = s]`` (``r(s)
+P(s, s')`` when the next state does not depend on what the spin paid), the covariance at lag
+``k >= 1`` in the stationary chain is ``gamma_k = sum_s' (pi h)(s') ((P^(k-1) r)(s') - mu)``
+[Bre]_ (condition on ``s_1``; ``sum_s' (pi h)(s') = mu``). A chain of memory ``m`` has
+``P^k r = mu`` for ``k >= m``, so ``gamma_k = 0`` beyond lag ``m``, and the variance of the
+mean of ``N`` rounds from the stationary law is exactly
+``(N gamma_0 + 2 sum_{k=1}^{m} (N - k) gamma_k) / N^2`` (:func:`mean_variance`), which is
+``sigma^2 / N`` with ``sigma^2 = gamma_0 + 2 sum_k gamma_k`` (the asymptotic variance, the
+Poisson equation's ``gamma_0 + 2 (pi h) g``, ``g = sum_{k<m} (P^k r - mu)``) for large N.
+
 References
 ----------
+.. [Bre] P. Bremaud, *Markov Chains: Gibbs Fields, Monte Carlo Simulation, and Queues*,
+   Springer, 1999, ch. 6 (the variance of ergodic averages, the fundamental matrix).
 .. [KS] J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, Van Nostrand, 1960, ch. IV
    (regular chains: the limiting matrix, whose rows are the stationary distribution).
 """
@@ -42,7 +57,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["AdvantagePlay", "PersistentChain"]
+__all__ = ["AdvantagePlay", "PersistentChain", "lag_covariances", "mean_variance"]
 
 
 @dataclass(frozen=True)
@@ -213,3 +228,50 @@ class PersistentChain:
         return AdvantagePlay(float(r[best]), states[best], float(p[at_best].sum()),
                              bool(above.any()), float(p[above].sum()), float(r[worst]),
                              states[worst])
+
+
+def lag_covariances(transition, reward: Sequence[float], weighted: Sequence[float],
+                    mean: float, lags: int) -> np.ndarray:
+    """``gamma_k`` for ``k = 1..lags``: the covariance of the wins of two rounds ``k`` apart
+    in the stationary chain (module notes), from ``transition`` (``P``, a matrix over the
+    states), ``reward`` (``r(s)``), ``weighted`` (``(pi h)(s')``) and the mean ``mu``.
+
+    Examples
+    --------
+    A state that stays with probability 3/4 and pays 1 in state 1: ``gamma_k = (1/4)(1/2)^k``.
+
+    >>> P = np.array([[0.75, 0.25], [0.25, 0.75]])
+    >>> r = np.array([0.0, 1.0])
+    >>> pi_h = 0.5 * r @ P            # h(s, s') = r(s) P(s, s'), pi = (1/2, 1/2)
+    >>> lag_covariances(P, r, pi_h, 0.5, 3).tolist()
+    [0.125, 0.0625, 0.03125]
+    """
+    v = np.asarray(reward, dtype=float) - mean
+    w = np.asarray(weighted, dtype=float)
+    out = np.empty(lags)
+    for k in range(lags):
+        out[k] = float(w @ v)
+        v = transition @ v
+    return out
+
+
+def mean_variance(variance: float, covariances: Sequence[float], rounds: int) -> float:
+    """The variance of the mean win of ``rounds`` consecutive rounds from the stationary law:
+    ``(N gamma_0 + 2 sum_k (N - k) gamma_k) / N^2`` with ``gamma_0 = variance`` and
+    ``covariances[k - 1] = gamma_k`` (zero beyond the last one given).
+
+    Examples
+    --------
+    >>> mean_variance(1.0, [], 100)            # independent rounds: variance / N
+    0.01
+    >>> round(mean_variance(1.0, [0.5], 100), 6)  # (100 + 2 * 99 * 0.5) / 100**2
+    0.0199
+    """
+    if rounds < 1:
+        raise ValueError(f"rounds must be >= 1, got {rounds}")
+    total = rounds * variance
+    for k, gamma in enumerate(covariances, start=1):
+        if k >= rounds:
+            break
+        total += 2 * (rounds - k) * gamma
+    return total / rounds**2

@@ -6,6 +6,7 @@ written as "p/q" text beside their float, as in :mod:`slotmath.report.json_repor
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -14,15 +15,14 @@ from slotmath.features.conveyor import REPORTED_SPINS, ConveyorFigures
 from slotmath.report.figures import figure
 
 __all__ = ["conveyor_analysis_dict", "conveyor_dict", "conveyor_simulation_dict",
-           "conveyor_text", "json_section", "summary", "tables"]
+           "conveyor_text", "json_section", "round_section", "summary", "tables"]
 
-#: Figures of the plain analysis that describe the strips without wilds or baubles, so they
-#: are left out of a conveyor game's report rather than shown wrong.
-NOT_COMPUTED = ("hit_frequency", "hit_frequency_float", "base_hit_frequency", "std",
-                "std_with_jackpots", "variance", "volatility_index", "max_win",
-                "confidence_intervals", "round_distribution", "win_sizes", "pays", "scatters",
-                "free_spins")
+#: Figures of the plain analysis that describe the strips without wilds or baubles (or a
+#: [free_spins] section a conveyor game does not have), so they are left out of a conveyor
+#: game's report rather than shown wrong.
+NOT_COMPUTED = ("std_with_jackpots", "pays", "scatters", "free_spins")
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+CONFIDENCE_SPINS = tuple(10**k for k in range(3, 9))
 
 
 def _pair(value) -> dict:
@@ -142,13 +142,87 @@ def conveyor_analysis_dict(a) -> dict:
     for key in ("target_rtp", "components_meaning", "free_spins_error", "stationary",
                 "rtp_by_visible_state", "rtp_from_reset", "advantage_play", "modelling"):
         out[key] = section[key]
+    out |= round_section(a.features["conveyor"])
     out["not_computed"] = list(NOT_COMPUTED)
-    out["not_computed_note"] = ("the round's distribution, hit frequency, SD and top award "
-                                "of a persistent-state game are not computed yet")
+    if out["round_distribution"]["law"] is None:
+        out["not_computed"].append("round_distribution.law")
+    out["not_computed_note"] = (
+        "per-symbol pays and scatters describe the strips alone; a conveyor game has no "
+        "[free_spins] section (its free spins come from baubles: components.free_spins)"
+        + ("; the law of what the bauble free spins pay is not computed, only its mean, "
+           "second moment and P(win = 0), so the round's win sizes show the rounds that "
+           "award free spins as one row" if out["round_distribution"]["law"] is None else ""))
     if game.coin_value is not None:
         out["coin_value"] = float(game.coin_value)
         out["currency"] = game.currency
     return out
+
+
+def round_section(figures: ConveyorFigures, spins=CONFIDENCE_SPINS) -> dict:
+    """The PAR figures of a paid round in the stationary law, in the keys of
+    :func:`slotmath.report.json_report.analysis_dict`: hit frequency, SD, variance,
+    volatility index, top award (``max_win``), win sizes, confidence intervals, with their
+    errors and what the intervals mean for rounds that are not independent."""
+    r = figures.round
+    top = r.top_award
+    e = r.errors
+    free = figures.feature.free_spin_moments
+    intervals = r.confidence_table(spins)
+    return {
+        "hit_frequency": figure(r.hit_frequency),
+        "hit_frequency_float": float(r.hit_frequency),
+        "hit_frequency_error": e["hit_frequency"],
+        "base_hit_frequency": figure(r.spin.hit_probability),
+        "std": figure(float(r.std)),
+        "variance": figure(r.variance),
+        "variance_error": e["variance"],
+        "volatility_index": {"90": figure(float(r.volatility_index(0.90))),
+                             "95": figure(float(r.volatility_index(0.95)))},
+        "max_win": {
+            "multiple": figure(top.multiple),
+            "probability": figure(top.probability),
+            "one_in": top.one_in,
+            "scope": "paid spin: its lines, spreads and coins" + (
+                "; the bauble free spins it may award come on top (they retrigger without "
+                "end: the round's win has no upper bound)" if free is not None else ""),
+        },
+        "credits_per_bet": r.spin.credits_per_bet,
+        "win_sizes": [
+            {"band": w.label, "probability": figure(w.probability),
+             "rtp_share": figure(w.rtp_share)}
+            for w in r.win_sizes()
+        ],
+        "confidence_intervals": [
+            {"spins": int(c.spins), "95": [c.lower_95, c.upper_95], "90": [c.lower_90, c.upper_90]}
+            for c in intervals
+        ],
+        "confidence_intervals_method": (
+            "RTP +/- z sqrt(Var(mean of N consecutive rounds)) from the stationary law, the "
+            "normal approximation; the variance counts the covariances of rounds up to n "
+            "apart (the conveyor carries baubles over: rounds n or more apart are "
+            "independent); a session from the empty conveyor starts below the RTP "
+            "(rtp_from_reset)"),
+        "consecutive_rounds": {
+            "covariances": [float(g) for g in r.covariances],
+            "covariances_meaning": "Cov(W_t, W_t+k), k = 1, 2, ... (total bets squared)",
+            "covariances_error": r.covariance_error,
+            "asymptotic_std": math.sqrt(r.asymptotic_variance),
+            "asymptotic_std_meaning": "sqrt(N Var(mean of N consecutive rounds)) for large "
+                                      "N: the SD to use for the RTP over N rounds",
+            "std_meaning": "SD of one paid round's win (its free spins included) in the "
+                           "stationary law",
+        },
+        "round_distribution": {
+            "method": ("exact law of the paid spin's own pay and the spins it awards "
+                       "(full-cycle engine per spread pattern, mixed over the stationary "
+                       "conveyor law)" + (
+                           "; free spins by their mean, second moment and P(win = 0) "
+                           "(chains over spins left and the free-spin conveyor, numerical)"
+                           if free is not None else "")),
+            "law": "exact" if r.round_law is not None else None,
+            "free_spins_awarded": figure(1 - r.spin.spins_probability(0)),
+        },
+    }
 
 
 def conveyor_text(a) -> str:
@@ -169,6 +243,18 @@ def conveyor_text(a) -> str:
                  f"[{ap['max_state']}], probability {ap['max_state_probability']:.3g}")
     lines.append(f"States above 100%: {ap['any_state_above_100']}, stationary probability "
                  f"{ap['probability_above_100']:.4f}")
+    r = round_section(a.stationary["conveyor"], spins=(10**6, 10**8))
+    lines.append(f"Hit frequency: {100 * r['hit_frequency']['float']:.4f}% (1 in "
+                 f"{1 / r['hit_frequency']['float']:.3f}); SD {r['std']['float']:.4f}, "
+                 f"VI(90%) {r['volatility_index']['90']['float']:.4f}")
+    top = r["max_win"]
+    lines.append(f"Top award (paid spin): {top['multiple']['float']:g} x bet, 1 in "
+                 f"{top['one_in']:.4g}")
+    c = r["consecutive_rounds"]
+    lines.append(f"Consecutive rounds: asymptotic SD {c['asymptotic_std']:.4f}; RTP over "
+                 + ", ".join(f"{x['spins']:.0e} rounds in [{100 * x['95'][0]:.3f}%, "
+                             f"{100 * x['95'][1]:.3f}%] (95%)"
+                             for x in r["confidence_intervals"]))
     return "\n".join(lines)
 
 

@@ -35,11 +35,49 @@ class ConveyorSimulation:
     std_error: float  # by batch means (consecutive spins are not independent)
     components: dict
     seed: int
-    hit_frequency: float = float("nan")  # fraction of paid spins paying anything
-    std: float = float("nan")  # SD of one paid spin's return
+    wins: np.ndarray | None = None  # each paid round's win (its free spins included), bets
+    batches: int = 50
+    awarded: np.ndarray | None = None  # each paid round's free spins awarded (0: none)
+
+    @property
+    def hit_frequency(self) -> float:
+        """Fraction of paid spins paying anything (NaN without the per-round wins)."""
+        return float("nan") if self.wins is None else float((self.wins > 0).mean())
+
+    @property
+    def std(self) -> float:
+        """SD of one paid spin's return (NaN without the per-round wins)."""
+        if self.wins is None or len(self.wins) < 2:
+            return float("nan")
+        return float(self.wins.std(ddof=1))
 
     def interval(self, z: float = 4.0) -> tuple[float, float]:
         return self.rtp - z * self.std_error, self.rtp + z * self.std_error
+
+    def _batch_mean(self, values: np.ndarray) -> tuple[float, float]:
+        """The mean of ``values`` (one per round) and its standard error by batch means."""
+        size = max(1, len(values) // self.batches)
+        blocks = values[: size * (len(values) // size)].reshape(-1, size).mean(axis=1)
+        error = float(blocks.std(ddof=1) / math.sqrt(len(blocks))) if len(blocks) > 1 \
+            else float("inf")
+        return float(values.mean()), error
+
+    def hit_frequency(self) -> tuple[float, float]:
+        """(the share of rounds that won, its standard error by batch means)."""
+        return self._batch_mean((self.wins > 0).astype(float))
+
+    def second_moment(self) -> tuple[float, float]:
+        """(the mean squared win of a round, its standard error by batch means)."""
+        return self._batch_mean(self.wins**2)
+
+    def std(self) -> float:
+        """The standard deviation of a round's win over the run."""
+        return float(self.wins.std())
+
+    def share(self, where: np.ndarray) -> tuple[float, float]:
+        """(the share of rounds where ``where`` (a bool per round) holds, its standard error
+        by batch means)."""
+        return self._batch_mean(np.asarray(where, dtype=float))
 
 
 class _Player:
@@ -133,6 +171,7 @@ class _Player:
     def paid_spin(self, slots: list) -> tuple[float, float, float, float]:
         lines, spread, coins, awarded = self.spin(slots, "base")
         self.move(slots, self.c.wheel, self.c.empty_weight)
+        self.awarded = awarded
         return lines, spread, coins, self.free_spins(awarded) if awarded else 0.0
 
 
@@ -162,8 +201,10 @@ def simulate_conveyor(game: Game, spins: int, seed: int = 0, level: int = 1,
     for _ in range(game.n_reels):
         player.paid_spin(slots)
     wins = np.empty((spins, 4))
+    awarded = np.zeros(spins, dtype=np.int64)
     for i in tqdm(range(spins), disable=not progress, desc="conveyor spins"):
         wins[i] = player.paid_spin(slots)
+        awarded[i] = player.awarded
     total = wins.sum(axis=1)
     size = max(1, spins // batches)
     blocks = total[: size * (spins // size)].reshape(-1, size).mean(axis=1)
@@ -171,8 +212,7 @@ def simulate_conveyor(game: Game, spins: int, seed: int = 0, level: int = 1,
         float("inf")
     return ConveyorSimulation(spins, float(total.mean()), std_error,
                               dict(zip(COMPONENTS, map(float, wins.mean(axis=0)))), seed,
-                              float((total > 0).mean()),
-                              float(total.std(ddof=1)) if spins > 1 else 0.0)
+                              total, batches, awarded)
 
 
 def simulate_rounds(game: Game, spins: int, seed: int, level: int = 1,
