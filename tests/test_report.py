@@ -31,12 +31,6 @@ def test_tables_add_up(path):
         assert lines == window
     for _, rows in scat.groupby("symbol"):
         assert rows["weight"].sum() == a.base_table.cycle
-    if a.game.conveyor is not None:  # persistent state: its own JSON, no round distribution
-        doc = report.analysis_dict(a)
-        assert doc["rtp_float"] == a.rtp_float and "win_sizes" not in doc["not_computed"]
-        with pytest.raises(NotImplementedError, match="persistent-state"):
-            report.win_size_frame(a)
-        return
     sizes = report.win_size_frame(a)
     assert sizes["probability"].sum() == pytest.approx(1, abs=1e-9)
     text = report.par_sheet_text(a)

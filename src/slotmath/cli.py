@@ -224,20 +224,6 @@ def _simulate(args) -> int:
     return 0
 
 
-def _refuse_unknown_round(game, file, command: str) -> None:
-    """One clear line when the game's round figures (distribution, hit frequency, top
-    award) are not computed: a feature that plays the whole round without them."""
-    from slotmath.features.base import Kind
-    from slotmath.features.registry import declared
-
-    for f in declared(game):
-        if f.kind is Kind.OWNER and f.text is not None:
-            raise GameFileError(file, f.name, f"slotmath {command} needs the round's "
-                                "distribution, hit frequency and top award, which are not "
-                                f"computed for a game whose {f.title.lower()} plays the whole "
-                                "round yet: use slotmath analyze --json")
-
-
 def _check(args) -> int:
     import slotmath
     from slotmath.report import compliance
@@ -251,7 +237,6 @@ def _check(args) -> int:
     except ValueError as exc:
         raise GameFileError(None, "--limit", str(exc)) from None
     game = slotmath.load_game(args.file)
-    _refuse_unknown_round(game, args.file, "check")
     levels = None if args.bet_level is None else [_level(game, args.bet_level, args.file)]
     result = compliance.check(game, rule_sets, levels, limits)
     print(result.to_json() if args.json else result.text())
@@ -276,7 +261,6 @@ def _report(args) -> int:
     from slotmath.report.progress import compute
 
     game = slotmath.load_game(args.file)
-    _refuse_unknown_round(game, args.file, "report")
     analysis = slotmath.analyze(game, _level(game, args.bet_level, args.file))
     compute(analysis, delay=PROGRESS_DELAY)
     sheets, charts = par_sheets(analysis), chart_images(analysis)

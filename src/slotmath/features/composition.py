@@ -181,6 +181,17 @@ class Composition:
         return {f.name: f.build(self.game, self.level) for f in self.of_kind(*kinds)}
 
     @cached_property
+    def carried(self) -> dict:
+        """The stationary features driven by a spin feature's events (a state carried between
+        rounds beside the round: jackpot pools), built, by name; an owner is not one."""
+        return {name: f for name, f in self.stationary_built.items() if f.driven_by is not None}
+
+    @property
+    def round_features(self) -> tuple:
+        """The round features built into the round (none where an owner plays it)."""
+        return () if self.owner is not None else self.round.features
+
+    @cached_property
     def stationary(self) -> dict:
         """Each stationary (and owner) feature's long-run figures, by name."""
         return {name: f.analyze(None if f.driven_by is None  # it owns the round

@@ -57,7 +57,7 @@ def tables(a) -> list:
         figure_row("RTP removed", cap.effect, cap.error, method),
         figure_row("probability a round is capped", cap.probability, probability_error,
                    method + ("; with jackpots an upper bound"
-                             if a.composition.stationary_built else "")),
+                             if a.composition.carried else "")),
     ]
     if not cap.exact:
         rows.append(figure_row("resolution (noise floor of the distribution)",

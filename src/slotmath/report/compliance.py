@@ -215,7 +215,7 @@ def _game_rates(analysis) -> dict[str, Fraction]:
     """Each advertised pay -> exact expected occurrences per paid game: on the paid spin plus
     the expected free spins times its rate on the free-spin reels."""
     rates = _pattern_rates(analysis)
-    for f in analysis.round.features:
+    for f in analysis.composition.round_features:
         if f.reels:
             spins = analysis.round.feature_spins(f.name)
             for subject, rate in _pattern_rates(analysis, f.reels).items():
@@ -359,8 +359,7 @@ def _anz_sd(levels: _Levels, limits, rule: Rule) -> list[Finding]:
 def _carried(a) -> list[str]:
     """The titles of ``a``'s stationary features (a state carried between rounds)."""
     c = a.composition
-    return [f.title.lower() for f in a.declared if f.name in c.stationary_built
-            and f.name != getattr(c.owner, "name", None)]
+    return [f.title.lower() for f in a.declared if f.name in c.carried]
 
 
 def _anz_progressive(levels: _Levels, limits, rule: Rule) -> list[Finding]:
@@ -385,7 +384,7 @@ def _ukgc_split(levels: _Levels, limits, rule: Rule) -> list[Finding]:
     rows = []
     for level, a in levels.items():
         parts = a.components
-        carried = {name for name, f in a.composition.stationary_built.items()
+        carried = {name for name, f in a.composition.carried.items()
                    if f.driven_by is not None}
         jackpot = sum((v for k, v in parts.items() if k in carried), Fraction(0))
         base = sum((v for k, v in parts.items() if k not in carried), Fraction(0))

@@ -243,7 +243,7 @@ def conveyor_text(a) -> str:
                  f"[{ap['max_state']}], probability {ap['max_state_probability']:.3g}")
     lines.append(f"States above 100%: {ap['any_state_above_100']}, stationary probability "
                  f"{ap['probability_above_100']:.4f}")
-    r = round_section(a.stationary["conveyor"], spins=(10**6, 10**8))
+    r = round_section(a.features["conveyor"], spins=(10**6, 10**8))
     lines.append(f"Hit frequency: {100 * r['hit_frequency']['float']:.4f}% (1 in "
                  f"{1 / r['hit_frequency']['float']:.3f}); SD {r['std']['float']:.4f}, "
                  f"VI(90%) {r['volatility_index']['90']['float']:.4f}")

@@ -127,7 +127,7 @@ def analysis_dict(a) -> dict:
         out["coin_value"] = number(game.coin_value)
         out["currency"] = game.currency
         out["bet_value"] = number(game.bet_value(a.level))
-    if a.composition.stationary_built or a.composition.operations:
+    if a.composition.carried or a.composition.operations:
         out["coin_round"] = {"rtp": figure(a.round.mean), "rtp_float": float(a.round.mean),
                              "meaning": COIN_ROUND_MEANING}
     for f in a.declared:

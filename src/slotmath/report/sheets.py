@@ -93,9 +93,9 @@ def _component_errors(a) -> dict[str, float]:
 def _numerical_features(a) -> list:
     """The declared features whose figures make the RTP numerical."""
     c = a.composition
-    inexact_rounds = {f.name for f in a.round.features if not getattr(f, "exact", True)}
+    inexact_rounds = {f.name for f in a.composition.round_features if not getattr(f, "exact", True)}
     return [f for f in a.declared
-            if f.name in c.stationary_built or f.name in inexact_rounds
+            if f.name in c.carried or f.name in inexact_rounds
             or (f.name in c.operations and not c.operations[f.name].exact)]
 
 
@@ -112,7 +112,7 @@ def _headline(a) -> pd.DataFrame:
     for name, value in a.components.items():
         rows.append(figure_row(f"RTP: {name}", value, errors.get(name),
                                EXACT if is_exact(value) else "numerical"))
-    carried = bool(a.composition.stationary_built)
+    carried = bool(a.composition.carried)
     if carried or a.composition.operations:
         rows.append(figure_row("coin round RTP (every prize paid, no cap)", a.round.mean))
     hf = a.hit_frequency
@@ -175,7 +175,7 @@ def _notes(a) -> tuple[str, ...]:
             f"{d.dropped_bound:.1e}, total mass within {FFT_MASS:g})")
     numerical += [f"the {f.title.lower()} figures without an exact text (each with its bound)"
                   for f in _numerical_features(a)]
-    carried = bool(a.composition.stationary_built)
+    carried = bool(a.composition.carried)
     numerical.append("the SD and volatility index (float64 of exact figures"
                      + ("; with a state carried between rounds an approximation" if carried
                         else "") + ") and the confidence intervals")
@@ -238,8 +238,11 @@ def _reels(a) -> Sheet:
 
 # -- Win sizes and confidence -----------------------------------------------------------------
 def _win_sizes(a) -> Sheet:
+    try:
+        d = a.distribution
+    except NotImplementedError as why:  # the bands come from the feature playing the round
+        return _bands_without_distribution(a, str(why))
     exact = a.distribution_exact
-    d = a.distribution
     moved = 0.0 if exact else d.aliased_mass_bound + d.dropped_bound + FFT_MASS
     top = float(d.credits[-1]) / d.credits_per_bet if len(d.credits) else 0.0
     rows = []
@@ -270,12 +273,31 @@ def _win_sizes(a) -> Sheet:
                                 frame),), (note,))
 
 
+def _bands_without_distribution(a, why: str) -> Sheet:
+    """The win sizes of a game whose round distribution is not computed: the bands the
+    feature playing the round gives, exact where their figures are."""
+    rows = []
+    for r in a.win_sizes:
+        rows.append({
+            "band": r.label,
+            "lower": None if r.lower is None else float(r.lower),
+            "upper": None if r.upper is None else float(r.upper),
+            "probability": float(r.probability),
+            "probability_exact": exact_text(r.probability) if is_exact(r.probability) else "",
+            "one_in": r.one_in,
+            "rtp_share": float(r.rtp_share),
+            "rtp_share_exact": exact_text(r.rtp_share) if is_exact(r.rtp_share) else "",
+        })
+    return Sheet("Win sizes", (("Win sizes (round win, x bet; band lower < win <= upper)",
+                                pd.DataFrame(rows)),), (why,))
+
+
 def _confidence(a) -> Sheet:
     frame = confidence_frame(a)
     frame["error"] = a.rtp_error + ROUNDOFF
     note = ("Where the RTP measured over N paid rounds lies with probability 90 % / 95 %: "
             f"{frame.attrs['method']}; 'error' bounds only the RTP's numerics.")
-    if a.composition.stationary_built:
+    if a.composition.carried:
         note += (" With a state carried between rounds (jackpot pools, a conveyor) rounds are "
                  "not independent: a guide only.")
     return Sheet("Confidence", (("RTP confidence intervals", frame),), (note,))

@@ -61,7 +61,7 @@ def summary_frame(analysis) -> pd.DataFrame:
         items = [("RTP", f"{a.rtp_float:.6%}  (numerical, error <= {a.rtp_error:.1e})")]
     for name, value in a.components.items():
         items.append((f"  {name}", f"{float(value):.6%}"))
-    carried = bool(a.composition.stationary_built)
+    carried = bool(a.composition.carried)
     if carried or a.composition.operations:
         items.append(("coin round RTP (every prize paid, no cap)", f"{float(a.round.mean):.6%}"))
     items += [

@@ -39,18 +39,6 @@ class ConveyorSimulation:
     batches: int = 50
     awarded: np.ndarray | None = None  # each paid round's free spins awarded (0: none)
 
-    @property
-    def hit_frequency(self) -> float:
-        """Fraction of paid spins paying anything (NaN without the per-round wins)."""
-        return float("nan") if self.wins is None else float((self.wins > 0).mean())
-
-    @property
-    def std(self) -> float:
-        """SD of one paid spin's return (NaN without the per-round wins)."""
-        if self.wins is None or len(self.wins) < 2:
-            return float("nan")
-        return float(self.wins.std(ddof=1))
-
     def interval(self, z: float = 4.0) -> tuple[float, float]:
         return self.rtp - z * self.std_error, self.rtp + z * self.std_error
 
@@ -225,8 +213,8 @@ def simulate_rounds(game: Game, spins: int, seed: int, level: int = 1,
 
     s = simulate_conveyor(game, spins, seed, level, progress=progress is True)
     return SimulationResult(
-        spins=s.spins, rtp=s.rtp, std_error=s.std_error, hit_frequency=s.hit_frequency,
-        std=s.std, base=s.rtp - s.components["free_spins"],
+        spins=s.spins, rtp=s.rtp, std_error=s.std_error, hit_frequency=s.hit_frequency()[0],
+        std=s.std(), base=s.rtp - s.components["free_spins"],
         free_spins=s.components["free_spins"], trigger_rate=float("nan"),
         spins_per_feature=float("nan"), seed=seed, level=level, batches=50,
         components=dict(s.components))

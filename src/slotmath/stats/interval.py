@@ -206,9 +206,21 @@ def rtp_interval(analysis, spins: int, confidence: float = 0.95) -> MeanInterval
 def rtp_intervals(analysis, spins, confidences) -> dict[tuple[int, float], MeanInterval]:
     """:func:`rtp_interval` for every count and confidence, keyed by ``(spins, confidence)``."""
     comp = analysis.composition
-    if not comp.stationary_built and not comp.operations:
+    if comp.owner is not None:  # rounds carry the owner's state: its intervals say how
+        figures = comp.stationary[comp.owner.name].round
+        out = {}
+        for n in spins:
+            for c in confidences:
+                i = figures.confidence_interval(n, c)
+                out[int(n), float(c)] = MeanInterval(
+                    int(n), float(c), max(0.0, i.lower), i.upper,
+                    f"normal approximation over consecutive rounds ({comp.owner.title.lower()}"
+                    ": the variance of the mean counts the covariance of rounds that share "
+                    "its state), lower end cut at 0")
+        return out
+    if not comp.carried and not comp.operations:
         return mean_intervals(analysis.distribution, spins, confidences)
-    carried = [f.title.lower() for f in comp.declared if f.name in comp.stationary_built]
+    carried = [f.title.lower() for f in comp.declared if f.name in comp.carried]
     why = (f"the round's law with {', '.join(carried)} is not computed: they carry a state "
            "over between rounds" if carried else
            "the round's distribution is before " + ", ".join(
