@@ -109,7 +109,7 @@ def test_two_features_on_one_mark_equal_brute_force(weights, free_weights):
     assert np.isclose(sum(got.values()), 1.0)
 
 
-HOOKS = ("json", "tables", "summary", "text", "errors", "charts", "panel", "simulator",
+HOOKS = ("json", "tables", "summary", "errors", "charts", "panel", "simulator",
          "round_simulator", "simulation", "simulation_text", "checks", "disclosure")
 
 

@@ -92,7 +92,7 @@ def test_simulate_cli_plays_the_conveyor(capsys):
 def test_analyze_text_of_a_conveyor_game(capsys):
     assert main(["analyze", str(TINY)]) == 0
     out = capsys.readouterr().out
-    assert "RTP (stationary)" in out and "RTP from reset" in out
+    assert "Conveyor: RTP from the empty conveyor" in out and "hit frequency" in out
 
 
 def test_the_figures_do_not_depend_on_the_bet_level():

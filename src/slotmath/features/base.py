@@ -152,7 +152,6 @@ class Feature:
     json: str | None = None
     tables: str | None = None
     summary: str | None = None
-    text: str | None = None
     panel: str | None = None
     charts: str | None = None
     simulator: str = ""

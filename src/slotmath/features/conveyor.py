@@ -1478,7 +1478,6 @@ FEATURE = Feature(
     json="slotmath.report.conveyor:json_section",
     tables="slotmath.report.conveyor:tables",
     summary="slotmath.report.conveyor:summary",
-    text="slotmath.report.conveyor:conveyor_text",
     panel="slotmath.widgets.conveyor_panel:feature_panel",
     charts="slotmath.plot.conveyor:charts",
     simulator="slotmath.simulate.conveyor:simulate_conveyor",

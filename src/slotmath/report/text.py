@@ -88,10 +88,7 @@ def _folded(frame: pd.DataFrame, width: int = FOLD) -> pd.DataFrame:
 
 def par_sheet_text(a) -> str:
     """Summary, pay table hits, scatters, each feature's tables, win sizes and confidence
-    intervals as text (a game whose owner plays the whole round: the owner's text)."""
-    owner = a.composition.owner
-    if owner is not None:
-        return hook(owner, "text")(a)
+    intervals as text."""
     game = a.game
     head = f"PAR sheet: {game.name} (bet {game.total_bet(a.level)} coins, level {a.level})\n"
     parts = [head, _block("Summary", summary_frame(a))]
