@@ -122,6 +122,20 @@ def probability_even(law, n_rounds: int, *, session: SessionLaw | None = None
     return PlayerFigure(value, low, high, normal, _method(s))
 
 
+def _down(credits: float, stake: int) -> float:
+    """``credits / stake`` rounded towards -inf (a lower bound stays one)."""
+    if not math.isfinite(credits):
+        return credits / stake
+    exact = Fraction(credits) / stake
+    f = float(exact)
+    return math.nextafter(f, -math.inf) if Fraction(f) > exact else f
+
+
+def _up(credits: float, stake: int) -> float:
+    """``credits / stake`` rounded towards +inf."""
+    return -_down(-credits, stake)
+
+
 def rtp_quantiles(law, n_rounds: int, levels=QUANTILE_LEVELS, *,
                   session: SessionLaw | None = None) -> tuple[PlayerFigure, ...]:
     """Quantiles of the session RTP (total win / total stake) over ``n_rounds`` rounds.
@@ -153,11 +167,12 @@ def rtp_quantiles(law, n_rounds: int, levels=QUANTILE_LEVELS, *,
         normal = float(law.mean) + float(ndtri(q)) * law.std / math.sqrt(n_rounds)
         lower = max(lower, 0.0)
         if lower == upper and s.exact_lattice:
-            out.append(PlayerFigure(Fraction(int(value), stake), lower / stake, upper / stake,
-                                    normal, _method(s) + "; exact: the bounds meet"))
+            out.append(PlayerFigure(Fraction(int(value), stake), _down(lower, stake),
+                                    _up(upper, stake), normal,
+                                    _method(s) + "; exact: the bounds meet"))
         else:
-            out.append(PlayerFigure(value / stake, lower / stake, upper / stake, normal,
-                                    _method(s)))
+            out.append(PlayerFigure(value / stake, _down(lower, stake), _up(upper, stake),
+                                    normal, _method(s)))
     return tuple(out)
 
 

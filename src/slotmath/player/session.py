@@ -308,6 +308,9 @@ def session_law(law, n_rounds: int, *, tolerance: float = DEFAULT_TOLERANCE,
         if span <= max_grid:
             break
         grow = max(2, math.ceil(span / max_grid))
+        if factor * unit > law.max_credits:  # already two points: coarser cannot help
+            raise ValueError(f"{n} rounds need a grid of more than max_grid = {max_grid} "
+                             "points")
         factor *= grow
         lattice = _coarsen(_Lattice(law.credits // unit, law.probs, unit, law.error), factor)
     size = next_power_of_two(span)
