@@ -314,8 +314,9 @@ class AheadCurve:
     normal: np.ndarray
 
 
-def ahead_curve(law, rounds) -> AheadCurve:
-    """:func:`probability_ahead` at each round count of ``rounds``.
+def ahead_curve(law, rounds, *, sessions=None) -> AheadCurve:
+    """:func:`probability_ahead` at each round count of ``rounds`` (``sessions``: a mapping
+    round count -> :class:`SessionLaw` to read from instead of computing).
 
     Examples
     --------
@@ -325,7 +326,8 @@ def ahead_curve(law, rounds) -> AheadCurve:
     [0.5, 0.25, 0.5]
     """
     law = as_player_law(law)
-    figures = [probability_ahead(law, int(n)) for n in rounds]
+    sessions = sessions or {}
+    figures = [probability_ahead(law, int(n), session=sessions.get(int(n))) for n in rounds]
     return AheadCurve(np.asarray(rounds, dtype=np.int64),
                       np.array([f.float for f in figures]),
                       np.array([f.lower for f in figures]),
@@ -346,9 +348,9 @@ class RtpFunnel:
     rtp: float
 
 
-def rtp_funnel(law, rounds, levels=(0.05, 0.5, 0.95)) -> RtpFunnel:
+def rtp_funnel(law, rounds, levels=(0.05, 0.5, 0.95), *, sessions=None) -> RtpFunnel:
     """:func:`rtp_quantiles` at each round count of ``rounds`` (the "RTP spread after N
-    spins" table, exact beside normal).
+    spins" table, exact beside normal; ``sessions`` as for :func:`ahead_curve`).
 
     Examples
     --------
@@ -358,7 +360,8 @@ def rtp_funnel(law, rounds, levels=(0.05, 0.5, 0.95)) -> RtpFunnel:
     [[0.0], [0.6666666666666666]]
     """
     law = as_player_law(law)
-    rows = [rtp_quantiles(law, int(n), levels) for n in rounds]
+    sessions = sessions or {}
+    rows = [rtp_quantiles(law, int(n), levels, session=sessions.get(int(n))) for n in rounds]
 
     def grid(attr):
         return np.array([[getattr(f, attr) if attr != "value" else f.float for f in row]

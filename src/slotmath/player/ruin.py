@@ -360,13 +360,13 @@ def _float_recursion(walk: _Walk, bankroll: int, n: int
 # ---------------------------------------------------------------------------------------------
 # Bounds from the law of the total win
 # ---------------------------------------------------------------------------------------------
-def _bounds_at(law: PlayerLaw, walk: _Walk, bankroll: int, n: int, exponent: float
-               ) -> tuple[float, float]:
+def _bounds_at(law: PlayerLaw, walk: _Walk, bankroll: int, n: int, exponent: float,
+               session=None) -> tuple[float, float]:
     """(lower, upper) bounds of P(ruined by round n) (module docstring, ``bounds``)."""
     cpb = law.credits_per_bet
     if bankroll > n:
         return 0.0, 0.0
-    session = session_law(law, n)
+    session = session_law(law, n) if session is None else session
     barrier = (n - bankroll + 1) * cpb  # ruin at the end: total win < this
     lower = session.below_bounds(barrier)[0]
     depth = (bankroll - 1) * walk.c + 1  # a drop of this (units of v) ruins
@@ -393,7 +393,8 @@ def _diffusion(law: PlayerLaw, bankroll: int, rounds: np.ndarray) -> np.ndarray:
 
 
 def ruin_curve(law, bankroll: int, n_rounds: int, *, method: str = "auto",
-               rounds=None, max_seconds: float = DEFAULT_SECONDS) -> RuinCurve:
+               rounds=None, max_seconds: float = DEFAULT_SECONDS,
+               sessions=None) -> RuinCurve:
     """The risk of ruin of a bankroll of ``bankroll`` bets by each round count up to
     ``n_rounds`` (module docstring for the model, the methods and their error).
 
@@ -410,6 +411,8 @@ def ruin_curve(law, bankroll: int, n_rounds: int, *, method: str = "auto",
         recursions, about 24 log-spaced counts for ``bounds``.
     max_seconds : float
         How long ``auto`` lets a recursion take (estimated, :func:`ruin_plan`).
+    sessions : mapping of int to SessionLaw, optional
+        Laws of the total win already computed (``bounds`` reads them instead).
 
     Returns
     -------
@@ -469,7 +472,9 @@ def ruin_curve(law, bankroll: int, n_rounds: int, *, method: str = "auto",
         upper = np.clip(value + roundoff[index] + coupling[index] + cut[index], 0.0, 1.0)
         return RuinCurve(bankroll, n, wanted, value, lower, upper, normal, None, "float64")
     exponent = lundberg_exponent(walk.y, walk.p)
-    pairs = [_bounds_at(law, walk, bankroll, int(r), exponent) for r in wanted]
+    sessions = sessions or {}
+    pairs = [_bounds_at(law, walk, bankroll, int(r), exponent, sessions.get(int(r)))
+             for r in wanted]
     lower = np.array([a for a, _ in pairs])
     upper = np.array([b for _, b in pairs])
     # ruin by n is non-decreasing in n: carry the bounds along
