@@ -262,6 +262,17 @@ def test_bounds_hold_the_exact_ruin(bankroll, n):
     assert bounds.figure().value is None
 
 
+def test_bounds_from_a_coarsened_law_still_hold_the_exact_ruin():
+    law = WinDistribution.from_mapping({0: 60, 3: 25, 10: 12, 57: 3}, 10)
+    rounds = [20, 60, 120]
+    sessions = {n: player.session_law(law, n, max_grid=256) for n in rounds}
+    assert all(s.blur > 0 for s in sessions.values())
+    exact = player.ruin_curve(law, 4, 120, method="exact")
+    bounds = player.ruin_curve(law, 4, 120, method="bounds", rounds=rounds, sessions=sessions)
+    values = np.array([float(exact.exact[r - 1]) for r in bounds.rounds])
+    assert np.all(bounds.lower <= values) and np.all(values <= bounds.upper)
+
+
 def test_simulated_ruin_agrees_on_a_bundled_game():
     law = analysed(GAMES / "ways_243.toml").distribution
     f = player.ruin_probability(law, 30, 400)

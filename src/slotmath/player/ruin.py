@@ -373,10 +373,13 @@ def _bounds_at(law: PlayerLaw, walk: _Walk, bankroll: int, n: int, exponent: flo
     upper = maximal_tail(walk.y, walk.p, n, depth) + n * law.error
     if exponent > 0:
         slack = session.error_bound + session.blur_bound
-        totals = session.totals
-        above = totals >= barrier
-        s = (totals[above] - barrier + session.step + session.blur).astype(np.float64)
-        # P(S < barrier + s) <= computed P(S <= barrier + s - step + blur) + slack
+        totals = session.totals.astype(np.float64)
+        # at each grid point t: P(S <= t - blur) <= computed P(S <= t) + slack, so
+        # P(S < barrier + s) <= that for s = t - blur - barrier (> 0); on the law's own
+        # lattice (blur 0) the next point is t + step: s = t + step - barrier
+        s = totals - barrier + (session.step if session.exact_lattice else -session.blur)
+        above = s > 0
+        s = s[above]
         ends = session._cumulative[above]
         if math.isinf(exponent):
             ratio = ends + slack
