@@ -12,7 +12,8 @@ normal approximation beside it:
   fractions, or float64 with a bound), or rigorous bounds beyond (:mod:`slotmath.player.ruin`);
 - :func:`expected_loss_per_hour`, :func:`hourly_loss`: the loss per hour at a game cycle
   (2.5 s, the UK and Ontario minimum, by default);
-- :func:`losses_disguised_as_wins`: P(0 < round win <= stake).
+- :func:`losses_disguised_as_wins`: P(0 < round win <= stake);
+- :func:`summary`: all of these for one law in one nested dict (a report section).
 
 Everything here is numpy/scipy only; the charts are :mod:`slotmath.plot.player`, the panel
 :mod:`slotmath.widgets.player_panel`.
@@ -43,6 +44,7 @@ from slotmath.player.figures import (
     probability_even,
     rtp_funnel,
     rtp_quantiles,
+    summary,
 )
 from slotmath.player.law import PlayerLaw, as_player_law
 from slotmath.player.result import PlayerFigure
@@ -53,4 +55,4 @@ __all__ = ["QUANTILE_LEVELS", "UK_MIN_CYCLE_SECONDS", "AheadCurve", "HourlyLoss"
            "PlayerLaw", "RtpFunnel", "RuinCurve", "SessionLaw", "ahead_curve", "as_player_law",
            "expected_loss_per_hour", "hourly_loss", "losses_disguised_as_wins",
            "probability_ahead", "probability_even", "rtp_funnel", "rtp_quantiles",
-           "ruin_curve", "ruin_plan", "ruin_probability", "session_law"]
+           "ruin_curve", "ruin_plan", "ruin_probability", "session_law", "summary"]

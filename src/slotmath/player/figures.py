@@ -40,6 +40,7 @@ __all__ = [
     "probability_even",
     "rtp_funnel",
     "rtp_quantiles",
+    "summary",
 ]
 
 #: the minimum game cycle of the UK (UKGC RTS 14, 2.5 s) and Ontario (AGCO), in seconds
@@ -155,8 +156,8 @@ def rtp_quantiles(law, n_rounds: int, levels=QUANTILE_LEVELS, *,
     the bounds then hold both points.
 
     >>> f = rtp_quantiles(coin, 3, levels=(0.5,))[0]
-    >>> f.exact, f.lower, f.upper
-    (False, 0.6666666666666666, 1.3333333333333333)
+    >>> f.exact, f.lower <= 2 / 3, 4 / 3 <= f.upper < 4 / 3 + 1e-15
+    (False, True, True)
     """
     law = as_player_law(law)
     s = _session(law, n_rounds, session)
@@ -369,3 +370,66 @@ def rtp_funnel(law, rounds, levels=(0.05, 0.5, 0.95), *, sessions=None) -> RtpFu
     return RtpFunnel(np.asarray(rounds, dtype=np.int64), tuple(float(q) for q in levels),
                      grid("value"), grid("lower"), grid("upper"), grid("normal"),
                      float(law.mean))
+
+
+# ---------------------------------------------------------------------------------------------
+# Everything at once, for a report section
+# ---------------------------------------------------------------------------------------------
+def summary(law, *, rtp=None, rounds=(100, 1_000, 10_000, 100_000, 1_000_000),
+            levels=(0.05, 0.5, 0.95), ruin=((100, 1_000), (1_000, 10_000)),
+            cycle_seconds=UK_MIN_CYCLE_SECONDS, max_seconds: float = 10.0) -> dict:
+    """The player's figures of one round law in one nested dict (for a JSON section or a PAR
+    table): every figure a :class:`PlayerFigure`, or an exact number.
+
+    Parameters
+    ----------
+    law : win distribution or PlayerLaw
+    rtp : Fraction or float, optional
+        The game's RTP when it is not the law's mean (for the loss per hour).
+    rounds, levels : sequences
+        Session lengths, and quantile levels of the session RTP.
+    ruin : sequence of (bankroll, rounds)
+        The risk-of-ruin cases (``method="auto"`` with ``max_seconds`` each).
+    cycle_seconds : number
+
+    Returns
+    -------
+    dict
+        ``{"law_mean", "rtp", "cycle_seconds", "rounds_per_hour", "expected_loss_per_hour",
+        "losses_disguised_as_wins", "sessions": {N: {"ahead", "even", "rtp_quantiles":
+        {q: figure}}}, "ruin": {(B, N): figure}}``.
+
+    Examples
+    --------
+    >>> from slotmath.exact.distribution import WinDistribution
+    >>> s = summary(WinDistribution.from_mapping({0: 52, 2: 48}, 1), rounds=(10,),
+    ...             ruin=((5, 20),))
+    >>> s["expected_loss_per_hour"], s["ruin"][5, 20].method
+    (Fraction(288, 5), 'exact')
+    """
+    from slotmath.player.ruin import ruin_probability
+
+    law = as_player_law(law)
+    cycle = _seconds(cycle_seconds)
+    sessions = {}
+    for n in rounds:
+        s = session_law(law, int(n))
+        sessions[int(n)] = {
+            "ahead": probability_ahead(law, int(n), session=s),
+            "even": probability_even(law, int(n), session=s),
+            "rtp_quantiles": dict(zip((float(q) for q in levels),
+                                      rtp_quantiles(law, int(n), levels, session=s))),
+        }
+    return {
+        "law_mean": law.mean,
+        "rtp": law.mean if rtp is None else rtp,
+        "cycle_seconds": cycle,
+        "rounds_per_hour": 3600 / cycle,
+        "expected_loss_per_hour": expected_loss_per_hour(law.mean if rtp is None else rtp,
+                                                         cycle),
+        "losses_disguised_as_wins": losses_disguised_as_wins(law),
+        "sessions": sessions,
+        "ruin": {(int(b), int(n)): ruin_probability(law, int(b), int(n),
+                                                    max_seconds=max_seconds)
+                 for b, n in ruin},
+    }

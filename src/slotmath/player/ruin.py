@@ -273,10 +273,11 @@ def _truncation_levels(walk: _Walk, n: int) -> np.ndarray:
     log_tol = math.log(TRUNCATION)
     remaining = n - np.arange(1, n + 1)
     j = 0
-    while (1 << j) <= n:
-        block = (remaining > (1 << (j - 1)) if j else remaining >= 0) & (remaining <= (1 << j))
+    while (1 << j) < 2 * n:  # up to the power of two at or above n - 1
         if j == 0:
             block = remaining <= 1
+        else:
+            block = (remaining > (1 << (j - 1))) & (remaining <= (1 << j))
         if np.any(block):
             depth = _maximal_depth(walk, 1 << j, log_tol)
             # ruin from balance b needs a drop of b - c + 1 (units of v): safe when
