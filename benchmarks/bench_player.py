@@ -15,7 +15,7 @@ Prints, with the load average:
    where a recursion computes it, and of the losses disguised as wins, each with where.
 
 Run: ``python benchmarks/bench_player.py [--games classic_fruits ways_243 ...] [--slow]
-[--largest]`` (``--slow`` adds Gus Gold Christmas, ~40 s to analyse; ``--largest`` runs the
+[--largest] [--sections 123]`` (``--slow`` adds Gus Gold Christmas, ~40 s to analyse; ``--largest`` runs the
 largest recursions, minutes).
 """
 
@@ -127,12 +127,16 @@ def section_gaps(laws):
             if key not in worst or abs(gap) > abs(worst[key][0]):
                 worst[key] = (gap, where)
         start = time.perf_counter()
+        header = (f"   {'N':>9}  {'P(ahead) exact/normal':>22}  {'RTP 1% exact/normal':>20}"
+                  f"  {'RTP 99% exact/normal':>21}  {'Kolmogorov':>10}")
+        table = [header]
         for n in ROUNDS:
             s = player.session_law(pl, n)
             f = player.probability_ahead(pl, n, session=s)
             note("P(ahead)", f.normal - f.float, f"N = {n:,}: exact {f.float:.4f}, normal "
                  f"{f.normal:.4f}")
-            for q, g in zip(LEVELS, player.rtp_quantiles(pl, n, LEVELS, session=s)):
+            quantiles = player.rtp_quantiles(pl, n, LEVELS, session=s)
+            for q, g in zip(LEVELS, quantiles):
                 note("session RTP quantile", g.normal - g.float,
                      f"N = {n:,}, {q:.1%}: exact {g.float:.4f}, normal {g.normal:.4f}")
             mean, sd = n * float(pl.mean) * pl.credits_per_bet, (
@@ -143,6 +147,18 @@ def section_gaps(laws):
             note("total-win CDF (Kolmogorov)", float(diff[i]),
                  f"N = {n:,}, net {s.net_bets[i]:,.1f} bets: exact {cdf[i]:.4f}, "
                  f"normal {cdf[i] + diff[i]:.4f}")
+            if n >= 1_000:
+                note("any figure at N >= 1000", f.normal - f.float, f"P(ahead), N = {n:,}")
+                for q, g in zip(LEVELS, quantiles):
+                    note("RTP quantile at N >= 1000", g.normal - g.float,
+                         f"N = {n:,}, {q:.1%}: exact {g.float:.4f}, normal {g.normal:.4f}")
+                note("any figure at N >= 1000", float(diff[i]),
+                     f"CDF at net {s.net_bets[i]:,.1f} bets, N = {n:,}")
+            one, ninety_nine = quantiles[1], quantiles[-2]
+            table.append(f"   {n:>9,}  {f.float:>10.4f} / {f.normal:<9.4f}  "
+                         f"{one.float:>8.4f} / {one.normal:<9.4f}  "
+                         f"{ninety_nine.float:>8.4f} / {ninety_nine.normal:<10.4f}  "
+                         f"{float(np.abs(diff).max()):>10.4f}")
         for bankroll in (10, 100, 1_000):
             for n in (100, 1_000, 10_000):
                 plan = player.ruin_plan(pl, bankroll, n, max_seconds=20)
@@ -162,6 +178,7 @@ def section_gaps(laws):
               f"{time.perf_counter() - start:.1f} s)")
         for key, (gap, where) in worst.items():
             print(f"   {key:<28}{gap:>+9.4f}   {where}")
+        print("\n".join(table))
 
 
 def main() -> None:
@@ -169,6 +186,7 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=FAST)
     parser.add_argument("--slow", action="store_true", help="add Gus Gold Christmas")
     parser.add_argument("--largest", action="store_true", help="the largest recursions")
+    parser.add_argument("--sections", default="123", help="which sections to run (1, 2, 3)")
     args = parser.parse_args()
     games = list(args.games) + (["gus_gold_christmas"] if args.slow else [])
     print(f"{os.cpu_count()} CPUs, {load()}")
@@ -182,9 +200,12 @@ def main() -> None:
             else ""
         print(f"{name}: round law {type(law).__name__}, {len(law):,} amounts, "
               f"{t + t_law:.1f} s{extra}")
-    section_session(laws)
-    section_ruin(laws, args.largest)
-    section_gaps(laws)
+    if "1" in args.sections:
+        section_session(laws)
+    if "2" in args.sections:
+        section_ruin(laws, args.largest)
+    if "3" in args.sections:
+        section_gaps(laws)
 
 
 if __name__ == "__main__":
