@@ -108,7 +108,7 @@ def section_ruin(laws, largest: bool):
             continue
         c, t = timed(player.ruin_curve, law, bankroll, n, method=method, rounds=[n])
         f = c.figure()
-        sessions = min(20_000, 200_000_000 // n)
+        sessions = min(100_000, 200_000_000 // n)
         sim, t_sim = timed(simulate_ruin, law, bankroll, n, sessions)
         se = math.sqrt(max(sim * (1 - sim), 1e-12) / sessions)
         width = f.upper - f.lower
