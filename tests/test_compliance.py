@@ -275,8 +275,7 @@ def test_rtp_split_into_base_and_jackpot():
 
 def test_rtp_split_fails_when_the_parts_do_not_add_up():
     rule = next(r for r in compliance.RULES if r.id == "UKGC RTP split")
-    carried = SimpleNamespace(stationary_built={"jackpots": SimpleNamespace(
-        driven_by="bonus_wheel")})
+    carried = SimpleNamespace(carried={"jackpots": SimpleNamespace(driven_by="bonus_wheel")})
     bad = SimpleNamespace(components={"lines": Fraction(1, 2), "jackpots": 0.1}, rtp=0.7,
                           rtp_error=1e-8, exact=False, composition=carried)
     good = SimpleNamespace(components={"lines": Fraction(1, 2), "jackpots": 0.1}, rtp=0.6,

@@ -408,7 +408,7 @@ def test_the_loader_refuses_what_the_analysis_cannot_hold(old_new, key, message,
 def test_a_reserve_just_below_half_is_analysed():
     game = slotmath.loads_game(JACKPOT_GAME.replace("reserve = 0.2", "reserve = 0.49"), "<r49>")
     a = slotmath.analyze(game)
-    grand = a.jackpots.pools["GRAND"]
+    grand = a.features["jackpots"].pools["GRAND"]
     assert grand.rtp_contribution == pytest.approx(grand.rtp_from_identity, rel=1e-11)
 
 
@@ -423,7 +423,7 @@ def test_a_game_with_a_rare_pool_is_analysed_and_its_strips_can_be_edited():
     rare = with_jackpot(frog, "SUPER", parameters={"rate": 1e-12})
     for level in (rare.bet_levels[0], rare.bet_levels[-1]):
         a = slotmath.analyze(rare, level)
-        pool = a.jackpots.pools["SUPER"]
+        pool = a.features["jackpots"].pools["SUPER"]
         assert pool.mean_rounds_between_hits > 4_194_304 and pool.lattice_step > 1
         assert pool.rtp_contribution == pytest.approx(pool.rtp_from_identity, rel=1e-11)
         assert a.rtp_error < 1e-6
@@ -431,4 +431,4 @@ def test_a_game_with_a_rare_pool_is_analysed_and_its_strips_can_be_edited():
     symbol = reel.symbols[0]
     edited = replace_reel(rare, "base", 0,
                           with_symbol_count(reel, symbol, symbol_count(reel, symbol) + 1))
-    assert slotmath.analyze(edited, 1).jackpots.pools["SUPER"].lattice_step > 1
+    assert slotmath.analyze(edited, 1).features["jackpots"].pools["SUPER"].lattice_step > 1

@@ -384,8 +384,7 @@ def _ukgc_split(levels: _Levels, limits, rule: Rule) -> list[Finding]:
     rows = []
     for level, a in levels.items():
         parts = a.components
-        carried = {name for name, f in a.composition.carried.items()
-                   if f.driven_by is not None}
+        carried = set(a.composition.carried)
         jackpot = sum((v for k, v in parts.items() if k in carried), Fraction(0))
         base = sum((v for k, v in parts.items() if k not in carried), Fraction(0))
         total, error = a.rtp, a.rtp_error

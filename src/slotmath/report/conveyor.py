@@ -143,6 +143,7 @@ def conveyor_analysis_dict(a) -> dict:
                 "rtp_by_visible_state", "rtp_from_reset", "advantage_play", "modelling"):
         out[key] = section[key]
     out |= round_section(a.features["conveyor"])
+    out["cycle"] = a.base_table.cycle
     out["not_computed"] = list(NOT_COMPUTED)
     if out["round_distribution"]["law"] is None:
         out["not_computed"].append("round_distribution.law")
