@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from slotmath.report.dead_pays import dead_pays
 from slotmath.report.figures import figure
 from slotmath.report.tables import confidence_frame, pool_figures, scatter_table, symbol_table
 
@@ -62,7 +63,7 @@ def analysis_dict(a) -> dict:
     game = a.game
     if game.conveyor is not None:  # persistent state: slotmath.report.conveyor
         from slotmath.report.conveyor import conveyor_analysis_dict
-        return conveyor_analysis_dict(a)
+        return conveyor_analysis_dict(a) | {"dead_pays": dead_pays(a)}
     mw = a.top_award
     intervals = confidence_frame(a)
     out = {
@@ -106,6 +107,7 @@ def analysis_dict(a) -> dict:
         ],
         "pays": _pay_records(a),
         "scatters": _scatter_records(a),
+        "dead_pays": dead_pays(a),  # pay-table entries no outcome shows (report.dead_pays)
     }
     if game.cascades is not None:
         from slotmath.report.cascades import cascade_section
