@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bundled import BENCHMARK_ONLY
+from bundled import ANALYSED, BENCHMARK_ONLY, analysed
 from hypothesis import HealthCheck, given, settings
 from strategies import game_dicts
 
@@ -124,6 +124,15 @@ def test_analyze_warns_on_stderr_and_lists_them_in_the_json(tmp_path):
     assert "W" not in {line.split()[0] for line in text.stdout.splitlines() if line.strip()}
     assert json.loads(as_json.stdout)["dead_pays"] == [
         {"kind": "pay", "symbol": "W", "count": 3, "pay_x_bet": 50.0}]
+
+
+def test_no_bundled_game_advertises_a_dead_pay():
+    # issue 23: Classic Fruits' and Tiny Lines' wilds never showed on reel 1, so their own
+    # 3/4/5-of-a-kind pays could never land
+    for path in ANALYSED:
+        game = slotmath.load_game(path)
+        for level in game.bet_levels:
+            assert dead_pays(analysed(path, level)) == [], f"{path.stem} at level {level}"
 
 
 def test_the_game_left_out_above_has_no_dead_pay_on_its_first_drop():

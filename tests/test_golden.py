@@ -2,7 +2,9 @@
 
 The golden files (``tests/golden/GAME_levelN.json``) are the ``slotmath analyze --json``
 output recorded before the feature redesign (issue 8) moved any code; they were written by
-the code of commit 1aa760c, which shares nothing with today's composition.
+the code of commit 1aa760c, which shares nothing with today's composition (Classic Fruits' and
+Tiny Lines' were recorded again by that same code when their free-spin reels changed, issue
+23: so their wild's own pays can land).
 
 How each figure is held (issue 23: an error bound compared to its last digit failed on another
 machine, where the FFT's roundoff came out otherwise):

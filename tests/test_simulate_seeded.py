@@ -4,14 +4,16 @@ variants that play the wheel without jackpots, per line and multiplied, and a lo
 
 The file ``golden/simulate/seeded.json`` was recorded with the simulator as it was before the
 redesign of issue 8 (commit 49a277a), so a change that moves one random draw, or one credit,
-fails here. Counts and figures that are exact integer ratios (hit frequency, base and
-free-spins RTP of a game without jackpots, the cap's effect, hits per round) must match to the
-last bit. Figures that go through a floating-point sum over the run (standard deviations and
-standard errors; with jackpots the currency paid, the pools and so the RTP's jackpot part) are
-held within the rounding bound of such a sum, not to the last digit (issue 23): a float64 sum
-of ``n`` terms of one sign, in any order, is within ``(n - 1) u`` of its exact value, relative
-(``u = 2**-53``), so two machines' sums of at most ``SPINS`` terms agree within ``2 SPINS u``
-(:func:`_rounding`); BLAS, or numpy's reductions on another CPU, may order a sum differently.
+fails here (Classic Fruits' and Tiny Lines' cases were recorded again by that same simulator
+when their free-spin reels changed, issue 23). Counts and figures that are exact integer ratios
+(hit frequency, base and free-spins RTP of a game without jackpots, the cap's effect, hits per
+round) must match to the last bit. Figures that go through a floating-point sum over the run
+(standard deviations and standard errors; with jackpots the currency paid, the pools and so the
+RTP's jackpot part) are held within the rounding bound of such a sum, not to the last digit
+(issue 23): a float64 sum of ``n`` terms of one sign, in any order, is within ``(n - 1) u`` of
+its exact value, relative (``u = 2**-53``), so two machines' sums of at most ``SPINS`` terms
+agree within ``2 SPINS u`` (:func:`_rounding`); BLAS, or numpy's reductions on another CPU, may
+order a sum differently.
 
 Record again (only for a deliberate change of the simulation):
 ``python tests/test_simulate_seeded.py`` from the repository root.
