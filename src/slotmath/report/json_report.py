@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from slotmath.features.base import hook
+from slotmath.report.dead_pays import dead_pays
 from slotmath.report.figures import figure
 from slotmath.report.pays import pay_records, scatter_records
 from slotmath.report.tables import confidence_frame
@@ -119,9 +120,9 @@ def analysis_dict(a) -> dict:
 
     owner = a.composition.owner
     if owner is not None:  # it plays the whole round: its document
-        return hook(owner, "json")(a)
+        return hook(owner, "json")(a) | {"dead_pays": dead_pays(a)}
     game = a.game
-    out = _head(a) | _round_figures(a)
+    out = _head(a) | _round_figures(a) | {"dead_pays": dead_pays(a)}
     out |= {f.name: None for f in REGISTRY if f.listed and f not in a.declared}
     if game.coin_value is not None:
         out["coin_value"] = number(game.coin_value)
