@@ -48,12 +48,12 @@ def simulate(spins: int, seed: int) -> int:
     import tomllib
 
     sys.path.insert(0, str(PATH.parents[2] / "tests"))
-    from test_simulate_cascades import game_and_rules  # rules read from the TOML dict
+    from test_simulate_cascades import game_with_rules  # rules read from the TOML dict
 
     from slotmath.simulate.cascades import simulate_cascades
 
-    sim_game, rules = game_and_rules(tomllib.loads(PATH.read_text()))
-    r = simulate_cascades(sim_game, spins, seed, rules=rules)
+    sim_game = game_with_rules(tomllib.loads(PATH.read_text()))
+    r = simulate_cascades(sim_game, spins, seed)
     exact = float(recorded_rtp())
     print(f"{spins:,} rounds, seed {seed}: rtp {r.rtp:.5f} +- {r.std_error:.5f}"
           f" (exact {exact:.5f}, z = {r.z_score(exact):+.2f}); {r.spins_per_second:,.0f} spins/s")
