@@ -89,7 +89,7 @@ class CompiledGame(NamedTuple):
     shuffle: bool  # ... shuffled over the reels on each spin
     # free spins (none: no awards)
     has_free: bool
-    awards: np.ndarray  # [trigger count 0..window]: spins awarded by a paid spin
+    awards: np.ndarray  # [trigger count 0..window (or the top award's)]: spins a paid spin awards
     retrigger: bool
     retrigger_awards: np.ndarray  # [trigger count]: spins awarded by a free spin
     max_spins: int
@@ -212,11 +212,12 @@ def compile_game(game: Game, reel_set: str = "base", level: int = 1, *,
         arrangement_weight = [1]
         threshold, accumulate, shuffle = 1 << 30, True, False
 
-    awards = np.zeros(window + 1, np.int64)
-    retrigger_awards = np.zeros(window + 1, np.int64)
+    counts = max([window] + (list(fs.awards) if fs is not None else [])) + 1
+    awards = np.zeros(counts, np.int64)
+    retrigger_awards = np.zeros(counts, np.int64)
     if fs is not None:
-        awards[:] = [fs.award_for(c) for c in range(window + 1)]
-        retrigger_awards[:] = [fs.retrigger_for(c) for c in range(window + 1)]
+        awards[:] = [fs.award_for(c) for c in range(counts)]
+        retrigger_awards[:] = [fs.retrigger_for(c) for c in range(counts)]
 
     return CompiledGame(
         symbol_multiplier=np.array([s.multiplier for s in symbols], np.int64),
