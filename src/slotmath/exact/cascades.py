@@ -309,16 +309,24 @@ def _effective(cols, effect, sym, wgt, removed, bits, rows, is_scatter, symbol_m
     entry bits (``bits[reel, word]``)."""
     for r in range(cols.shape[0]):
         e = effect[r]
-        for y in range(rows[r]):
-            s = cols[r, y]
-            f = 1
-            if e >= 0 and is_scatter[s] == 0:
-                if effect_wild[e] >= 0:
-                    s = effect_wild[e]
-                f = effect_split[e]
-            sym[r, y] = s
-            wgt[r, y] = f * symbol_multiplier[s]
-            removed[r, y] = 0
+        if e < 0:  # not freed: as it landed (wgt only for ways)
+            for y in range(rows[r]):
+                s = cols[r, y]
+                sym[r, y] = s
+                if ways:
+                    wgt[r, y] = symbol_multiplier[s]
+                removed[r, y] = 0
+        else:
+            for y in range(rows[r]):
+                s = cols[r, y]
+                f = 1
+                if is_scatter[s] == 0:
+                    if effect_wild[e] >= 0:
+                        s = effect_wild[e]
+                    f = effect_split[e]
+                sym[r, y] = s
+                wgt[r, y] = f * symbol_multiplier[s]
+                removed[r, y] = 0
         if ways:
             for w in range(entry_bits.shape[1]):
                 b = 0  # in a register: an |= into the array stalls on every position
@@ -667,7 +675,16 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
     sym, wgt, removed, bits, keep = dr.sym, dr.wgt, dr.removed, dr.bits, dr.keep
     dense, cascades, freed, ways_hist = tl.dense, tl.cascades, tl.freed, tl.ways
     sums, entry_sum, pending, n_pending = tl.sums, tl.entry, tl.pending, tl.n_pending
-    n_ent = entry.shape[0] if entries else 0  # the entry rows a chain keeps
+    # Credits by entry: a chain that cannot branch (no bonus symbols) has its weight from the
+    # start, so each drop adds weight x credits to the sums at once; a chain that can keeps
+    # its own until its leaves (and copies them into its branches).
+    direct = entries and not has_bonus
+    chain_entries = entries and has_bonus
+    n_ent = entry.shape[0] if chain_entries else 0  # the entry rows a chain keeps
+    target = entry_sum if direct else entry
+    placements = 0
+    for o in range(ordering_weight.shape[0]):
+        placements += ordering_weight[o]
     n_eff = effect_split.shape[0]
     limit = pending.shape[0] - s_cols.shape[0]  # room for every branch of one combination
     for i in range(n):
@@ -692,14 +709,16 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
                                      n_eff)
                 k = acc[3]
                 m = multiplier[k] * spin_multiplier
+                m_entry = m * sw * placements if direct else m
                 _effective(cols, effect, sym, wgt, removed, bits, rows, is_scatter,
                            symbol_multiplier, effect_wild, effect_split, entry_bits, ways)
                 if ways:
-                    d = _drop_ways(sym, wgt, bits, removed, entry, rows, member, entry_credits,
-                                   entry_pays, m, entries)
+                    d = _drop_ways(sym, wgt, bits, removed, target, rows, member, entry_credits,
+                                   entry_pays, m_entry, entries)
                 else:
-                    d = _drop_lines(sym, removed, entry, paylines, entry_bits,
-                                    symbol_multiplier, entry_credits, entry_pays, m, entries)
+                    d = _drop_lines(sym, removed, target, paylines, entry_bits,
+                                    symbol_multiplier, entry_credits, entry_pays, m_entry,
+                                    entries)
                 if d == 0:
                     break
                 if k == 0:
@@ -721,7 +740,7 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
             w *= sw
             scat, trig = _scatters(cols, rows, scatter_ids, scatter_credits, scatter_factor,
                                    trigger)
-            if _leaf(w, scat, trig, acc, effect, entry, keep_a, entries, min_trigger, rows,
+            if _leaf(w, scat, trig, acc, effect, entry, keep_a, chain_entries, min_trigger, rows,
                      effect_split, dense, cascades, freed, ways_hist, sums, entry_sum):
                 j = n_pending[0]
                 pending[j, 0] = acc[0] + acc[1] + scat
