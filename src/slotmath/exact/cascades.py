@@ -1049,106 +1049,127 @@ def _law(prep: _Prepared, model, joint, cycle, sums, casc, freed, ways, entry) -
 
 
 # -- random refill: memoised recursion in exact fractions ------------------------------------
-def _random_law(game: Game, prep: _Prepared, model: PayModel, keep_a: bool) -> CascadeLaw:
-    g = prep.game
-    refill = [[(int(g.refill_symbol[r, i]), int(g.refill_weight[r, i]))
-               for i in range(int(g.refill_size[r]))] for r in range(len(g.lengths))]
-    refill_total = [sum(w for _, w in t) for t in refill]
-    n_reels = len(g.lengths)
-    rows = [int(x) for x in g.rows]
-    n_ord = len(g.ordering_weight)
-    memo: dict = {}
+class _RandomChain:
+    """The rest of a random-refill chain from a window state, by memoised recursion.
 
-    def step(cols, cnt, eff, mask, k):
-        """Law of the rest of the chain from a window state: dict of (credits from here,
-        A from here, trigger, cascades from here, first, later, scatter, freed, ways,
-        entries) -> probability, kept as dict[tuple, Fraction] of the summary tuple."""
+    A state is (columns, freeing counters, effects, placements still possible, cascade
+    index); its law is a dict of summaries (credits from here, A from here, trigger,
+    cascades from here, first, later, scatter, freed reels, ways, credits by entry) ->
+    probability (:class:`~fractions.Fraction`)."""
+
+    def __init__(self, name: str, g: CompiledGame):
+        self.name, self.g = name, g
+        self.refill = [[(int(g.refill_symbol[r, i]), int(g.refill_weight[r, i]))
+                        for i in range(int(g.refill_size[r]))] for r in range(len(g.lengths))]
+        self.refill_total = [sum(w for _, w in t) for t in self.refill]
+        self.rows = [int(x) for x in g.rows]
+        self.memo: dict = {}
+
+    def law(self, cols, cnt, eff, mask, k) -> dict:
         state = (cols, cnt, eff, mask, k)
-        if state in memo:
-            return memo[state]
-        if k > MAX_CASCADES:
-            raise ValueError(f"{game.name}: a random-refill cascade chain runs past "
-                             f"{MAX_CASCADES} drops: it never ends")
-        if g.has_bonus:
-            for r in range(n_reels):
-                if eff[r] >= 0:
-                    continue
-                scat = sum(int(g.is_scatter[s]) for s in cols[r])
-                if cnt[r] + scat < g.threshold:
-                    continue
-                total = sum(int(g.ordering_weight[o]) for o in mask)
-                out: dict = defaultdict(Fraction)
-                for e in sorted({int(g.ordering_effect[o, r]) for o in mask}):
-                    sub = tuple(o for o in mask if g.ordering_effect[o, r] == e)
-                    p = Fraction(sum(int(g.ordering_weight[o]) for o in sub), total)
-                    neweff = eff[:r] + (e,) + eff[r + 1:]
-                    for key, q in step(cols, cnt, neweff, sub, k).items():
-                        out[key] += p * q
-                memo[state] = dict(out)
-                return memo[state]
+        if state not in self.memo:
+            if k > MAX_CASCADES:
+                raise ValueError(f"{self.name}: a random-refill cascade chain runs past "
+                                 f"{MAX_CASCADES} drops: it never ends")
+            self.memo[state] = self._free(*state)
+        return self.memo[state]
+
+    def _free(self, cols, cnt, eff, mask, k) -> dict:
+        """Bonus symbols: the first reel freed now branches over the effects the placements
+        still possible put above it; else the drop."""
+        g = self.g
+        for r in range(len(self.rows) if g.has_bonus else 0):
+            scat = sum(int(g.is_scatter[s]) for s in cols[r])
+            if eff[r] >= 0 or cnt[r] + scat < g.threshold:
+                continue
+            total = sum(int(g.ordering_weight[o]) for o in mask)
+            out: dict = defaultdict(Fraction)
+            for e in sorted({int(g.ordering_effect[o, r]) for o in mask}):
+                sub = tuple(o for o in mask if g.ordering_effect[o, r] == e)
+                p = Fraction(sum(int(g.ordering_weight[o]) for o in sub), total)
+                for key, q in self.law(cols, cnt, eff[:r] + (e,) + eff[r + 1:], sub, k).items():
+                    out[key] += p * q
+            return dict(out)
+        return self._drop(cols, cnt, eff, mask, k)
+
+    def _drop(self, cols, cnt, eff, mask, k) -> dict:
+        """The drop (the kernel's evaluator): its end, or every refill draw."""
+        g, rows = self.g, self.rows
         m = int(g.multiplier[k]) * g.spin_multiplier
         a = np.array([list(c) + [0] * (max(rows) - len(c)) for c in cols], np.int64)
         d, removed, drop_entry = _window_drop(g, a, np.array(eff, np.int64), m)
-        d = int(d)
         if d == 0:
-            trig, scat = 0, 0
-            for i, s in enumerate(g.scatter_ids):
-                if s < 0:
-                    continue
-                n = sum(c.count(int(s)) for c in cols)
-                scat += int(g.scatter_credits[i, n]) * g.scatter_factor
-                if s == g.trigger:
-                    trig = n
-            n_w = 1
-            for r in range(n_reels):
-                n_w *= rows[r] * (int(g.effect_split[eff[r]]) if eff[r] >= 0 else 1)
-            freed = tuple((r, eff[r]) for r in range(n_reels) if eff[r] >= 0)
-            memo[state] = {(scat, 0, trig, 0, 0, 0, scat, freed, n_w, ()): Fraction(1)}
-            return memo[state]
+            return self._end(cols, eff)
         entries = tuple((kk, run, int(drop_entry[kk, run]))
                         for kk, run in zip(*np.nonzero(drop_entry)))
         survivors, gaps, newcnt = [], [], []
-        for r in range(n_reels):
+        for r in range(len(rows)):
             keep = tuple(cols[r][y] for y in range(rows[r]) if not removed[r, y])
             survivors.append(keep)
             gaps.append(rows[r] - len(keep))
-            n_rem = rows[r] - len(keep)
-            newcnt.append(cnt[r] + n_rem if g.accumulate else n_rem)
+            newcnt.append(cnt[r] + gaps[r] if g.accumulate else gaps[r])
         newcnt = tuple(newcnt)
-        out = defaultdict(Fraction)
-        per_reel = [list(product(refill[r], repeat=gaps[r])) for r in range(n_reels)]
+        out: dict = defaultdict(Fraction)
+        first_add, later_add = (m * int(d), 0) if k == 0 else (0, m * int(d))
+        for p, newcols in self._draws(survivors, gaps):
+            for key, q in self.law(newcols, newcnt, eff, mask, k + 1).items():
+                c, aa, t, casc, first, later, scat, freed, n_w, ent = key
+                key2 = (c + m * int(d), aa + int(d), t, casc + 1, first + first_add,
+                        later + later_add, scat, freed, n_w, _add_entries(ent, entries))
+                out[key2] += p * q
+        return dict(out)
+
+    def _draws(self, survivors, gaps):
+        """Every refill draw: (probability, the new columns), the new symbols on top."""
+        per_reel = [list(product(self.refill[r], repeat=gaps[r])) for r in range(len(gaps))]
         for draw in product(*per_reel):
             p = Fraction(1)
-            newcols = []
-            for r in range(n_reels):
+            for r in range(len(gaps)):
                 for _, w in draw[r]:
-                    p *= Fraction(w, refill_total[r])
-                newcols.append(tuple(s for s, _ in draw[r]) + survivors[r])
-            for key, q in step(tuple(newcols), newcnt, eff, mask, k + 1).items():
-                c, aa, t, casc, first, later, scat, freed, n_w, ent = key
-                first_add, later_add = (m * d, 0) if k == 0 else (0, m * d)
-                key2 = (c + m * d, aa + d, t, casc + 1, first + first_add, later + later_add,
-                        scat, freed, n_w, _add_entries(ent, entries))
-                out[key2] += p * q
-        memo[state] = dict(out)
-        return memo[state]
+                    p *= Fraction(w, self.refill_total[r])
+            yield p, tuple(tuple(s for s, _ in draw[r]) + survivors[r] for r in range(len(gaps)))
 
+    def _end(self, cols, eff) -> dict:
+        """A drop that wins nothing: the scatters pay and count; the freed reels, the ways."""
+        g, rows = self.g, self.rows
+        trig, scat = 0, 0
+        for i, s in enumerate(g.scatter_ids):
+            n = sum(c.count(int(s)) for c in cols) if s >= 0 else 0
+            scat += int(g.scatter_credits[i, n]) * g.scatter_factor if s >= 0 else 0
+            trig = n if s == g.trigger else trig
+        n_w = 1
+        for r in range(len(rows)):
+            n_w *= rows[r] * (int(g.effect_split[eff[r]]) if eff[r] >= 0 else 1)
+        freed = tuple((r, eff[r]) for r in range(len(rows)) if eff[r] >= 0)
+        return {(scat, 0, trig, 0, 0, 0, scat, freed, n_w, ()): Fraction(1)}
+
+
+def _random_law(game: Game, prep: _Prepared, model: PayModel, keep_a: bool) -> CascadeLaw:
+    """Every stop combination's chain by :class:`_RandomChain`, then the law in integer
+    weights over the common denominator."""
+    g = prep.game
+    chain = _RandomChain(game.name, g)
+    n_reels, rows = len(g.lengths), chain.rows
     total: dict = defaultdict(Fraction)
     weights_total = 1
     for r in range(n_reels):
         weights_total *= int(g.stop_weights[r, : g.lengths[r]].sum())
+    start = ((0,) * n_reels, (-1,) * n_reels, tuple(range(len(g.ordering_weight))), 0)
     for stops in product(*[range(int(L)) for L in g.lengths]):
-        sw = 1
-        for r, s in enumerate(stops):
-            sw *= int(g.stop_weights[r, s])
+        sw = math.prod(int(g.stop_weights[r, s]) for r, s in enumerate(stops))
         if sw == 0:
             continue
         cols = tuple(tuple(int(g.strips[r, (s + y) % g.lengths[r]]) for y in range(rows[r]))
                      for r, s in enumerate(stops))
-        start = step(cols, (0,) * n_reels, (-1,) * n_reels, tuple(range(n_ord)), 0)
-        for key, q in start.items():
+        for key, q in chain.law(cols, *start).items():
             total[key] += Fraction(sw, weights_total) * q
-    # to integer weights over a common denominator
+    return _integer_law(prep, model, total, keep_a)
+
+
+def _integer_law(prep: _Prepared, model: PayModel, total: dict, keep_a: bool) -> CascadeLaw:
+    """The summaries' probabilities as integer weights over their common denominator."""
+    g = prep.game
+    n_reels = len(g.lengths)
     den = math.lcm(*(q.denominator for q in total.values()))
     joint: dict = defaultdict(int)
     casc = np.zeros(MAX_CASCADES + 1, dtype=object)
