@@ -210,8 +210,9 @@ class _Tally(NamedTuple):
 
 
 @njit(cache=True)
-def _new_state(g, entries):
-    """The chain, the stack of branches, the drop's scratch and the tallies of a run."""
+def _new_state(g, pending_rows):
+    """The chain, the stack of branches, the drop's scratch and the tallies of a run (room
+    for ``pending_rows`` sparse outcomes, and one combination's branches, between flushes)."""
     n_reels, R = g.strips.shape[0], g.rows.max()
     n_ord, n_eff = g.ordering_weight.shape[0], g.effect_split.shape[0]
     n_keys, n_runs = g.entry_credits.shape
@@ -234,7 +235,7 @@ def _new_state(g, entries):
                 np.zeros(MAX_CASCADES + 1, np.int64), np.zeros((n_reels, n_eff), np.int64),
                 np.zeros(max_ways + 1, np.int64), np.zeros(3, np.int64),
                 np.zeros((n_keys, n_runs), np.int64), np.zeros(n_reels + 1, np.int64),
-                np.zeros((_PENDING + D, 5), np.int64), np.zeros(1, np.int64))
+                np.zeros((pending_rows + D, 5), np.int64), np.zeros(1, np.int64))
     return ch, st, dr, tl
 
 
@@ -768,7 +769,7 @@ def _flush(table, pending, n_pending):
 
 @njit(cache=True)
 def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-         tail_hist, ways):
+         tail_hist, ways, pending_rows):
     """Every stop combination whose first-reel stop is in ``first``, each chain to its end:
     the sparse table of (credits, A, trigger, cascades) -> weight and the tallies (the
     pruning arguments: see :func:`_pruning`). Blocks of combinations that share their prefix
@@ -777,7 +778,7 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
     compiles a lines and a ways version, each without the other's drop evaluator (with both,
     numba keeps the reference counts of their arrays on every drop)."""
     ways = literally(ways)
-    ch, st, dr, tl = _new_state(g, entries)
+    ch, st, dr, tl = _new_state(g, pending_rows)
     table = Dict.empty(key_type=_KEY, value_type=types.int64)
     lengths = g.lengths
     n_reels = lengths.shape[0]
@@ -834,10 +835,13 @@ def _table_arrays(table):
     return keys, values
 
 
-def _call(prep: _Prepared, first: np.ndarray, keep_a: bool, entries: bool):
-    """The sparse table and the tallies of the combinations of ``first``."""
+def _call(prep: _Prepared, first: np.ndarray, keep_a: bool, entries: bool,
+          pending_rows: int = _PENDING):
+    """The sparse table and the tallies of the combinations of ``first`` (``pending_rows``:
+    see :func:`_new_state`; the tests make it small to see the flushes)."""
     g = prep.game
-    table, tl = _run(first, g, keep_a, entries, prep.min_trigger, *prep.pruning, g.ways)
+    table, tl = _run(first, g, keep_a, entries, prep.min_trigger, *prep.pruning, g.ways,
+                     pending_rows)
     return table, _Tally(*tl)
 
 
