@@ -774,9 +774,10 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
     the sparse table of (credits, A, trigger, cascades) -> weight and the tallies (the
     pruning arguments: see :func:`_pruning`). Blocks of combinations that share their prefix
     stops and show no pay-table entry through the prefix are settled at once; the others go
-    to :func:`_combinations`. ``ways`` is the game's, as a compile-time constant: numba
-    compiles a lines and a ways version, each without the other's drop evaluator (with both,
-    numba keeps the reference counts of their arrays on every drop)."""
+    to :func:`_combinations`. ``ways`` is the game's, as a compile-time constant (from
+    :func:`_run_ways` or :func:`_run_lines`): numba compiles a lines and a ways version, each
+    without the other's drop evaluator (with both, numba keeps the reference counts of their
+    arrays on every drop)."""
     ways = literally(ways)
     ch, st, dr, tl = _new_state(g, pending_rows)
     table = Dict.empty(key_type=_KEY, value_type=types.int64)
@@ -822,6 +823,22 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
     return table, tl
 
 
+# ``ways`` reaches _run as a constant from these two (a Python bool passed to a function that
+# asks for a literal would go through numba's dispatcher on every call: a quarter second)
+@njit(cache=True)
+def _run_ways(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
+              tail_hist, pending_rows):
+    return _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
+                tail_hist, True, pending_rows)
+
+
+@njit(cache=True)
+def _run_lines(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
+               tail_hist, pending_rows):
+    return _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
+                tail_hist, False, pending_rows)
+
+
 @njit(cache=True)
 def _table_arrays(table):
     """The kernel's joint table as arrays (compiled and cached: iterating a typed dict from
@@ -840,8 +857,8 @@ def _call(prep: _Prepared, first: np.ndarray, keep_a: bool, entries: bool,
     """The sparse table and the tallies of the combinations of ``first`` (``pending_rows``:
     see :func:`_new_state`; the tests make it small to see the flushes)."""
     g = prep.game
-    table, tl = _run(first, g, keep_a, entries, prep.min_trigger, *prep.pruning, g.ways,
-                     pending_rows)
+    run = _run_ways if g.ways else _run_lines
+    table, tl = run(first, g, keep_a, entries, prep.min_trigger, *prep.pruning, pending_rows)
     return table, _Tally(*tl)
 
 
