@@ -107,7 +107,14 @@ def read_game(path: Path) -> dict:
         strip[r, : len(s)] = s
     ladder = data["cascades"]["multiplier"]["ladder"]
     ladder = np.array([ladder[min(k, len(ladder) - 1)] for k in range(MAX_DROPS + 1)], np.int64)
-    return {"member": member, "pays": pays, "strip": strip, "lengths": lengths,
+    # per symbol the entries it belongs to (in entry order: the first listed wins a tie)
+    n_entries = member.sum(axis=0).astype(np.int64)
+    entries_of = np.full((len(names), max(1, int(n_entries.max()))), -1, np.int64)
+    for s in range(len(names)):
+        found = np.flatnonzero(member[:, s])
+        entries_of[s, : len(found)] = found
+    return {"entries_of": entries_of, "n_entries": n_entries,
+            "member": member, "pays": pays, "strip": strip, "lengths": lengths,
             "rows": data["rows"], "lines": np.array(data["paylines"], np.int64),
             "scatter": sid[scatters[0]], "scatter_pay": scatter_pay, "ladder": ladder,
             "per_bet": per_bet}
@@ -121,7 +128,7 @@ from numba import njit, prange
 
 @njit(cache=False, inline="always")
 def chain(stops, strip, lengths, rows, member, pays, lines, scatter, scatter_pay, ladder,
-          window, top, removed, out):
+          entries_of, n_entries, window, top, removed, out):
     """One stop combination to the end of its chain: out = (first, later, scatter, drops,
     triggers); drops -1: longer than the ladder table."""
     n_reels = strip.shape[0]
@@ -144,7 +151,9 @@ def chain(stops, strip, lengths, rows, member, pays, lines, scatter, scatter_pay
         for ln in range(lines.shape[0]):
             best = 0
             best_run = 0
-            for e in range(member.shape[0]):
+            s0 = window[0, lines[ln, 0]]
+            for i in range(n_entries[s0]):  # only the entries the first symbol is in
+                e = entries_of[s0, i]
                 run = 0
                 while run < n_reels and member[e, window[run, lines[ln, run]]] == 1:
                     run += 1
@@ -199,7 +208,7 @@ def chain(stops, strip, lengths, rows, member, pays, lines, scatter, scatter_pay
 
 @njit(parallel=True, cache=False)
 def brute_force(strip, lengths, rows, member, pays, lines, scatter, scatter_pay, ladder,
-                credits_cap, n_chunks):
+                entries_of, n_entries, credits_cap, n_chunks):
     """Per chunk of first-reel stops: weights [trigger count, credits] (credits >= cap:
     counted in overflow), the cascade-count law and the three sums; overflow -1: an endless
     chain."""
@@ -231,7 +240,7 @@ def brute_force(strip, lengths, rows, member, pays, lines, scatter, scatter_pay,
                         r -= 1
                         stops[r] += 1
                 chain(stops, strip, lengths, rows, member, pays, lines, scatter, scatter_pay,
-                      ladder, window, top, removed, out)
+                      ladder, entries_of, n_entries, window, top, removed, out)
                 if out[3] < 0:
                     overflow[chunk] = -1
                     continue
@@ -263,7 +272,7 @@ t0 = time.perf_counter()
 namespace = {}
 exec(brute_force_source(), namespace)
 args = (g["strip"], g["lengths"], g["rows"], g["member"], g["pays"], g["lines"], g["scatter"],
-        g["scatter_pay"], g["ladder"], cap, chunks)
+        g["scatter_pay"], g["ladder"], g["entries_of"], g["n_entries"], cap, chunks)
 hist, drops, sums, overflow = namespace["brute_force"](*args)
 cold = time.perf_counter() - t0
 t0, c0 = time.perf_counter(), time.process_time()
