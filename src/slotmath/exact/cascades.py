@@ -212,7 +212,9 @@ class _Tally(NamedTuple):
 @njit(cache=True)
 def _new_state(g, pending_rows):
     """The chain, the stack of branches, the drop's scratch and the tallies of a run (room
-    for ``pending_rows`` sparse outcomes, and one combination's branches, between flushes)."""
+    for ``pending_rows`` sparse outcomes between flushes, and then for every leaf of one more
+    combination: at most one per placement of the bonus symbols, as the leaves' placements
+    still possible are disjoint)."""
     n_reels, R = g.strips.shape[0], g.rows.max()
     n_ord, n_eff = g.ordering_weight.shape[0], g.effect_split.shape[0]
     n_keys, n_runs = g.entry_credits.shape
@@ -235,7 +237,7 @@ def _new_state(g, pending_rows):
                 np.zeros(MAX_CASCADES + 1, np.int64), np.zeros((n_reels, n_eff), np.int64),
                 np.zeros(max_ways + 1, np.int64), np.zeros(3, np.int64),
                 np.zeros((n_keys, n_runs), np.int64), np.zeros(n_reels + 1, np.int64),
-                np.zeros((pending_rows + D, 5), np.int64), np.zeros(1, np.int64))
+                np.zeros((pending_rows + n_ord, 5), np.int64), np.zeros(1, np.int64))
     return ch, st, dr, tl
 
 
@@ -687,11 +689,11 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
     for o in range(ordering_weight.shape[0]):
         placements += ordering_weight[o]
     n_eff = effect_split.shape[0]
-    limit = pending.shape[0] - s_cols.shape[0]  # room for every branch of one combination
+    limit = pending.shape[0] - ordering_weight.shape[0]  # room for one combination's leaves
     for i in range(n):
         if i > 0:
             _next_stops(stops, lengths)
-        if n_pending[0] > limit:
+        if n_pending[0] > limit:  # (a leaf per placement at most: see _new_state)
             return i
         sw = 1
         for r in range(strips.shape[0]):
