@@ -55,6 +55,7 @@ class CompiledGame(NamedTuple):
     rows: np.ndarray  # [reel]
     ways: bool
     paylines: np.ndarray  # [line, reel]: the row each line reads (no lines: 0 x reels)
+    line_positions: np.ndarray  # [line, reel]: reel * max(rows) + row, a flat window index
     # scatters and the counted mark
     scatter_ids: np.ndarray  # [scatter]: symbol ids ([-1] without scatters)
     scatter_credits: np.ndarray  # [scatter, count 0..window]: credits of the count
@@ -213,6 +214,8 @@ def compile_game(game: Game, reel_set: str = "base", level: int = 1, *,
         threshold, accumulate, shuffle = 1 << 30, True, False
 
     counts = max([window] + (list(fs.awards) if fs is not None else [])) + 1
+    paylines = (np.array(game.paylines, np.int64).reshape(-1, n_reels)
+                if game.paylines is not None else np.zeros((0, n_reels), np.int64))
     awards = np.zeros(counts, np.int64)
     retrigger_awards = np.zeros(counts, np.int64)
     if fs is not None:
@@ -225,8 +228,7 @@ def compile_game(game: Game, reel_set: str = "base", level: int = 1, *,
         scatter_index=scatter_index, entry_bits=entry_bits, member=member,
         entry_credits=entry_credits, entry_pays=entry_pays,
         rows=np.array(game.rows, np.int64), ways=bool(game.ways),
-        paylines=(np.array(game.paylines, np.int64).reshape(-1, n_reels)
-                  if game.paylines is not None else np.zeros((0, n_reels), np.int64)),
+        paylines=paylines, line_positions=paylines + np.arange(n_reels) * max(game.rows),
         scatter_ids=np.array([sid[s] for s in scatters] or [-1], np.int64),
         scatter_credits=scatter_credits, scatter_factor=int(scatter_factor),
         trigger=trigger, credits_per_bet=model.credits_per_bet,

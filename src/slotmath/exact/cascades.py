@@ -186,7 +186,8 @@ class _Chain(NamedTuple):
 
 class _Scratch(NamedTuple):
     """Work arrays of one drop: the effective window (sym), the ways each position counts
-    (wgt), the positions removed, the entries each reel shows (bits), a reel's survivors."""
+    (wgt), the positions removed, the entries shown (bits: a ways game's [reel, word], a lines
+    game's [reel * max rows + row, word]), a reel's survivors."""
 
     sym: np.ndarray
     wgt: np.ndarray
@@ -229,7 +230,7 @@ def _new_state(g, pending_rows):
                 np.zeros((D, n_keys, n_runs), np.int64))
     dr = _Scratch(np.zeros((n_reels, R), np.int64), np.zeros((n_reels, R), np.int64),
                   np.zeros((n_reels, R), np.int64),
-                  np.zeros((n_reels, g.entry_bits.shape[1]), np.int64), np.zeros(R, np.int64))
+                  np.zeros((n_reels * R, g.entry_bits.shape[1]), np.int64), np.zeros(R, np.int64))
     max_ways = 1
     for r in range(n_reels):
         max_ways *= g.rows[r] * max(1, g.effect_split.max())
@@ -308,8 +309,10 @@ def _effective(cols, effect, sym, wgt, removed, bits, rows, is_scatter, symbol_m
                effect_wild, effect_split, entry_bits, ways):
     """The window as it pays: freed reels' effects applied (a wild reel shows the wild, a
     split reel counts each position ``split`` times; scatters keep theirs) into ``sym`` and
-    ``wgt`` (ways a position counts), ``removed`` cleared, and in a ways game each reel's
-    entry bits (``bits[reel, word]``)."""
+    ``wgt`` (ways a position counts), ``removed`` cleared, and the entry bits: per reel in a
+    ways game (``bits[reel, word]``), per position in a lines game
+    (``bits[reel * max rows + row, word]``)."""
+    R = cols.shape[1]
     for r in range(cols.shape[0]):
         e = effect[r]
         if e < 0:  # not freed: as it landed (wgt only for ways)
@@ -330,12 +333,15 @@ def _effective(cols, effect, sym, wgt, removed, bits, rows, is_scatter, symbol_m
                 sym[r, y] = s
                 wgt[r, y] = f * symbol_multiplier[s]
                 removed[r, y] = 0
-        if ways:
-            for w in range(entry_bits.shape[1]):
+        for w in range(entry_bits.shape[1]):
+            if ways:
                 b = 0  # in a register: an |= into the array stalls on every position
                 for y in range(rows[r]):
                     b |= entry_bits[sym[r, y], w]
                 bits[r, w] = b
+            else:
+                for y in range(rows[r]):
+                    bits[r * R + y, w] = entry_bits[sym[r, y], w]
 
 
 @njit(cache=True, inline="always")
@@ -381,43 +387,47 @@ def _drop_ways(sym, wgt, bits, removed, entry, rows, member, entry_credits, entr
 
 
 @njit(cache=True, inline="always")
-def _drop_lines(sym, removed, entry, paylines, entry_bits, symbol_multiplier, entry_credits,
-                entry_pays, m, entries):
+def _drop_lines(sym, bits, removed, entry, paylines, line_positions, symbol_multiplier,
+                entry_credits, entry_pays, m, entries, lines, n_lines, listed):
     """Line credits of the effective window (unmultiplied); marks each paying line's run in
     ``removed``; with ``entries`` adds ``m`` x each line's credits to ``entry[k, run]``.
+    The lines are ``lines[:n_lines]`` when ``listed`` (only they can pay), else all
+    ``n_lines``.
 
     A line pays its best entry: entry ``k``'s run is how far ``k`` stays in the AND of the bit
-    sets along the line, its credits ``pay[k, run]`` x the run's multiplier symbols; among
-    equal credits the entry listed first."""
-    n_reels = sym.shape[0]
+    sets of the positions along the line (``bits``, by ``line_positions``), its credits
+    ``pay[k, run]`` x the run's multiplier symbols; among equal credits the entry listed
+    first. Most lines share no entry past their first reels: a few loads each."""
+    n_reels = paylines.shape[1]
     total = 0
-    for ln in range(paylines.shape[0]):
+    for i in range(n_lines):
+        ln = lines[i] if listed else i
         best = 0
         best_k = -1
         best_run = 0
-        for w in range(entry_bits.shape[1]):
-            s = sym[0, paylines[ln, 0]]
-            alive = entry_bits[s, w]
-            mult = symbol_multiplier[s]
+        for w in range(bits.shape[1]):
+            alive = bits[line_positions[ln, 0], w]
+            two = alive & bits[line_positions[ln, 1], w] if n_reels > 1 else 0
+            if two == 0 and alive & entry_pays[1, w] == 0:
+                continue  # most lines: no entry through two reels, none paying one
             r = 1
             while alive != 0:
-                nxt = 0
-                if r < n_reels:
-                    s = sym[r, paylines[ln, r]]
-                    nxt = alive & entry_bits[s, w]
+                nxt = alive & bits[line_positions[ln, r], w] if r < n_reels else 0
                 paying = alive & ~nxt & entry_pays[r, w]  # the entries whose run is r, and pays
-                while paying != 0:
-                    low = paying & -paying
-                    paying ^= low
-                    k = w * ENTRY_BITS + _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
-                    credits = entry_credits[k, r] * mult
-                    if credits > best or (credits == best and k < best_k):
-                        best = credits
-                        best_k = k
-                        best_run = r
+                if paying != 0:
+                    mult = 1
+                    for rr in range(r):
+                        mult *= symbol_multiplier[sym[rr, paylines[ln, rr]]]
+                    while paying != 0:
+                        low = paying & -paying
+                        paying ^= low
+                        k = w * ENTRY_BITS + _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                        credits = entry_credits[k, r] * mult
+                        if credits > best or (credits == best and k < best_k):
+                            best = credits
+                            best_k = k
+                            best_run = r
                 alive = nxt
-                if r < n_reels:
-                    mult *= symbol_multiplier[s]
                 r += 1
         if best > 0:
             total += best
@@ -431,7 +441,7 @@ def _drop_lines(sym, removed, entry, paylines, entry_bits, symbol_multiplier, en
 @njit(cache=True)
 def _drop(cols, effect, sym, wgt, removed, bits, entry, m, entries, rows, is_scatter,
           symbol_multiplier, effect_wild, effect_split, entry_bits, member, entry_credits,
-          entry_pays, paylines, ways):
+          entry_pays, paylines, line_positions, ways):
     """What the window ``cols`` pays with the freed effects ``effect`` (unmultiplied) and the
     positions it removes (``removed``): :func:`_effective`, then :func:`_drop_ways` or
     :func:`_drop_lines` (``sym``, ``wgt``, ``bits``: scratch)."""
@@ -440,8 +450,9 @@ def _drop(cols, effect, sym, wgt, removed, bits, entry, m, entries, rows, is_sca
     if ways:
         return _drop_ways(sym, wgt, bits, removed, entry, rows, member, entry_credits,
                           entry_pays, m, entries)
-    return _drop_lines(sym, removed, entry, paylines, entry_bits, symbol_multiplier,
-                       entry_credits, entry_pays, m, entries)
+    return _drop_lines(sym, bits, removed, entry, paylines, line_positions, symbol_multiplier,
+                       entry_credits, entry_pays, m, entries, line_positions[:, 0],
+                       paylines.shape[0], False)
 
 
 @njit(cache=True)
@@ -452,11 +463,11 @@ def _window_drop(g, cols, effect, m):
     sym = np.zeros((n_reels, R), np.int64)
     wgt = np.zeros((n_reels, R), np.int64)
     removed = np.zeros((n_reels, R), np.int64)
-    bits = np.zeros((n_reels, g.entry_bits.shape[1]), np.int64)
+    bits = np.zeros((n_reels * R, g.entry_bits.shape[1]), np.int64)
     entry = np.zeros(g.entry_credits.shape, np.int64)
     d = _drop(cols, effect, sym, wgt, removed, bits, entry, m, True, g.rows, g.is_scatter,
               g.symbol_multiplier, g.effect_wild, g.effect_split, g.entry_bits, g.member,
-              g.entry_credits, g.entry_pays, g.paylines, g.ways)
+              g.entry_credits, g.entry_pays, g.paylines, g.line_positions, g.ways)
     return d, removed, entry
 
 
@@ -601,15 +612,18 @@ def _leaf(w, scat, trig, acc, effect, entry, keep_a, entries, min_trigger, rows,
 
 # -- the enumeration --------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _block_may_win(prefix_bits, stops, prefix):
-    """Whether some unit (line, or the ways) shows one pay-table entry on every prefix reel."""
+def _block_units(prefix_bits, stops, prefix, units):
+    """The units (lines, or the ways) that show one pay-table entry on every prefix reel, into
+    ``units``; returns how many (0: the block wins no first drop; the others cannot pay it)."""
+    n = 0
     for u in range(prefix_bits.shape[2]):
         both = -1
         for r in range(prefix):
             both &= prefix_bits[r, stops[r], u]
         if both != 0:
-            return True
-    return False
+            units[n] = u
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -653,18 +667,20 @@ def _next_stops(stops, lengths):
 
 
 @njit(cache=True)
-def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, ways):
+def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, ways, units,
+                  n_units):
     """Follow the chains of ``n`` stop combinations, from ``stops`` on (the odometer goes on
     after each), every branch of each to its end, into the tallies ``tl``. Returns how many
     were done: fewer when the buffer of sparse outcomes fills up (the caller empties it and
-    goes on) or a chain runs too long (``tl.error``).
+    goes on) or a chain runs too long (``tl.error``). ``units[:n_units]``: the lines that can
+    pay the first drop (:func:`_block_units`), the only ones it evaluates.
 
     The pieces are inlined: one compiled loop whose pieces' arrays are read once, here.
     ``ways`` (the game's) is a compile-time constant (see :func:`_run`)."""
     strips, lengths, stop_weights, rows = g.strips, g.lengths, g.stop_weights, g.rows
     is_scatter, symbol_multiplier, entry_bits = g.is_scatter, g.symbol_multiplier, g.entry_bits
     member, entry_credits, entry_pays = g.member, g.entry_credits, g.entry_pays
-    paylines = g.paylines
+    paylines, line_positions = g.paylines, g.line_positions
     scatter_ids, scatter_credits = g.scatter_ids, g.scatter_credits
     scatter_factor, trigger = g.scatter_factor, g.trigger
     multiplier, spin_multiplier = g.multiplier, g.spin_multiplier
@@ -689,6 +705,7 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
     for o in range(ordering_weight.shape[0]):
         placements += ordering_weight[o]
     n_eff = effect_split.shape[0]
+    n_lines = paylines.shape[0]
     limit = pending.shape[0] - ordering_weight.shape[0]  # room for one combination's leaves
     for i in range(n):
         if i > 0:
@@ -719,9 +736,9 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
                     d = _drop_ways(sym, wgt, bits, removed, target, rows, member, entry_credits,
                                    entry_pays, m_entry, entries)
                 else:
-                    d = _drop_lines(sym, removed, target, paylines, entry_bits,
+                    d = _drop_lines(sym, bits, removed, target, paylines, line_positions,
                                     symbol_multiplier, entry_credits, entry_pays, m_entry,
-                                    entries)
+                                    entries, units, n_units if k == 0 else n_lines, k == 0)
                 if d == 0:
                     break
                 if k == 0:
@@ -798,13 +815,17 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
     for r in range(n_reels):
         base_ways *= g.rows[r]
     placements = g.ordering_weight.sum()
+    units = np.arange(prefix_bits.shape[2])  # the lines that can pay the block's first drop
+    n_units = units.shape[0] if prefix == 0 else 0
     for fi in range(first.shape[0]):
         stops[0] = first[fi]
         for r in range(1, n_reels):
             stops[r] = 0
         c = 0
         while c < total_combos:
-            if prefix > 0 and c % block == 0 and not _block_may_win(prefix_bits, stops, prefix):
+            if prefix > 0 and c % block == 0:
+                n_units = _block_units(prefix_bits, stops, prefix, units)
+            if n_units == 0:
                 _settle_block(stops, prefix, scatter_count, tail_hist, g.stop_weights,
                               g.scatter_credits, g.scatter_factor, placements, base_ways, table,
                               tl.dense, tl.cascades, tl.ways, tl.sums)
@@ -815,7 +836,7 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
                 continue
             n = block - c % block
             done = _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger,
-                                 ways)
+                                 ways, units, n_units)
             _flush(table, tl.pending, tl.n_pending)
             if tl.error[0]:
                 return table, tl
