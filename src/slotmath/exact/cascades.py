@@ -754,9 +754,13 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
                     for r in range(strips.shape[0]):
                         tl.error[r + 1] = stops[r]
                     return i
-            w = 0
-            for o in range(ordering_weight.shape[0]):
-                w += ordering_weight[o] * possible[o]
+            w = placements  # every placement is still possible until a reel is freed
+            for r in range(strips.shape[0]):
+                if effect[r] >= 0:
+                    w = 0
+                    for o in range(ordering_weight.shape[0]):
+                        w += ordering_weight[o] * possible[o]
+                    break
             w *= sw
             scat, trig = _scatters(cols, rows, scatter_ids, scatter_credits, scatter_factor,
                                    trigger)
