@@ -203,6 +203,7 @@ def test_other_tables_read_shares_in_percent_and_one_in_grouped():
                           "probability_exact": ["3/4", "1/4"], "probability_error": [0.0, 1e-13],
                           "one_in": [4 / 3, 4.0], "rtp_share": [0.0, 0.125],
                           "hits": [1234567, 89]})
+    frame.loc[2] = [">1", 0.0, "0", 0.0, float("inf"), 0.0, 0]  # a band never reached
     sheet = Sheet("Win sizes", (("Win sizes", frame),))
     a = slotmath.analyze(slotmath.load_game(GAMES / "tiny_lines.toml"))
     reader = Shown()
@@ -213,3 +214,4 @@ def test_other_tables_read_shares_in_percent_and_one_in_grouped():
                         "probability_error": "1.0e-11%", "one_in": "1 in 4",
                         "rtp_share": "12.500000%", "hits": "89"}
     assert shown[0]["hits"] == "1,234,567" and shown[0]["one_in"] == "1 in 1.3333333"
+    assert shown[2]["one_in"] == "never" and shown[2]["probability"] == "0%"

@@ -217,7 +217,9 @@ def _cell(value, *, kind: str, percent: bool = False, one_in: bool = False,
     shown is not it."""
     whole = _text(value)
     shown = cell_value(value)
-    if kind == "number" and shown is not None and not isinstance(shown, str):
+    if one_in and whole == "inf":  # 1 in infinitely many
+        shown, kind = math.inf, "number"
+    if kind == "number" and shown is not None and (not isinstance(shown, str) or one_in):
         text = (bound_text(shown, percent) if error
                 else one_in_text(shown) if one_in
                 else percent_text(shown) if percent

@@ -71,15 +71,25 @@ class FigureView(widgets.Image):
         shape = _shape(fig)
         known = self._layouts.get(shape) if keep_layout else None
         if known is not None:
+            positions, title = known
             fig.set_layout_engine("none")
-            for ax, position in zip(fig.axes, known):
+            for ax, position in zip(fig.axes, positions):
                 ax.set_position(position)
+            if title is not None:
+                _suptitle(fig).set_position(title)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=DPI)
         self.value = buffer.getvalue()
         if keep_layout and known is None and isinstance(fig.get_layout_engine(),
                                                         ConstrainedLayoutEngine):
-            self._layouts[shape] = [ax.get_position().frozen() for ax in fig.axes]
+            title = _suptitle(fig)  # the layout places it too
+            self._layouts[shape] = ([ax.get_position().frozen() for ax in fig.axes],
+                                    None if title is None else title.get_position())
+
+
+def _suptitle(fig):
+    """The figure's suptitle artist, or None (matplotlib keeps it as ``_suptitle``)."""
+    return getattr(fig, "_suptitle", None) if fig.get_suptitle() else None
 
 
 def _shape(fig) -> tuple:

@@ -43,13 +43,14 @@ SWEEPS_KEPT = 256
 #: a game whose analysis takes longer than this (seconds) moves on Run, not on every slider
 SLOW_AFTER = 5.0
 #: Pixels of a slider's track per step (a stop, or a unit of weight), so that a drag sets one
-#: stop at a time (at 150 px a slider's track was about 60 px: a 25 px drag moved 8 stops),
-#: up to a track of MAX_TRACK_PX (a weighted reel's range can be hundreds of units: its
-#: readout takes a typed value, its arrow keys one unit).
-STEP_PX, MIN_TRACK_PX, MAX_TRACK_PX = 10, 120, 480
+#: stop at a time (at 150 px a slider's track was 62 px for 20 steps: a 25 px drag moved 8
+#: stops), up to a track of MAX_TRACK_PX (a weighted reel's range can be hundreds of units:
+#: its readout takes a typed value, its arrow keys one unit). At 8 px a step three reels of
+#: Classic Fruits (20 steps) sit side by side in JupyterLab in a 1500 px window.
+STEP_PX, MIN_TRACK_PX, MAX_TRACK_PX = 8, 120, 480
 #: Pixels beside the track: the readout and its margins; a symbol's label, at least LABEL_PX
 #: and CHAR_PX per character.
-READOUT_PX, LABEL_PX, CHAR_PX = 88, 48, 9
+READOUT_PX, LABEL_PX, CHAR_PX = 88, 48, 11
 
 
 def track_width(steps: int) -> int:
@@ -59,7 +60,7 @@ def track_width(steps: int) -> int:
     Examples
     --------
     >>> track_width(20), track_width(8), track_width(82)
-    (200, 120, 480)
+    (160, 120, 480)
     """
     return min(MAX_TRACK_PX, max(MIN_TRACK_PX, STEP_PX * steps))
 
