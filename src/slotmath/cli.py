@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from slotmath.errors import GameFileError
@@ -301,7 +302,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         commands = {"analyze": _analyze, "simulate": _simulate, "check": _check,
                     "report": _report, "workbench": _workbench}
-        return commands[args.command](args)
+        if os.environ.get("SLOTMATH_COMPILE_NOTICE", "1") == "0":
+            return commands[args.command](args)
+        from slotmath.compiling import announced
+
+        with announced(sys.stderr):
+            return commands[args.command](args)
     except GameFileError as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

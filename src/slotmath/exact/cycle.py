@@ -231,6 +231,16 @@ def _lab_hash(lab):
     return h
 
 
+@njit(cache=True)
+def _row_lab_hash(row):
+    """:func:`_lab_hash` of a label table stored flat (row-major), without a reshape (whose
+    error path alone made numba compile its string formatting, seconds of a cold start)."""
+    h = np.uint64(1469598103934665603)
+    for i in range(row.shape[0]):
+        h = (h ^ np.uint64(row[i] + 1)) * np.uint64(1099511628211)
+    return h
+
+
 #: the most pool rows a grouping cache keeps (32 bytes each) before it starts afresh
 POOL_ROWS = 1 << 21
 
@@ -383,7 +393,7 @@ def _grouping(lab, colval, win_sa, win_weight, cache, pool):
         slots = np.full(2 * slots.shape[0], -1, np.int64)
         smask = slots.shape[0] - 1
         for q in range(n_keys + 1):
-            hh = np.int64(_lab_hash(keys[q].reshape(n_cols, n_vals)) & np.uint64(smask))
+            hh = np.int64(_row_lab_hash(keys[q]) & np.uint64(smask))
             while slots[hh] >= 0:
                 hh = (hh + 1) & smask
             slots[hh] = q
