@@ -1,0 +1,181 @@
+"""One reel of a reel set as a linear part of the exact analysis: a table per window.
+
+Method
+------
+A spin's outcome depends on reel ``j`` only through the window it shows. Writing ``T_w`` for
+the exact (marks..., credits) weights of the other reels' full cycle with reel ``j`` showing
+the window ``w`` (the engine's own enumeration, :func:`slotmath.exact.cycle.spin_table`, run
+on the reel set with reel ``j`` pinned to ``w``), the paid spin's table for *any* strip of
+reel ``j`` is
+
+    T = sum over stops s of weight(s) * T_{window(s)}
+
+so every win moment of the spin (its RTP, E[X^2], hit weight, the trigger counts) is linear
+in reel ``j``'s window weights; on a one-row reel, in its symbol counts. The other reels are
+enumerated once per distinct window: about one full cycle per reel, however many strips of
+reel ``j`` are then tried. The round's figures (free spins, a bonus wheel) are then composed
+exactly from ``T`` by the game's own features (:meth:`Composition.round_of`), so they hold for
+a reel of the free-spin reel set too (where the round is not linear in ``T``).
+
+Which games
+-----------
+A lines or ways game whose features are ``pays``, ``spin`` and ``round`` kinds (free spins, a
+bonus wheel): no cascades (whose outcome is not a function of the window), no paid-spin
+modifiers, no state carried between rounds, no cap. Others raise ``ValueError`` naming the
+feature.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+from slotmath.exact.spin_table import MarkedTable
+from slotmath.features.base import Context, Kind
+from slotmath.features.compose import fold
+from slotmath.features.composition import Composition
+from slotmath.model.game import Game, Reel
+
+__all__ = ["Figures", "ReelTables", "check_tunable"]
+
+#: the feature kinds whose games decompose by window (see the module notes)
+TUNABLE_KINDS = (Kind.PAYS, Kind.SPIN, Kind.ROUND)
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Exact figures of a paid round, in total bets: ``rtp`` (E[X]), ``hit_frequency``
+    (P(X > 0)) and ``second_moment`` (E[X^2]); ``variance`` is exact, ``sd`` a float."""
+
+    rtp: Fraction
+    hit_frequency: Fraction
+    second_moment: Fraction
+
+    @property
+    def variance(self) -> Fraction:
+        return self.second_moment - self.rtp**2
+
+    @property
+    def sd(self) -> float:
+        return math.sqrt(self.variance)
+
+
+def check_tunable(game: Game, level: int = 1) -> Composition:
+    """The game's composition, or ``ValueError`` naming the feature that is not linear in the
+    window (see the module notes).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> [f.name for f in check_tunable(slotmath.load_game("data/games/tiny_lines.toml")).declared]
+    ['pays', 'free_spins']
+    """
+    comp = Composition(game, level)
+    bad = [f for f in comp.declared if f.kind not in TUNABLE_KINDS]
+    if bad:
+        raise ValueError(
+            f"{game.name}: {bad[0].title} ({bad[0].kind.value}) is not tuned by window tables: "
+            f"only lines or ways games with free spins or a bonus wheel are")
+    return comp
+
+
+def pinned(reel: Reel, window: tuple[str, ...]) -> Reel:
+    """A reel that always shows ``window`` (its first stop weighs 1, the rest 0)."""
+    return Reel(tuple(window), (1,) + (0,) * (len(window) - 1))
+
+
+class ReelTables:
+    """Reel ``index`` (0 = reel 1) of ``reel_set`` as a sum of window tables.
+
+    Examples
+    --------
+    Tiny Lines' reel 2: its own strip gives back the analysis's figures (411/448), and a
+    strip with one more BAR is evaluated without a new enumeration of reels 1 and 3:
+
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/tiny_lines.toml")
+    >>> rt = ReelTables(g, "base", 1)
+    >>> rt.figures(g.base.reels[1]).rtp
+    Fraction(411, 448)
+    >>> from slotmath.model.game import Reel
+    >>> rt.figures(Reel(g.base.reels[1].symbols + ("BAR",))).rtp == slotmath.analyze(
+    ...     g.replace_reels("base", (g.base.reels[0], Reel(g.base.reels[1].symbols + ("BAR",)),
+    ...                              g.base.reels[2]))).rtp
+    True
+    """
+
+    def __init__(self, game: Game, reel_set: str, index: int, level: int = 1,
+                 composition: Composition | None = None):
+        if reel_set not in game.reel_sets:
+            raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
+                             f"{sorted(game.reel_sets)}")
+        reels = game.reel_sets[reel_set].reels
+        if not 0 <= index < len(reels):
+            raise ValueError(f"reel set {reel_set!r} has reels 1..{len(reels)}, not {index + 1}")
+        self.game, self.reel_set, self.index, self.level = game, reel_set, index, level
+        self.composition = composition or check_tunable(game, level)
+        self.rows = game.rows[index]
+        self._tables: dict[tuple[str, ...], MarkedTable] = {}
+
+    @cached_property
+    def marks(self):
+        return self.composition.marks
+
+    def window_table(self, window: tuple[str, ...]) -> MarkedTable:
+        """``T_w``: the exact table of the other reels' full cycle with this reel showing
+        ``window`` (computed once per window)."""
+        window = tuple(window)
+        if window not in self._tables:
+            reels = list(self.game.reel_sets[self.reel_set].reels)
+            reels[self.index] = pinned(reels[self.index], window)
+            game = self.game.replace_reels(self.reel_set, tuple(reels))
+            context = Context(game, self.level)
+            self._tables[window] = context.table(self.reel_set, self.marks)
+        return self._tables[window]
+
+    def window_weights(self, reel: Reel) -> dict[tuple[str, ...], int]:
+        """How much weight each window of ``reel`` has (zero-weight stops left out)."""
+        out: dict[tuple[str, ...], int] = {}
+        for stop, w in enumerate(reel.stop_weights):
+            if w:
+                window = reel.window(stop, self.rows)
+                out[window] = out.get(window, 0) + w
+        return out
+
+    def table(self, reel: Reel) -> MarkedTable:
+        """The exact paid-spin table of the reel set with this reel replaced by ``reel``."""
+        weights: dict[tuple[int, ...], int] = {}
+        cycle, first = 0, None
+        for window, w in self.window_weights(reel).items():
+            t = self.window_table(window)
+            first = first or t
+            cycle += w * t.cycle
+            for key, v in t.weights.items():
+                weights[key] = weights.get(key, 0) + w * v
+        return MarkedTable(first.marks, weights, cycle, first.credits_per_bet,
+                           first.trigger_cap)
+
+    def figures(self, reel: Reel) -> Figures:
+        """The round's exact figures with this reel replaced by ``reel``."""
+        comp, table = self.composition, self.table(reel)
+
+        def spin(reel_set: str, multiplier: int):
+            if reel_set != self.reel_set:
+                return comp.spin(reel_set, multiplier)
+            out = table.scaled(multiplier)
+            for f in comp.spin_features():
+                out, _ = fold(out, f, multiplier)
+            return out
+
+        law = comp.round_of(spin)
+        return Figures(law.mean, law.hit_frequency, law.second_moment)
+
+
+def reel_with(game: Game, reel_set: str, index: int, reel: Reel) -> Game:
+    """``game`` with reel ``index`` of ``reel_set`` replaced (a plain helper for callers)."""
+    reels = list(game.reel_sets[reel_set].reels)
+    reels[index] = reel
+    return game.replace_reels(reel_set, tuple(reels))
+
