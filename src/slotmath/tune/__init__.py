@@ -7,5 +7,7 @@
 """
 
 from slotmath.tune.reel_tables import Figures, ReelTables, check_tunable
+from slotmath.tune.sensitivity import Entry, Sensitivities, sensitivities, step
 
-__all__ = ["Figures", "ReelTables", "check_tunable"]
+__all__ = ["Entry", "Figures", "ReelTables", "Sensitivities", "check_tunable",
+           "sensitivities", "step"]
