@@ -1,0 +1,122 @@
+"""The RTP as an exact rational function of one parameter (slotmath.tune.rational), against
+plain re-analyses of the changed game (``slotmath.analyze``) at integer points the function
+was not fitted on, and solved for a target that an integer point is known to reach."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+import slotmath
+from slotmath.model.game import Reel
+from slotmath.tune.rational import (
+    FreeSpinAward,
+    StopWeight,
+    SymbolCount,
+    WheelWeight,
+    rational_figure,
+)
+from tests.bundled import ROOT
+
+GAMES = ROOT / "data" / "games"
+
+WHEEL_GAME = """
+name = "Wheel"
+rows = 1
+bet = 1
+paylines = [[0, 0, 0]]
+[symbols]
+A  = { pays = { 3 = 5 } }
+BN = { bonus = true }
+X  = {}
+[reels]
+base = [["A", "BN", "X", "X"], ["BN", "A", "X"], ["A", "X", "BN", "X", "X"]]
+[bonus_wheel]
+symbol = "BN"
+count = 3
+prizes = [1, 4, 20]
+weights = [6, 3, 1]
+"""
+
+
+def with_stop_weight(game, reel_set, j, stop, x):
+    reels = list(game.reel_sets[reel_set].reels)
+    w = list(reels[j].stop_weights)
+    w[stop] = x
+    reels[j] = Reel(reels[j].symbols, tuple(w))
+    return game.replace_reels(reel_set, tuple(reels))
+
+
+def with_7r(game, x):
+    reels = list(game.base.reels)
+    r = reels[2]
+    w = [x if s == "7R" else v for s, v in zip(r.symbols, r.stop_weights)]
+    reels[2] = Reel(r.symbols, tuple(w))
+    return game.replace_reels("base", tuple(reels))
+
+
+def with_award(game, count, x):
+    spec = game.free_spins
+    return replace(game, free_spins=replace(spec, awards=dict(spec.awards) | {count: x}))
+
+
+def with_wheel(game, division, x):
+    w = list(game.bonus_wheel.weights)
+    w[division] = x
+    return replace(game, bonus_wheel=replace(game.bonus_wheel, weights=tuple(w)))
+
+
+def figures(game):
+    a = slotmath.analyze(game)
+    return {"rtp": a.rtp, "hit_frequency": a.hit_frequency,
+            "second_moment": a.round.second_moment}
+
+
+CASES = [  # (game file or text, parameter, the game at x, points not fitted on)
+    ("classic_3reel", SymbolCount(2, "7R"), with_7r, [0, 11]),
+    ("tiny_lines", StopWeight(1, 4), lambda g, x: with_stop_weight(g, "base", 1, 4, x),
+     [0, 9]),
+    ("tiny_lines", FreeSpinAward(3), lambda g, x: with_award(g, 3, x), [7, 12]),
+    (WHEEL_GAME, WheelWeight(2), lambda g, x: with_wheel(g, 2, x), [0, 13]),
+]
+
+
+def load(source):
+    if "\n" in source:
+        return slotmath.loads_game(source)
+    return slotmath.load_game(GAMES / f"{source}.toml")
+
+
+@pytest.mark.parametrize(("source", "parameter", "at", "points"), CASES)
+@pytest.mark.parametrize("figure", ["rtp", "hit_frequency", "second_moment"])
+def test_the_function_equals_reanalysis_off_its_fitting_points(source, parameter, at, points,
+                                                               figure):
+    game = load(source)
+    f = rational_figure(game, parameter, figure)
+    assert f(f.current) == figures(game)[figure]
+    for x in points:
+        assert f(x) == figures(at(game, x))[figure], (parameter, x)
+
+
+@pytest.mark.parametrize(("source", "parameter", "at", "points"), CASES)
+def test_solving_for_a_reachable_target_gives_its_point(source, parameter, at, points):
+    game = load(source)
+    f = rational_figure(game, parameter)
+    x = points[-1]
+    target = figures(at(game, x))["rtp"]
+    assert x in f.solve(target)
+    assert Fraction(f.solve(target)[0]) == x or len(f.solve(target)) > 1
+
+
+def test_what_is_not_of_the_form_is_refused():
+    tiny = slotmath.load_game(GAMES / "tiny_lines.toml")
+    with pytest.raises(ValueError, match="played by a round feature"):
+        rational_figure(tiny, StopWeight(0, 0, "free"))
+    with pytest.raises(ValueError, match="use StopWeight"):
+        rational_figure(tiny, SymbolCount(0, "BAR"))
+    with pytest.raises(ValueError, match="no bonus wheel"):
+        rational_figure(tiny, WheelWeight(0))
+    with pytest.raises(ValueError, match="awards no free spins for 4"):
+        rational_figure(tiny, FreeSpinAward(4))
