@@ -1,4 +1,4 @@
-"""Command line: ``slotmath analyze``, ``simulate``, ``check`` and ``report``.
+"""Command line: ``slotmath analyze``, ``simulate``, ``check``, ``report`` and ``tune``.
 
 Bad input is reported on one line naming the file, the key and what is wrong, with exit
 status 2; the CLI never prints a traceback.
@@ -74,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
                         "run takes over 2 s)")
     _check_parser(sub)
     _report_parser(sub)
+    _tune_parser(sub)
     _workbench_parser(sub)
     return p
 
@@ -120,6 +121,68 @@ def _report_parser(sub) -> None:
                    help="bet level (default: the game's first level)")
     r.add_argument("--xlsx", default=None, metavar="OUT.xlsx", help="write the workbook here")
     r.add_argument("--html", default=None, metavar="OUT.html", help="write the HTML report here")
+
+
+def _tune_parser(sub) -> None:
+    t = sub.add_parser("tune", help="integer symbol counts that bring the RTP to a target "
+                                    "(exit 1 when a target is not met; the closest game is "
+                                    "written)")
+    t.add_argument("file", help=FILE_HELP)
+    t.add_argument("--target-rtp", required=True, metavar="PERCENT", help="e.g. 96.00")
+    t.add_argument("--hit-frequency", default=None, metavar="LO:HI",
+                   help="a range for the hit frequency, as fractions: 0.25:0.35")
+    t.add_argument("--tolerance", default="0.001", metavar="POINTS",
+                   help="how close the RTP must come, in percentage points (default 0.001)")
+    t.add_argument("--reel-set", default="base", help="the reel set tuned (default base)")
+    t.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+                   help="stop after this long (default 60)")
+    t.add_argument("--out", required=True, metavar="NEW.toml", help="write the tuned game here")
+
+
+def _tune(args) -> int:
+    from fractions import Fraction
+
+    import slotmath
+    from slotmath.io.output import check_writable, write_files
+    from slotmath.tune.game_file import tuned_text
+    from slotmath.tune.solver import step_line, summary_text, tune
+
+    def number(text, label):
+        try:
+            return Fraction(text.strip())
+        except ValueError:
+            raise GameFileError(None, label, f"must be a number, got {text!r}") from None
+
+    target = number(args.target_rtp, "--target-rtp") / 100
+    if not 0 < target < 10:
+        raise GameFileError(None, "--target-rtp", f"must be a percentage like 96.00, got "
+                                                  f"{args.target_rtp}")
+    hit = None
+    if args.hit_frequency is not None:
+        lo, sep, hi = args.hit_frequency.partition(":")
+        hit = (number(lo, "--hit-frequency"), number(hi, "--hit-frequency")) if sep else None
+        if hit is None or not 0 <= hit[0] <= hit[1] <= 1:
+            raise GameFileError(None, "--hit-frequency", f"must be LO:HI with 0 <= LO <= HI "
+                                                         f"<= 1, got {args.hit_frequency!r}")
+    tolerance = number(args.tolerance, "--tolerance") / 100
+    out = check_writable(args.out, "--out")
+    game = slotmath.load_game(args.file)
+    result = tune(game, target, args.reel_set, hit_frequency=hit, tolerance=tolerance,
+                  time_limit=args.time_limit,
+                  progress=lambda step: print(step_line(step), file=sys.stderr))
+    print(summary_text(result, target, hit))
+    header = (f"Tuned by `slotmath tune {args.file} --target-rtp {args.target_rtp}` from "
+              f"{args.file}\n(reel set {args.reel_set!r}; the original's comments are not "
+              f"kept)")
+    write_files({"--out": (out, tuned_text(args.file, result.game, args.reel_set,
+                                           header).encode("utf-8"))})
+    written = slotmath.analyze(slotmath.load_game(out))  # the file itself, re-analysed
+    rtp = written.rtp
+    print(f"wrote {out}: exact RTP {rtp} = {float(rtp) * 100:.6f}% (re-analysed)")
+    if rtp != result.figures.rtp:  # two paths disagree: never silent
+        raise RuntimeError(f"the written game's RTP {rtp} differs from the solver's "
+                           f"{result.figures.rtp}")
+    return 0 if result.met else 1
 
 
 def _level(game, value, label) -> int:
@@ -300,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         commands = {"analyze": _analyze, "simulate": _simulate, "check": _check,
-                    "report": _report, "workbench": _workbench}
+                    "report": _report, "workbench": _workbench, "tune": _tune}
         return commands[args.command](args)
     except GameFileError as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)

@@ -288,3 +288,41 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None,
     result.figures, result.misses = current, misses
     result.seconds = time.monotonic() - started
     return result
+
+
+def _percent(x: Fraction) -> str:
+    return f"{float(x) * 100:.6f}%"
+
+
+def step_line(step: Step) -> str:
+    """One line about a solver step (the CLI's progress).
+
+    Examples
+    --------
+    >>> print(step_line(Step(0, 1, 7, 3, {"A": 2}, Fraction(9, 10), Fraction(24, 25), True, 0.5)))
+    round 1 reel 2: 7 variables, 3 constraints, edits {'A': 2}: RTP 90.000000% -> 96.000000% kept (0.50 s)
+    """
+    verdict = "kept" if step.kept else "not kept"
+    return (f"round {step.round + 1} reel {step.reel + 1}: {step.variables} variables, "
+            f"{step.constraints} constraints, edits {step.edits or '{}'}: RTP "
+            f"{_percent(step.rtp_before)} -> {_percent(step.rtp_after)} {verdict} "
+            f"({step.seconds:.2f} s)")
+
+
+def summary_text(result: TuneResult, target: Fraction, hit=None) -> str:
+    """The solver's result in a few lines: start and tuned figures, each target's miss."""
+    rtp = result.figures.rtp
+    hit_target = "" if hit is None else f" (target {_percent(hit[0])}..{_percent(hit[1])})"
+    kept = sum(s.kept for s in result.steps)
+    lines = [
+        (f"RTP           {_percent(result.start.rtp)} -> {_percent(rtp)} "
+         f"(exact {rtp.numerator}/{rtp.denominator}; target {_percent(target)})"),
+        (f"hit frequency {_percent(result.start.hit_frequency)} -> "
+         f"{_percent(Fraction(result.figures.hit_frequency))}{hit_target}"),
+        f"SD            {result.start.sd:.4f} -> {result.figures.sd:.4f}",
+        f"steps         {len(result.steps)} ({kept} kept) in {result.seconds:.1f} s",
+    ]
+    for name, miss in result.misses.items():
+        state = "met" if miss == 0 else f"NOT met: misses by {float(miss) * 100:.6f} points"
+        lines.append(f"{name:<13} {state}")
+    return "\n".join(lines)
