@@ -144,16 +144,37 @@ class ReelTables:
                 out[window] = out.get(window, 0) + w
         return out
 
-    def table(self, reel: Reel) -> MarkedTable:
-        """The exact paid-spin table of the reel set with this reel replaced by ``reel``."""
+    @cached_property
+    def _own(self) -> tuple[dict, dict, int, MarkedTable]:
+        """The reel set's own strip: its window weights, the summed table's weights and
+        cycle, and one window table (for the table's marks and units)."""
+        own = self.game.reel_sets[self.reel_set].reels[self.index]
+        windows = self.window_weights(own)
         weights: dict[tuple[int, ...], int] = {}
         cycle, first = 0, None
-        for window, w in self.window_weights(reel).items():
+        for window, w in windows.items():
             t = self.window_table(window)
             first = first or t
             cycle += w * t.cycle
             for key, v in t.weights.items():
                 weights[key] = weights.get(key, 0) + w * v
+        return windows, weights, cycle, first
+
+    def table(self, reel: Reel) -> MarkedTable:
+        """The exact paid-spin table of the reel set with this reel replaced by ``reel``: the
+        own strip's table plus the window tables of the windows whose weight changed (an edit
+        of a few stops costs a few window tables, not the whole strip)."""
+        windows, weights, cycle, first = self._own
+        new = self.window_weights(reel)
+        delta = {w: new.get(w, 0) - windows.get(w, 0) for w in set(new) | set(windows)}
+        weights = dict(weights)
+        for window, d in delta.items():
+            if d:
+                t = self.window_table(window)
+                cycle += d * t.cycle
+                for key, v in t.weights.items():
+                    weights[key] = weights.get(key, 0) + d * v
+        weights = {k: v for k, v in weights.items() if v}
         return MarkedTable(first.marks, weights, cycle, first.credits_per_bet,
                            first.trigger_cap)
 
