@@ -4,9 +4,9 @@ Method
 ------
 A spin's outcome depends on reel ``j`` only through the window it shows. Writing ``T_w`` for
 the exact (marks..., credits) weights of the other reels' full cycle with reel ``j`` showing
-the window ``w`` (the engine's own enumeration, :func:`slotmath.exact.cycle.spin_table`, run
-on the reel set with reel ``j`` pinned to ``w``), the paid spin's table for *any* strip of
-reel ``j`` is
+the window ``w`` (the engine's own enumeration with reel ``j`` held at a stop showing ``w``:
+:class:`slotmath.exact.cycle.StopTables`, set up once for a batch of windows), the paid
+spin's table for *any* strip of reel ``j`` is
 
     T = sum over stops s of weight(s) * T_{window(s)}
 
@@ -32,11 +32,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
+import numpy as np
+
+from slotmath.evaluate.window import PayModel
+from slotmath.exact.cycle import StopTables
 from slotmath.exact.spin_table import MarkedTable
-from slotmath.features.base import Context, Kind
+from slotmath.features.base import Kind
 from slotmath.features.compose import fold
 from slotmath.features.composition import Composition
-from slotmath.model.game import Game, Reel
+from slotmath.model.game import Game, Reel, ReelSet
 
 __all__ = ["Figures", "ReelTables", "check_tunable"]
 
@@ -81,11 +85,6 @@ def check_tunable(game: Game, level: int = 1) -> Composition:
     return comp
 
 
-def pinned(reel: Reel, window: tuple[str, ...]) -> Reel:
-    """A reel that always shows ``window`` (its first stop weighs 1, the rest 0)."""
-    return Reel(tuple(window), (1,) + (0,) * (len(window) - 1))
-
-
 class ReelTables:
     """Reel ``index`` (0 = reel 1) of ``reel_set`` as a sum of window tables.
 
@@ -123,16 +122,57 @@ class ReelTables:
     def marks(self):
         return self.composition.marks
 
+    @cached_property
+    def _engine(self) -> tuple[dict, str]:
+        """The engine's arguments for the marks counted, and the table's shape: as
+        :meth:`slotmath.features.base.Context.table` counts them."""
+        counted = [m for m in self.marks if m.kind == "count"]
+        lines = [m for m in self.marks if m.kind == "bonus_lines"]
+        if counted:
+            return {"count_symbol": counted[0].symbol}, "count"
+        if lines:
+            m = lines[0]
+            cap = self.game.n_lines if m.cap is None else m.cap
+            return {"line_trigger": (m.symbol, m.count), "line_cap": cap}, "lines"
+        return {}, "plain"
+
+    def prefetch(self, windows) -> None:
+        """Compute the tables of ``windows`` not yet known, with one set-up of the engine:
+        reel ``index`` becomes a strip of these windows end to end (window ``k`` at stop
+        ``k x rows``) and each table is the enumeration with the reel held at that stop
+        (:class:`slotmath.exact.cycle.StopTables`)."""
+        new = list(dict.fromkeys(tuple(w) for w in windows if tuple(w) not in self._tables))
+        if not new:
+            return
+        reels = list(self.game.reel_sets[self.reel_set].reels)
+        reels[self.index] = Reel(tuple(s for w in new for s in w))
+        rs = ReelSet(self.reel_set, tuple(reels))
+        arguments, shape = self._engine
+        stops = StopTables(self.game, rs, self.index, self.model, **arguments)
+        kinds = tuple(m.kind for m in self.marks)
+        cpb, cap = self.model.credits_per_bet, stops.trigger_cap
+        for k, window in enumerate(new):
+            out = stops.dense(k * self.rows)
+            idx = np.nonzero(out)
+            if shape == "lines":
+                weights = {(int(t), int(b), int(c)): int(out[t, b, c]) for t, b, c in zip(*idx)}
+                marks = ("trigger", "bonus_lines")
+            else:
+                weights = {(int(t), int(c)): int(out[t, b, c]) for t, b, c in zip(*idx)}
+                marks = ("count",) if shape == "count" else ("trigger",)
+            table = MarkedTable(marks, weights, int(out.sum()), cpb, cap)
+            self._tables[window] = table if shape == "count" else table.project(kinds)
+
+    @cached_property
+    def model(self) -> PayModel:
+        return PayModel(self.game, self.level)
+
     def window_table(self, window: tuple[str, ...]) -> MarkedTable:
         """``T_w``: the exact table of the other reels' full cycle with this reel showing
         ``window`` (computed once per window)."""
         window = tuple(window)
         if window not in self._tables:
-            reels = list(self.game.reel_sets[self.reel_set].reels)
-            reels[self.index] = pinned(reels[self.index], window)
-            game = self.game.replace_reels(self.reel_set, tuple(reels))
-            context = Context(game, self.level)
-            self._tables[window] = context.table(self.reel_set, self.marks)
+            self.prefetch([window])
         return self._tables[window]
 
     def window_weights(self, reel: Reel) -> dict[tuple[str, ...], int]:
@@ -150,6 +190,7 @@ class ReelTables:
         cycle, and one window table (for the table's marks and units)."""
         own = self.game.reel_sets[self.reel_set].reels[self.index]
         windows = self.window_weights(own)
+        self.prefetch(windows)
         weights: dict[tuple[int, ...], int] = {}
         cycle, first = 0, None
         for window, w in windows.items():

@@ -186,13 +186,13 @@ def sensitivities(game: Game, reel_set: str = "base", level: int = 1,
             base = tables.figures(strips[j])
         reel = strips[j]
         weighted = reel.weights is not None
-        for symbol in symbols:
-            count = symbol_weight(reel, symbol) if weighted else symbol_count(reel, symbol)
-            for change in (1, -1):
-                edited = step(reel, symbol, change)
-                if edited is not None:
-                    entries.append(Entry(j, symbol, change, count, edited,
-                                         tables.figures(edited)))
+        edits = [(symbol, change, step(reel, symbol, change))
+                 for symbol in symbols for change in (1, -1)]
+        tables.prefetch(w for _, _, e in edits if e is not None for w in tables.window_weights(e))
+        for symbol, change, edited in edits:
+            if edited is not None:
+                count = symbol_weight(reel, symbol) if weighted else symbol_count(reel, symbol)
+                entries.append(Entry(j, symbol, change, count, edited, tables.figures(edited)))
     if base is None:
         raise ValueError("no reel to edit")
     return Sensitivities(game, reel_set, base, tuple(entries))

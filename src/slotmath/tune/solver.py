@@ -112,11 +112,10 @@ def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence[st
     """(edits, variables, constraints) of one linear step, or None when HiGHS finds none."""
     length = reel.cycle
     columns = []  # (symbol, direction, dS, dH, dL, upper bound)
-    for s in symbols:
-        for change in (1, -1):
-            edited = one_step(reel, s, change)
-            if edited is None:
-                continue
+    tried = [(s, change, one_step(reel, s, change)) for s in symbols for change in (1, -1)]
+    tables.prefetch(w for _, _, e in tried if e is not None for w in tables.window_weights(e))
+    for s, change, edited in tried:
+        if edited is not None:
             f = tables.figures(edited)
             d_length = edited.cycle - length
             d_s = float(f.rtp * edited.cycle - base.rtp * length)
