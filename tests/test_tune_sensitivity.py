@@ -206,3 +206,25 @@ def test_random_games_against_brute_force(case):
         strips[entry.reel] = entry.strip
         figures = entry.figures
         assert (figures.rtp, figures.hit_frequency, figures.second_moment) == reference(strips)
+
+
+@pytest.mark.parametrize(("name", "reel"), [("tiny_lines", 1), ("classic_3reel", 0)])
+def test_each_window_contribution_is_the_game_showing_only_that_window(name, reel):
+    from slotmath.tune import ReelTables
+
+    game = slotmath.load_game(GAMES / f"{name}.toml")
+    parts = ReelTables(game, "base", reel).contributions()
+    plain = slotmath.analyze(game)
+    total = parts["weight"].sum()
+    assert total == game.base.reels[reel].cycle
+    for figure, value in (("rtp", plain.rtp), ("hit_frequency", plain.hit_frequency),
+                          ("second_moment", plain.round.second_moment)):
+        assert sum(parts["weight"] * parts[figure]) / total == value
+    for _, row in parts.iloc[::3].iterrows():  # a reel that shows only this window
+        window = tuple(row["window"])
+        only = Reel(window, (1,) + (0,) * (len(window) - 1))
+        a = slotmath.analyze(edited(game, "base", reel, only))
+        assert (row["rtp"], row["hit_frequency"], row["second_moment"]) == (
+            a.rtp, a.hit_frequency, a.round.second_moment)
+    with pytest.raises(ValueError, match="played by a round feature"):
+        ReelTables(slotmath.load_game(GAMES / "tiny_lines.toml"), "free", 0).contributions()

@@ -33,6 +33,7 @@ from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
+import pandas as pd
 
 from slotmath.evaluate.window import PayModel
 from slotmath.exact.cycle import StopTables
@@ -221,7 +222,10 @@ class ReelTables:
 
     def figures(self, reel: Reel) -> Figures:
         """The round's exact figures with this reel replaced by ``reel``."""
-        comp, table = self.composition, self.table(reel)
+        return self._figures(self.table(reel))
+
+    def _figures(self, table: MarkedTable) -> Figures:
+        comp = self.composition
 
         def spin(reel_set: str, multiplier: int):
             if reel_set != self.reel_set:
@@ -233,6 +237,38 @@ class ReelTables:
 
         law = comp.round_of(spin)
         return Figures(law.mean, law.hit_frequency, law.second_moment)
+
+    def contributions(self, reel: Reel | None = None) -> pd.DataFrame:
+        """Each window's part: one row per distinct window of ``reel`` (default: the game's
+        strip), its ``weight`` and the round's exact figures with the reel showing only that
+        window (``rtp``, ``hit_frequency``, ``second_moment``). The round's figures are their
+        averages weighted by ``weight`` (on a one-row reel: one row per symbol, and the
+        figures are linear in its counts). Only for a reel set no round feature plays (else
+        the round is not linear in the strip): ``ValueError``.
+
+        Examples
+        --------
+        >>> import slotmath
+        >>> g = slotmath.load_game("data/games/classic_3reel.toml")
+        >>> parts = ReelTables(g, "base", 2).contributions()
+        >>> parts.loc[parts["window"] == ("7R",), ["weight", "rtp"]].values.tolist()
+        [[2, Fraction(8885, 7644)]]
+        >>> sum(parts["weight"] * parts["rtp"]) / sum(parts["weight"]) == slotmath.analyze(g).rtp
+        True
+        """
+        played = {getattr(f, "reels", None) for f in self.composition.round.features}
+        if self.reel_set in played:
+            raise ValueError(f"reel set {self.reel_set!r} is played by a round feature: its "
+                             f"round is not an average over its windows")
+        own = self.game.reel_sets[self.reel_set].reels[self.index]
+        windows = self.window_weights(own if reel is None else reel)
+        self.prefetch(windows)
+        rows = []
+        for window, weight in windows.items():
+            f = self._figures(self.window_table(window))
+            rows.append({"window": window, "weight": weight, "rtp": f.rtp,
+                         "hit_frequency": f.hit_frequency, "second_moment": f.second_moment})
+        return pd.DataFrame(rows)
 
 
 def reel_with(game: Game, reel_set: str, index: int, reel: Reel) -> Game:
