@@ -71,6 +71,10 @@ def test_every_entry_equals_a_reanalysis(name, reel_set, reels, every):
         assert entry.figures.rtp == a.rtp, (name, entry.reel, entry.symbol, entry.change)
         assert entry.figures.hit_frequency == a.hit_frequency
         assert entry.figures.second_moment == a.round.second_moment
+        assert len(a.round.features) <= 1  # then P(a feature starts) is its start probability
+        assert entry.figures.feature_probability == sum(
+            (sum(a.round.start_probabilities(f.name).values()) for f in a.round.features),
+            Fraction(0))
         row = table.iloc[k * every]
         assert row["d_rtp"] == a.rtp - plain.rtp
         assert row["d_second_moment"] == a.round.second_moment - plain.round.second_moment

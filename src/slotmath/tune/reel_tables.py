@@ -52,11 +52,13 @@ TUNABLE_KINDS = (Kind.PAYS, Kind.SPIN, Kind.ROUND)
 @dataclass(frozen=True)
 class Figures:
     """Exact figures of a paid round, in total bets: ``rtp`` (E[X]), ``hit_frequency``
-    (P(X > 0)) and ``second_moment`` (E[X^2]); ``variance`` is exact, ``sd`` a float."""
+    (P(X > 0)), ``second_moment`` (E[X^2]) and ``feature_probability`` (P(the paid spin
+    starts a round feature), 0 without one); ``variance`` is exact, ``sd`` a float."""
 
     rtp: Fraction
     hit_frequency: Fraction
     second_moment: Fraction
+    feature_probability: Fraction = Fraction(0)
 
     @property
     def variance(self) -> Fraction:
@@ -65,6 +67,17 @@ class Figures:
     @property
     def sd(self) -> float:
         return math.sqrt(self.variance)
+
+
+def started(law) -> Fraction:
+    """P(the paid spin of ``law`` (a :class:`~slotmath.features.compose.RoundLaw`) starts
+    any of its round features)."""
+    if not law.features:
+        return Fraction(0)
+    idx = [law.base.mark_index(f.mark.kind) for f in law.features]
+    weight = sum(w for key, w in law.base.weights.items()
+                 if any(f.start(key[i]) is not None for f, i in zip(law.features, idx)))
+    return Fraction(weight, law.base.cycle)
 
 
 def check_tunable(game: Game, level: int = 1) -> Composition:
@@ -236,7 +249,7 @@ class ReelTables:
             return out
 
         law = comp.round_of(spin)
-        return Figures(law.mean, law.hit_frequency, law.second_moment)
+        return Figures(law.mean, law.hit_frequency, law.second_moment, started(law))
 
     def contributions(self, reel: Reel | None = None) -> pd.DataFrame:
         """Each window's part: one row per distinct window of ``reel`` (default: the game's

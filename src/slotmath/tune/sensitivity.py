@@ -40,7 +40,7 @@ from slotmath.tune.reel_tables import Figures, ReelTables, check_tunable
 
 __all__ = ["Entry", "Sensitivities", "sensitivities", "step"]
 
-FIGURES = ("rtp", "hit_frequency", "second_moment")
+FIGURES = ("rtp", "hit_frequency", "second_moment", "feature_probability")
 
 
 def step(reel: Reel, symbol: str, change: int) -> Reel | None:
@@ -105,9 +105,9 @@ class Sensitivities:
     @cached_property
     def table(self) -> pd.DataFrame:
         """One row per edit: ``reel`` (1-based), ``symbol``, ``change``, ``count`` (before),
-        then for each figure (``rtp``, ``hit_frequency``, ``second_moment``) its exact value
-        after the edit and ``d_<figure>``, its exact change (Fractions); ``sd`` and ``d_sd``
-        are floats."""
+        then for each figure (``rtp``, ``hit_frequency``, ``second_moment``,
+        ``feature_probability``) its exact value after the edit and ``d_<figure>``, its exact
+        change (Fractions); ``sd`` and ``d_sd`` are floats."""
         rows = []
         for e in self.entries:
             row = {"reel": e.reel + 1, "symbol": e.symbol, "change": e.change,
