@@ -63,6 +63,22 @@ def test_the_solver_is_deterministic_and_holds_a_hit_frequency_range():
     assert not hit[0] <= slotmath.analyze(game).hit_frequency <= hit[1]  # it had to move
 
 
+def test_an_sd_range_and_a_feature_frequency_are_met_as_the_reanalysis_says():
+    sevens = slotmath.load_game(GAMES / "classic_3reel.toml")
+    r = tune(sevens, "0.955", sd=(9, 9.5))
+    a = slotmath.analyze(r.game)
+    assert r.met and 9 <= a.std <= 9.5 and not 9 <= slotmath.analyze(sevens).std <= 9.5
+    assert abs(a.rtp - Fraction("0.955")) <= TOLERANCE
+    tiny = slotmath.load_game(GAMES / "tiny_lines.toml")
+    r = tune(tiny, "0.92", feature_one_in=(20, 25), tolerance=Fraction(1, 1000))
+    a = slotmath.analyze(r.game)
+    one_in = 1 / sum(a.round.start_probabilities("free_spins").values())
+    assert r.met and 20 <= one_in <= 25, r.misses
+    assert one_in == 1 / r.figures.feature_probability
+    assert not 20 <= 1 / sum(slotmath.analyze(tiny).round.start_probabilities(
+        "free_spins").values()) <= 25
+
+
 def test_a_target_out_of_reach_says_by_how_much_and_gives_the_closest_game():
     game = slotmath.load_game(GAMES / "tiny_lines.toml")
     result = tune(game, 5, max_rounds=2, time_limit=20)
@@ -118,6 +134,9 @@ def test_cli_writes_a_game_that_loads_and_prints_its_exact_rtp(tmp_path, capsys)
 @pytest.mark.parametrize(("extra", "fragment"), [
     (["--target-rtp", "abc"], "--target-rtp: must be a number"),
     (["--target-rtp", "96", "--hit-frequency", "0.4"], "--hit-frequency: must be LO:HI"),
+    (["--target-rtp", "96", "--hit-frequency", "0.4:1.5"], "--hit-frequency: must be LO:HI"),
+    (["--target-rtp", "96", "--volatility-index", "9:8"], "--volatility-index: must be"),
+    (["--target-rtp", "96", "--feature-one-in", "x:8"], "--feature-one-in: must be a num"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(tmp_path, capsys, extra, fragment):
     code = main(["tune", str(GAMES / "tiny_lines.toml"), *extra, "--out",
@@ -130,7 +149,8 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path, capsys, extra, fragment):
 def test_cli_exit_1_when_a_target_is_missed(tmp_path, capsys):
     out = tmp_path / "closest.toml"
     code = main(["tune", str(GAMES / "tiny_lines.toml"), "--target-rtp", "500",
-                 "--time-limit", "5", "--out", str(out)])
+                 "--volatility-index", "4:4.5", "--time-limit", "5", "--out", str(out)])
     assert code == 1
-    assert "NOT met" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "rtp           NOT met" in printed and "VI            " in printed
     slotmath.load_game(out)  # the closest game is written

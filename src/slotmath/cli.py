@@ -131,6 +131,10 @@ def _tune_parser(sub) -> None:
     t.add_argument("--target-rtp", required=True, metavar="PERCENT", help="e.g. 96.00")
     t.add_argument("--hit-frequency", default=None, metavar="LO:HI",
                    help="a range for the hit frequency, as fractions: 0.25:0.35")
+    t.add_argument("--volatility-index", default=None, metavar="LO:HI",
+                   help="a range for the volatility index at 90%% (1.645 x SD): 8:12")
+    t.add_argument("--feature-one-in", default=None, metavar="LO:HI",
+                   help="a range for N in 'a feature starts 1 in N paid spins': 150:200")
     t.add_argument("--tolerance", default="0.001", metavar="POINTS",
                    help="how close the RTP must come, in percentage points (default 0.001)")
     t.add_argument("--reel-set", default="base", help="the reel set tuned (default base)")
@@ -157,20 +161,30 @@ def _tune(args) -> int:
     if not 0 < target < 10:
         raise GameFileError(None, "--target-rtp", f"must be a percentage like 96.00, got "
                                                   f"{args.target_rtp}")
-    hit = None
-    if args.hit_frequency is not None:
-        lo, sep, hi = args.hit_frequency.partition(":")
-        hit = (number(lo, "--hit-frequency"), number(hi, "--hit-frequency")) if sep else None
-        if hit is None or not 0 <= hit[0] <= hit[1] <= 1:
-            raise GameFileError(None, "--hit-frequency", f"must be LO:HI with 0 <= LO <= HI "
-                                                         f"<= 1, got {args.hit_frequency!r}")
+    def span(text, label, top=None):
+        if text is None:
+            return None
+        lo, sep, hi = text.partition(":")
+        pair = (number(lo, label), number(hi, label)) if sep else None
+        if pair is None or not 0 <= pair[0] <= pair[1] or (top and pair[1] > top):
+            raise GameFileError(None, label, f"must be LO:HI with 0 <= LO <= HI"
+                                             f"{f' <= {top}' if top else ''}, got {text!r}")
+        return pair
+
+    from slotmath.stats.par import normal_quantile
+
+    z = normal_quantile(0.90)
+    hit = span(args.hit_frequency, "--hit-frequency", 1)
+    vi = span(args.volatility_index, "--volatility-index")
+    sd = None if vi is None else (float(vi[0]) / z, float(vi[1]) / z)
+    one_in = span(args.feature_one_in, "--feature-one-in")
     tolerance = number(args.tolerance, "--tolerance") / 100
     out = check_writable(args.out, "--out")
     game = slotmath.load_game(args.file)
-    result = tune(game, target, args.reel_set, hit_frequency=hit, tolerance=tolerance,
-                  time_limit=args.time_limit,
+    result = tune(game, target, args.reel_set, hit_frequency=hit, sd=sd,
+                  feature_one_in=one_in, tolerance=tolerance, time_limit=args.time_limit,
                   progress=lambda step: print(step_line(step), file=sys.stderr))
-    print(summary_text(result, target, hit))
+    print(summary_text(result, result.targets, z if vi is not None else None))
     header = (f"Tuned by `slotmath tune {args.file} --target-rtp {args.target_rtp}` from "
               f"{args.file}\n(reel set {args.reel_set!r}; the original's comments are not "
               f"kept)")
