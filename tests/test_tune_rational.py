@@ -8,6 +8,8 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import slotmath
 from slotmath.model.game import Reel
@@ -19,6 +21,7 @@ from slotmath.tune.rational import (
     rational_figure,
 )
 from tests.bundled import ROOT
+from tests.test_tune_sensitivity import as_game, brute, small_games
 
 GAMES = ROOT / "data" / "games"
 
@@ -120,3 +123,24 @@ def test_what_is_not_of_the_form_is_refused():
         rational_figure(tiny, WheelWeight(0))
     with pytest.raises(ValueError, match="awards no free spins for 4"):
         rational_figure(tiny, FreeSpinAward(4))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_games(), st.integers(0, 2), st.integers(0, 3), st.integers(0, 12))
+def test_random_games_stop_weight_function_against_brute_force(case, j, stop, x):
+    """f(x) at a stop weight the fit never saw equals the test's own brute force."""
+    rows, ways, pays, _, lines = case
+    game = as_game(*case)
+    strip = game.base.reels[j]
+    stop = stop % len(strip)
+    weights = list(strip.stop_weights)
+    x = 0 if x == 0 else max(weights[stop], 1) + 7 + x  # 0, or beyond the fitted points
+    weights[stop] = x
+    if not any(weights):
+        return  # every weight 0: no reel
+    f = rational_figure(game, StopWeight(j, stop))
+    strips = list(game.base.reels)
+    strips[j] = Reel(strip.symbols, tuple(weights))
+    expected = brute([list(r.symbols) for r in strips], [list(r.stop_weights) for r in strips],
+                     rows, None if ways else lines, pays, 1 if ways else len(lines))
+    assert f(x) == expected[0]
