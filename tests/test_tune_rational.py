@@ -144,3 +144,37 @@ def test_random_games_stop_weight_function_against_brute_force(case, j, stop, x)
     expected = brute([list(r.symbols) for r in strips], [list(r.stop_weights) for r in strips],
                      rows, None if ways else lines, pays, 1 if ways else len(lines))
     assert f(x) == expected[0]
+
+
+def test_several_parameters_at_once_equal_reanalysis_off_the_grid():
+    from slotmath.tune.rational import rational_function
+
+    tiny = load("tiny_lines")
+    params = [StopWeight(0, 0), StopWeight(2, 3), FreeSpinAward(3)]
+    f = rational_function(tiny, params)
+    assert f.current == (1, 1, 3)
+    for x, y, award in [(0, 7, 1), (4, 0, 6), (9, 2, 10)]:
+        g = with_stop_weight(with_stop_weight(tiny, "base", 0, 0, x), "base", 2, 3, y)
+        assert f(x, y, award) == figures(with_award(g, 3, award))["rtp"]
+    target = figures(with_award(with_stop_weight(tiny, "base", 0, 0, 6), 3, 4))["rtp"]
+    assert 6 in f.solve(target, unknown=0, values=(None, 1, 4))
+
+    wheel = load(WHEEL_GAME)
+    f = rational_function(wheel, [WheelWeight(0), WheelWeight(2), StopWeight(1, 0)],
+                          "hit_frequency")
+    for a, b, c in [(0, 9, 4), (11, 1, 0)]:
+        g = with_stop_weight(with_wheel(with_wheel(wheel, 0, a), 2, b), "base", 1, 0, c)
+        assert f(a, b, c) == figures(g)["hit_frequency"]
+    f = rational_function(wheel, [WheelWeight(1), StopWeight(2, 2)], "second_moment")
+    g = with_stop_weight(with_wheel(wheel, 1, 13), "base", 2, 2, 8)
+    assert f(13, 8) == figures(g)["second_moment"]
+
+
+def test_several_parameters_not_multilinear_are_refused():
+    from slotmath.tune.rational import rational_function
+
+    tiny = load("tiny_lines")
+    with pytest.raises(ValueError, match="not a ratio of multilinear"):
+        rational_function(tiny, [StopWeight(0, 0), FreeSpinAward(3)], "second_moment")
+    with pytest.raises(ValueError, match="distinct"):
+        rational_function(tiny, [StopWeight(0, 0), StopWeight(0, 0)])
