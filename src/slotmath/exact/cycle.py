@@ -1126,6 +1126,7 @@ class StopTables:
     stop combinations with reel ``reel`` at ``stop`` (weights of the other reels; the stop's
     own weight included). The windows of every reel, the automaton and the scatter packing
     are prepared once (:mod:`slotmath.tune` asks for a table per window of one reel).
+    ``model``: the game's pay model at the bet level wanted (default: level 1).
 
     Examples
     --------

@@ -133,7 +133,9 @@ class RationalFigure:
 
 def _evaluator(game: Game, parameter: Parameter, level: int):
     """(current value, value -> exact Figures-like object with rtp, hit_frequency and
-    second_moment) for one parameter."""
+    second_moment) for one parameter: a strip's through its reel's window tables, the others
+    by re-analysis."""
+    current, edit = _game_editor(game, parameter)
     if isinstance(parameter, (StopWeight, SymbolCount)):
         comp = check_tunable(game, level)
         players = {f.reels for f in comp.round.features if getattr(f, "reels", None)}
@@ -141,67 +143,18 @@ def _evaluator(game: Game, parameter: Parameter, level: int):
             raise ValueError(f"reel set {parameter.reel_set!r} is played by a round feature: "
                              f"its figures are not linear in its strips")
         tables = ReelTables(game, parameter.reel_set, parameter.reel, level, comp)
-        reel = game.reel_sets[parameter.reel_set].reels[parameter.reel]
-        if isinstance(parameter, StopWeight):
-            if not 0 <= parameter.stop < len(reel):
-                raise ValueError(f"reel {parameter.reel + 1} has stops 0..{len(reel) - 1}")
-            weights = list(reel.stop_weights)
 
-            def edit(x):
-                w = list(weights)
-                w[parameter.stop] = x
-                return Reel(reel.symbols, tuple(w))
-            current = weights[parameter.stop]
-        else:
-            if tables.rows != 1:
-                raise ValueError(f"reel {parameter.reel + 1} shows {tables.rows} rows: a "
-                                 f"symbol's count does not fix its windows; use StopWeight")
-            if reel.weights is None:
-                current = symbol_count(reel, parameter.symbol)
+        def at(x):
+            edited = edit(game, x).reel_sets[parameter.reel_set].reels[parameter.reel]
+            return tables.figures(edited)
+        return current, at
 
-                def edit(x):
-                    return with_symbol_count(reel, parameter.symbol, x)
-            else:
-                current = symbol_weight(reel, parameter.symbol)
-                if current == 0:
-                    raise ValueError(f"{parameter.symbol!r} has no stop on reel "
-                                     f"{parameter.reel + 1} to weigh")
-
-                def edit(x):
-                    return with_symbol_weight(reel, parameter.symbol, x)
-        return current, lambda x: tables.figures(edit(x))
-
-    def figures(g):
-        a = analyze(g, level)
+    def figures(x):
+        a = analyze(edit(game, x), level)
         if not a.exact:
             raise ValueError(f"{game.name}: its RTP is not exact")
         return _Plain(a.rtp, a.hit_frequency, a.round.second_moment)
-
-    if isinstance(parameter, WheelWeight):
-        wheel = game.bonus_wheel
-        if wheel is None:
-            raise ValueError(f"{game.name} has no bonus wheel")
-        if not 0 <= parameter.division < len(wheel.weights):
-            raise ValueError(f"the wheel has divisions 0..{len(wheel.weights) - 1}")
-
-        def at(x):
-            w = list(wheel.weights)
-            w[parameter.division] = x
-            return figures(with_wheel_weights(game, w))
-        return wheel.weights[parameter.division], at
-    if isinstance(parameter, FreeSpinAward):
-        from dataclasses import replace
-
-        spec = game.free_spins
-        if spec is None or parameter.count not in spec.awards:
-            raise ValueError(f"{game.name} awards no free spins for {parameter.count} "
-                             f"(awards: {dict(spec.awards) if spec else {}})")
-
-        def at(x):
-            awards = dict(spec.awards) | {parameter.count: x}
-            return figures(replace(game, free_spins=replace(spec, awards=awards)))
-        return spec.awards[parameter.count], at
-    raise TypeError(f"not a parameter: {parameter!r}")
+    return current, figures
 
 
 @dataclass(frozen=True)
