@@ -53,10 +53,14 @@ class _Laws:
         self.arrays[law] = (credits, weights)
         return _moments(credits, weights)
 
-    def spectrum(self, law, length: int, unit: int, scale: int, cycle: int) -> np.ndarray:
+    def spectrum(self, law, length: int, unit: int, scale: int, cycle: int):
+        """The law's spectrum on the grid and its rounded mean (grid units, times its
+        probability): each win rounded to the nearest point of ``unit`` credits."""
         credits, weights = self.arrays[law]
-        at = (credits * scale // unit) % length
-        return np.fft.rfft(np.bincount(at, weights=weights / cycle, minlength=length))
+        at = (credits * scale + unit // 2) // unit
+        p = weights / cycle
+        return (np.fft.rfft(np.bincount(at % length, weights=p, minlength=length)),
+                float(at @ p))
 
     def most(self, law) -> int:
         credits, _ = self.arrays[law]
@@ -214,7 +218,7 @@ class StickyMoves:
     strip shows a sticky wild), 0 for none or ``1 + i`` for sticky wild ``i``. A state's
     spin is enumerated with its cells forced to their wilds; on the other cells, the sticky
     wilds a stop shows land, counted per reel as one digit (the landing pattern in base
-    ``wilds + 1`` over the reel's rows).
+    ``w + 1`` over the reel's rows, ``w`` the sticky wilds its strip shows).
 
     Examples
     --------
@@ -229,7 +233,8 @@ class StickyMoves:
 
     awards = False
 
-    def __init__(self, game: Game, level: int = 1, model: PayModel | None = None):
+    def __init__(self, game: Game, level: int = 1, model: PayModel | None = None,
+                 progress=None):
         fs = game.free_spins
         self.game, self.fs = game, fs
         self.wilds = tuple(fs.state.symbols)
@@ -238,20 +243,30 @@ class StickyMoves:
         self.wild_reels = tuple(j for j, reel in enumerate(rs.reels)
                                 if any(s in self.wilds for s in reel.symbols))
         self.cells = tuple((j, r) for j in self.wild_reels for r in range(game.rows[j]))
-        base = len(self.wilds) + 1
-        self.caps = tuple(base ** game.rows[j] - 1 for j in self.wild_reels)
+        # the sticky wilds each reel's strip shows: a reel's landing digit is written in base
+        # (its wilds + 1) over its rows
+        self.reel_wilds = {j: tuple(w for w in self.wilds if w in rs.reels[j].symbols)
+                           for j in self.wild_reels}
+        self.caps = tuple((len(self.reel_wilds[j]) + 1) ** game.rows[j] - 1
+                          for j in self.wild_reels)
         self.engine = JointEngine(game, level, caps=self.caps, trigger=fs.retrigger,
                                   model=self.model)
         self.cycle = rs.cycle
         self.credits_per_bet = self.model.credits_per_bet
+        self.progress = progress  # progress(states enumerated, states possible)
         self._laws = _Laws()
         self._moves: dict = {}
         self._reels: dict = {}
+        self._tables: dict = {}  # enumerated ahead (prepare), not yet made moves
 
     @property
     def states(self) -> int:
-        """How many states the cells can be in: (wilds + 1) ** cells."""
-        return (len(self.wilds) + 1) ** len(self.cells)
+        """How many states the cells can be in: the product over cells of (the wilds their
+        reel shows + 1)."""
+        out = 1
+        for j, _ in self.cells:
+            out *= len(self.reel_wilds[j]) + 1
+        return out
 
     def start(self):
         return ((1, (0,) * len(self.cells)),)
@@ -261,8 +276,10 @@ class StickyMoves:
         key = (j, sub)
         got = self._reels.get(key)
         if got is None:
-            wilds, base = self.wilds, len(self.wilds) + 1
+            wilds = self.wilds
             slot = self.wild_reels.index(j) if j in self.wild_reels else -1
+            here = self.reel_wilds.get(j, ())
+            base = len(here) + 1
             n_marks = len(self.wild_reels)
 
             def shown(window):
@@ -271,8 +288,8 @@ class StickyMoves:
             def marks(window):
                 out = [0] * n_marks
                 if slot >= 0:
-                    out[slot] = sum((1 + wilds.index(s)) * base**r
-                                    for r, s in enumerate(window) if not sub[r] and s in wilds)
+                    out[slot] = sum((1 + here.index(s)) * base**r
+                                    for r, s in enumerate(window) if not sub[r] and s in here)
                 return tuple(out)
 
             got = self._reels[key] = strip_reel(self.game, self.fs.reels, j,
@@ -281,14 +298,15 @@ class StickyMoves:
 
     def landed(self, state: tuple[int, ...], digits: tuple[int, ...]) -> tuple[int, ...]:
         """The state after a spin whose landing digits (one a wild reel) are ``digits``."""
-        base = len(self.wilds) + 1
         out = list(state)
         i = 0
         for slot, j in enumerate(self.wild_reels):
+            here = self.reel_wilds[j]
+            base = len(here) + 1
             d = digits[slot]
             for r in range(self.game.rows[j]):
                 if d % base:
-                    out[i] = d % base
+                    out[i] = 1 + self.wilds.index(here[d % base - 1])
                 d //= base
                 i += 1
         return tuple(out)
@@ -300,13 +318,38 @@ class StickyMoves:
             i += self.game.rows[j]
         return out
 
+    def _enumerate(self, state):
+        """The state's spin: arrays (row, credits, weight) of the engine."""
+        subs = self.subs(state)
+        reels = [self._reel(j, subs.get(j, (0,) * self.game.rows[j]))
+                 for j in range(self.game.n_reels)]
+        return self.engine.sparse(reels)
+
+    def prepare(self, states) -> None:
+        """Enumerate the spins of ``states`` at once, over :data:`WORKERS` forked processes
+        when there are many (:func:`slotmath.exact.workers.map_parts`; the kernels are
+        compiled here first)."""
+        from slotmath.exact.workers import default_workers, map_parts
+
+        todo = [s for s in dict.fromkeys(states) if s not in self._moves
+                and s not in self._tables]
+        workers = default_workers() if len(todo) >= PARALLEL_STATES else 1
+        if workers > 1:
+            self._tables[todo[0]] = self._enumerate(todo[0])  # compiles the kernels here
+            todo = todo[1:]
+        chunks = [todo[i::4 * workers] for i in range(4 * workers)] if workers > 1 else [todo]
+        for chunk, tables in zip(chunks, map_parts(_enumerate_states, chunks, workers,
+                                                   shared=self)):
+            for state, table in zip(chunk, tables):
+                self._tables[state] = table
+        if self.progress is not None:
+            self.progress(len(self._tables) + len(self._moves), self.states)
+
     def moves(self, state):
         got = self._moves.get(state)
         if got is None:
-            subs = self.subs(state)
-            reels = [self._reel(j, subs.get(j, (0,) * self.game.rows[j]))
-                     for j in range(self.game.n_reels)]
-            rows, credits, weights = self.engine.sparse(reels)
+            table = self._tables.pop(state, None)
+            rows, credits, weights = table if table is not None else self._enumerate(state)
             credits = credits * self.fs.multiplier
             radices = [c + 1 for c in self.caps]
             order = np.argsort(rows, kind="stable")
@@ -341,6 +384,15 @@ class StickyMoves:
 
     def spectrum(self, law, length, unit, scale):
         return self._laws.spectrum(law, length, unit, scale, self.cycle)
+
+
+#: Sticky-wild states enumerated over worker processes from this many at once.
+PARALLEL_STATES = 32
+
+
+def _enumerate_states(mechanic: StickyMoves, states) -> list:
+    """The engine's tables of ``states`` (run in a worker: module level, nothing pickled in)."""
+    return [mechanic._enumerate(s) for s in states]
 
 
 class CollectorMoves:
@@ -382,6 +434,7 @@ class CollectorMoves:
         self.value_mean = Fraction(sum(v * w for v, w in self.value_credits), total)
         self.value_square = Fraction(sum(v * v * w for v, w in self.value_credits), total)
         self.awards = self.spec.retrigger > 0
+        self.rounded_terms = 1 + sum(game.rows)  # the window's credits and each cash value
         self._moves: dict = {}
 
     @cached_property
@@ -449,16 +502,22 @@ class CollectorMoves:
         t, nc, nf, level = law
         a, k = self.factors(level, nc)
         cs, ws = self.classes[t, nc, nf]
-        at = (cs * a * scale // unit) % length
-        out = np.fft.rfft(np.bincount(at, weights=ws / self.cycle, minlength=length))
+        at = (cs * a * scale + unit // 2) // unit
+        p = ws / self.cycle
+        out = np.fft.rfft(np.bincount(at % length, weights=p, minlength=length))
+        mean = float(at @ p)
         if nc and nf:
             freq = np.arange(length // 2 + 1)
             phi = np.zeros(len(freq), dtype=complex)
+            value_mean = 0.0
             for v, w in self.value_credits:
-                step = (v * k * scale // unit) % length
-                phi += (w / self.value_total) * np.exp(-2j * np.pi * step * freq / length)
+                step = (v * k * scale + unit // 2) // unit
+                phi += (w / self.value_total) * np.exp(-2j * np.pi * (step % length) * freq
+                                                       / length)
+                value_mean += w / self.value_total * step
             out = out * phi**nf
-        return out
+            mean += nf * value_mean * float(p.sum())
+        return out, mean
 
 
 def moves_of(game: Game, level: int = 1, model: PayModel | None = None, table=None):

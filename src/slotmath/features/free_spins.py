@@ -146,8 +146,8 @@ class StateRound:
     def dense(self, keys: list) -> dict:
         out = {}
         for key in keys:
-            p, unit, bound = self.chain.dense(dict(key))
-            out[key] = DenseLaw(p, unit, self.mechanic.credits_per_bet, bound)
+            p, unit, bound, rounding = self.chain.dense(dict(key))
+            out[key] = DenseLaw(p, unit, self.mechanic.credits_per_bet, bound, rounding)
         return out
 
     def spins_distribution(self, key) -> SpinCountDistribution:

@@ -19,8 +19,8 @@ __all__ = ["FEATURE", "mechanic"]
 
 def mechanic(game, spin) -> StickyMoves:
     """The moves of ``game``'s free spins at the level of the composition of ``spin``."""
-    level, model, _ = level_and_model(spin)
-    return StickyMoves(game, level, model)
+    level, model, reporter = level_and_model(spin)
+    return StickyMoves(game, level, model, reporter("free reels (sticky wild states)"))
 
 
 FEATURE = declare("sticky_wilds", "Free spins: sticky wilds", mechanic)

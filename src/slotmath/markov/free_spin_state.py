@@ -57,10 +57,10 @@ import math
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 from typing import Protocol
 
 import numpy as np
+from numba import njit
 
 from slotmath.markov.chains import acyclic_order
 from slotmath.model.cascades import MultiplierRule
@@ -100,6 +100,8 @@ class Mechanic(Protocol):
     credits_per_bet: int  # credits in one total bet
     grid_unit: int  # a divisor of every credit value a move can pay (0: nothing pays)
     awards: bool  # whether a move can award spins itself
+    # (optional) rounded_terms: how many terms of a spin's win are rounded to a coarse grid
+    # (1 by default); prepare(states): enumerate these states' moves at once
 
     def start(self) -> tuple[tuple[int, Hashable], ...]:
         """(weight, state) of the states a feature starts in."""
@@ -110,9 +112,12 @@ class Mechanic(Protocol):
     def max_credits(self, law: Hashable) -> int:
         """The most a move with credit law ``law`` pays."""
 
-    def spectrum(self, law: Hashable, length: int, unit: int, scale: int) -> np.ndarray:
+    def spectrum(self, law: Hashable, length: int, unit: int, scale: int
+                 ) -> tuple[np.ndarray, float]:
         """rfft of the sub-pmf (weights / cycle) of ``scale`` x the credits of ``law`` on a
-        grid of ``length`` points of ``unit`` credits (wrapped modulo the grid)."""
+        grid of ``length`` points of ``unit`` credits, each rounded to the nearest point and
+        wrapped modulo the grid; and its mean in grid units (unwrapped, times its
+        probability)."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +154,10 @@ class ChainLaw:
 class StateChain:
     """The chain of one mechanic under ``rules`` (see the module notes).
 
+    A chain whose features play exactly the spins they are awarded (no retrigger, no spins
+    awarded by the mechanic) and have no growing multiplier does not need the spins awarded
+    in its states: they are ``(r, 0, x)``, solved level by level in ``r``.
+
     Examples
     --------
     A toy mechanic: a spin pays 1 credit with weight 1 in 2 and moves a counter from 0 to
@@ -165,14 +174,14 @@ class StateChain:
     ...         return law
     ...     def spectrum(self, law, length, unit, scale):
     ...         p = np.zeros(length); p[(law * scale // unit) % length] = 0.5
-    ...         return np.fft.rfft(p)
+    ...         return np.fft.rfft(p), law * scale / unit / 2
     >>> chain = StateChain(Toy(), ChainRules())
     >>> law = chain.law({2: 1})
     >>> law.mean, law.zero_probability, law.spins
     (Fraction(5, 4), Fraction(1, 4), Fraction(2, 1))
-    >>> p, unit, bound = chain.dense({2: 1})
-    >>> unit, [round(float(x), 12) for x in p[:4]]
-    (1, [0.25, 0.5, 0.0, 0.25])
+    >>> p, unit, bound, rounding = chain.dense({2: 1})
+    >>> unit, [round(float(x), 12) for x in p[:4]], bound, rounding
+    (1, [0.25, 0.5, 0.0, 0.25], 0.0, 0.0)
     """
 
     def __init__(self, mechanic: Mechanic, rules: ChainRules):
@@ -182,6 +191,8 @@ class StateChain:
         self._children: dict = {}
         self._values: dict = {}  # chain state -> (e, N1, N2, NZ, NS) or floats
         self._exact: bool | None = None
+        self.fixed = rules.retrigger is None and not mechanic.awards
+        self.keep_awarded = not self.fixed or rules.growth is not None
 
     # -- the chain -----------------------------------------------------------------------
     def moves(self, x) -> tuple[Move, ...]:
@@ -197,6 +208,8 @@ class StateChain:
             r, a, x = s
             if r <= 0:
                 got = ()
+            elif not self.keep_awarded:
+                got = tuple((m, (r - 1, 0, m.state)) for m in self.moves(x))
             else:
                 cap = self.rules.max_spins
                 out = []
@@ -212,22 +225,48 @@ class StateChain:
     def starts(self, spins: dict[int, int]) -> list[tuple[int, tuple]]:
         """(weight, chain state) the award law ``spins`` ({n: weight}) starts in, ``n`` cut
         to ``max_spins``."""
+        return self._starts(spins, self.mechanic.start())
+
+    def _starts(self, spins, start) -> list[tuple[int, tuple]]:
         cap = self.rules.max_spins
         out: dict = {}
         for n, wn in spins.items():
             n = min(n, cap) if cap is not None else n
-            for wx, x in self.mechanic.start():
+            for wx, x in start:
                 if wn * wx:
-                    out[(n, n, x)] = out.get((n, n, x), 0) + wn * wx
+                    s = (n, n if self.keep_awarded else 0, x)
+                    out[s] = out.get(s, 0) + wn * wx
         return [(w, s) for s, w in out.items()]
+
+    def reachable(self, xs) -> list:
+        """The mechanic states reachable from ``xs`` (their moves enumerated), breadth first;
+        a mechanic with ``prepare(states)`` gets each new layer at once."""
+        seen = dict.fromkeys(xs)
+        layer = list(seen)
+        while layer:
+            prepare = getattr(self.mechanic, "prepare", None)
+            if prepare is not None:
+                prepare([x for x in layer if x not in self._moves])
+            nxt = []
+            for x in layer:
+                for m in self.moves(x):
+                    if m.state not in seen:
+                        seen[m.state] = None
+                        nxt.append(m.state)
+            layer = nxt
+        return list(seen)
 
     def order(self, starts) -> list:
         """Chain states reachable from ``starts``, every state after its successors."""
+        if not self.keep_awarded:
+            top = max(r for r, _, _ in starts)
+            xs = self.reachable([x for _, _, x in starts])
+            return [(r, 0, x) for r in range(top + 1) for x in xs]
         return acyclic_order(starts, lambda s: [c for _, c in self.steps(s)])
 
-    @cached_property
+    @property
     def size(self) -> dict[str, int]:
-        """States and moves of the chain reached so far (after :meth:`law`)."""
+        """States and moves of the chain solved so far, and of the mechanic."""
         return {"states": len(self._values),
                 "moves": sum(len(self.steps(s)) for s in self._values),
                 "mechanic_states": len(self._moves),
@@ -240,43 +279,57 @@ class StateChain:
             return
         order = [s for s in self.order(todo) if s not in self._values]
         if self._exact is None:
-            steps = sum(len(self.steps(s)) for s in order)
+            steps = sum(len(self.moves(x)) for _, _, x in order)
             self._exact = steps <= EXACT_MOVES
-        solve = self._solve_exact if self._exact else self._solve_float
-        for s in order:
-            self._values[s] = solve(s)
-        self.__dict__.pop("size", None)
-
-    def _solve_exact(self, s):
-        steps = self.steps(s)
-        if not steps:
-            return (0, 0, 0, 1, 0)
         D = self.mechanic.cycle
-        r, a, _ = s
-        g = self.rules.multiplier(a - r)
-        e = 1 + max(self._values[c][0] for _, c in steps)
-        top = D ** (e - 1)
+        powers = _Powers(D)
+        values = self._values
+        for s in order:
+            steps = self.steps(s)
+            if not steps:
+                values[s] = (0, 0, 0, 1, 0) if self._exact else (0, 0.0, 0.0, 1.0, 0.0)
+                continue
+            r, a, _ = s
+            g = self.rules.multiplier(a - r)
+            e = 1 + max(values[c][0] for _, c in steps)
+            if self._exact:
+                values[s] = self._exact_step(steps, g, e, powers, values)
+            else:
+                values[s] = self._float_step(steps, g, e, float(D), values)
+
+    @staticmethod
+    def _exact_step(steps, g, e, powers, values):
+        top = powers[e - 1]
         n1 = n2 = nz = ns = 0
+        c1_all = c2_all = w_all = 0
         for m, c in steps:
-            ec, c1, c2, cz, cs = self._values[c]
-            lift = D ** (e - 1 - ec)
-            n1 += g * m.c1 * top + m.weight * c1 * lift
-            n2 += g * g * m.c2 * top + 2 * g * m.c1 * c1 * lift + m.weight * c2 * lift
-            nz += m.zero * cz * lift
-            ns += m.weight * (top + cs * lift)
+            ec, v1, v2, vz, vs = values[c]
+            w = m.weight
+            c1_all += m.c1
+            c2_all += m.c2
+            w_all += w
+            d = e - 1 - ec
+            if d:
+                lift = powers[d]
+                n1 += w * v1 * lift
+                n2 += (2 * g * m.c1 * v1 + w * v2) * lift
+                nz += m.zero * vz * lift
+                ns += w * vs * lift
+            else:
+                n1 += w * v1
+                n2 += 2 * g * m.c1 * v1 + w * v2
+                nz += m.zero * vz
+                ns += w * vs
+        n1 += g * c1_all * top
+        n2 += g * g * c2_all * top
+        ns += w_all * top
         return (e, n1, n2, nz, ns)
 
-    def _solve_float(self, s):
-        steps = self.steps(s)
-        if not steps:
-            return (0, 0.0, 0.0, 1.0, 0.0)
-        D = float(self.mechanic.cycle)
-        r, a, _ = s
-        g = self.rules.multiplier(a - r)
-        e = 1 + max(self._values[c][0] for _, c in steps)
+    @staticmethod
+    def _float_step(steps, g, e, D, values):
         n1 = n2 = nz = ns = 0.0
         for m, c in steps:
-            _, c1, c2, cz, cs = self._values[c]
+            _, c1, c2, cz, cs = values[c]
             p = m.weight / D
             m1, m2 = float(m.c1) / D, float(m.c2) / D
             n1 += g * m1 + p * c1
@@ -288,7 +341,9 @@ class StateChain:
     def law(self, spins: dict[int, int]) -> ChainLaw:
         """Exact (or float64, past :data:`EXACT_MOVES`) moments of the feature started by
         the award law ``spins`` ({n: weight}), in total bets."""
-        starts = self.starts(spins)
+        return self._law(self.starts(spins))
+
+    def _law(self, starts) -> ChainLaw:
         self._solve([s for _, s in starts])
         total = sum(w for w, _ in starts)
         D, cpb = self.mechanic.cycle, self.mechanic.credits_per_bet
@@ -297,22 +352,15 @@ class StateChain:
         for w, s in starts:
             e, n1, n2, nz, ns = self._values[s]
             depth = max(depth, e)
-            if self._exact:
-                q = Fraction(w, total * D**e)
-                m1 += q * n1
-                m2 += q * n2
-                mz += q * nz
-                ms += q * ns
-            else:
-                q = w / total
-                m1 += q * n1
-                m2 += q * n2
-                mz += q * nz
-                ms += q * ns
+            q = Fraction(w, total * D**e) if self._exact else w / total
+            m1 += q * n1
+            m2 += q * n2
+            mz += q * nz
+            ms += q * ns
         m1, m2 = m1 / cpb, m2 / cpb**2
         error = 0.0
         if not self._exact:
-            most = max((len(self.moves(x)) for x in self._moves), default=1)
+            most = max((len(m) for m in self._moves.values()), default=1)
             error = abs(m1) * depth * (most + 2) * float(np.finfo(float).eps)
         return ChainLaw(m1, m2, mz, ms, bool(self._exact), error)
 
@@ -322,7 +370,7 @@ class StateChain:
         keep = [(w, x) for w, x in self.mechanic.start() if x == state]
         if not keep:
             raise KeyError(f"no feature starts in state {state!r}")
-        return _Restricted(self, keep).law(spins)
+        return self._law(self._starts(spins, keep))
 
     # -- how features end ----------------------------------------------------------------
     def final_states(self, spins: dict[int, int]) -> dict[tuple, Fraction]:
@@ -332,27 +380,59 @@ class StateChain:
         starts = self.starts(spins)
         total = sum(w for w, _ in starts)
         D = self.mechanic.cycle
+        if not self.keep_awarded:  # every feature plays its n spins: step the states in time
+            by_n: dict = {}
+            for w, (n, _, x) in starts:
+                by_n.setdefault(n, {})[x] = by_n.get(n, {}).get(x, 0) + w
+            return self._fixed_final(by_n, total)
         order = self.order([s for _, s in starts])
         mass = {s: w for w, s in starts}  # numerators over total x D^(spins played)
-        out: dict = {}
+        out = {}
         for s in reversed(order):  # predecessors first
             m = mass.pop(s, 0)
             if not m:
                 continue
             steps = self.steps(s)
-            r, a, x = s
+            _, a, x = s
             if not steps:
                 out[a, x] = out.get((a, x), 0) + Fraction(m, total * D**a)
                 continue
             for mv, c in steps:
-                mass[c] = mass.get(c, 0) + m * mv.weight * D ** (c[1] - c[0] - (a - r) - 1)
+                mass[c] = mass.get(c, 0) + m * mv.weight
+        return out
+
+    def _fixed_final(self, by_n: dict, total: int) -> dict:
+        """Final states of features that play exactly their ``n`` spins: the law of the
+        mechanic state after ``n`` steps, for every start ``n`` at once (the masses of the
+        starts still running carried together, each start's share read off at its end)."""
+        D = self.mechanic.cycle
+        out: dict = {}
+        top = max(by_n)
+        # run each start separately through time would repeat work: carry (start n) in the key
+        layer: dict = {}
+        for n, xs in by_n.items():
+            for x, w in xs.items():
+                layer[(n, x)] = layer.get((n, x), 0) + w
+        for t in range(top + 1):
+            done = [k for k in layer if k[0] == t]
+            for k in done:
+                n, x = k
+                out[n, x] = out.get((n, x), 0) + Fraction(layer.pop(k), total * D**t)
+            if t == top:
+                break
+            new: dict = {}
+            for (n, x), m in layer.items():
+                for mv in self.moves(x):
+                    key = (n, mv.state)
+                    new[key] = new.get(key, 0) + m * mv.weight
+            layer = new
         return out
 
     def spins_distribution(self, spins: dict[int, int]) -> dict[int, Fraction]:
         """Exact law of the spins one feature plays (awarded spins are all played)."""
         starts = self.starts(spins)
         total = sum(w for w, _ in starts)
-        if not self.mechanic.awards and self.rules.retrigger is None:
+        if self.fixed:
             out: dict[int, Fraction] = {}
             for w, (n, _, _) in starts:
                 out[n] = out.get(n, 0) + Fraction(w, total)
@@ -363,95 +443,158 @@ class StateChain:
         return dict(sorted(out.items()))
 
     # -- the numerical distribution -------------------------------------------------------
-    def dense(self, spins: dict[int, int]) -> tuple[np.ndarray, int, float]:
+    def dense(self, spins: dict[int, int]) -> tuple[np.ndarray, int, float, float]:
         """The pmf of the feature's win on a grid of ``unit`` credits (``p[i]`` = P(win = i
-        x unit)), and the bound on the mass folded back by the grid."""
+        x unit)), the bound on the mass folded back by the grid, and the most a win was
+        moved (credits) to land on the grid (0: the grid is the credits' own).
+
+        The grid is the credits' own (:attr:`Mechanic.grid_unit`) when the per-frequency
+        recursion fits in :data:`CHUNK_BYTES` on it; otherwise its unit is a multiple of it,
+        each spin's win rounded to the nearest point (at most half a unit a spin).
+        """
         law = self.law(spins)
-        unit = self.mechanic.grid_unit
-        if unit == 0:
-            return np.ones(1), 1, 0.0
-        cpb = self.mechanic.credits_per_bet
-        mean = float(law.mean) * cpb / unit
-        var = max(0.0, float(law.second_moment - law.mean**2)) * cpb * cpb / unit**2
-        bulk = mean + 12 * math.sqrt(var)
+        unit0 = self.mechanic.grid_unit
+        if unit0 == 0:
+            return np.ones(1), 1, 0.0, 0.0
         starts = self.starts(spins)
-        order = self.order([s for _, s in starts])
-        top = self._support_top([s for _, s in starts], order) // unit
-        length = 1 << max(10, math.ceil(math.log2(bulk + 2)))
+        plan = self._plan([s for _, s in starts])
+        cpb = self.mechanic.credits_per_bet
+        mean = float(law.mean) * cpb
+        sd = math.sqrt(max(0.0, float(law.second_moment - law.mean**2))) * cpb
+        bulk = mean + 12 * sd
+        top = self._support_top(plan)
+        n_rows = len(plan.order) + len(plan.laws)
+        most_freq = max(513, CHUNK_BYTES // (16 * n_rows))
+        most_len = 2 * (most_freq - 1)
+        k = max(1, math.ceil(bulk / unit0 / (most_len / 2)))
+        unit = unit0 * k
+        spins_most = (max(r for _, (r, _, _) in starts) if not self.keep_awarded
+                      else max(a for r, a, _ in plan.order if r == 0))
+        terms = getattr(self.mechanic, "rounded_terms", 1)
+        rounding = 0.0 if k == 1 else spins_most * terms * unit / 2
+        length = 1 << max(10, math.ceil(math.log2(bulk / unit + 2)))
         folded = True
-        if top + 1 <= 4 * length:
-            length, folded = top + 1, False
+        if top // unit + 1 <= min(4 * length, most_len):
+            length, folded = top // unit + 1, False
         while True:
-            phi = self._transform(starts, order, length, unit)
+            phi, rounded_mean = self._transform(starts, plan, length, unit)
             p = np.fft.irfft(phi, length)
             if not folded:
-                return p, unit, 0.0
-            deficit = mean - float(np.arange(length) @ p)
-            if deficit <= MEAN_RTOL * max(mean, 1e-300) or length >= MAX_GRID:
-                return p, unit, max(0.0, deficit) / length
+                return p, unit, 0.0, rounding
+            deficit = rounded_mean - float(np.arange(length) @ p)
+            if deficit <= MEAN_RTOL * max(rounded_mean, 1e-300) or 2 * length > max(
+                    most_len, 1 << 10) or length >= MAX_GRID:
+                return p, unit, max(0.0, deficit) / length, rounding
             length *= 2
 
-    def _support_top(self, starts, order) -> int:
-        """The most credits a feature from ``starts`` can pay (a bound)."""
+    def _plan(self, starts) -> _Plan:
+        """The chain's states (children first) and moves as flat arrays."""
+        order = self.order(starts)
+        index = {s: i for i, s in enumerate(order)}
+        laws: dict = {}
+        ptr = np.zeros(len(order) + 1, np.int64)
+        law_of, child_of, weight_of = [], [], []
+        for i, s in enumerate(order):
+            r, a, _ = s
+            g = self.rules.multiplier(a - r)
+            for m, c in self.steps(s):
+                law_of.append(laws.setdefault((m.law, g), len(laws)))
+                child_of.append(index[c])
+                weight_of.append(m.weight)
+            ptr[i + 1] = len(law_of)
+        return _Plan(order, index, laws, ptr, np.asarray(law_of, np.int64),
+                     np.asarray(child_of, np.int64), np.asarray(weight_of, np.float64))
+
+    def _support_top(self, plan) -> int:
+        """The most credits a feature can pay from any state of ``plan`` (a bound)."""
         most: dict = {}
-        for s in order:
+        for s in plan.order:
             r, a, _ = s
             g = self.rules.multiplier(a - r)
             most[s] = max((g * self.mechanic.max_credits(m.law) + most[c]
                            for m, c in self.steps(s)), default=0)
-        return max(most[s] for s in starts)
+        return max(most.values())
 
-    def _transform(self, starts, order, length: int, unit: int) -> np.ndarray:
-        """The characteristic function of the feature's win at every rfft frequency."""
+    def _transform(self, starts, plan, length: int, unit: int):
+        """The characteristic function of the feature's win at every rfft frequency, and the
+        exact mean (grid units) of the win with every spin rounded to the grid."""
         n_freq = length // 2 + 1
-        index = {s: i for i, s in enumerate(order)}
-        laws: dict = {}
-        for s in order:
-            r, a, _ = s
-            g = self.rules.multiplier(a - r)
-            for m, _ in self.steps(s):
-                laws.setdefault((m.law, g), len(laws))
-        chunk = max(16, min(n_freq, CHUNK_BYTES // (16 * (len(laws) + len(order)))))
+        chunk = max(16, min(n_freq, CHUNK_BYTES // (16 * (len(plan.laws) + len(plan.order)))))
         total = sum(w for w, _ in starts)
         out = np.zeros(n_freq, dtype=complex)
+        law_mean = np.zeros(len(plan.laws))
         for lo in range(0, n_freq, chunk):
             hi = min(n_freq, lo + chunk)
-            psi = np.empty((len(laws), hi - lo), dtype=complex)
-            for (law, g), i in laws.items():
-                psi[i] = self.mechanic.spectrum(law, length, unit, g)[lo:hi]
-            phi = np.empty((len(order), hi - lo), dtype=complex)
-            for s in order:
-                steps = self.steps(s)
-                i = index[s]
-                if not steps:
-                    phi[i] = 1.0
-                    continue
-                r, a, _ = s
-                g = self.rules.multiplier(a - r)
-                acc = np.zeros(hi - lo, dtype=complex)
-                for m, c in steps:
-                    acc += psi[laws[m.law, g]] * phi[index[c]]
-                phi[i] = acc
+            psi = np.empty((len(plan.laws), hi - lo), dtype=complex)
+            for (law, g), i in plan.laws.items():
+                spectrum, mu = self.mechanic.spectrum(law, length, unit, g)
+                psi[i] = spectrum[lo:hi]
+                law_mean[i] = mu
+            phi = _phi_kernel(plan.ptr, plan.law, plan.child, psi)
             for w, s in starts:
-                out[lo:hi] += (w / total) * phi[index[s]]
-        return out
+                out[lo:hi] += (w / total) * phi[plan.index[s]]
+        means = _mean_kernel(plan.ptr, plan.law, plan.child, plan.weight / self.mechanic.cycle,
+                             law_mean)
+        rounded = sum(w / total * means[plan.index[s]] for w, s in starts)
+        return out, rounded
 
 
-class _Restricted(StateChain):
-    """The chain of ``parent``'s mechanic and rules, started in some of its start states
-    only (shares the parent's solved values)."""
+class _Powers(list):
+    """``D ** k`` for every ``k``, each computed once (exact integers)."""
 
-    def __init__(self, parent: StateChain, start):
-        self.__dict__.update(parent.__dict__)
-        self._start = tuple(start)
-        self._parent = parent
+    def __init__(self, base: int):
+        super().__init__([1])
+        self.base = base
 
-    def starts(self, spins):
-        cap = self.rules.max_spins
-        out: dict = {}
-        for n, wn in spins.items():
-            n = min(n, cap) if cap is not None else n
-            for wx, x in self._start:
-                if wn * wx:
-                    out[(n, n, x)] = out.get((n, n, x), 0) + wn * wx
-        return [(w, s) for s, w in out.items()]
+    def __getitem__(self, k: int) -> int:
+        while k >= len(self):
+            self.append(list.__getitem__(self, len(self) - 1) * self.base)
+        return list.__getitem__(self, k)
+
+
+@dataclass(frozen=True, eq=False)
+class _Plan:
+    order: list
+    index: dict
+    laws: dict  # (credit law, multiplier) -> row of the spectra
+    ptr: np.ndarray  # CSR over the states in order
+    law: np.ndarray
+    child: np.ndarray
+    weight: np.ndarray
+
+
+@njit(cache=True)
+def _phi_kernel(ptr, law, child, psi):
+    """``phi[s] = sum over s's moves of psi[law] * phi[child]`` (1 at an end), states in
+    order (children first)."""
+    n = ptr.shape[0] - 1
+    k = psi.shape[1]
+    phi = np.empty((n, k), dtype=np.complex128)
+    for i in range(n):
+        if ptr[i] == ptr[i + 1]:
+            for f in range(k):
+                phi[i, f] = 1.0
+            continue
+        for f in range(k):
+            phi[i, f] = 0.0
+        for q in range(ptr[i], ptr[i + 1]):
+            a = law[q]
+            c = child[q]
+            for f in range(k):
+                phi[i, f] += psi[a, f] * phi[c, f]
+    return phi
+
+
+@njit(cache=True)
+def _mean_kernel(ptr, law, child, p, law_mean):
+    """Expected (grid-rounded) win still to come from every state: ``E[s] = sum over moves
+    of law_mean[law] + p * E[child]``, ``law_mean`` the move's rounded mean times its
+    probability."""
+    n = ptr.shape[0] - 1
+    out = np.zeros(n)
+    for i in range(n):
+        acc = 0.0
+        for q in range(ptr[i], ptr[i + 1]):
+            acc += law_mean[law[q]] + p[q] * out[child[q]]
+        out[i] = acc
+    return out
