@@ -133,7 +133,6 @@ class Reference:
         fs, kind = self.fs, (self.fs.state.kind if self.fs.state else None)
         out: dict = {}
         for p, window in self.windows(fs.reels):
-            t = self.trigger_count(window)
             nxt, award = state, 0
             if kind == "sticky_wilds":
                 shown = [list(col) for col in window]
@@ -147,8 +146,9 @@ class Reference:
                             landed.add((j, r, sym))
                 if self.mutation == "sticky wilds that do not stick":
                     landed = set()
-                window = tuple(tuple(col) for col in shown)
+                window = tuple(tuple(col) for col in shown)  # a sticky wild covers its cell
                 nxt = frozenset(landed)
+            t = self.trigger_count(window)
             win = self.pays(window)
             law = {win: Fraction(1)}
             if kind == "expanding_symbol":
