@@ -54,7 +54,8 @@ def state_games(draw, kind: str | None = "any"):
         symbols["W"] = {"wild": True, "multiplier": draw(st.integers(1, 3))}
         free_extra = ["W", "W"]
         sticky = ["W"]
-        if draw(st.booleans()):
+        # two sticky wilds on 3 rows: 27 ** 3 landing patterns a spin, refused (too large)
+        if rows < 3 and draw(st.booleans()):
             symbols["V"] = {"wild": True, "multiplier": draw(st.integers(2, 3))}
             free_extra.append("V")
             sticky.append("V")

@@ -18,8 +18,10 @@ from free_spin_state_strategies import state_games
 from hypothesis import HealthCheck, given, settings
 
 import slotmath
+from slotmath.errors import GameFileError
 from slotmath.exact import free_spin_moves
 from slotmath.features.free_spins import StateRound
+from slotmath.io.toml_loader import loads_game
 
 DATA = Path(__file__).resolve().parent / "data" / "free_spin_state"
 TOYS = ["tiny_book", "tiny_sticky", "tiny_collector"]
@@ -85,28 +87,52 @@ def test_toy_equals_brute_force(name):
     assert differences(_game(name)) == []
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(state_games("expanding_symbol"))
-def test_expanding_symbol_equals_brute_force(game):
-    assert differences(game) == []
+def _against_reference(kind, examples: int) -> None:
+    """``examples`` random small games whose free spins carry ``kind`` against the reference."""
+
+    @settings(max_examples=examples, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(state_games(kind))
+    def check(game):
+        assert differences(game) == []
+
+    check()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(state_games("sticky_wilds"))
-def test_sticky_wilds_equal_brute_force(game):
-    assert differences(game) == []
+#: random games per kind in the default run (each a few hundredths of a second but the sticky
+#: ones, up to seconds: 3 rows of sticky cells are 512 states, each enumerated); the
+#: benchmark-marked runs take ten times as many
+EXAMPLES = {"expanding_symbol": 25, "sticky_wilds": 8, "collector": 25, None: 25}
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(state_games("collector"))
-def test_collector_equals_brute_force(game):
-    assert differences(game) == []
+@pytest.mark.parametrize("kind", list(EXAMPLES), ids=str)
+def test_random_games_equal_brute_force(kind):
+    _against_reference(kind, EXAMPLES[kind])
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(state_games(None))
-def test_random_awards_and_growth_equal_brute_force(game):
-    assert differences(game) == []
+@pytest.mark.benchmark
+@pytest.mark.parametrize("kind", list(EXAMPLES), ids=str)
+def test_many_random_games_equal_brute_force(kind):
+    _against_reference(kind, 10 * EXAMPLES[kind])
+
+
+def test_a_sticky_chain_too_large_is_refused_with_its_size():
+    """Two kinds of sticky wild on three 3-row reels: 27 ** 3 landing patterns a spin; the
+    loader refuses it in one line with the chain's size, before anything is allocated."""
+    text = (DATA / "tiny_sticky.toml").read_text()
+    text = text.replace('W2 = { wild = true, multiplier = 2 }',
+                        'W2 = { wild = true, multiplier = 2 }\nW3 = { wild = true, multiplier = 3 }')
+    text = text.replace('["A", "X", "K", "S", "X", "K"]', '["A", "W3", "K", "S", "W2", "K"]')
+    text = text.replace('["X", "A", "K", "X", "S"]', '["X", "W3", "K", "W2", "S"]')
+    text = text.replace('["K", "W2", "X", "A", "X", "X", "W2"]',
+                        '["K", "W2", "X", "A", "X", "W3", "W2"]')
+    text = text.replace('symbols = ["W2"]', 'symbols = ["W2", "W3"]')
+    with pytest.raises(GameFileError) as err:
+        loads_game(text, "big_sticky.toml")
+    message = str(err.value)
+    assert "big_sticky.toml" in message and "free_spins.sticky_wilds" in message
+    assert "19,683 sticky states" in message and "78,732 joint" in message
+    assert "\n" not in message
 
 
 # -- seeded mutations: each is caught ---------------------------------------------------------

@@ -281,10 +281,16 @@ def _pack_digits(caps: list[int]):
     >>> all((a == b).all() for a, b in zip(_pack_digits([3, 7, 2]), _packing([3, 7, 2])))
     True
     """
+    from slotmath.model.rules import MAX_SCATTER_STATES
+
     radices = [c + 1 for c in caps]
     n_pack = 1
     for r in radices:
         n_pack *= r
+    if n_pack > MAX_SCATTER_STATES:  # the model's rules refuse such games first
+        raise MemoryError(f"{n_pack:,} joint counted states: their addition table would take "
+                          f"{n_pack * n_pack * 8 / 2**30:,.3g} GiB (at most "
+                          f"{MAX_SCATTER_STATES:,} states)")
     index = np.arange(n_pack, dtype=np.int64)
     digits = np.zeros((n_pack, len(caps)), dtype=np.int64)
     rest = index.copy()

@@ -86,6 +86,7 @@ __all__ = [
     "check_seed",
     "check_share",
     "check_spin_multiplier",
+    "check_sticky_size",
     "check_sticky_wilds",
     "check_stop_weight",
     "check_stop_weights",
@@ -98,6 +99,7 @@ __all__ = [
     "check_wheel_jackpots",
     "check_wheel_weights",
     "check_whole",
+    "sticky_size",
 ]
 
 #: How a bonus wheel is played when several lines trigger it.
@@ -569,6 +571,7 @@ def check_free_spin_state_in_game(game) -> None:
             check_declared(name, symbols, f"{where}.symbols")
             if not symbols[name].wild:
                 raise RuleError(f"{where}.symbols", f"{name!r} is not a wild symbol")
+        check_sticky_size(game)
     else:
         check_declared(state.collector, symbols, f"{where}.collector")
         if not symbols[state.collector].wild:
@@ -580,6 +583,49 @@ def check_free_spin_state_in_game(game) -> None:
             if s.wild or s.scatter or s.bonus:
                 raise RuleError(f"{where}.cash", f"{name!r} must be a plain symbol (cash "
                                                  "symbols are collected, never substituted)")
+
+
+def sticky_size(game) -> tuple[int, int]:
+    """The size of a sticky-wild game's exact chain: (states of the sticky cells, joint
+    digits the engine counts per spin).
+
+    A state gives each cell of a reel whose free strip shows a sticky wild one of (its
+    reel's sticky wilds + 1) values; a spin counts, jointly with its credits, where wilds
+    land on each such reel (one digit of (wilds + 1) ** rows values a reel) and the capped
+    count of each scatter that pays or triggers (:data:`MAX_SCATTER_STATES` bounds the
+    product, as it bounds the scatters' alone).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> sticky_size(slotmath.load_game("tests/data/free_spin_state/tiny_sticky.toml"))
+    (8, 32)
+    """
+    fs = game.free_spins
+    states = digits = 1
+    for j, reel in enumerate(game.reel_sets[fs.reels].reels):
+        here = {s for s in reel.symbols if s in fs.state.symbols}
+        if here:
+            states *= (len(here) + 1) ** game.rows[j]
+            digits *= (len(here) + 1) ** game.rows[j]
+    for cap in game.scatter_caps().values():
+        digits *= cap + 1
+    return states, digits
+
+
+def check_sticky_size(game) -> None:
+    """A sticky-wild chain whose per-spin joint digits would not fit the engine's table is
+    refused, with the chain's size, before anything is allocated (its float64 solution for
+    such chains is not written)."""
+    states, digits = sticky_size(game)
+    if digits > MAX_SCATTER_STATES:
+        gib = digits * digits * 8 / 2**30
+        raise RuleError("free_spins.sticky_wilds",
+                        f"the chain has {states:,} sticky states and a spin counts "
+                        f"{digits:,} joint landing and scatter states, a {gib:,.3g} GiB "
+                        f"table (at most {MAX_SCATTER_STATES:,}): the exact engine cannot "
+                        "hold it; put the sticky wilds on fewer reels or rows, or fewer "
+                        "kinds of sticky wild")
 
 
 #: how the multipliers of a line's run combine (``Game.line_multipliers``)
