@@ -168,3 +168,18 @@ def test_the_reference_mutated_alike_agrees(mutation):
         a = slotmath.analyze(g)
         rtp = a.rtp
     assert moments(Reference(g, mutation).round())[0] == rtp
+
+
+@pytest.mark.parametrize("name, key", [("tiny_book", "expanding_symbol"),
+                                       ("tiny_sticky", "sticky_wilds"),
+                                       ("tiny_collector", "collector")])
+def test_a_state_with_another_section_is_refused_naming_both(name, key):
+    """What a free-spin state combines with is declared in COMBINE (the paid spin's pays and
+    the plain free-spin keys): another section is refused in one line naming both keys."""
+    text = (DATA / f"{name}.toml").read_text() + "\n[max_win]\nbet_multiple = 40\n"
+    with pytest.raises(GameFileError) as err:
+        loads_game(text, f"{name}_capped.toml")
+    message = str(err.value)
+    assert f"{name}_capped.toml" in message and "\n" not in message
+    assert "[max_win] with [free_spins." in message  # the state, or random awards first
+    assert f"free_spins.{key}" in message

@@ -542,11 +542,7 @@ def check_free_spin_state_in_game(game) -> None:
     key = ("free_spins." + fs.state.kind if fs.state is not None else
            "free_spins.random_awards" if fs.award_laws is not None
            else "free_spins.multiplier_growth")
-    others = [s for s in sections_of(game) if s != "free_spins"]
-    if others:
-        raise RuleError(key, f"[{key}] with [{others[0]}] is not supported: free spins with "
-                             "a state, random awards or a growing multiplier are analysed with "
-                             "the paid spin's pays only")
+    # (what these keys combine with is COMBINE's: check_combination refused the rest)
     if fs.retrigger and fs.max_spins is None:
         raise RuleError("free_spins.max_spins", f"missing: free spins that retrigger with "
                         f"[{key}] need max_spins (the exact chain runs over spins left and "
@@ -915,14 +911,41 @@ COMBINE = (
     ("cascades", "bonus_symbols", "free_spins"),
     ("hold_and_win", "modifiers"),
     ("conveyor", "random_wilds"),
+    # free spins that carry a state, draw their awards or grow their multiplier are analysed
+    # with the paid spin's pays only (a feature carries one state: the loader refuses two)
+    ("free_spins", "free_spins.random_awards", "free_spins.multiplier_growth",
+     "free_spins.expanding_symbol"),
+    ("free_spins", "free_spins.random_awards", "free_spins.multiplier_growth",
+     "free_spins.sticky_wilds"),
+    ("free_spins", "free_spins.random_awards", "free_spins.multiplier_growth",
+     "free_spins.collector"),
 )
+#: the keys of ``[free_spins]`` that change how its chain runs: each a section of its own here
+FREE_SPIN_KEYS = ("free_spins.random_awards", "free_spins.multiplier_growth",
+                  "free_spins.expanding_symbol", "free_spins.sticky_wilds",
+                  "free_spins.collector")
 SECTIONS = ("free_spins", "bonus_wheel", "jackpots", "max_win", "cascades", "bonus_symbols",
-            "hold_and_win", "modifiers", "conveyor", "random_wilds")
+            "hold_and_win", "modifiers", "conveyor", "random_wilds") + FREE_SPIN_KEYS
+
+
+def _has(game, section: str) -> bool:
+    if section in FREE_SPIN_KEYS:
+        fs = getattr(game, "free_spins", None)
+        key = section.split(".")[1]
+        if fs is None:
+            return False
+        if key == "random_awards":
+            return fs.award_laws is not None
+        if key == "multiplier_growth":
+            return fs.growth is not None
+        return fs.state is not None and fs.state.kind == key
+    return bool(getattr(game, section, None))
 
 
 def sections_of(game) -> tuple[str, ...]:
-    """The game-file sections (mechanics) ``game`` has, in :data:`SECTIONS` order."""
-    return tuple(s for s in SECTIONS if getattr(game, s, None))
+    """The game-file sections (mechanics) ``game`` has, in :data:`SECTIONS` order (the keys
+    of ``[free_spins]`` that change its chain count as sections of their own)."""
+    return tuple(s for s in SECTIONS if _has(game, s))
 
 
 def check_combination(game) -> None:
