@@ -9,6 +9,7 @@ frequency, each feature law's mean / second moment / P(0) / expected spins, how 
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -183,3 +184,103 @@ def test_a_state_with_another_section_is_refused_naming_both(name, key):
     assert f"{name}_capped.toml" in message and "\n" not in message
     assert "[max_win] with [free_spins." in message  # the state, or random awards first
     assert f"free_spins.{key}" in message
+
+
+# -- the seeded simulation: the feature's simulator, no code shared with the chain -------------
+#: paid rounds of each seeded simulation (a second at most on each toy)
+ROUNDS = 200_000
+#: standard errors a simulated figure may stray from the exact one (a one-in-15,000 miss)
+Z = 4.0
+
+
+def _simulated(name):
+    return slotmath.simulate(_game(name), ROUNDS, seed=20261203)
+
+
+@pytest.mark.parametrize("name", TOYS)
+def test_the_seeded_simulation_agrees_within_its_bound(name):
+    """The round simulator of the state (:mod:`slotmath.simulate.free_spin_state`, reached
+    through the front door) plays the toys; its RTP, trigger rate and hit frequency agree with
+    the exact figures within Z standard errors, and it lists the feature's component."""
+    a = slotmath.analyze(_game(name))
+    r = _simulated(name)
+    assert set(r.components) == {"pays", "free_spins"}
+    assert abs(r.rtp - float(a.rtp)) <= Z * r.std_error
+    p = float(a.features["free_spins"].trigger_probability)
+    assert abs(r.trigger_rate - p) <= Z * (p * (1 - p) / ROUNDS) ** 0.5
+    h = float(a.hit_frequency)
+    assert abs(r.hit_frequency - h) <= Z * (h * (1 - h) / ROUNDS) ** 0.5
+
+
+@pytest.mark.parametrize("mutation", sorted(MUTATIONS))
+def test_a_mutated_engine_fails_the_simulation_check(monkeypatch, mutation):
+    """Each seeded defect of the engine moves its RTP outside the simulation's bound."""
+    game, cls, name, make = MUTATIONS[mutation]
+    r = _simulated(game)
+    monkeypatch.setattr(cls, name, make(getattr(cls, name)))
+    mutated = slotmath.analyze(_game(game)).rtp
+    assert abs(r.rtp - float(mutated)) > Z * r.std_error, mutation
+
+
+# -- reports, charts and panels of each state ------------------------------------------------
+@pytest.mark.parametrize("name, kind", [("tiny_book", "expanding_symbol"),
+                                        ("tiny_sticky", "sticky_wilds"),
+                                        ("tiny_collector", "collector")])
+def test_reports_charts_and_panel_of_each_state(name, kind):
+    """The JSON of a toy has every figure in the one shape (tests/test_json_shape.py) and the
+    state's section with its state space; the PAR text holds the state's tables; the charts
+    draw and the panel builds."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from test_json_shape import check_shape
+
+    from slotmath import report
+    from slotmath.features.base import hook
+    from slotmath.features.registry import feature
+
+    a = slotmath.analyze(_game(name))
+    doc = json.loads(json.dumps(report.analysis_dict(a), default=str))
+    check_shape(doc, a, name)
+    section = doc[kind]
+    size = a.features[kind].size
+    assert section["state_space"] == size and size["states"] >= 1 and size["moves"] >= 1
+    assert section["exact"] is True
+    text = report.par_sheet_text(a)
+    assert kind.replace("_", " ").capitalize().split()[0] in text
+    f = feature(kind)
+    charts = hook(f, "charts")(a)
+    assert charts
+    panel = hook(f, "panel")(a, draw=False)
+    assert panel.children
+
+
+def test_the_expanding_panel_equals_the_game_reanalysed():
+    """The panel's RTP for other weights of the expanding symbols is the RTP of the game file
+    with those weights, analysed afresh."""
+    from slotmath.widgets.free_spin_state_panel import expanding_rtp
+
+    a = slotmath.analyze(_game("tiny_book"))
+    text = (DATA / "tiny_book.toml").read_text().replace("symbols = { A = 1, K = 2 }",
+                                                         "symbols = { A = 5, K = 1 }")
+    fresh = slotmath.analyze(loads_game(text, "tiny_book_5_1.toml")).rtp
+    assert fresh != a.rtp
+    assert expanding_rtp(a, {"A": 5, "K": 1}) == fresh
+
+
+def test_the_collector_panel_equals_the_game_reanalysed():
+    """The panel's RTP for another ``every`` and ``retrigger`` is the RTP of the game file with
+    them, analysed afresh."""
+    from slotmath.widgets.free_spin_state_panel import ladder_rtp
+
+    a = slotmath.analyze(_game("tiny_collector"))
+    spec = a.game.free_spins.state
+    every, retrigger = spec.every + 1, spec.retrigger + 1
+    text = (DATA / "tiny_collector.toml").read_text()
+    text = text.replace(f"every = {spec.every}", f"every = {every}")
+    text = text.replace(f"retrigger = {spec.retrigger}", f"retrigger = {retrigger}")
+    fresh = slotmath.analyze(loads_game(text, "tiny_collector_edited.toml"))
+    assert fresh.game.free_spins.state.every == every
+    assert fresh.game.free_spins.state.retrigger == retrigger
+    assert fresh.rtp != a.rtp
+    assert ladder_rtp(a, every, retrigger)[0] == fresh.rtp
