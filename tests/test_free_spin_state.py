@@ -298,3 +298,17 @@ def test_added_line_multipliers_on_plain_free_spins():
     assert abs(r.rtp - float(a.rtp)) <= Z * r.std_error
     text = (DATA / "tiny_added.toml").read_text().replace('line_multipliers = "add"', "")
     assert slotmath.analyze(loads_game(text, "tiny_multiplied.toml")).rtp > a.rtp
+
+
+def test_the_book_style_example():
+    """docs/examples/book_style.toml (5x3, 10 lines, a wild scatter BOOK, an expanding symbol
+    drawn from 8): the RTP its header states, within 0.01 % of its target_rtp, and a seeded
+    simulation of it agrees within its bound."""
+    path = DATA.parents[2] / "docs" / "examples" / "book_style.toml"
+    g = slotmath.load_game(path)
+    a = slotmath.analyze(g)
+    assert a.exact and f"Exact RTP: {a.rtp_float!r}" in path.read_text()
+    assert abs(a.rtp * 100 - g.target_rtp) <= Fraction(1, 100)
+    assert a.features["expanding_symbol"].size["states"] == 480
+    r = slotmath.simulate(g, ROUNDS, seed=20261203)
+    assert abs(r.rtp - a.rtp_float) <= Z * r.std_error
