@@ -300,15 +300,21 @@ def test_added_line_multipliers_on_plain_free_spins():
     assert slotmath.analyze(loads_game(text, "tiny_multiplied.toml")).rtp > a.rtp
 
 
-def test_the_book_style_example():
+EXAMPLES_DIR = DATA.parents[2] / "docs" / "examples"
+
+
+@pytest.mark.parametrize("name, kind, states", [("book_style", "expanding_symbol", 480),
+                                                ("bass_style", "collector", 1002)])
+def test_the_documented_examples(name, kind, states):
     """docs/examples/book_style.toml (5x3, 10 lines, a wild scatter BOOK, an expanding symbol
-    drawn from 8): the RTP its header states, within 0.01 % of its target_rtp, and a seeded
-    simulation of it agrees within its bound."""
-    path = DATA.parents[2] / "docs" / "examples" / "book_style.toml"
+    drawn from 8) and bass_style.toml (5x3, 10 lines, fish collected by a wild, a x2/x3/x10
+    ladder): the RTP each header states, within 0.01 % of its target_rtp, the chain's size it
+    states, and a seeded simulation agrees within its bound."""
+    path = EXAMPLES_DIR / f"{name}.toml"
     g = slotmath.load_game(path)
     a = slotmath.analyze(g)
     assert a.exact and f"Exact RTP: {a.rtp_float!r}" in path.read_text()
     assert abs(a.rtp * 100 - g.target_rtp) <= Fraction(1, 100)
-    assert a.features["expanding_symbol"].size["states"] == 480
+    assert a.features[kind].size["states"] == states
     r = slotmath.simulate(g, ROUNDS, seed=20261203)
     assert abs(r.rtp - a.rtp_float) <= Z * r.std_error
