@@ -191,8 +191,9 @@ CASES: list[tuple[str, Mutation, str | None, str]] = [
     ("bet zero", sub("bet = 10", "bet = 0"), "bet", "must be >= 1, got 0"),
     ("bet negative", sub("bet = 10", "bet = -10"), "bet", "must be >= 1, got -10"),
     ("bet not whole", sub("bet = 10", "bet = 2.5"), "bet", "must be a whole number >= 1, got 2.5"),
-    ("wild and scatter", sub("W = { wild = true,", "W = { wild = true, scatter = true,"),
-     "symbols.W", "cannot be both wild and scatter"),
+    # (wild and scatter at once is allowed since issue 21: a Book game's book)
+    ("wild and bonus", sub("W = { wild = true,", "W = { wild = true, bonus = true,"),
+     "symbols.W", "a bonus symbol cannot also be wild or scatter"),
     ("free spins trigger undeclared", sub('trigger = "SC"', 'trigger = "S"'),
      "free_spins.trigger", "symbol 'S' is not declared in [symbols]"),
     ("free spins reel set unknown", sub('reels = "free"', 'reels = "bonus"'),

@@ -138,19 +138,22 @@ class PayModel:
         Each pay-table entry (symbol, group, or wild on its own) is matched from reel 1 as
         long as the symbols are members (a symbol itself or a wild standing in for it);
         the entry pays for that run length times the product of the run's multiplier
-        symbols. Only the highest candidate is paid.
+        symbols (with ``line_multipliers = "add"``: their sum, x1 without one). Only the
+        highest candidate is paid.
         """
+        added = self.game.line_multipliers == "add"
         best = LineWin(0, None, 0)
         for key in self.keys:
             members = self.key_members[key]
-            run, mult = 0, 1
+            run, mult, total = 0, 1, 0
             for s in line_symbols:
                 if s not in members:
                     break
                 run += 1
                 mult *= self.multiplier[s]
+                total += self.multiplier[s] if self.multiplier[s] > 1 else 0
             if run:
-                credits = self.key_credits[key].get(run, 0) * mult
+                credits = self.key_credits[key].get(run, 0) * (max(total, 1) if added else mult)
                 if credits > best.credits:
                     best = LineWin(credits, key, run)
         return best

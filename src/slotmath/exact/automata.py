@@ -74,6 +74,21 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
     names = sorted(symbol_ids, key=symbol_ids.get)
     mults = [model.multiplier[s] for s in names]
     max_mult = max(mults) if mults else 1
+    # How a run's multipliers combine (Game.line_multipliers): the payload's ``mult`` is
+    # their product, or with "add" the sum of those above 1 (0: none, which pays x1).
+    added = getattr(model.game, "line_multipliers", "multiply") == "add"
+
+    def combine(mult, m):
+        return (mult + m if m > 1 else mult) if added else mult * m
+
+    def effective(mult):
+        return max(mult, 1) if added else mult
+
+    def most(mult, more):
+        """The largest effective multiplier after ``more`` further symbols of the run."""
+        if added:
+            return max(mult + more * (max_mult if max_mult > 1 else 0), 1)
+        return mult * max_mult**more
     credits = model.key_credits
     trigger_symbol, trigger_count = line_trigger if line_trigger else (None, 0)
 
@@ -84,13 +99,13 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
         return best[0] if attribution else best
 
     def candidate(k, count, mult):
-        c = credits[k].get(count, 0) * mult
+        c = credits[k].get(count, 0) * effective(mult)
         return (c, -key_index[k], k, count) if attribution else c
 
     # Upper bound of what key k can still pay once it has matched `count` reels at `mult`.
     def potential(k, count, mult):
         return max(
-            (credits[k].get(c, 0) * mult * max_mult ** (c - count) for c in range(count, n + 1)),
+            (credits[k].get(c, 0) * most(mult, c - count) for c in range(count, n + 1)),
             default=0,
         )
 
@@ -107,7 +122,7 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
                 new_best = max(new_best, cand)
         if not still:
             return None, best_credits(new_best), new_best
-        new_mult = mult * mults[a]
+        new_mult = combine(mult, mults[a])
         pot = max(potential(k, j + 1, new_mult) for k in still)
         settled = pot < best_credits(new_best) if attribution else pot <= best_credits(new_best)
         if settled:
@@ -122,7 +137,8 @@ def line_automaton(model: PayModel, symbol_ids: dict[str, int], attribution: boo
             return -1, 1
         return run + 1, 0
 
-    start_payload = ((frozenset(keys), 1, zero_best()), 0 if line_trigger else -1)
+    start_payload = ((frozenset(keys), 0 if added else 1, zero_best()),
+                     0 if line_trigger else -1)
     layers_payloads: list[list] = [[None, start_payload]]  # id 0 is DEAD
     next_tables, emit_tables, emit_infos, trigger_tables = [], [], [], []
     for j in range(n):

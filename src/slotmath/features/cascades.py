@@ -131,6 +131,10 @@ class CascadeFreeSpins:
             spin[key] = spin.get(key, 0) + w
         return CarriedFreeSpins(self.spec, spin, t.cycle, t.credits_per_bet, self.beta)
 
+    def spins_distribution(self, key):
+        """Exact law of the spins a feature started with ``key`` plays."""
+        return self.chain.spins_distribution(key)
+
     @cached_property
     def _laws(self) -> dict:
         return {}

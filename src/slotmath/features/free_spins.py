@@ -68,10 +68,90 @@ class FreeSpinsRound:
                                        c.zero_win_probability(n), c.expected_spins(n))
         return self._laws[n]
 
+    def spins_distribution(self, n: int) -> SpinCountDistribution:
+        return self.chain.spins_distribution(n)
+
     def dense(self, ns: list[int]) -> dict[int, DenseLaw]:
         step = self.chain.grid_unit * self.spec.multiplier
         return {n: DenseLaw(p, step, self.free.credits_per_bet, bound)
                 for n, (p, bound) in self.chain.dense_pmfs(ns).items()}
+
+
+@dataclass(frozen=True, eq=False)
+class StateRound:
+    """Free spins that carry a state, random awards or a growing multiplier
+    (:mod:`slotmath.markov.free_spin_state`), played by ``mechanic``'s moves.
+
+    Its keys are the award laws the trigger counts start (``((spins, weight), ...)``, spins
+    cut to ``max_spins``): counts with the same law share it.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> from slotmath.exact.free_spin_moves import PlainMoves
+    >>> t = SpinTable({(0, 0): 3, (1, 4): 1}, 4, 4, 1)
+    >>> spec = FreeSpins("S", {1: 3}, award_laws={1: {2: 1, 3: 1}})
+    >>> f = StateRound(spec, PlainMoves(t))
+    >>> f.start(1), f.law(f.start(1)).mean, f.law(f.start(1)).spins
+    (((2, 1), (3, 1)), Fraction(5, 8), Fraction(5, 2))
+    """
+
+    spec: FreeSpins
+    mechanic: object
+    reels: str = ""
+    window_multiplier: int = 1
+    name: str = "free_spins"
+    simulator: str = "slotmath.simulate.free_spin_state.play_features"
+
+    @property
+    def mark(self) -> Mark:
+        return Mark("trigger", self.spec.trigger)
+
+    @cached_property
+    def chain(self):
+        from slotmath.markov.free_spin_state import ChainRules, StateChain
+
+        spec = self.spec
+        retrigger = None
+        if spec.retrigger:
+            retrigger = tuple(spec.retrigger_for(t) for t in range(max(spec.awards) + 1))
+        return StateChain(self.mechanic, ChainRules(retrigger, spec.max_spins, spec.growth))
+
+    @property
+    def exact(self) -> bool:
+        return bool(self.chain._exact) if self.chain._exact is not None else True
+
+    def start(self, trigger_count: int):
+        law = self.spec.spins_law(trigger_count)
+        if not law:
+            return None
+        cap = self.spec.max_spins
+        out: dict[int, int] = {}
+        for n, w in law.items():
+            n = min(n, cap) if cap is not None else n
+            out[n] = out.get(n, 0) + w
+        return tuple(sorted(out.items()))
+
+    @cached_property
+    def _laws(self) -> dict:
+        return {}
+
+    def law(self, key) -> FeatureLaw:
+        if key not in self._laws:
+            c = self.chain.law(dict(key))
+            self._laws[key] = FeatureLaw(c.mean, c.second_moment, c.zero_probability,
+                                         c.spins)
+        return self._laws[key]
+
+    def dense(self, keys: list) -> dict:
+        out = {}
+        for key in keys:
+            p, unit, bound, rounding = self.chain.dense(dict(key))
+            out[key] = DenseLaw(p, unit, self.mechanic.credits_per_bet, bound, rounding)
+        return out
+
+    def spins_distribution(self, key) -> SpinCountDistribution:
+        return SpinCountDistribution(self.chain.spins_distribution(dict(key)), True)
 
 
 def _marks(game) -> tuple[Mark, ...]:
@@ -83,8 +163,26 @@ def _build(game, spin) -> FreeSpinsRound:
     """The game's free spins, playing ``spin(reel_set, multiplier)`` (a MarkedTable with the
     multiplier and every spin feature folded in)."""
     fs = game.free_spins
+    if not fs.plain:
+        return _build_state(game, spin)
     table = spin(fs.reels, fs.multiplier).spin_table()
     return FreeSpinsRound(replace(fs, multiplier=1), table, fs.reels, fs.multiplier)
+
+
+def _build_state(game, spin) -> StateRound:
+    """Free spins with a state: the mechanic its declared feature builds
+    (``build_round``), or the free spin's own table (random awards or a growing multiplier
+    only)."""
+    fs = game.free_spins
+    if fs.state is None:
+        from slotmath.exact.free_spin_moves import PlainMoves
+
+        mechanic = PlainMoves(spin(fs.reels, fs.multiplier).spin_table())
+    else:
+        from slotmath.features.registry import feature
+
+        mechanic = feature(fs.state.kind).build_round(game, spin)
+    return StateRound(fs, mechanic, fs.reels, fs.multiplier)
 
 
 @dataclass(frozen=True)
@@ -106,7 +204,7 @@ def summary(round_law, feature: FreeSpinsRound) -> FreeSpinsSummary:
     rtp = round_law.feature_mean(feature.name)
     if not p:
         return FreeSpinsSummary(Fraction(0), Fraction(0), Fraction(0), rtp, None)
-    parts = [(q / p, feature.chain.spins_distribution(n)) for n, q in starts.items()]
+    parts = [(q / p, feature.spins_distribution(n)) for n, q in starts.items()]
     exact = all(d.exact for _, d in parts)
     mixed: dict = {}
     for w, d in parts:

@@ -21,12 +21,15 @@ from slotmath.features import (
     bonus_wheel,
     cap,
     cascades,
+    collector,
     conveyor,
+    expanding_symbol,
     free_spins,
     hold_and_win,
     jackpots,
     modifiers,
     pays,
+    sticky_wilds,
 )
 from slotmath.features.base import Feature
 from slotmath.model.game import Game
@@ -39,6 +42,9 @@ REGISTRY: tuple[Feature, ...] = (
     modifiers.FEATURE,
     bonus_wheel.FEATURE,
     free_spins.FEATURE,
+    expanding_symbol.FEATURE,
+    sticky_wilds.FEATURE,
+    collector.FEATURE,
     hold_and_win.FEATURE,
     jackpots.FEATURE,
     conveyor.FEATURE,

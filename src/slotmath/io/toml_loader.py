@@ -24,6 +24,7 @@ from typing import Any
 from slotmath.errors import GameFileError, RuleError
 from slotmath.model import hit_laws, rules
 from slotmath.model.cascades import BonusEffect, BonusSymbols, Cascades, MultiplierRule
+from slotmath.model.free_spin_state import Collector, ExpandingSymbol, StickyWilds, cells_law
 from slotmath.model.game import (
     BonusWheel,
     FreeSpins,
@@ -42,7 +43,7 @@ TOP_KEYS = {
     "name", "description", "rows", "bet", "paylines", "ways", "bet_levels", "symbols",
     "groups", "reels", "free_spins", "bonus_wheel", "coin_value", "currency", "max_win",
     "jackpots", "cascades", "bonus_symbols", "random_wilds", "conveyor", "target_rtp",
-    "hold_and_win", "modifiers",
+    "hold_and_win", "modifiers", "line_multipliers",
 }
 RANDOM_WILD_KEYS = {"symbol", "weights"}
 CONVEYOR_KEYS = {"wheel", "empty_weight", "surprise", "consume_on_activation", "reset",
@@ -57,7 +58,13 @@ JACKPOT_KEYS = {"name", "seed", "contribution", "reserve", "law", "level_factors
                 } | hit_laws.PARAMETERS
 MAX_WIN_KEYS = {"bet_multiple", "currency"}
 FREE_SPIN_KEYS = {"trigger", "awards", "reels", "multiplier", "retrigger", "max_spins",
-                  "retrigger_awards", "scatter_pays"}
+                  "retrigger_awards", "scatter_pays", "random_awards", "multiplier_growth",
+                  "expanding_symbol", "sticky_wilds", "collector"}
+EXPANDING_KEYS = {"symbols"}
+STICKY_KEYS = {"symbols"}
+COLLECTOR_KEYS = {"cash", "values", "collector", "every", "retrigger", "ladder", "applies"}
+GROWTH_KEYS = {"per", "start", "step", "max", "ladder"}
+CELLS_KEYS = {"cells", "cell"}
 CASCADE_KEYS = {"refill", "multiplier", "free_multiplier", "carry_multiplier", "refill_weights"}
 MULTIPLIER_RULE_KEYS = {"start", "step", "max", "ladder"}
 BONUS_SYMBOL_KEYS = {"threshold", "accumulate", "effects", "arrangements", "shuffle"}
@@ -380,6 +387,10 @@ class _Builder:
             modifiers = read_modifiers(self, d["modifiers"])
 
         random_wilds, conveyor, target_rtp = self._persistent(d)
+        line_multipliers = d.get("line_multipliers", "multiply")
+        if line_multipliers not in rules.LINE_MULTIPLIERS:
+            self.fail("line_multipliers", 'must be "multiply" (x2 and x3 on a line pay x6) or '
+                                          f'"add" (they pay x5), got {line_multipliers!r}')
         game = self._rule(
             "", Game,
             name=name,
@@ -406,6 +417,7 @@ class _Builder:
             target_rtp=target_rtp,
             hold_and_win=hold_and_win,
             modifiers=modifiers,
+            line_multipliers=line_multipliers,
         )
         return game
 
@@ -496,8 +508,8 @@ class _Builder:
             wild = self._bool(spec.get("wild", False), f"{key}.wild")
             scatter = self._bool(spec.get("scatter", False), f"{key}.scatter")
             bonus = self._bool(spec.get("bonus", False), f"{key}.bonus")
-            if wild and scatter:
-                self.fail(key, "a symbol cannot be both wild and scatter: declare two symbols")
+            # wild and scatter at once (the book of a Book game) is allowed: it stands in on
+            # lines and ways and pays and triggers by its count anywhere
             if bonus and (wild or scatter):
                 self.fail(key, "a bonus symbol cannot also be wild or scatter: keep one of them")
             # Line and ways pays count reels; scatters count every position of the window.
@@ -516,7 +528,7 @@ class _Builder:
                                           bet_levels, limit, limit_what,
                                           set(pays) if scatter else None)
             multiplier = self._int(spec.get("multiplier", 1), f"{key}.multiplier", 1)
-            if multiplier != 1 and (scatter or bonus):
+            if multiplier != 1 and (scatter and not wild or bonus):
                 kind = "scatter" if scatter else "bonus symbol"
                 self.fail(f"{key}.multiplier", f"a {kind} takes part in no line or way, so it "
                                                "cannot multiply: remove multiplier")
@@ -641,16 +653,26 @@ class _Builder:
         if not isinstance(trigger, str):
             self.fail(f"{key}.trigger", f"must be a symbol name (a string), got {trigger!r}")
         self._rule(key, rules.check_trigger, trigger, symbols)
-        if "awards" not in spec:
+        if "awards" not in spec and "random_awards" not in spec:
             self.fail(f"{key}.awards", "missing: spins awarded by trigger count, "
                                        "e.g. awards = { 3 = 10 }")
+        if "awards" in spec and "random_awards" in spec:
+            self.fail(f"{key}.awards", "give either awards or random_awards (the spins drawn "
+                                       "by weight), not both")
 
         def award(spins, count_key):
             self._rule(count_key, rules.check_award, spins)
             return spins
 
-        awards = self._count_table(spec["awards"], (key, "awards"), window,
-                                   "positions in the window", value=award)
+        award_laws = None
+        if "random_awards" in spec:
+            award_laws = self._count_table(spec["random_awards"], (key, "random_awards"), window,
+                                           "positions in the window", value=self._award_law)
+            awards = {c: max(n for n, w in law.items() if w) for c, law in award_laws.items()}
+            award_laws = _frozen_map({c: _frozen_map(law) for c, law in award_laws.items()})
+        else:
+            awards = self._count_table(spec["awards"], (key, "awards"), window,
+                                       "positions in the window", value=award)
         self._rule(key, rules.check_awards, awards)
         reels = spec.get("reels", "base")
         if not isinstance(reels, str):
@@ -667,8 +689,117 @@ class _Builder:
                 spec["retrigger_awards"], (key, "retrigger_awards"), window,
                 "positions in the window", value=award))
         scatter_pays = self._bool(spec.get("scatter_pays", True), f"{key}.scatter_pays")
+        growth = None
+        if "multiplier_growth" in spec:
+            growth = self._growth(spec["multiplier_growth"], f"{key}.multiplier_growth")
+        states = [k for k in ("expanding_symbol", "sticky_wilds", "collector") if k in spec]
+        if len(states) > 1:
+            self.fail(f"{key}.{states[1]}", f"a feature carries one state: give {states[0]} or "
+                                            f"{states[1]}, not both")
+        state = None
+        if states:
+            state = getattr(self, "_" + states[0])(spec[states[0]], f"{key}.{states[0]}")
         return self._rule(key, FreeSpins, trigger, _frozen_map(awards), reels, multiplier,
-                          retrigger, max_spins, retrigger_awards, scatter_pays)
+                          retrigger, max_spins, retrigger_awards, scatter_pays, award_laws,
+                          growth, state)
+
+    # -- free spins with a state (slotmath.model.free_spin_state) ---------------------------
+    def _award_law(self, value, key: str) -> dict[int, int]:
+        """One count's random award: ``{ spins = weight }`` or ``{ cells = 9, cell = { 1 = 3,
+        2 = 2, 3 = 1 } }`` (the sum of that many cells revealed, each drawn by weight)."""
+        if not isinstance(value, Mapping):
+            self.fail(key, "must be a table { spins = weight } like { 9 = 3, 12 = 1 }, or "
+                           "{ cells = 9, cell = { 1 = 3, 2 = 2, 3 = 1 } }")
+
+        def weight(w, sub):
+            self._int(w, sub, 0)
+            return w
+
+        if "cells" in value or "cell" in value:
+            self._unknown(value, CELLS_KEYS, key)
+            if "cells" not in value or "cell" not in value:
+                self.fail(key, "give both cells (how many are revealed) and cell "
+                               "({ spins = weight } of one cell)")
+            cells = self._int(value["cells"], f"{key}.cells", 1)
+            if cells > 50:
+                self.fail(f"{key}.cells", f"at most 50 cells, got {cells}")
+            cell = self._count_table(value["cell"], (*key.split("."), "cell"), 10_000,
+                                     "spins", value=weight)
+            self._rule(f"{key}.cell", rules.check_award_law, cell)
+            return cells_law(cells, cell)
+        law = {}
+        for raw, w in value.items():
+            sub = f"{key}.{key_path(raw)}"
+            spins = self._count(raw, sub)
+            law[spins] = weight(w, sub)
+        self._rule(key, rules.check_award_law, law)
+        return law
+
+    def _growth(self, spec, key: str) -> MultiplierRule:
+        spec = self._table(spec, key, GROWTH_KEYS, '{ per = "spin", start = 1, step = 1 } or '
+                                                   '{ per = "spin", ladder = [1, 2, 3, 5] }')
+        per = spec.get("per", "spin")
+        if per != "spin":
+            self.fail(f"{key}.per", f'must be "spin" (a multiplier per collector is the '
+                                    f"collector's ladder with every = 1; per cascade, "
+                                    f"[cascades] free_multiplier), got {per!r}")
+        return self._multiplier_rule({k: v for k, v in spec.items() if k != "per"}, key)
+
+    def _weights(self, table, key: str, what: str) -> tuple[tuple[str, int], ...]:
+        if not isinstance(table, Mapping) or not table:
+            self.fail(key, f"must be a table of {what} = weight, like {{ A = 3, K = 1 }}")
+        for name, w in table.items():
+            self._int(w, f"{key}.{key_path(name)}", 0)
+        return tuple(table.items())
+
+    def _names(self, value, key: str) -> tuple[str, ...]:
+        if (not isinstance(value, list) or not value
+                or not all(isinstance(v, str) for v in value)):
+            self.fail(key, f'must be a list of symbol names like ["W"], got {value!r}')
+        return tuple(value)
+
+    def _expanding_symbol(self, spec, key: str) -> ExpandingSymbol:
+        spec = self._table(spec, key, EXPANDING_KEYS, "symbols = { A = 1, K = 1 } (weights)")
+        if "symbols" not in spec:
+            self.fail(f"{key}.symbols", "missing: the symbols drawn and their weights, like "
+                                        "{ A = 3, K = 2 }")
+        return self._rule(key, ExpandingSymbol, self._weights(spec["symbols"],
+                                                              f"{key}.symbols", "symbol"))
+
+    def _sticky_wilds(self, spec, key: str) -> StickyWilds:
+        spec = self._table(spec, key, STICKY_KEYS, 'symbols = ["W"]')
+        if "symbols" not in spec:
+            self.fail(f"{key}.symbols", 'missing: the wilds that stick, like ["W2", "W3"]')
+        return self._rule(key, StickyWilds, self._names(spec["symbols"], f"{key}.symbols"))
+
+    def _collector(self, spec, key: str) -> Collector:
+        spec = self._table(spec, key, COLLECTOR_KEYS, 'cash = ["F"], values = { "2" = 3 }, '
+                                                      'collector = "W"')
+        for need in ("cash", "values", "collector"):
+            if need not in spec:
+                self.fail(f"{key}.{need}", "missing: see docs/game-format.md, Free spins with "
+                                           "a state")
+        cash = self._names(spec["cash"], f"{key}.cash")
+        collector = self._name(spec["collector"], f"{key}.collector", "a symbol name")
+        raw = spec["values"]
+        if not isinstance(raw, Mapping) or not raw:
+            self.fail(f"{key}.values", 'must be a table of value (total bets) = weight, like '
+                                       '{ "2" = 30, "0.5" = 10 }')
+        values = []
+        for text, w in raw.items():
+            sub = f"{key}.values.{key_path(text)}"
+            values.append((self._pay(text, sub), self._int(w, sub, 0)))
+        ladder = spec.get("ladder", [2, 3, 10])
+        if not isinstance(ladder, list):
+            self.fail(f"{key}.ladder", f"must be a list of whole multipliers like [2, 3, 10], "
+                                       f"got {ladder!r}")
+        for i, m in enumerate(ladder):
+            self._int(m, f"{key}.ladder[{i}]", 1)
+        applies = spec.get("applies", "collected")
+        return self._rule(key, Collector, cash, tuple(values), collector,
+                          self._int(spec.get("every", 4), f"{key}.every", 1),
+                          self._int(spec.get("retrigger", 10), f"{key}.retrigger", 0),
+                          tuple(ladder), applies)
 
     # -- cascades and frozen bonus symbols ------------------------------------------------
     def _table(self, spec, key: str, allowed: set[str], what: str) -> Mapping:

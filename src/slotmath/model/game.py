@@ -18,7 +18,8 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from slotmath.model import rules
-from slotmath.model.cascades import BonusSymbols, Cascades
+from slotmath.model.cascades import BonusSymbols, Cascades, MultiplierRule
+from slotmath.model.free_spin_state import Collector, ExpandingSymbol, StickyWilds
 from slotmath.model.hold_and_win import HoldAndWin
 from slotmath.model.modifiers import Modifiers
 from slotmath.model.persistent import Conveyor, RandomWilds
@@ -209,9 +210,38 @@ class FreeSpins:
     max_spins: int | None = None
     retrigger_awards: Mapping[int, int] | None = None  # awards in free spins (None: awards)
     scatter_pays: bool = True  # scatter pays apply in free spins
+    # -- free spins with a state (issue 21; docs/game-format.md "Free spins with a state") --
+    # count -> {spins: weight}: the spins awarded by the trigger drawn by weight (``awards``
+    # then holds the most each count can award)
+    award_laws: Mapping[int, Mapping[int, int]] | None = None
+    growth: MultiplierRule | None = None  # the win multiplier of the k-th free spin (k from 0)
+    state: ExpandingSymbol | StickyWilds | Collector | None = None
 
     def __post_init__(self):
         rules.check_free_spins(self)
+
+    @property
+    def plain(self) -> bool:
+        """Whether the feature carries nothing from spin to spin but the spins (no state,
+        no random award, no growing multiplier): the plain chain
+        (:mod:`slotmath.markov.free_spins`) plays it."""
+        return self.award_laws is None and self.growth is None and self.state is None
+
+    def spins_law(self, count: int) -> dict[int, int]:
+        """The spins ``count`` trigger symbols award, as ``{spins: weight}`` (empty: none).
+
+        Examples
+        --------
+        >>> FreeSpins("SC", {3: 10}).spins_law(4)
+        {10: 1}
+        >>> FreeSpins("SC", {3: 12}, award_laws={3: {9: 1, 12: 2}}).spins_law(3)
+        {9: 1, 12: 2}
+        """
+        if self.award_laws is not None:
+            law = _by_count(self.award_laws, count)
+            return {n: w for n, w in law.items() if w} if law else {}
+        n = self.award_for(count)
+        return {n: 1} if n else {}
 
     def retrigger_for(self, count: int) -> int:
         """Spins awarded during free spins for ``count`` trigger symbols.
@@ -392,6 +422,9 @@ class Game:
     target_rtp: Fraction | None = None  # the designer's RTP target, in percent
     hold_and_win: HoldAndWin | None = None  # cash respins (slotmath.model.hold_and_win)
     modifiers: Modifiers | None = None  # base-game modifiers (slotmath.model.modifiers)
+    # how the multipliers of a line's run combine: "multiply" (x2 and x3 pay x6) or "add"
+    # (x2 and x3 pay x5; a run without a multiplier symbol pays x1)
+    line_multipliers: str = "multiply"
 
     def __post_init__(self):
         rules.check_game(self)

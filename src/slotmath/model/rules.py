@@ -59,11 +59,15 @@ __all__ = [
     "WHEEL_PER_SPIN",
     "RuleError",
     "check_award",
-    "check_awards",
+    "check_award_law",
+    "check_award_laws",
     "check_can_be_won",
     "check_coin_value",
+    "check_collector",
     "check_contributions",
     "check_declared",
+    "check_expanding_symbol",
+    "check_free_spin_state_in_game",
     "check_free_spins",
     "check_free_spins_in_game",
     "check_game",
@@ -82,6 +86,8 @@ __all__ = [
     "check_seed",
     "check_share",
     "check_spin_multiplier",
+    "check_sticky_size",
+    "check_sticky_wilds",
     "check_stop_weight",
     "check_stop_weights",
     "check_strip",
@@ -93,6 +99,7 @@ __all__ = [
     "check_wheel_jackpots",
     "check_wheel_weights",
     "check_whole",
+    "sticky_size",
 ]
 
 #: How a bonus wheel is played when several lines trigger it.
@@ -403,6 +410,40 @@ def check_free_spins(free_spins: FreeSpins) -> None:
             raise err.within("retrigger_awards") from None
     check_spin_multiplier(free_spins.multiplier)
     check_max_spins(free_spins.max_spins)
+    if free_spins.award_laws is not None:
+        check_award_laws(free_spins.award_laws, free_spins.awards)
+        if free_spins.retrigger and free_spins.retrigger_awards is None:
+            raise RuleError("retrigger_awards", "missing: with random_awards a retrigger needs "
+                                                "its own fixed awards, e.g. { 3 = 5 }")
+
+
+def check_award_law(law: Mapping[int, int], field: str | None = None) -> None:
+    """One random award: ``{ spins = weight }``, spins >= 1, weights whole >= 0, not all 0.
+
+    Examples
+    --------
+    >>> check_award_law({9: 0, 12: 0}, "random_awards.3")
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: random_awards.3: all weights are zero: one award needs a weight > 0
+    """
+    if not law:
+        raise RuleError(field, "must list at least one award, like { 9 = 3, 12 = 1 }")
+    for spins, weight in law.items():
+        check_award(spins, f"{field}.{spins}" if field else str(spins))
+        check_whole(weight, f"{field}.{spins}" if field else str(spins), 0)
+    if not any(law.values()):
+        raise RuleError(field, "all weights are zero: one award needs a weight > 0")
+
+
+def check_award_laws(laws: Mapping[int, Mapping[int, int]], awards: Mapping[int, int]) -> None:
+    """Random awards by trigger count; ``awards`` holds the most each count awards."""
+    for count, law in laws.items():
+        check_award_law(law, f"random_awards.{count}")
+    most = {c: max(n for n, w in law.items() if w) for c, law in laws.items()}
+    if dict(awards) != most:
+        raise RuleError("awards", "with random_awards, awards must be the largest award of "
+                                  f"each count, {most}", dict(awards))
 
 
 def check_trigger(name: str, symbols: Mapping, field: str | None = "trigger") -> None:
@@ -419,6 +460,172 @@ def check_free_spins_in_game(free_spins: FreeSpins, symbols: Mapping,
     """What the free spins name in their game: a scatter trigger and a reel set."""
     check_trigger(free_spins.trigger, symbols)
     check_reel_set_name(free_spins.reels, reel_sets)
+
+
+# -- free spins with a state (slotmath.model.free_spin_state) ------------------------------------
+
+
+def check_expanding_symbol(spec) -> None:
+    """At least one symbol to draw, each listed once with a whole weight >= 0, not all 0."""
+    if not spec.symbols:
+        raise RuleError("symbols", 'must list at least one symbol and its weight, like '
+                                   '{ A = 3, K = 2 }')
+    names = [s for s, _ in spec.symbols]
+    if len(set(names)) != len(names):
+        raise RuleError("symbols", "lists a symbol twice: give each once", names)
+    for name, w in spec.symbols:
+        check_whole(w, f"symbols.{name}", 0)
+    if not any(w for _, w in spec.symbols):
+        raise RuleError("symbols", "all weights are zero: one symbol needs a weight > 0")
+
+
+def check_sticky_wilds(spec) -> None:
+    """At least one sticky wild, each listed once."""
+    if not spec.symbols:
+        raise RuleError("symbols", 'must list at least one wild, like ["W"]')
+    if len(set(spec.symbols)) != len(spec.symbols):
+        raise RuleError("symbols", "lists a symbol twice: give each once", list(spec.symbols))
+
+
+def check_collector(spec) -> None:
+    """Cash symbols and their value table, the ladder, ``every`` and ``retrigger``.
+
+    Examples
+    --------
+    >>> from slotmath.model.free_spin_state import Collector
+    >>> Collector(("F",), ((Fraction(2), 1),), "W", every=0)
+    Traceback (most recent call last):
+    ...
+    slotmath.errors.RuleError: every: must be >= 1, got 0
+    """
+    from slotmath.model.free_spin_state import COLLECTOR_APPLIES
+
+    if not spec.cash:
+        raise RuleError("cash", 'must name at least one cash symbol, like ["FISH"]')
+    if spec.collector in spec.cash:
+        raise RuleError("collector", f"{spec.collector!r} is also a cash symbol: a symbol "
+                                     "either carries a value or collects")
+    if not spec.values:
+        raise RuleError("values", 'must list at least one value and its weight, like '
+                                  '{ "2" = 30, "5" = 10 }')
+    for value, w in spec.values:
+        if not value > 0:
+            raise RuleError(f"values.{value}", "a cash value (total bets) must be > 0", value)
+        check_whole(w, f"values.{value}", 0)
+    if not any(w for _, w in spec.values):
+        raise RuleError("values", "all weights are zero: one value needs a weight > 0")
+    check_whole(spec.every, "every", 1)
+    check_whole(spec.retrigger, "retrigger", 0)
+    for i, m in enumerate(spec.ladder):
+        check_whole(m, f"ladder[{i}]", 1)
+    if spec.applies not in COLLECTOR_APPLIES:
+        raise RuleError("applies", 'must be "collected" (the ladder multiplies collected '
+                                   'values) or "all" (every win of the spin)', spec.applies)
+
+
+def check_free_spin_state_in_game(game) -> None:
+    """What a free-spin state (and random awards, a growing multiplier) names in its game,
+    and what it combines with: it is analysed and simulated with the paid spin's pays only,
+    so any other section is refused; retriggers need ``max_spins`` (the chain runs over
+    spins left and spins awarded)."""
+    fs = game.free_spins
+    if fs is None or fs.plain:
+        if game.line_multipliers not in LINE_MULTIPLIERS:
+            raise RuleError("line_multipliers", 'must be "multiply" or "add"',
+                            game.line_multipliers)
+        if game.line_multipliers == "add" and game.paylines is None:
+            raise RuleError("line_multipliers", '"add" combines the multipliers of a line: it '
+                                                "needs paylines, and this is a ways game")
+        return
+    if game.line_multipliers not in LINE_MULTIPLIERS:
+        raise RuleError("line_multipliers", 'must be "multiply" or "add"', game.line_multipliers)
+    key = ("free_spins." + fs.state.kind if fs.state is not None else
+           "free_spins.random_awards" if fs.award_laws is not None
+           else "free_spins.multiplier_growth")
+    # (what these keys combine with is COMBINE's: check_combination refused the rest)
+    if fs.retrigger and fs.max_spins is None:
+        raise RuleError("free_spins.max_spins", f"missing: free spins that retrigger with "
+                        f"[{key}] need max_spins (the exact chain runs over spins left and "
+                        "spins awarded)")
+    state = fs.state
+    symbols = game.symbols
+    if state is None:
+        return
+    where = f"free_spins.{state.kind}"
+    if state.kind == "expanding_symbol":
+        if game.paylines is None:
+            raise RuleError(where, "an expanding symbol pays on every payline: it needs "
+                                   "paylines, and this is a ways game")
+        for name, _ in state.symbols:
+            check_declared(name, symbols, f"{where}.symbols.{name}")
+            s = symbols[name]
+            if s.wild or s.scatter or s.bonus or not s.pays:
+                raise RuleError(f"{where}.symbols.{name}", f"{name!r} must be a plain symbol "
+                                "with line pays (it pays on every line for the reels it covers)")
+    elif state.kind == "sticky_wilds":
+        for name in state.symbols:
+            check_declared(name, symbols, f"{where}.symbols")
+            if not symbols[name].wild:
+                raise RuleError(f"{where}.symbols", f"{name!r} is not a wild symbol")
+        check_sticky_size(game)
+    else:
+        check_declared(state.collector, symbols, f"{where}.collector")
+        if not symbols[state.collector].wild:
+            raise RuleError(f"{where}.collector", f"{state.collector!r} must be a wild symbol "
+                                                  "(the collector)")
+        for name in state.cash:
+            check_declared(name, symbols, f"{where}.cash")
+            s = symbols[name]
+            if s.wild or s.scatter or s.bonus:
+                raise RuleError(f"{where}.cash", f"{name!r} must be a plain symbol (cash "
+                                                 "symbols are collected, never substituted)")
+
+
+def sticky_size(game) -> tuple[int, int]:
+    """The size of a sticky-wild game's exact chain: (states of the sticky cells, joint
+    digits the engine counts per spin).
+
+    A state gives each cell of a reel whose free strip shows a sticky wild one of (its
+    reel's sticky wilds + 1) values; a spin counts, jointly with its credits, where wilds
+    land on each such reel (one digit of (wilds + 1) ** rows values a reel) and the capped
+    count of each scatter that pays or triggers (:data:`MAX_SCATTER_STATES` bounds the
+    product, as it bounds the scatters' alone).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> sticky_size(slotmath.load_game("tests/data/free_spin_state/tiny_sticky.toml"))
+    (8, 32)
+    """
+    fs = game.free_spins
+    states = digits = 1
+    for j, reel in enumerate(game.reel_sets[fs.reels].reels):
+        here = {s for s in reel.symbols if s in fs.state.symbols}
+        if here:
+            states *= (len(here) + 1) ** game.rows[j]
+            digits *= (len(here) + 1) ** game.rows[j]
+    for cap in game.scatter_caps().values():
+        digits *= cap + 1
+    return states, digits
+
+
+def check_sticky_size(game) -> None:
+    """A sticky-wild chain whose per-spin joint digits would not fit the engine's table is
+    refused, with the chain's size, before anything is allocated (its float64 solution for
+    such chains is not written)."""
+    states, digits = sticky_size(game)
+    if digits > MAX_SCATTER_STATES:
+        gib = digits * digits * 8 / 2**30
+        raise RuleError("free_spins.sticky_wilds",
+                        f"the chain has {states:,} sticky states and a spin counts "
+                        f"{digits:,} joint landing and scatter states, a {gib:,.3g} GiB "
+                        f"table (at most {MAX_SCATTER_STATES:,}): the exact engine cannot "
+                        "hold it; put the sticky wilds on fewer reels or rows, or fewer "
+                        "kinds of sticky wild")
+
+
+#: how the multipliers of a line's run combine (``Game.line_multipliers``)
+LINE_MULTIPLIERS = ("multiply", "add")
 
 
 # -- cascades and bonus symbols ---------------------------------------------------------------------
@@ -547,7 +754,7 @@ def check_cascades_in_game(game) -> None:
                                                   "game (ways = true)")
     fs = game.free_spins
     if fs is not None and c is None:
-        if fs.retrigger_awards is not None:
+        if fs.retrigger_awards is not None and fs.plain:  # (the stateful chain honours it)
             raise RuleError("free_spins.retrigger_awards", "is honoured by the cascade engine "
                             "only: give awards for retriggers, or add [cascades]")
         if not fs.scatter_pays:
@@ -681,6 +888,7 @@ def check_game(game: Game) -> None:
             check_modifiers_in_game(game)
         except RuleError as err:
             raise err.within("modifiers") from None
+    check_free_spin_state_in_game(game)
     if game.free_spins is not None:
         check_free_spins_end(game)
 
@@ -703,14 +911,41 @@ COMBINE = (
     ("cascades", "bonus_symbols", "free_spins"),
     ("hold_and_win", "modifiers"),
     ("conveyor", "random_wilds"),
+    # free spins that carry a state, draw their awards or grow their multiplier are analysed
+    # with the paid spin's pays only (a feature carries one state: the loader refuses two)
+    ("free_spins", "free_spins.random_awards", "free_spins.multiplier_growth",
+     "free_spins.expanding_symbol"),
+    ("free_spins", "free_spins.random_awards", "free_spins.multiplier_growth",
+     "free_spins.sticky_wilds"),
+    ("free_spins", "free_spins.random_awards", "free_spins.multiplier_growth",
+     "free_spins.collector"),
 )
+#: the keys of ``[free_spins]`` that change how its chain runs: each a section of its own here
+FREE_SPIN_KEYS = ("free_spins.random_awards", "free_spins.multiplier_growth",
+                  "free_spins.expanding_symbol", "free_spins.sticky_wilds",
+                  "free_spins.collector")
 SECTIONS = ("free_spins", "bonus_wheel", "jackpots", "max_win", "cascades", "bonus_symbols",
-            "hold_and_win", "modifiers", "conveyor", "random_wilds")
+            "hold_and_win", "modifiers", "conveyor", "random_wilds") + FREE_SPIN_KEYS
+
+
+def _has(game, section: str) -> bool:
+    if section in FREE_SPIN_KEYS:
+        fs = getattr(game, "free_spins", None)
+        key = section.split(".")[1]
+        if fs is None:
+            return False
+        if key == "random_awards":
+            return fs.award_laws is not None
+        if key == "multiplier_growth":
+            return fs.growth is not None
+        return fs.state is not None and fs.state.kind == key
+    return bool(getattr(game, section, None))
 
 
 def sections_of(game) -> tuple[str, ...]:
-    """The game-file sections (mechanics) ``game`` has, in :data:`SECTIONS` order."""
-    return tuple(s for s in SECTIONS if getattr(game, s, None))
+    """The game-file sections (mechanics) ``game`` has, in :data:`SECTIONS` order (the keys
+    of ``[free_spins]`` that change its chain count as sections of their own)."""
+    return tuple(s for s in SECTIONS if _has(game, s))
 
 
 def check_combination(game) -> None:
@@ -757,7 +992,7 @@ def check_free_spins_end(game) -> None:
     free spins that retrigger need ``max_spins`` (their chain runs over spins left and spins
     awarded)."""
     fs = game.free_spins
-    if not fs.retrigger or fs.max_spins is not None:
+    if not fs.retrigger or fs.max_spins is not None or not fs.plain:
         return
     if getattr(game, "cascades", None) is not None:
         raise RuleError("free_spins.max_spins", "missing: a cascading game's free spins that "

@@ -33,14 +33,27 @@ def json_section(a) -> dict:
 
 def tables(a) -> list:
     fs, spec = a.features["free_spins"], a.game.free_spins
-    rules = rules_table([
+    awarded = (", ".join(f"{c}: {n}" for c, n in sorted(spec.awards.items()))
+               if spec.award_laws is None else
+               "; ".join(f"{c}: " + ", ".join(f"{n} (weight {w})" for n, w in law.items())
+                         for c, law in sorted(spec.award_laws.items())))
+    rows = [
         ("trigger symbol", spec.trigger),
-        ("spins awarded (by count)", ", ".join(f"{c}: {n}" for c, n in sorted(spec.awards.items()))),
+        ("spins awarded (by count)", awarded),
         ("reel set", spec.reels),
         ("win multiplier", spec.multiplier),
         ("retrigger", "yes" if spec.retrigger else "no"),
         ("max spins", "none" if spec.max_spins is None else spec.max_spins),
-    ])
+    ]
+    if spec.growth is not None:
+        g = spec.growth
+        rows.append(("multiplier by spin", "ladder " + " -> ".join(f"x{m}" for m in g.ladder)
+                     if g.ladder is not None else
+                     f"x{g.start} + {g.step} a spin" + ("" if g.max is None else
+                                                        f", at most x{g.max}")))
+    if spec.state is not None:
+        rows.append(("state", spec.state.kind.replace("_", " ")))
+    rules = rules_table(rows)
     if not fs.trigger_probability:
         figures = figure_table([
             figure_row("trigger probability", Fraction(0), method="never: the trigger cannot "

@@ -58,6 +58,35 @@ def line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay):
     return out
 
 
+@njit(cache=True)
+def line_pay_table_added(n_classes, n_reels, member, class_multiplier, key_pay):
+    """:func:`line_pay_table` with the run's multipliers added (``line_multipliers = "add"``:
+    the sum of those above 1, x1 without one), as ``PayModel.line_win``."""
+    size = n_classes**n_reels
+    out = np.empty(size, np.int64)
+    classes = np.empty(n_reels, np.int64)
+    for index in range(size):
+        rest = index
+        for j in range(n_reels - 1, -1, -1):
+            classes[j] = rest % n_classes
+            rest //= n_classes
+        best = 0
+        for k in range(member.shape[0]):
+            run = 0
+            total = 0
+            for j in range(n_reels):
+                c = classes[j]
+                if member[k, c] == 0:
+                    break
+                run += 1
+                if class_multiplier[c] > 1:
+                    total += class_multiplier[c]
+            if run > 0:
+                best = max(best, key_pay[k, run] * max(total, 1))
+        out[index] = best
+    return out
+
+
 class SpinTables(NamedTuple):
     """What the spin kernel pays with: one reel set (:class:`~slotmath.simulate.tables.ReelTables`)
     under one pay model (:class:`~slotmath.simulate.tables.PayTables`), built once by

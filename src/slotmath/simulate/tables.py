@@ -52,7 +52,7 @@ import numpy as np
 from slotmath.evaluate.compiled import compile_game
 from slotmath.evaluate.window import PayModel
 from slotmath.model.game import Game
-from slotmath.simulate._kernels import SpinTables, line_pay_table
+from slotmath.simulate._kernels import SpinTables, line_pay_table, line_pay_table_added
 
 MODE_LINE_TABLE, MODE_LINE_GENERIC, MODE_WAYS = 0, 1, 2
 MAX_TABLE_ENTRIES = 1 << 21  # 16 MB of int64 line pays at most
@@ -139,12 +139,17 @@ def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE
         mode = MODE_WAYS
     elif n_reels >= 2 and n_classes**n_reels <= max_table_entries:
         mode = MODE_LINE_TABLE
-        pay_table = line_pay_table(n_classes, n_reels, member, class_multiplier, key_pay)
+        table = line_pay_table_added if game.line_multipliers == "add" else line_pay_table
+        pay_table = table(n_classes, n_reels, member, class_multiplier, key_pay)
         pays_at_all = pay_table.reshape(n_classes, n_classes, -1) != 0
         may_pay_12 = pays_at_all.any(axis=2)
         if n_reels >= 3:
             pays_at_all = pays_at_all.reshape(n_classes, n_classes, n_classes, -1)
             may_pay_23 = pays_at_all.any(axis=(0, 3))
+    elif game.line_multipliers == "add":  # the generic kernel multiplies
+        raise ValueError(f"line_multipliers = \"add\" is simulated through a table of every "
+                         f"line's pay: {n_classes} line classes on {n_reels} reels need "
+                         f"{n_classes**n_reels:,} entries (at most {max_table_entries:,})")
     else:
         mode = MODE_LINE_GENERIC
 
