@@ -144,4 +144,5 @@ FEATURE = Feature(
     checks="slotmath.report.free_spins:entries",
     awards=_awards,
     listed=True,
+    book="slotmath.publish.free_spins:book",
 )
