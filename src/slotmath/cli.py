@@ -1,4 +1,5 @@
-"""Command line: ``slotmath analyze``, ``simulate``, ``check`` and ``report``.
+"""Command line: ``slotmath analyze``, ``simulate``, ``check``, ``report``, ``workbench``,
+``export-stake`` and ``verify-stake``.
 
 Bad input is reported on one line naming the file, the key and what is wrong, with exit
 status 2; the CLI never prints a traceback.
@@ -75,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     _check_parser(sub)
     _report_parser(sub)
     _workbench_parser(sub)
+    _publish_parsers(sub)
     return p
 
 
@@ -120,6 +122,54 @@ def _report_parser(sub) -> None:
                    help="bet level (default: the game's first level)")
     r.add_argument("--xlsx", default=None, metavar="OUT.xlsx", help="write the workbook here")
     r.add_argument("--html", default=None, metavar="OUT.html", help="write the HTML report here")
+
+
+def _publish_parsers(sub) -> None:
+    from slotmath.publish.table import ROUNDINGS
+
+    e = sub.add_parser("export-stake", help="write the Stake Engine RGS upload (index.json, "
+                                            "lookup table, books) with an RTP report")
+    e.add_argument("file", help=FILE_HELP)
+    e.add_argument("--out", required=True, metavar="DIR",
+                   help="the export directory (created; see --force)")
+    e.add_argument("--mode", action="append", default=None, metavar="NAME",
+                   help="a mode to export (repeatable; default and only choice today: base)")
+    e.add_argument("--rounding", choices=ROUNDINGS, default="nearest",
+                   help="how a win becomes a payout in 0.1x steps (default nearest; keep-rtp "
+                        "shares a win between its two neighbouring steps so the RTP is kept)")
+    e.add_argument("--bet-level", type=int, default=None,
+                   help="bet level (default: the game's first level)")
+    e.add_argument("--force", action="store_true", help="replace a non-empty DIR")
+    v = sub.add_parser("verify-stake", help="Stake Engine's format and approval checks of an "
+                                            "export directory (exit 1 when any fails)")
+    v.add_argument("file", metavar="DIR", help="a directory with index.json")
+
+
+def _export_stake(args) -> int:
+    import slotmath
+    from slotmath.publish import export_stake, verify_stake
+    from slotmath.publish.stake import report_text
+
+    game = slotmath.load_game(args.file)
+    level = _level(game, args.bet_level, args.file)
+    export = export_stake(game, args.out, modes=args.mode, rounding=args.rounding,
+                          level=level, force=args.force)
+    print(report_text(export.report), end="")
+    print("\n".join(f"wrote {export.directory / name} ({size:,} bytes)"
+                    for name, size in export.sizes.items()))
+    print(verify_stake(args.out).text(), end="")
+    return 0
+
+
+def _verify_stake(args) -> int:
+    from slotmath.publish import BadExport, verify_stake
+
+    try:
+        result = verify_stake(args.file)
+    except BadExport as exc:  # its message names the directory already
+        raise GameFileError(None, None, str(exc)) from None
+    print(result.text(), end="")
+    return 0 if result.passed else 1
 
 
 def _level(game, value, label) -> int:
@@ -300,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         commands = {"analyze": _analyze, "simulate": _simulate, "check": _check,
-                    "report": _report, "workbench": _workbench}
+                    "report": _report, "workbench": _workbench,
+                    "export-stake": _export_stake, "verify-stake": _verify_stake}
         return commands[args.command](args)
     except GameFileError as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)

@@ -125,7 +125,7 @@ def export_law(analysis) -> ExportLaw:
     index = {int(c): i for i, c in enumerate(credits.tolist())}
     floor = max(float(d.noise_floor), 0.0)
     for c, w in none.items():
-        at = c if not moved else int(round(c / grid)) * grid
+        at = c if not moved else round(c / grid) * grid
         e = w / cycle
         i = index.get(at)
         if i is None:  # the FFT's noise floor dropped it: it is all exact mass

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -163,12 +164,29 @@ def _report(game, analysis, mode: str, law, probabilities, table: LookupTable, b
         "books": {"count": len(table.rows), "by_kind": kinds,
                   "paying_the_payout_exactly": on_payout,
                   "full_cycles_visited": books.visited_full_cycles},
-        "rtp_error_bound": abs(float(total_change)) + analysis.rtp_error,
+        "rtp_error_bound": _upper(_upper(abs(float(total_change))) + analysis.rtp_error),
     }
+
+
+def _upper(x: float) -> float:
+    """The float just above ``x``: a bound written as a float stays a bound (``float`` of a
+    fraction and a float sum both round to nearest, possibly down)."""
+    return math.nextafter(x, math.inf) if x else x
 
 
 def _pct(x) -> str:
     return f"{float(x):+.10%}"
+
+
+def _change(fig: dict) -> str:
+    """A change of the RTP: percent, and the exact fraction when it is one and short."""
+    text = _pct(fig["float"])
+    exact = fig.get("exact")
+    if exact == "0":
+        return text + " (exactly 0)"
+    if exact and len(exact) <= 60:
+        return f"{text} (exactly {exact})"
+    return text + (" (exact fraction in report.json)" if exact else "")
 
 
 def report_text(report: dict) -> str:
@@ -176,50 +194,57 @@ def report_text(report: dict) -> str:
     r = report
     t, c, law = r["table"], r["rtp_change"], r["law"]
     exact = r["exact_rtp"]
+    if exact["exact"] and len(exact["exact"]) < 80:
+        exact_text = f" = {exact['exact']}"
+    elif exact["exact"]:
+        exact_text = " (an exact fraction, in report.json)"
+    else:
+        exact_text = f" (numerical, error <= {r['exact_rtp_error']:.1e})"
+    table_text = f" = {t['rtp']['exact']}" if len(t["rtp"]["exact"]) < 80 else ""
+    numerical = ""
+    if not law["exact"]:
+        numerical = (f"; numerical part scaled by {law['numerical_scale']:.15g} to the exact "
+                     f"start probability {law['started_probability']['exact']}; its stated "
+                     f"error <= {law['numerical_error_bound']:.1e} of probability")
+    aimed = ", weight moved to aim at the exact RTP" if r["rounding"] == "keep-rtp" else ""
+    unplaced = r["rows_without_a_book"]
+    if t["exact_weights"]:
+        weights = "exact: each row's probability times one common denominator"
+    else:
+        weights = (f"scaled: the exact weights need a denominator of "
+                   f"{t['exact_denominator_bits']} bits")
     lines = [
-        f"Stake Engine export: {r['game']} (mode {r['mode']}, bet level {r['bet_level']}, "
-        f"rounding {r['rounding']})",
-        f"exact RTP: {exact['float']:.10%}"
-        + (f" = {exact['exact']}" if exact["exact"] and len(exact["exact"]) < 80 else
-           " (an exact fraction, in report.json)" if exact["exact"] else
-           f" (numerical, error <= {r['exact_rtp_error']:.1e})"),
-        f"table RTP: {t['rtp']['float']:.10%}"
-        + (f" = {t['rtp']['exact']}" if len(t["rtp"]["exact"]) < 80 else ""),
-        f"table RTP - exact RTP: {_pct(c['total']['float'])}"
-        + (" (exactly 0)" if c["total"]["exact"] == "0" else "")
-        + f"; |table RTP - true RTP| <= {r['rtp_error_bound']:.3e}",
+        (f"Stake Engine export: {r['game']} (mode {r['mode']}, bet level {r['bet_level']}, "
+         f"rounding {r['rounding']})"),
+        f"exact RTP: {exact['float']:.10%}{exact_text}",
+        f"table RTP: {t['rtp']['float']:.10%}{table_text}",
+        (f"table RTP - exact RTP: {_change(c['total'])}; |table RTP - true RTP| <= "
+         f"{r['rtp_error_bound']:.3e}"),
         "  made of:",
-        f"    the law's own error: {_pct(c['law']['float'])} ({law['method']}"
-        + (f"; numerical part scaled by {law['numerical_scale']:.15g} to the exact start "
-           f"probability {law['started_probability']['exact']}; its stated error <= "
-           f"{law['numerical_error_bound']:.1e} of probability" if not law["exact"] else "")
-        + ")",
-        f"    rounding to 0.1x ({r['rounding']}): {_pct(c['rounding']['float'])}",
-        f"    rows without a book (probability moved to a neighbour): "
-        f"{_pct(c['rows_without_a_book']['float'])} ({r['rows_without_a_book']['rows']} rows, "
-        f"probability {r['rows_without_a_book']['probability']['float']:.3e})",
-        f"    integer weights (scaling, truncation"
-        + (", weight moved to aim at the exact RTP" if r["rounding"] == "keep-rtp" else "")
-        + f"): {_pct(c['integer_weights']['float'])}",
-        "what each rounding to 0.1x does to the RTP: " + ", ".join(
-            f"{name} {_pct(v['float'])}" for name, v in r["rounding_changes"].items()),
-        f"weights: {t['rows']} rows, total {t['total_weight']} ({t['total_weight_bits']} bits); "
-        + ("exact: each row's probability times one common denominator"
-           if t["exact_weights"] else
-           f"scaled: the exact weights need a denominator of {t['exact_denominator_bits']} bits"),
-        f"truncated: {r['truncated']['rows']} rows of weight 0 dropped, probability "
-        f"{r['truncated']['probability']['float']:.3e}, RTP {r['truncated']['rtp']['float']:.3e}",
+        f"    the law's own error: {_change(c['law'])} ({law['method']}{numerical})",
+        f"    rounding to 0.1x ({r['rounding']}): {_change(c['rounding'])}",
+        (f"    rows without a book (probability moved to a neighbour): "
+         f"{_change(c['rows_without_a_book'])} ({unplaced['rows']} rows, probability "
+         f"{unplaced['probability']['float']:.3e})"),
+        f"    integer weights (scaling, truncation{aimed}): {_change(c['integer_weights'])}",
+        "what each rounding to 0.1x does to the RTP: " + "; ".join(
+            f"{name} {_change(v)}" for name, v in r["rounding_changes"].items()),
+        (f"weights: {t['rows']} rows, total {t['total_weight']} ({t['total_weight_bits']} "
+         f"bits); {weights}"),
+        (f"truncated: {r['truncated']['rows']} rows of weight 0 dropped, probability "
+         f"{r['truncated']['probability']['float']:.3e}, RTP "
+         f"{r['truncated']['rtp']['float']:.3e}"),
     ]
     if r["rounding"] == "keep-rtp":
         m = r["moved"]
         lines.append(f"aimed at the exact RTP: {m['units']} units of weight moved between "
                      f"payouts {m['between']}; left: {m['gap_left']['float']:.3e}")
+    kinds = ", ".join(f"{k} {v}" for k, v in r["books"]["by_kind"].items())
     lines += [
-        f"hit rate {t['hit_rate']['float']:.6%}; max payout {t['max_payout']:g}x, "
-        f"probability {t['max_payout_probability']['float']:.3e}",
-        f"books: {r['books']['count']} ({', '.join(f'{k} {v}' for k, v in r['books']['by_kind'].items())}); "
-        f"{r['books']['paying_the_payout_exactly']} pay their row's payout exactly, the others "
-        f"within the rounding",
+        (f"hit rate {t['hit_rate']['float']:.6%}; max payout {t['max_payout']:g}x, "
+         f"probability {t['max_payout_probability']['float']:.3e}"),
+        (f"books: {r['books']['count']} ({kinds}); {r['books']['paying_the_payout_exactly']} "
+         "pay their row's payout exactly, the others within the rounding"),
     ]
     return "\n".join(lines) + "\n"
 
@@ -278,7 +303,8 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
         raise ValueError(why)
     directory = Path(directory)
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())) and not force:
-        raise ValueError(f"{directory} exists and is not empty (force replaces it)")
+        raise ValueError(f"{directory} exists and is not empty (force=True, or --force on the "
+                         "command line, replaces it)")
     level = game.bet_levels[0] if level is None else level
     game.check_level(level)
     clock = time.perf_counter

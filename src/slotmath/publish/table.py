@@ -33,10 +33,12 @@ From a round's law to the rows, three steps, each with its exact effect on the R
    effect on the RTP).
 
 3. With ``"keep-rtp"``, what steps 1-2 left of the gap to the exact RTP ``R`` is closed by
-   moving whole units of weight between two neighbouring rows (payouts one tenth apart, the
-   two with the most weight to give): each unit moves the sum ``sum w_k k`` by one, and the
-   table's RTP ``sum w_k k / (10 T)`` reaches ``R`` exactly when ``10 T R`` is a whole
-   number (``T`` a multiple of the denominator of ``10 R``), else the nearest whole number.
+   moving whole units of weight between two neighbouring rows (the consecutive payouts
+   closest together, ``g`` tenths apart, the pair with the most weight to give): each unit
+   moves the sum ``sum w_k k`` by ``g``. With ``g = 1`` the table's RTP
+   ``sum w_k k / (10 T)`` reaches ``R`` exactly when ``10 T R`` is a whole number (``T`` a
+   multiple of the denominator of ``10 R``), else the nearest whole number; with ``g > 1``
+   it lands within ``g / 2`` of it (the report gives what is left).
 
 ``WEIGHT_TOTAL_MAX`` is 2**63, one bit below the uint64 limit, so that a reader that sums the
 weights in signed 64-bit integers cannot overflow either.
@@ -60,6 +62,7 @@ A law with an amount between two tenths (0.25 bets):
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -330,20 +333,30 @@ def _gap(rtp: Fraction, exact_rtp) -> Fraction:
 
 
 def _aim(weights: dict[int, int], total: int, exact_rtp) -> tuple[int, tuple[int, int] | None]:
-    """Move whole units of weight between two neighbouring rows so that ``sum w_k k`` is the
-    whole number nearest ``10 total R``; returns the units moved (+: up) and the pair."""
+    """Move whole units of weight between two neighbouring rows so that ``sum w_k k`` comes as
+    close to ``10 total R`` as a whole number of moves allows; returns the units moved (+: up)
+    and the pair.
+
+    The pair is the two consecutive payouts closest together (one unit moved changes the sum
+    by their gap ``g``; one tenth apart lands on the whole number nearest the aim), among
+    those the one whose giving row has the most weight; each row keeps at least one unit.
+    """
     target = Fraction(exact_rtp) * 10 * total
     target = math.floor(target + Fraction(1, 2))
     delta = target - sum(k * w for k, w in weights.items())
     if delta == 0:
         return 0, None
-    pairs = [(k, k + 1) for k in weights if k + 1 in weights and weights[k] and weights[k + 1]]
+    present = sorted(k for k, w in weights.items() if w)
+    pairs = list(itertools.pairwise(present))
     if not pairs:
         return 0, None
-    # the pair whose giving row has the most weight
+    gap = min(high - low for low, high in pairs)
+    pairs = [(low, high) for low, high in pairs if high - low == gap]
     low, high = max(pairs, key=lambda kk: weights[kk[0]] if delta > 0 else weights[kk[1]])
     giver = low if delta > 0 else high
-    units = min(abs(delta), weights[giver] - 1)  # a row keeps at least one unit
+    units = min(math.floor((abs(delta) + Fraction(gap, 2)) / gap), weights[giver] - 1)
+    if units <= 0:
+        return 0, None
     if delta > 0:
         weights[low] -= units
         weights[high] += units

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-__all__ = ["APPROVAL", "Check", "VerifyReport", "read_table", "verify_stake"]
+__all__ = ["APPROVAL", "BadExport", "Check", "VerifyReport", "read_table", "verify_stake"]
 
 UINT64_MAX = 2**64 - 1
 SDK = "math-sdk utils/rgs_verification.py"
