@@ -1,5 +1,5 @@
 """Command line: ``slotmath analyze``, ``simulate``, ``check``, ``report``, ``workbench``,
-``export-stake`` and ``verify-stake``.
+``player``, ``export-stake`` and ``verify-stake``.
 
 Bad input is reported on one line naming the file, the key and what is wrong, with exit
 status 2; the CLI never prints a traceback.
@@ -76,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     _check_parser(sub)
     _report_parser(sub)
     _workbench_parser(sub)
+    _player_parser(sub)
     _publish_parsers(sub)
     return p
 
@@ -122,6 +123,59 @@ def _report_parser(sub) -> None:
                    help="bet level (default: the game's first level)")
     r.add_argument("--xlsx", default=None, metavar="OUT.xlsx", help="write the workbook here")
     r.add_argument("--html", default=None, metavar="OUT.html", help="write the HTML report here")
+
+
+def _ruin_case(text: str) -> tuple[int, int]:
+    """A risk-of-ruin case as typed: ``BANKROLL,ROUNDS`` (``100,1e4``)."""
+    parts = text.replace(":", ",").split(",")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"must be BANKROLL,ROUNDS like 100,1000, got {text!r}")
+    return _whole_number(parts[0]), _whole_number(parts[1])
+
+
+def _player_parser(sub) -> None:
+    from slotmath.report.player import DEFAULT_ROUNDS, DEFAULT_RUIN
+
+    pl = sub.add_parser("player", help="the player's view over N rounds: P(ahead), session RTP "
+                                       "quantiles, risk of ruin, loss per hour, exact beside "
+                                       "the normal approximation")
+    pl.add_argument("file", help=FILE_HELP)
+    pl.add_argument("--rounds", action="append", type=_whole_number, default=None, metavar="N",
+                    help="a session length (repeatable; default "
+                         f"{', '.join(f'{n:g}' for n in DEFAULT_ROUNDS)})")
+    pl.add_argument("--ruin", action="append", type=_ruin_case, default=None,
+                    metavar="BANKROLL,ROUNDS",
+                    help="a risk-of-ruin case, bankroll in bets (repeatable; default "
+                         f"{' '.join(f'{b},{n}' for b, n in DEFAULT_RUIN)})")
+    pl.add_argument("--cycle", type=float, default=2.5, metavar="SECONDS",
+                    help="seconds a round, for the loss per hour (default 2.5, the UK and "
+                         "Ontario minimum)")
+    pl.add_argument("--bet-level", type=int, default=None,
+                    help="bet level (default: the game's first level)")
+    pl.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def _player(args) -> int:
+    import slotmath
+    from slotmath.report.player import (
+        DEFAULT_ROUNDS,
+        DEFAULT_RUIN,
+        player_dict,
+        player_summary,
+        player_text,
+    )
+    from slotmath.report.progress import compute
+
+    game = slotmath.load_game(args.file)
+    analysis = slotmath.analyze(game, _level(game, args.bet_level, args.file))
+    compute(analysis, delay=PROGRESS_DELAY)
+    summary = player_summary(analysis, rounds=args.rounds or DEFAULT_ROUNDS,
+                             ruin=args.ruin or DEFAULT_RUIN, cycle_seconds=args.cycle)
+    if args.json:
+        print(json.dumps(player_dict(analysis, summary), indent=2))
+    else:
+        print(player_text(analysis, summary), end="")
+    return 0
 
 
 def _publish_parsers(sub) -> None:
@@ -351,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         commands = {"analyze": _analyze, "simulate": _simulate, "check": _check,
                     "report": _report, "workbench": _workbench,
-                    "export-stake": _export_stake, "verify-stake": _verify_stake}
+                    "player": _player, "export-stake": _export_stake, "verify-stake": _verify_stake}
         return commands[args.command](args)
     except GameFileError as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)
