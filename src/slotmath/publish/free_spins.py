@@ -11,7 +11,8 @@ loop), so the table is filled by increasing ``s`` and then ``r``; each entry kee
 spin of the shortest way to complete it (the most frequent such spin), so that a book plays
 no more spins than its total needs (a feature plays at least the spins it was awarded).
 Spins with the same win and award are one choice. A feature with a spin cap
-(``max_spins``) uses no retriggering spin, so the cap never cuts an award.
+(``max_spins``) uses no retriggering spin, so the cap never cuts an award (unless every
+start is at the cap already: then a retrigger adds nothing and such spins are used).
 """
 
 from __future__ import annotations
@@ -78,16 +79,29 @@ class FreeSpinsPlayer:
 
     # -- which totals -----------------------------------------------------------------------
     def _award(self, count: int) -> int:
-        if not self.spec.retrigger or self.spec.max_spins is not None:
+        """Spins a free spin showing ``count`` trigger symbols awards (before any cap)."""
+        if not self.spec.retrigger:
             return 0
         return self.spec.retrigger_for(count) if count else 0
 
     def _spins(self):
-        """The free spins found: (value, award, key), most frequent first."""
+        """The free spins found: (value, award, key), most frequent first. Under a spin cap
+        (``max_spins``) a spin that retriggers is left out: what it awards depends on the
+        spins awarded so far (the cap cuts it), which this table does not follow; playing
+        it as awarding nothing would be a round the game does not play."""
         weights = self.feature.free.weights
         keys = sorted(self.index.found,
                       key=lambda k: (-weights.get((k[0], k[1] * self.multiplier), 0), k))
-        return [(k[1] * self.multiplier, self._award(k[0]), k) for k in keys]
+        cap = self.spec.max_spins
+        if cap is not None and min(self._starts()) >= cap:  # every start is at the cap:
+            return [(k[1] * self.multiplier, 0, k) for k in keys]  # a retrigger adds nothing
+        return [(k[1] * self.multiplier, self._award(k[0]), k) for k in keys
+                if not (cap is not None and self._award(k[0]))]
+
+    def _starts(self) -> list[int]:
+        """The spins a feature can start with."""
+        return sorted({self.feature.start(c) for c in range(self.feature.free.trigger_cap + 1)
+                       if self.feature.start(c) is not None})
 
     def prepare(self, most_credits: int, *, complete: bool = False) -> None:
         """Find free spins (sampled, or the whole cycle with ``complete``) and fill the table
@@ -104,9 +118,7 @@ class FreeSpinsPlayer:
                 spins.append((v, a, key))
         values = np.array([v for v, _, _ in spins], np.int64)
         awards = np.array([a for _, a, _ in spins], np.int64)
-        starts = sorted({self.feature.start(c) for c in range(self.feature.free.trigger_cap + 1)
-                         if self.feature.start(c) is not None})
-        most_left = 2 * max(starts) + 20
+        most_left = 2 * max(self._starts()) + 20
         fewest, choice = _reach(values, awards, most_left, int(most_credits))
         self._tables = (spins, fewest, choice)
         self._most_credits = int(most_credits)

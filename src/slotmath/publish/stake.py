@@ -41,6 +41,9 @@ __all__ = ["MODES", "StakeExport", "export_stake", "refusal"]
 MODES = ("base",)
 #: zstandard level of the books
 ZSTD_LEVEL = 10
+#: the most probability rows without a book may carry (moved to a neighbour) by default:
+#: the FFT's noise of a numerical law lands on amounts no round pays (1e-15 in the tests)
+UNPLAYED_MAX = 1e-9
 
 
 def refusal(game) -> str | None:
@@ -266,7 +269,8 @@ def _table_bytes(table: LookupTable) -> bytes:
 
 
 def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
-                 level: int | None = None, force: bool = False, progress=None) -> StakeExport:
+                 level: int | None = None, force: bool = False, progress=None,
+                 unplayed_max: float = UNPLAYED_MAX) -> StakeExport:
     """Write ``game`` as a Stake Engine upload into ``directory`` (see the module notes).
 
     Parameters
@@ -282,6 +286,10 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
         The bet level whose pays the table holds (default: the game's first).
     progress : callable, optional
         ``progress(stage, done, total)`` while the full cycles are visited.
+    unplayed_max : float
+        The most probability the rows without a real round (no book) may carry; it goes to
+        the nearest row with one, and the report states what that does to the RTP. Above
+        it the export is refused (ValueError), nothing written.
 
     Returns
     -------
@@ -328,6 +336,15 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
     if books.missing:
         table = lookup_table(probabilities, rounding, exact_rtp=analysis.rtp,
                              allowed=set(books.books))
+        moved = sum((p for _, _, p in table.unplayed), Fraction(0))
+        if moved > Fraction(unplayed_max):
+            top = max(k for k, _, _ in table.unplayed)
+            raise ValueError(
+                f"{game.name}: no real round of the game was found for {len(table.unplayed)} "
+                f"payouts (up to {top / 10:g}x) with probability {float(moved):.3g} in all; "
+                f"moving it to other payouts would change the RTP by "
+                f"{float(table.placement_change):+.3g} (allowed: probability "
+                f"{unplayed_max:g}): no export")
     seconds["books"] = clock() - t
     t = clock()
     mode = modes[0]

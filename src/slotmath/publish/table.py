@@ -38,7 +38,8 @@ From a round's law to the rows, three steps, each with its exact effect on the R
    moves the sum ``sum w_k k`` by ``g``. With ``g = 1`` the table's RTP
    ``sum w_k k / (10 T)`` reaches ``R`` exactly when ``10 T R`` is a whole number (``T`` a
    multiple of the denominator of ``10 R``), else the nearest whole number; with ``g > 1``
-   it lands within ``g / 2`` of it (the report gives what is left).
+   it lands within ``g / 2`` of it (the report gives what is left). At most a ``2**-30``
+   share of the weight moves (:data:`AIM_SHARE_BITS`): a larger gap is left and reported.
 
 ``WEIGHT_TOTAL_MAX`` is 2**63, one bit below the uint64 limit, so that a reader that sums the
 weights in signed 64-bit integers cannot overflow either.
@@ -77,6 +78,8 @@ ROUNDINGS = ("nearest", "down", "keep-rtp")
 UINT64_MAX = 2**64 - 1
 #: the largest total weight this export writes (one bit of headroom below uint64)
 WEIGHT_TOTAL_MAX = 2**63
+#: ``"keep-rtp"`` moves at most a 2**-30 share of the total weight (or one unit a row)
+AIM_SHARE_BITS = 30
 
 
 def round_amount(amount: Fraction, rounding: str) -> dict[int, Fraction]:
@@ -252,7 +255,8 @@ def _place(q: dict[int, Fraction], allowed) -> tuple[dict[int, Fraction], tuple]
         return q, ()
     allowed = sorted(set(allowed))
     if not allowed:
-        raise ValueError("no row has a book: nothing to place the probability on")
+        raise ValueError("no real round of the game was found for any payout of the table "
+                         "(no book can be written): no export")
     out: dict[int, Fraction] = {}
     moved = []
     for k, p in q.items():
@@ -340,6 +344,9 @@ def _aim(weights: dict[int, int], total: int, exact_rtp) -> tuple[int, tuple[int
     The pair is the two consecutive payouts closest together (one unit moved changes the sum
     by their gap ``g``; one tenth apart lands on the whole number nearest the aim), among
     those the one whose giving row has the most weight; each row keeps at least one unit.
+    At most ``max(rows, total / 2**AIM_SHARE_BITS)`` units move: enough for what integer
+    weights and a numerical law's error leave, never a reshaping of the law to hide a large
+    gap (e.g. rows without a book), which stays in the report as what is left.
     """
     target = Fraction(exact_rtp) * 10 * total
     target = math.floor(target + Fraction(1, 2))
@@ -354,7 +361,8 @@ def _aim(weights: dict[int, int], total: int, exact_rtp) -> tuple[int, tuple[int
     pairs = [(low, high) for low, high in pairs if high - low == gap]
     low, high = max(pairs, key=lambda kk: weights[kk[0]] if delta > 0 else weights[kk[1]])
     giver = low if delta > 0 else high
-    units = min(math.floor((abs(delta) + Fraction(gap, 2)) / gap), weights[giver] - 1)
+    most = max(len(weights), total >> AIM_SHARE_BITS)
+    units = min(math.floor((abs(delta) + Fraction(gap, 2)) / gap), weights[giver] - 1, most)
     if units <= 0:
         return 0, None
     if delta > 0:
