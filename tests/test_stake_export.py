@@ -37,6 +37,7 @@ from slotmath.evaluate.window import PayModel
 from slotmath.exact.brute import brute_force
 from slotmath.publish import export_stake, lookup_table, verify_stake
 from slotmath.publish.table import WEIGHT_TOTAL_MAX
+from slotmath.report.compliance import check
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSIC = ROOT / "data/games/classic_3reel.toml"
@@ -380,3 +381,30 @@ def test_the_verifier_fails_an_rtp_out_of_range(tmp_path, capsys):
     rtp_line = next(line for line in text.splitlines() if "RTP between 90% and 98%" in line)
     assert rtp_line.startswith("FAIL") and f"{float(QUARTER_RTP + Fraction(1, 5000)):.6%}" \
         in rtp_line
+
+
+# -- the compliance check's rule set "stake" and the UKGC rows that follow from the maths -----
+
+def test_compliance_stake_rules_and_player_rows_against_brute_force():
+    game = slotmath.load_game(CLASSIC)
+    brute = brute_force(game)
+    cpb = brute.credits_per_bet
+    r = check(game, ["ukgc", "stake"], levels=[1])
+    rows = {f.rule: f for f in r.findings}
+    assert all(f.passed for f in r.findings if f.rule_set == "stake"), r.text()
+    top = max(c for _, c in brute.weights)
+    top_p = Fraction(sum(w for (_, c), w in brute.weights.items() if c == top), brute.cycle)
+    assert Fraction(rows["Stake max win"].probability) == top_p == Fraction(1, 665028)
+    hit = Fraction(sum(w for (_, c), w in brute.weights.items() if c > 0), brute.cycle)
+    assert Fraction(rows["Stake hit rate"].probability) == hit
+    ldw = Fraction(sum(w for (_, c), w in brute.weights.items() if 0 < c <= cpb), brute.cycle)
+    assert Fraction(rows["UKGC losses disguised as wins"].probability) == ldw
+    assert Fraction(rows["UKGC loss per hour"].probability) == 1440 * (1 - brute.mean_bets)
+    assert Fraction(rows["Stake RTP range"].probability) == brute.mean_bets
+
+
+def test_compliance_stake_rules_fail_where_stake_would():
+    r = check(slotmath.load_game(FROG), ["stake"], levels=[1])
+    assert [f.rule for f in r.failed] == ["Stake stateless", "Stake max win"], r.text()
+    code = main(["check", str(TINY), "--rules", "stake"])
+    assert code == 1  # its top win, a long retrigger chain, is rarer than 1 in 10,000,000

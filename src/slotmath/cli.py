@@ -108,7 +108,8 @@ def _check_parser(sub) -> None:
                                      "(exit 1 when any rule fails)")
     c.add_argument("file", help=FILE_HELP)
     c.add_argument("--rules", default=None, metavar="SETS",
-                   help=f"comma-separated rule sets (default: {CHECK_RULE_SETS})")
+                   help=f"comma-separated rule sets (default: {CHECK_RULE_SETS}; also stake: "
+                        "Stake Engine's approval rules)")
     c.add_argument("--json", action="store_true", help="print the tables as JSON")
     c.add_argument("--bet-level", type=int, default=None,
                    help="check this bet level only (default: every level)")
