@@ -320,6 +320,15 @@ def run(capsys, *argv):
     return code, out, err
 
 
+def test_cli_help_constants_are_the_library_s():
+    from slotmath import cli, publish
+    from slotmath.report.player import DEFAULT_ROUNDS, DEFAULT_RUIN
+
+    assert cli.STAKE_ROUNDINGS == publish.ROUNDINGS
+    assert cli.PLAYER_ROUNDS == ", ".join(str(n) for n in DEFAULT_ROUNDS)
+    assert cli.PLAYER_RUIN == " ".join(f"{b},{n}" for b, n in DEFAULT_RUIN)
+
+
 def test_cli_export_and_verify(tmp_path, capsys):
     out = tmp_path / "upload"
     code, text, err = run(capsys, "export-stake", CLASSIC, "--out", out, "--rounding",

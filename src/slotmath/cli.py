@@ -134,20 +134,25 @@ def _ruin_case(text: str) -> tuple[int, int]:
     return _whole_number(parts[0]), _whole_number(parts[1])
 
 
-def _player_parser(sub) -> None:
-    from slotmath.report.player import DEFAULT_ROUNDS, DEFAULT_RUIN
+#: ``slotmath player``'s and ``export-stake``'s help, written out so that ``--help`` imports
+#: nothing heavy (tests/test_stake_export.py holds them to slotmath.report.player's defaults and
+#: slotmath.publish.ROUNDINGS)
+PLAYER_ROUNDS = "100, 1000, 10000, 100000, 1000000"
+PLAYER_RUIN = "100,1000 1000,10000"
+STAKE_ROUNDINGS = ("nearest", "down", "keep-rtp")
 
+
+def _player_parser(sub) -> None:
     pl = sub.add_parser("player", help="the player's view over N rounds: P(ahead), session RTP "
                                        "quantiles, risk of ruin, loss per hour, exact beside "
                                        "the normal approximation")
     pl.add_argument("file", help=FILE_HELP)
     pl.add_argument("--rounds", action="append", type=_whole_number, default=None, metavar="N",
-                    help="a session length (repeatable; default "
-                         f"{', '.join(f'{n:g}' for n in DEFAULT_ROUNDS)})")
+                    help=f"a session length (repeatable; default {PLAYER_ROUNDS})")
     pl.add_argument("--ruin", action="append", type=_ruin_case, default=None,
                     metavar="BANKROLL,ROUNDS",
-                    help="a risk-of-ruin case, bankroll in bets (repeatable; default "
-                         f"{' '.join(f'{b},{n}' for b, n in DEFAULT_RUIN)})")
+                    help=f"a risk-of-ruin case, bankroll in bets (repeatable; default "
+                         f"{PLAYER_RUIN})")
     pl.add_argument("--cycle", type=float, default=2.5, metavar="SECONDS",
                     help="seconds a round, for the loss per hour (default 2.5, the UK and "
                          "Ontario minimum)")
@@ -180,8 +185,6 @@ def _player(args) -> int:
 
 
 def _publish_parsers(sub) -> None:
-    from slotmath.publish.table import ROUNDINGS
-
     e = sub.add_parser("export-stake", help="write the Stake Engine RGS upload (index.json, "
                                             "lookup table, books) with an RTP report")
     e.add_argument("file", help=FILE_HELP)
@@ -189,7 +192,7 @@ def _publish_parsers(sub) -> None:
                    help="the export directory (created; see --force)")
     e.add_argument("--mode", action="append", default=None, metavar="NAME",
                    help="a mode to export (repeatable; default and only choice today: base)")
-    e.add_argument("--rounding", choices=ROUNDINGS, default="nearest",
+    e.add_argument("--rounding", choices=STAKE_ROUNDINGS, default="nearest",
                    help="how a win becomes a payout in 0.1x steps (default nearest; keep-rtp "
                         "shares a win between its two neighbouring steps so the RTP is kept)")
     e.add_argument("--bet-level", type=int, default=None,
