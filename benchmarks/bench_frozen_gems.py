@@ -1,42 +1,72 @@
-"""Frozen Gems (data/games/frozen_gems.toml): the full exact analysis, timed, against the
-figures recorded in the file's header.
+"""Frozen Gems (data/games/frozen_gems.toml): the full exact analysis, timed, this code next to
+a baseline commit's, against the figures recorded in the file's header.
 
-Prints the wall and CPU time (this process and its workers) of ``slotmath.analyze`` (every base and free stop combination x every
-bonus arrangement, each cascade chain to its end; free spins as the carried-multiplier chain),
-the exact RTP as a fraction and a float, its components, P(8748 ways in play), and whether the
-RTP equals the header's ``total RTP`` fraction. A tqdm bar shows the enumeration's progress.
+Each run is a subprocess (numba's compilation paid before timing, on a tiny cascade game):
+``slotmath.analyze`` (every base and free stop combination x every bonus arrangement, each
+cascade chain to its end; free spins as the carried-multiplier chain) and its components, by
+this code and by the baseline's ``slotmath`` package (``git archive COMMIT src/slotmath`` into
+a temporary folder; ``--baseline none`` skips it). Per run: the wall and CPU time (the process
+and its workers), the load average at its start, the stage timeline, P(8748 ways in play);
+then whether the exact RTP equals the header's ``total RTP`` fraction and whether the two runs'
+RTPs, components and paid-spin laws are equal (bit for bit: the benchmark fails otherwise).
 
 With ``--simulate N`` it instead plays N seeded paid rounds through the cascade simulator (its own
 kernel) and prints the estimate, its standard error and its z-score against the header's exact
 total: the total has a heavy tail (rare chains that free two bonus wilds), so it needs tens of
 millions of rounds, which is why the test suite checks only the light-tailed parts.
 
-Run: ``python benchmarks/bench_frozen_gems.py [--simulate 20000000] [--seed 1]``.
+Run: ``python benchmarks/bench_frozen_gems.py [--baseline b7a2cb2] [--simulate 20000000]
+[--seed 1]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import pickle
 import re
-import resource
+import subprocess
 import sys
-import time
+import tarfile
+import tempfile
 from fractions import Fraction
 from pathlib import Path
 
-from tqdm import tqdm
+ROOT = Path(__file__).resolve().parents[1]
+PATH = ROOT / "data" / "games" / "frozen_gems.toml"
 
+#: one timed analysis in a subprocess: argv = game, tiny game (to compile on), output file
+RUN = r"""
+import os, pickle, resource, sys, time
 import slotmath
+assert slotmath.__file__.startswith(os.environ["PYTHONPATH"]), slotmath.__file__
 
-PATH = Path(__file__).resolve().parents[1] / "data" / "games" / "frozen_gems.toml"
-
-
-def _cpu() -> float:
-    """CPU seconds of this process plus its finished children (the enumeration's workers):
-    on a shared machine the wall time also counts other people's work."""
+def cpu():
     me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+slotmath.analyze(slotmath.load_game(sys.argv[2])).rtp  # compile (or load the cache)
+game = slotmath.load_game(sys.argv[1])
+marks = {}
+
+def progress(stage, done, total):
+    now = time.perf_counter()
+    marks[stage] = (marks.get(stage, (now,))[0], now)
+
+load = os.getloadavg()[0]
+began, c0 = time.perf_counter(), cpu()
+analysis = slotmath.analyze(game, progress=progress)
+rtp = analysis.rtp
+end = time.perf_counter()
+components = dict(analysis.components)
+after = time.perf_counter() - end
+base = analysis.context.cascade_laws["base"]
+with open(sys.argv[3], "wb") as f:
+    pickle.dump(dict(wall=end - began, cpu=cpu() - c0, load=load, began=began, end=end,
+                     marks=marks, rtp=rtp, components=components, components_wall=after,
+                     joint=base.joint, sums=base.sums, p8748=base.ways_in_play.get(8748, 0)), f)
+"""
 
 
 def recorded_rtp() -> Fraction | None:
@@ -48,12 +78,12 @@ def simulate(spins: int, seed: int) -> int:
     import tomllib
 
     sys.path.insert(0, str(PATH.parents[2] / "tests"))
-    from test_simulate_cascades import game_and_rules  # rules read from the TOML dict
+    from test_simulate_cascades import game_with_rules  # rules read from the TOML dict
 
     from slotmath.simulate.cascades import simulate_cascades
 
-    sim_game, rules = game_and_rules(tomllib.loads(PATH.read_text()))
-    r = simulate_cascades(sim_game, spins, seed, rules=rules)
+    sim_game = game_with_rules(tomllib.loads(PATH.read_text()))
+    r = simulate_cascades(sim_game, spins, seed)
     exact = float(recorded_rtp())
     print(f"{spins:,} rounds, seed {seed}: rtp {r.rtp:.5f} +- {r.std_error:.5f}"
           f" (exact {exact:.5f}, z = {r.z_score(exact):+.2f}); {r.spins_per_second:,.0f} spins/s")
@@ -62,56 +92,70 @@ def simulate(spins: int, seed: int) -> int:
     return 0
 
 
+def baseline_tree(commit: str) -> str:
+    """The ``src`` folder of ``commit``'s package, extracted into a temporary folder."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "src/slotmath"],
+                             check=True, capture_output=True).stdout
+    folder = tempfile.mkdtemp(prefix="frozen_gems_baseline_")
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    return str(Path(folder) / "src")
+
+
+def run(pythonpath: str, out: Path) -> dict:
+    tiny = ROOT / "tests" / "data" / "cascades" / "tiny_free_spins.toml"
+    # from the output's folder: the working folder must not shadow the tree asked for
+    subprocess.run([sys.executable, "-c", RUN, str(PATH), str(tiny), str(out)], check=True,
+                   cwd=out.parent, env={**os.environ, "PYTHONPATH": pythonpath})
+    with open(out, "rb") as f:
+        return pickle.load(f)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default="b7a2cb2", help="commit to compare, or 'none'")
     parser.add_argument("--simulate", type=int, default=0, metavar="N")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.simulate:
         return simulate(args.simulate, args.seed)
-    game = slotmath.load_game(PATH)
-    bar = tqdm(total=0, unit="chunk", desc="enumerating", file=sys.stderr)
-    shown = [None]
-
-    marks: dict = {}  # stage -> (first report, last report): the timeline printed below
-
-    def progress(stage: str, done: int, total: int) -> None:
-        now = time.perf_counter()
-        marks[stage] = (marks.get(stage, (now,))[0], now)
-        if shown[0] != (stage, total):  # a new stage: a new bar
-            shown[0] = (stage, total)
-            bar.reset(total=total)
-            bar.set_description(f"enumerating {stage}")
-        bar.n = done
-        bar.refresh()
-
-    load = os.getloadavg()[0]
-    began, cpu = time.perf_counter(), _cpu()
-    analysis = slotmath.analyze(game, progress=progress)
-    rtp = analysis.rtp
-    end = time.perf_counter()
-    elapsed, cpu = end - began, _cpu() - cpu
-    bar.close()
-    last = began
-    for stage, (first, done) in marks.items():
-        print(f"  {first - last:5.1f} s before {stage}, whose chunks took {done - first:5.1f} s")
-        last = done
-    print(f"  {end - last:5.1f} s after the last enumeration (tables, free-spin chain, RTP)")
-    base = analysis.context.cascade_laws["base"]
+    work = Path(tempfile.mkdtemp(prefix="bench_frozen_gems_"))
+    trees = [("this code", str(ROOT / "src"))]
+    if args.baseline != "none":
+        trees.append((f"baseline {args.baseline}", baseline_tree(args.baseline)))
     recorded = recorded_rtp()
-    print(f"exact analysis (rtp): {elapsed:.1f} s wall, {cpu:.1f} s CPU (this process and its"
-          f" workers), {os.cpu_count()} cores, load average {load:.2f} before /"
-          f" {os.getloadavg()[0]:.2f} after")
-    print(f"rtp = {float(rtp):.12f} (an exact fraction of {len(str(rtp))} characters)")
-    began = time.perf_counter()
-    components = analysis.components
-    print(f"components: {time.perf_counter() - began:.1f} s more")
-    for name, value in components.items():
-        print(f"  {name:10s} {value} = {float(value):.6f}" if len(str(value)) < 60
-              else f"  {name:10s} {float(value):.6f}")
-    print(f"P(8748 ways in play) = {float(base.ways_in_play.get(8748, 0)):.3e}")
-    print(f"header figure {'matches' if recorded == rtp else 'DIFFERS: ' + str(recorded)}")
-    return 0 if recorded == rtp else 1
+    print(f"{PATH.name}: slotmath.analyze, {os.cpu_count()} cores")
+    results = []
+    for name, tree in trees:
+        r = run(tree, work / "out.pkl")
+        results.append(r)
+        print(f"{name}: {r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU (the process and its "
+              f"workers), load average {r['load']:.2f} at the start; components "
+              f"{r['components_wall']:.1f} s more", flush=True)
+        last = r["began"]
+        for stage, (first, done) in r["marks"].items():
+            print(f"  {first - last:5.1f} s before {stage}, whose chunks took "
+                  f"{done - first:5.1f} s")
+            last = done
+        print(f"  {r['end'] - last:5.1f} s after the last enumeration (tables, free-spin "
+              f"chain, RTP)")
+    this = results[0]
+    print(f"rtp = {float(this['rtp']):.12f} (an exact fraction of {len(str(this['rtp']))} "
+          f"characters)")
+    for key, value in this["components"].items():
+        print(f"  {key:10s} {value} = {float(value):.6f}" if len(str(value)) < 60
+              else f"  {key:10s} {float(value):.6f}")
+    print(f"P(8748 ways in play) = {float(this['p8748']):.3e}")
+    print(f"header figure {'matches' if recorded == this['rtp'] else 'DIFFERS: ' + str(recorded)}")
+    ok = recorded == this["rtp"]
+    if len(results) > 1:
+        other = results[1]
+        same = all(this[k] == other[k] for k in ("rtp", "components", "joint", "sums", "p8748"))
+        print(f"this code and the baseline: {'equal' if same else 'DIFFERENT'} (RTP, components, "
+              f"the paid spin's joint law and sums); wall ratio baseline / this code "
+              f"{other['wall'] / this['wall']:.2f}x, CPU ratio {other['cpu'] / this['cpu']:.2f}x")
+        ok = ok and same
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -21,3 +21,8 @@ if os.environ.get("CI"):
 if not os.environ.get("SLOTMATH_CACHE_DIR"):
     os.environ["SLOTMATH_CACHE_DIR"] = tempfile.mkdtemp(prefix="slotmath-test-store-")
     atexit.register(shutil.rmtree, os.environ["SLOTMATH_CACHE_DIR"], True)
+
+# The CLI says when numba compiles (slotmath.compiling); the suite's parallel workers compile
+# in whatever order they run, so a CLI run under test would say it or not by chance. Off here;
+# tests/test_compiling.py checks the notice itself.
+os.environ.setdefault("SLOTMATH_COMPILE_NOTICE", "0")

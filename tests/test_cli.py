@@ -162,3 +162,16 @@ def test_a_bonus_wheel_no_round_can_reach_reports_its_jackpots_as_never_hit(caps
         "base": "0", "free_spins": "0"}
     code, out, _ = run(capsys, "analyze", str(path))
     assert code == 0 and "never hit: no round can spin the bonus wheel" in out
+
+
+def test_output_cut_short_by_its_reader_is_no_internal_error():
+    # `slotmath analyze GAME | head -1`: the reader closes the pipe after one line
+    with subprocess.Popen([sys.executable, "-m", "slotmath.cli", "analyze", TINY],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read()
+        proc.wait(timeout=120)
+    assert first.strip()
+    assert "internal error" not in err and "Traceback" not in err
+    assert proc.returncode in (0, 141)  # 0 if it had written everything before the close

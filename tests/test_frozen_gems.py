@@ -18,7 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from test_simulate_cascades import game_and_rules
+from test_simulate_cascades import game_with_rules
 
 import slotmath
 from slotmath.simulate.cascades import simulate_cascades
@@ -124,8 +124,8 @@ def test_header_components_add_up_to_less_than_the_rtp():
 
 
 def test_simulation_agrees_with_the_exact_light_tailed_parts(data):
-    """Seeded simulation (its own kernel; rules read from the TOML dict, see
-    test_simulate_cascades.game_and_rules) against the exact first-drop ways win and scatter
+    """Seeded simulation (its own kernel; rules built from the TOML dict, see
+    test_simulate_cascades.game_with_rules) against the exact first-drop ways win and scatter
     pay, each within Z of its standard error.
 
     The total RTP is not checked this way: about 1 paid spin in 10^5 frees two bonus wilds on
@@ -133,8 +133,8 @@ def test_simulation_agrees_with_the_exact_light_tailed_parts(data):
     tens, paying thousands of bets. A few hundred thousand rounds see a handful of them or none,
     so their sample standard error is no bound (seeds 1 and 3 fall 5-6 "standard errors" short).
     benchmarks/bench_frozen_gems.py --simulate checks the total with tens of millions of rounds."""
-    sim_game, rules = game_and_rules(data)
-    r = simulate_cascades(sim_game, SPINS, SEED, rules=rules)
+    sim_game = game_with_rules(data)
+    r = simulate_cascades(sim_game, SPINS, SEED)
     for part, exact in (("first_drop", header_component("ways")),
                         ("scatter", header_component("scatter"))):
         se = r.component_std_errors[part]
@@ -143,6 +143,6 @@ def test_simulation_agrees_with_the_exact_light_tailed_parts(data):
 
 def test_simulation_rejects_a_multiplier_that_does_not_reset(data):
     """The seeded mutation (the paid spins' multiplier never resets) must fail the check."""
-    sim_game, rules = game_and_rules(data)
-    r = simulate_cascades(sim_game, SPINS // 3, SEED, rules=rules, _reset_multiplier=False)
+    sim_game = game_with_rules(data)
+    r = simulate_cascades(sim_game, SPINS // 3, SEED, _reset_multiplier=False)
     assert abs(r.rtp - float(header_rtp())) > Z * r.std_error

@@ -256,3 +256,50 @@ def test_summary_lists_each_pool(reference):
     for name, pool in reference.features["jackpots"].pools.items():
         assert f">{name}</td>" in text
         assert f"1 in {pool.mean_rounds_between_hits:,.0f} rounds" in text
+
+
+# -- what a move recomputes (issue 23 item 8) ---------------------------------------------------
+def test_a_move_solves_again_only_the_pools_it_changes(panel, game):
+    """The MINI's weight doubled: the GRAND's pool is the very analysis of the move before
+    (not solved again), and both equal a pool solved afresh, sharing nothing with the panel."""
+    from slotmath.markov.jackpot import JackpotPool, analyze_pool
+
+    before = panel.analysis.features["jackpots"].pools
+    panel.controls["MINI"]["weight"].value = 2.0
+    j = panel.analysis.features["jackpots"]
+    assert j.pools["GRAND"] is before["GRAND"] and j.pools["MINI"] is not before["MINI"]
+    for spec in panel.game.jackpots:
+        fresh = analyze_pool(JackpotPool.from_spec(spec, 1), panel.game.bet_value(1), j.chances)
+        assert j.pools[spec.name].rtp_contribution == fresh.rtp_contribution
+        assert j.pools[spec.name].hit_value_mean == fresh.hit_value_mean
+
+
+def test_a_wheel_move_solves_no_pool_again(game):
+    """The wheel's coin weights feed no pool: a wheel panel's move keeps every pool's
+    analysis, and its RTP is a fresh analysis's of the edited game."""
+    from slotmath.model.edit import with_wheel_weights
+    from slotmath.widgets.wheel_panel import WheelPanel
+
+    wheel = WheelPanel(game, draw=False)
+    before = wheel.analysis.features["jackpots"].pools
+    wheel.sliders[0].value = 5
+    after = wheel.analysis.features["jackpots"].pools
+    assert all(after[name] is before[name] for name in before)
+    edited = with_wheel_weights(game, [5, *game.bonus_wheel.weights[1:]])
+    assert wheel.analysis.components == slotmath.analyze(edited).components
+
+
+def test_a_new_level_shows_its_chart_before_the_baseline(game, reference, monkeypatch):
+    """At a level shown for the first time the chart is drawn from the edited game's analysis
+    alone; the game file's analysis at that level (the figures' changes) comes after it."""
+    panel = JackpotPanel(game, reference=reference, level=1, analysis=reference)
+    order = []
+    show, baseline = panel.charts.show, JackpotPanel.baseline.fget
+    monkeypatch.setattr(panel.charts, "show",
+                        lambda fig, **kw: (order.append("chart"), show(fig, **kw)))
+    monkeypatch.setattr(JackpotPanel, "baseline", property(
+        lambda self: (order.append("baseline"), baseline(self))[1]))
+    panel.level.value = 2
+    assert order.index("chart") < order.index("baseline")
+    assert panel.baseline is not None and panel.baseline.level == 2
+    assert "the change against the game file at bet level 2" in panel.figures.value

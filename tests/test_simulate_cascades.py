@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import tomllib
+from dataclasses import replace
 
 import pytest
 import test_cascade_reference_selfcheck as hand
@@ -20,12 +21,8 @@ from hypothesis import HealthCheck, assume, given, settings
 import slotmath
 from slotmath.cli import main
 from slotmath.io.toml_loader import game_from_dict
-from slotmath.simulate.cascades import (
-    CascadeRules,
-    MultiplierRule,
-    rules_from_game,
-    simulate_cascades,
-)
+from slotmath.model.cascades import BonusEffect, BonusSymbols, Cascades, MultiplierRule
+from slotmath.simulate.cascades import simulate_cascades
 
 Z = 4.0
 SPINS = 200_000
@@ -37,36 +34,36 @@ def _rule(table: dict) -> MultiplierRule:
     return MultiplierRule(table["start"], table["step"], table.get("max"))
 
 
-def game_and_rules(data: dict):
-    """The game (the cascade keys taken out, so that this works with or without the model's
-    support for them) and its CascadeRules read from the dict."""
+def game_with_rules(data: dict):
+    """The game with its cascade, bonus-symbol and free-spin rules built here from the dict
+    (the model's own classes, not the loader's reading of those sections): the loader is
+    given the game without them."""
     plain = {k: v for k, v in data.items() if k not in ("cascades", "bonus_symbols")}
-    extra: dict = {}
-    if "free_spins" in data:
-        fs = dict(data["free_spins"])
-        retrigger = fs.pop("retrigger_awards", None)
-        extra["retrigger_awards"] = (None if retrigger is None
-                                     else {int(c): n for c, n in retrigger.items()})
-        extra["scatter_pays"] = fs.pop("scatter_pays", True)
+    fs = dict(data.get("free_spins", {}))
+    retrigger = fs.pop("retrigger_awards", None)
+    scatter_pays = fs.pop("scatter_pays", True)
+    if fs:
         plain["free_spins"] = fs
     game = game_from_dict(plain, "<cascade sim test>")
     c = data.get("cascades", {})
-    b = data.get("bonus_symbols")
-    if b is not None:
-        extra.update(
-            threshold=b["threshold"], accumulate=b.get("accumulate", True),
-            effects={n: (("wild", e["wild"]) if "wild" in e else ("split", e["split"]))
-                     for n, e in b["effects"].items()},
-            arrangements=tuple((a["weight"], tuple(a["symbols"])) for a in b["arrangements"]),
-            shuffle=b.get("shuffle", True))
-    rules = CascadeRules(
+    cascades = Cascades(
         refill=c.get("refill", "strip"),
         multiplier=_rule(c.get("multiplier", {"start": 1, "step": 0})),
         free_multiplier=_rule(c["free_multiplier"]) if "free_multiplier" in c else None,
         carry_multiplier=c.get("carry_multiplier", False),
-        refill_weights={k: tuple(v) for k, v in c.get("refill_weights", {}).items()},
-        **extra)
-    return game, rules
+        refill_weights={k: tuple(v) for k, v in c.get("refill_weights", {}).items()})
+    b = data.get("bonus_symbols")
+    bonus = None if b is None else BonusSymbols(
+        effects={n: BonusEffect(n, wild=e.get("wild"), split=e.get("split", 1))
+                 for n, e in b["effects"].items()},
+        arrangements=tuple((a["weight"], tuple(a["symbols"])) for a in b["arrangements"]),
+        threshold=b["threshold"], accumulate=b.get("accumulate", True),
+        shuffle=b.get("shuffle", True))
+    free = None if game.free_spins is None else replace(
+        game.free_spins, scatter_pays=scatter_pays,
+        retrigger_awards=None if retrigger is None else {int(n): v
+                                                         for n, v in retrigger.items()})
+    return replace(game, cascades=cascades, bonus_symbols=bonus, free_spins=free)
 
 
 def _within(estimate: float, exact, std_error: float) -> bool:
@@ -87,8 +84,8 @@ GAMES = {
 def test_simulation_agrees_with_reference(name):
     data = tomllib.loads(GAMES[name])
     exact = figures(data)
-    game, rules = game_and_rules(data)
-    result = simulate_cascades(game, SPINS, seed=2026, rules=rules)
+    game = game_with_rules(data)
+    result = simulate_cascades(game, SPINS, seed=2026)
     assert result.std_error > 0
     assert _within(result.rtp, exact.rtp, result.std_error), (result, exact.rtp)
     errors = result.component_std_errors
@@ -102,10 +99,10 @@ def test_simulation_agrees_with_reference(name):
 
 
 def test_simulation_is_reproducible():
-    game, rules = game_and_rules(tomllib.loads(GAMES["random_lines_feature"]))
-    one = simulate_cascades(game, 5_000, seed=3, rules=rules)
-    two = simulate_cascades(game, 5_000, seed=3, rules=rules)
-    other = simulate_cascades(game, 5_000, seed=4, rules=rules)
+    game = game_with_rules(tomllib.loads(GAMES["random_lines_feature"]))
+    one = simulate_cascades(game, 5_000, seed=3)
+    two = simulate_cascades(game, 5_000, seed=3)
+    other = simulate_cascades(game, 5_000, seed=4)
     assert (one.rtp, one.cascade_counts, one.std_error) == (two.rtp, two.cascade_counts,
                                                             two.std_error)
     assert one.rtp != other.rtp
@@ -116,9 +113,9 @@ def test_mutation_multiplier_not_reset_is_caught():
     it (its estimate is far outside the bound), while the real kernel passes."""
     data = tomllib.loads(hand.CHAIN)
     exact = figures(data).rtp
-    game, rules = game_and_rules(data)
-    good = simulate_cascades(game, 20_000, seed=7, rules=rules)
-    bad = simulate_cascades(game, 20_000, seed=7, rules=rules, _reset_multiplier=False)
+    game = game_with_rules(data)
+    good = simulate_cascades(game, 20_000, seed=7)
+    bad = simulate_cascades(game, 20_000, seed=7, _reset_multiplier=False)
     assert _within(good.rtp, exact, good.std_error)
     assert not _within(bad.rtp, exact, bad.std_error), (bad.rtp, bad.std_error, exact)
 
@@ -129,24 +126,24 @@ def test_mutation_caught_with_a_capped_multiplier_too():
     data = tomllib.loads(hand.CHAIN.replace("{ start = 1, step = 1 }",
                                             "{ start = 1, step = 1, max = 2 }"))
     exact = figures(data).rtp
-    game, rules = game_and_rules(data)
-    good = simulate_cascades(game, 50_000, seed=11, rules=rules)
-    bad = simulate_cascades(game, 50_000, seed=11, rules=rules, _reset_multiplier=False)
+    game = game_with_rules(data)
+    good = simulate_cascades(game, 50_000, seed=11)
+    bad = simulate_cascades(game, 50_000, seed=11, _reset_multiplier=False)
     assert _within(good.rtp, exact, good.std_error)
     assert not _within(bad.rtp, exact, bad.std_error), (bad.rtp, bad.std_error, exact)
 
 
 def test_endless_chain_is_an_error():
     data = tomllib.loads(hand.CHAIN.replace('["A", "A", "X"]', '["A"]'))
-    game, rules = game_and_rules(data)
+    game = game_with_rules(data)
     with pytest.raises(ValueError, match="chain"):
-        simulate_cascades(game, 10, seed=1, rules=rules)
+        simulate_cascades(game, 10, seed=1)
 
 
-def test_rules_from_game_needs_cascades():
-    game, _rules = game_and_rules(tomllib.loads(hand.CHAIN))
+def test_simulating_needs_cascades():
+    data = {k: v for k, v in tomllib.loads(hand.CHAIN).items() if k != "cascades"}
     with pytest.raises(ValueError, match="cascades"):
-        rules_from_game(game)
+        simulate_cascades(game_from_dict(data, "<no cascades>"), 10, seed=1)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -156,21 +153,22 @@ def test_generated_games_simulation_agrees(data):
         exact = figures(data)
     except EndlessCascade:
         assume(False)
-    game, rules = game_and_rules(data)
-    result = simulate_cascades(game, 20_000, seed=5, rules=rules)
+    game = game_with_rules(data)
+    result = simulate_cascades(game, 20_000, seed=5)
     assert _within(result.rtp, exact.rtp, result.std_error), (result.rtp, float(exact.rtp),
                                                               to_toml(data))
 
 
-def test_model_path_equals_plain_rules_path():
-    """rules_from_game (the loaded model) plays exactly what the plain rules play."""
+def test_loaded_game_equals_the_rules_built_here():
+    """The loader reads the same rules as game_with_rules builds, and both play alike."""
     for name in ("frozen_gems_like", "random_lines_feature", "carried_feature"):
         data = tomllib.loads(GAMES[name])
-        game, rules = game_and_rules(data)
+        game = game_with_rules(data)
         loaded = slotmath.loads_game(GAMES[name], name)
-        assert rules_from_game(loaded) == rules, name
+        for part in ("cascades", "bonus_symbols", "free_spins"):
+            assert getattr(loaded, part) == getattr(game, part), (name, part)
         from_model = simulate_cascades(loaded, 3_000, seed=9)
-        from_rules = simulate_cascades(game, 3_000, seed=9, rules=rules)
+        from_rules = simulate_cascades(game, 3_000, seed=9)
         assert (from_model.rtp, from_model.cascade_counts) == (from_rules.rtp,
                                                                from_rules.cascade_counts)
 

@@ -1,5 +1,6 @@
 """The strip editor panel: a slider change shows the exact figures the engine gives."""
 
+import re
 from pathlib import Path
 
 import matplotlib
@@ -109,3 +110,93 @@ def test_charts_follow_the_last_slider(fruits):
 def test_summary_html_lists_the_free_spins(fruits):
     text = summary_html(slotmath.analyze(fruits))
     assert "free spins: trigger" in text and "1 in 94.6" in text
+
+
+def test_the_rtp_shows_its_fraction_when_exact_and_its_error_when_numerical():
+    """Issue 23: on a jackpot game the strip editor showed a float where the exact fraction
+    stands; a numerical RTP shows its float with its error bound, and no fraction."""
+    from strategies import jackpot_game
+
+    a = slotmath.analyze(jackpot_game())
+    text = re.search(r"<td[^>]*>RTP</td><td>(.*?)</td>", summary_html(a)).group(1)
+    assert not a.exact and not re.search(r"\d/\d", text)
+    assert f"<code>{a.rtp_float!r}</code> &plusmn; " in text and "numerical" in text
+    bound = float(text.split("&plusmn; ")[1].split()[0])
+    assert a.rtp_error <= bound <= 1.1 * a.rtp_error  # rounded up: still a bound
+    exact = slotmath.analyze(slotmath.load_game(GAMES / "tiny_lines.toml"))
+    text = re.search(r"<td[^>]*>RTP</td><td>(.*?)</td>", summary_html(exact)).group(1)
+    assert text == "91.741071% &nbsp; <code>411/448</code>"
+
+
+def test_strip_sliders_give_each_stop_eight_pixels(fruits):
+    """A slider's track has 8 pixels a step: at 150 px its track was 62 px for 20 steps
+    (the readout and its margins take 88 px, measured in Chromium), and a 25 px drag moved 8
+    stops. The browser suite measures the track as drawn (tests/browser/moves.py)."""
+    readout = 88
+    panel = strip_editor(fruits, draw=False)
+    for slider in panel.sliders.values():
+        label = int(slider.style.description_width.removesuffix("px") or 0)
+        track = int(slider.layout.width.removesuffix("px")) - label - readout
+        assert track / (slider.max - slider.min) >= 8
+        assert slider.description and label >= 11 * len(slider.description)  # its symbol
+
+
+def test_a_figure_of_the_same_shape_keeps_the_first_ones_layout():
+    """A panel's redraw skips matplotlib's constrained layout (a third of a jackpot panel's
+    redraw) when the figure has the shape of one laid out before; another shape, or a view
+    not asked to, lays it out."""
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    from slotmath.widgets.figure_view import FigureView
+
+    def constrained(fig):
+        return isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+
+    def figure(label, columns=2):
+        fig = Figure(figsize=(6, 3), layout="constrained")
+        for ax in fig.subplots(1, columns):
+            ax.plot([0, 1], [1, 0])
+            ax.set_ylabel(label)
+            ax.set_title("a title")
+        fig.suptitle("above the titles")
+        return fig
+
+    view = FigureView()
+    first = figure("a")
+    view.show(first, keep_layout=True)
+    laid = [ax.get_position().bounds for ax in first.axes]
+    assert constrained(first)
+    second = figure("another label")
+    view.show(second, keep_layout=True)
+    assert not constrained(second)
+    assert [ax.get_position().bounds for ax in second.axes] == laid
+    assert second._suptitle.get_position() == first._suptitle.get_position()  # placed too
+    other = figure("a", columns=3)
+    view.show(other, keep_layout=True)
+    assert constrained(other)
+    plain = figure("a")
+    view.show(plain)
+    assert constrained(plain)
+
+
+def test_a_sweep_row_is_computed_once(fruits, monkeypatch):
+    """The sweep chart's rows of an earlier move are kept: a slider moved a stop and back
+    analyses no value twice; the chart's data is rtp_sweep_data's, computed afresh here."""
+    import slotmath.analysis
+    from slotmath.plot import rtp_sweep_data
+
+    panel = strip_editor(fruits)
+    panel.sliders[(2, "W")].value = 3  # values 0..6
+    seen = []
+    analyze = slotmath.analysis.analyze
+    monkeypatch.setattr(slotmath.analysis, "analyze",
+                        lambda game, level=1: seen.append(game) or analyze(game, level))
+    panel.sliders[(2, "W")].value = 4  # values 1..7: only 7 is new
+    assert len(seen) == 1 and seen[0].base.reels[2].symbols.count("W") == 7
+    panel.sliders[(2, "W")].value = 3
+    assert len(seen) == 1
+    shown = panel.figure.axes[2].lines[0]
+    fresh = rtp_sweep_data(panel.game, "W", range(7), reels=[2])
+    assert list(shown.get_xdata()) == fresh["value"].tolist()
+    assert list(shown.get_ydata()) == (fresh["rtp"] * 100).tolist()

@@ -109,10 +109,11 @@ class _Reader(HTMLParser):
             self._table.append(self._row)
         elif tag in ("td", "th"):
             self._cell = []
+            self._whole = attrs.get("data-value")  # the whole value of a cell shown rounded
 
     def handle_endtag(self, tag):
         if tag in ("td", "th"):
-            self._row.append("".join(self._cell))
+            self._row.append("".join(self._cell) if self._whole is None else self._whole)
             self._cell = None
 
     def handle_data(self, data):

@@ -1,5 +1,5 @@
-"""Command line: ``slotmath analyze``, ``simulate``, ``check``, ``report``, ``workbench``,
-``player``, ``export-stake`` and ``verify-stake``.
+"""Command line: ``slotmath analyze``, ``simulate``, ``check``, ``report``, ``tune``,
+``workbench``, ``player``, ``export-stake`` and ``verify-stake``.
 
 Bad input is reported on one line naming the file, the key and what is wrong, with exit
 status 2; the CLI never prints a traceback.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from slotmath.errors import GameFileError
@@ -75,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
                         "run takes over 2 s)")
     _check_parser(sub)
     _report_parser(sub)
+    _tune_parser(sub)
     _workbench_parser(sub)
     _player_parser(sub)
     _publish_parsers(sub)
@@ -228,6 +230,82 @@ def _verify_stake(args) -> int:
         raise GameFileError(None, None, str(exc)) from None
     print(result.text(), end="")
     return 0 if result.passed else 1
+
+
+def _tune_parser(sub) -> None:
+    t = sub.add_parser("tune", help="integer symbol counts that bring the RTP to a target "
+                                    "(exit 1 when a target is not met; the closest game is "
+                                    "written)")
+    t.add_argument("file", help=FILE_HELP)
+    t.add_argument("--target-rtp", required=True, metavar="PERCENT", help="e.g. 96.00")
+    t.add_argument("--hit-frequency", default=None, metavar="LO:HI",
+                   help="a range for the hit frequency, as fractions: 0.25:0.35")
+    t.add_argument("--volatility-index", default=None, metavar="LO:HI",
+                   help="a range for the volatility index at 90%% (1.645 x SD): 8:12")
+    t.add_argument("--feature-one-in", default=None, metavar="LO:HI",
+                   help="a range for N in 'a feature starts 1 in N paid spins': 150:200")
+    t.add_argument("--tolerance", default="0.001", metavar="POINTS",
+                   help="how close the RTP must come, in percentage points (default 0.001)")
+    t.add_argument("--reel-set", default="base", help="the reel set tuned (default base)")
+    t.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+                   help="stop after this long (default 60)")
+    t.add_argument("--out", required=True, metavar="NEW.toml", help="write the tuned game here")
+
+
+def _tune(args) -> int:
+    from fractions import Fraction
+
+    import slotmath
+    from slotmath.io.output import check_writable, write_files
+    from slotmath.tune.game_file import tuned_text
+    from slotmath.tune.solver import step_line, summary_text, tune
+
+    def number(text, label):
+        try:
+            return Fraction(text.strip())
+        except ValueError:
+            raise GameFileError(None, label, f"must be a number, got {text!r}") from None
+
+    target = number(args.target_rtp, "--target-rtp") / 100
+    if not 0 < target < 10:
+        raise GameFileError(None, "--target-rtp", f"must be a percentage like 96.00, got "
+                                                  f"{args.target_rtp}")
+    def span(text, label, top=None):
+        if text is None:
+            return None
+        lo, sep, hi = text.partition(":")
+        pair = (number(lo, label), number(hi, label)) if sep else None
+        if pair is None or not 0 <= pair[0] <= pair[1] or (top and pair[1] > top):
+            raise GameFileError(None, label, f"must be LO:HI with 0 <= LO <= HI"
+                                             f"{f' <= {top}' if top else ''}, got {text!r}")
+        return pair
+
+    from slotmath.stats.par import normal_quantile
+
+    z = normal_quantile(0.90)
+    hit = span(args.hit_frequency, "--hit-frequency", 1)
+    vi = span(args.volatility_index, "--volatility-index")
+    sd = None if vi is None else (float(vi[0]) / z, float(vi[1]) / z)
+    one_in = span(args.feature_one_in, "--feature-one-in")
+    tolerance = number(args.tolerance, "--tolerance") / 100
+    out = check_writable(args.out, "--out")
+    game = slotmath.load_game(args.file)
+    result = tune(game, target, args.reel_set, hit_frequency=hit, sd=sd,
+                  feature_one_in=one_in, tolerance=tolerance, time_limit=args.time_limit,
+                  progress=lambda step: print(step_line(step), file=sys.stderr))
+    print(summary_text(result, result.targets, z if vi is not None else None))
+    header = (f"Tuned by `slotmath tune {args.file} --target-rtp {args.target_rtp}` from "
+              f"{args.file}\n(reel set {args.reel_set!r}; the original's comments are not "
+              f"kept)")
+    write_files({"--out": (out, tuned_text(args.file, result.game, args.reel_set,
+                                           header).encode("utf-8"))})
+    written = slotmath.analyze(slotmath.load_game(out))  # the file itself, re-analysed
+    rtp = written.rtp
+    print(f"wrote {out}: exact RTP {rtp} = {float(rtp) * 100:.6f}% (re-analysed)")
+    if rtp != result.figures.rtp:  # two paths disagree: never silent
+        raise RuntimeError(f"the written game's RTP {rtp} differs from the solver's "
+                           f"{result.figures.rtp}")
+    return 0 if result.met else 1
 
 
 def _level(game, value, label) -> int:
@@ -408,9 +486,14 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         commands = {"analyze": _analyze, "simulate": _simulate, "check": _check,
-                    "report": _report, "workbench": _workbench,
+                    "report": _report, "workbench": _workbench, "tune": _tune,
                     "player": _player, "export-stake": _export_stake, "verify-stake": _verify_stake}
-        return commands[args.command](args)
+        if os.environ.get("SLOTMATH_COMPILE_NOTICE", "1") == "0":
+            return commands[args.command](args)
+        from slotmath.compiling import announced
+
+        with announced(sys.stderr):
+            return commands[args.command](args)
     except GameFileError as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -420,6 +503,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("slotmath: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # ``slotmath analyze ... | head``: the reader has what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the exit's flush has nowhere to fail
+        return 141  # what a shell reports for a process ended by SIGPIPE (128 + 13)
     except Exception as exc:  # noqa: BLE001 - never a traceback from the CLI
         print(f"slotmath: internal error: {type(exc).__name__}: {exc}".replace("\n", " "),
               file=sys.stderr)

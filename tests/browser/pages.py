@@ -217,6 +217,29 @@ def type_into_slider(slider, value) -> None:
     readout.press("Enter")
 
 
+def slider_geometry(slider) -> dict:
+    """A slider as drawn: its ``value``, ``min`` and ``max`` (the handle's ARIA attributes),
+    its track's width in pixels and the pixels per step of 1."""
+    return slider.evaluate("""s => {
+      const handle = s.querySelector('.noUi-handle');
+      const track = s.querySelector('.noUi-target').getBoundingClientRect().width;
+      const get = name => Number(handle.getAttribute('aria-value' + name));
+      const [lo, hi] = [get('min'), get('max')];
+      return {value: get('now'), min: lo, max: hi, track, px_per_step: track / (hi - lo)};
+    }""")
+
+
+def drag_slider(page, slider, pixels: float) -> None:
+    """Drag a slider's handle ``pixels`` to the right (left if negative) with the mouse."""
+    slider.scroll_into_view_if_needed()
+    box = slider.locator(".noUi-handle").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + pixels, y, steps=8)
+    page.mouse.up()
+
+
 def type_into_box(box, value) -> None:
     """A number box: the value, then Enter (the boxes apply on Enter)."""
     field = box.locator("input")

@@ -82,10 +82,17 @@ CHECKED: dict[str, int] = {}
 def move_controls(page, notebook: str, where: str) -> None:
     """The notebook's panels, moved by hand (moves.MOVES): each move's RTP and chart checked."""
     if notebook in moves.MOVES:
+        first = len(moves.TIMES)
         CHECKED[f"{notebook} in {where}"] = moves.MOVES[notebook](page, where)
+        moves.TIMES[first:] = [(f"{notebook} in {where}: {what}", *times)
+                               for what, *times in moves.TIMES[first:]]
         pages.check_rendered(page)  # and nothing broke on the way
 
 
 def test_interactions_checked():
-    """Runs last (file order): how many moves the tests above checked, printed."""
+    """Runs last (file order): how many moves the tests above checked, printed, and how long
+    each took to its figures and to its redrawn chart."""
     print("interactions checked:", sum(CHECKED.values()), CHECKED)
+    print("seconds from a move to its figures / to its redrawn chart (load average):")
+    for what, figures, chart, load in moves.TIMES:
+        print(f"  {figures:6.2f} {chart:6.2f}  ({load:.2f})  {what}")

@@ -23,6 +23,35 @@ carry the multiplier: a spin started at index ``i`` then pays ``credits + step*i
 free-spin multiplier's part, as the rule is linear). Beside it, exact sums for the components
 (first drop, later drops, scatter), per pay-table entry, the cascade-count and final-multiplier
 laws, each reel's freeing by effect and the ways in play.
+
+The kernel
+----------
+Every piece reads the game as compiled once, a :class:`~slotmath.evaluate.compiled.CompiledGame`:
+
+* the **drop evaluator**: :func:`_effective` (the freed reels' effects applied), then one lines
+  evaluator (:func:`_drop_lines`) or one ways evaluator (:func:`_drop_ways`): what the window
+  pays and which positions it removes, both walking the bit sets of the pay-table entries
+  each symbol belongs to. The random-refill recursion calls the same (:func:`_window_drop`);
+* the **refill strategies**: the strip (:func:`_refill_strip`) in the kernel, the per-reel
+  weight tables in the recursion (:func:`_random_law`); and the frozen bonus symbols' freeing
+  (:func:`_free_reels`), which branches a chain over the effects still possible;
+* the **chain**: :func:`_combinations` follows each stop combination's chain (its drops, its
+  branches on a stack) to its leaves (:func:`_scatters`, :func:`_leaf`); :func:`_run` drives
+  it over the stop combinations and settles the winless blocks at once.
+
+Speed. :func:`_combinations` is the one compiled loop: the pieces are inlined into it
+(``inline="always"``), take arrays and scalars (it reads each tuple field once) and it calls
+nothing else (the sparse table is filled by :func:`_run` from a buffer). In numba a function
+that calls another keeps the reference counts of its arrays, and a tuple field read in a loop
+is counted on every read: atomic operations, which took ~60% of the old kernel's time
+(profiled). The game's ``ways`` is a compile-time constant of :func:`_run` (``literally``):
+the lines and the ways versions each compile without the other's evaluator (with both, a
+drop's arrays were counted on every drop).
+
+Winless blocks: when no pay-table entry runs through the first reels of a block of stop
+combinations on any line (lines) or at all (ways), none of them wins a first drop, so each
+ends at once on its scatters; a game with at most one scatter symbol settles such a block
+from the tail reels' scatter-count law (:func:`_settle_block`) instead of visiting it.
 """
 
 from __future__ import annotations
@@ -34,11 +63,13 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from itertools import product
+from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import literally, njit, types
 from numba.typed import Dict
 
+from slotmath.evaluate.compiled import ENTRY_BITS, CompiledGame, compile_game
 from slotmath.evaluate.window import PayModel
 from slotmath.exact.workers import default_workers, map_parts
 from slotmath.model.game import Game
@@ -49,317 +80,732 @@ _KEY = types.UniTuple(types.int64, 4)
 
 #: Longest cascade chain followed; a longer one is an error (a chain that never ends).
 MAX_CASCADES = 250
+#: The index of a single set bit ``b`` (below 2**62) is ``_BIT_INDEX[((b * _DE_BRUIJN) >> 58)
+#: & 63]``: a de Bruijn sequence's 6-bit windows are all distinct.
+_DE_BRUIJN = 0x03F79D71B4CB0A89
+_BIT_INDEX = np.zeros(64, np.int64)
+for _bit in range(62):
+    _BIT_INDEX[((1 << _bit) * _DE_BRUIJN % (1 << 64)) >> 58] = _bit
+#: Sparse outcomes a combination run holds before the driver adds them to the table.
+_PENDING = 1 << 12
+#: Credits below this are tallied in a dense table per trigger count (no hashing) where the
+#: key is (credits, 0, trigger, 0): every outcome of a paid spin that starts no free spins.
+_DENSE = 1 << 14
 
 
-# -- the compiled game -------------------------------------------------------------------------
+# -- the game, prepared ---------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class _Arrays:
-    """A game's reel set, pays and rules as arrays for the kernel."""
+class _Prepared:
+    """The compiled game of one reel set, with what the law's Python side names."""
 
-    names: tuple[str, ...]
-    strips: np.ndarray  # [reels, max len] symbol ids
-    lengths: np.ndarray
-    stop_weights: np.ndarray  # [reels, max len]
-    rows: np.ndarray
-    member: np.ndarray  # [keys, symbols] 0/1
-    key_credits: np.ndarray  # [keys, max run + 1]
-    mult_sym: np.ndarray
-    is_scatter: np.ndarray
-    scatter_ids: np.ndarray
-    scatter_credits: np.ndarray  # [scatters, window + 1]
-    trigger: int
-    ways: bool
-    paylines: np.ndarray  # [lines, reels]
-    values: np.ndarray  # multiplier value by index, MAX_CASCADES + 1 entries
-    spin_mult: int  # the free-spin multiplier (1 in the base game)
-    ord_eff: np.ndarray  # [orderings, reels] effect id
-    ord_w: np.ndarray
-    eff_wild: np.ndarray  # [effects] wild symbol id or -1
-    eff_split: np.ndarray
+    game: CompiledGame
+    keys: tuple[str, ...]  # pay-table entries
     effect_names: tuple[str, ...]
-    threshold: int
-    accumulate: bool
-    has_bonus: bool
-    keys: tuple[str, ...]
     min_trigger: int  # fewest trigger symbols that start free spins (window + 1: none)
-    pruning: tuple = ()  # (prefix, presence, scatter_count, tail_hist): see _pruning
-    sym_bits: np.ndarray = None  # [symbols] bit set of the pay-table entries it belongs to
+    pruning: tuple  # (prefix, prefix_bits, scatter_count, tail_hist): see _pruning
 
 
-def _pruning(ar: _Arrays) -> tuple:
-    """What lets the kernel skip a block of stop combinations whose first reels show no
-    pay-table entry on every one of them (ways games with at most one scatter symbol, where
-    no reel window can free a bonus symbol by scatters alone): the prefix length, per reel
-    and stop the bit set of entries shown, the scatter count, and the tail reels' law of the
-    scatter count. ``prefix = 0`` turns it off."""
-    n_reels = len(ar.lengths)
-    keys = ar.member.shape[0]
-    min_run = [min([c for c in range(ar.key_credits.shape[1]) if ar.key_credits[k, c] > 0]
-                   or [n_reels]) for k in range(keys)]
+def _prepare(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
+             lean: bool) -> _Prepared:
+    g = compile_game(game, reel_set, level, model=model, free=free)
+    fs = game.free_spins
+    window = sum(game.rows)
+    min_trigger = (min(fs.awards) if fs is not None and not free else window + 1) if lean else 0
+    effects = tuple(game.bonus_symbols.effects) if game.bonus_symbols is not None else ()
+    return _Prepared(g, model.keys, effects, min_trigger, _pruning(g))
+
+
+def _pruning(g: CompiledGame) -> tuple:
+    """What lets the kernel settle a block of stop combinations at once: the prefix (the
+    first reels a block shares; 0 turns it off), per reel, stop and unit (line, or the one
+    ways unit) the bit set of the pay-table entries shown there, per reel and stop the
+    scatter count, and the tail reels' law of the scatter count.
+
+    A block whose prefix shows no entry running through every prefix reel on any unit wins
+    no first drop when the prefix is no longer than any entry's shortest paying run. It is
+    settled from the tail law when that is the whole story: at most one scatter symbol, at
+    most 62 entries, and no reel window with enough scatters to free a bonus symbol."""
+    n_reels = len(g.lengths)
+    n_keys = g.member.shape[0]
+    min_run = [min([c for c in range(g.entry_credits.shape[1]) if g.entry_credits[k, c] > 0]
+                   or [n_reels]) for k in range(n_keys)]
     prefix = min([3, n_reels - 1] + min_run)
-    scatters = [int(x) for x in ar.scatter_ids if x >= 0]
-    R = int(ar.rows.max())
-    maxlen = ar.strips.shape[1]
-    presence = np.zeros((n_reels, maxlen), np.int64)
+    scatters = [int(x) for x in g.scatter_ids if x >= 0]
+    R = int(g.rows.max())
+    maxlen = g.strips.shape[1]
+    units = 1 if g.ways else g.paylines.shape[0]
+    prefix_bits = np.zeros((n_reels, maxlen, max(units, 1)), np.int64)
     count = np.zeros((n_reels, maxlen), np.int64)
     top_scatter = 0
     for r in range(n_reels):
-        L = int(ar.lengths[r])
-        for st in range(L):
-            window = [int(ar.strips[r, (st + y) % L]) for y in range(int(ar.rows[r]))]
-            bits = 0
-            for k in range(keys):
-                if any(ar.member[k, s] for s in window):
-                    bits |= 1 << k
-            presence[r, st] = bits
-            count[r, st] = sum(window.count(s) for s in scatters)
-            top_scatter = max(top_scatter, sum(int(ar.is_scatter[s]) for s in window))
-    ok = (ar.ways and len(scatters) <= 1 and keys <= 62 and prefix >= 1 and R > 0
-          and not (ar.has_bonus and top_scatter >= ar.threshold))
-    tail = np.zeros(int(ar.rows.sum()) + 1, np.int64)
+        L, rows = int(g.lengths[r]), int(g.rows[r])
+        at = (np.arange(L)[:, None] + np.arange(rows)[None, :]) % L
+        window = g.strips[r, at]  # [stop, row]
+        bits = g.entry_bits[window, 0]
+        if g.ways:
+            prefix_bits[r, :L, 0] = np.bitwise_or.reduce(bits, axis=1)
+        elif units:
+            prefix_bits[r, :L, :] = bits[:, g.paylines[:, r]]
+        for s in scatters:
+            count[r, :L] += (window == s).sum(axis=1)
+        top_scatter = max(top_scatter, int(g.is_scatter[window].sum(axis=1).max()))
+    ok = (len(scatters) <= 1 and g.entry_bits.shape[1] == 1 and prefix >= 1 and R > 0
+          and units > 0 and not (g.has_bonus and top_scatter >= g.threshold))
+    tail = np.zeros(int(g.rows.sum()) + 1, np.int64)
     tail[0] = 1
     for r in range(prefix, n_reels):
         nxt = np.zeros_like(tail)
-        for st in range(int(ar.lengths[r])):
-            w = int(ar.stop_weights[r, st])
+        for st in range(int(g.lengths[r])):
+            w = int(g.stop_weights[r, st])
             if w:
                 nxt[count[r, st]:] += w * tail[: len(tail) - count[r, st]]
         tail = nxt
-    return (prefix if ok else 0, presence, count, tail)
+    return (prefix if ok else 0, prefix_bits, count, tail)
 
 
-def _arrays(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
-            lean: bool = False) -> _Arrays:
-    names = tuple(game.symbols)
-    sid = {n: i for i, n in enumerate(names)}
-    reels = game.reel_sets[reel_set].reels
-    n_reels = len(reels)
-    maxlen = max(len(r.symbols) for r in reels)
-    strips = np.zeros((n_reels, maxlen), np.int64)
-    weights = np.zeros((n_reels, maxlen), np.int64)
-    for j, r in enumerate(reels):
-        strips[j, : len(r.symbols)] = [sid[s] for s in r.symbols]
-        weights[j, : len(r.symbols)] = r.weights if r.weights is not None else 1
-    keys = model.keys
-    max_run = max([n_reels] + [max(t, default=0) for t in model.key_credits.values()])
-    member = np.zeros((len(keys), len(names)), np.int64)
-    key_credits = np.zeros((len(keys), max_run + 1), np.int64)
-    for k, key in enumerate(keys):
-        for m in model.key_members[key]:
-            member[k, sid[m]] = 1
-        for c, v in model.key_credits[key].items():
-            key_credits[k, c] = v
-    scatters = game.scatters
-    window = sum(game.rows)
-    scatter_credits = np.zeros((max(1, len(scatters)), window + 1), np.int64)
-    pays_scatters = not free or game.free_spins is None or game.free_spins.scatter_pays
-    for i, s in enumerate(scatters):
-        if pays_scatters and s in model.scatter_credits:  # x the free-spin multiplier
-            scatter_credits[i] = np.array(model.scatter_credits[s], np.int64) * (
-                game.free_spins.multiplier if free else 1)
-    fs = game.free_spins
-    # the counted mark: the free-spin trigger (without free spins, the first scatter)
-    trigger = sid[fs.trigger] if fs is not None else (sid[scatters[0]] if scatters else -1)
-    rule = game.cascades.rule(free)
-    values = np.array([rule.value(k) for k in range(MAX_CASCADES + 2)], np.int64)
-    bonus = game.bonus_symbols
-    if bonus is not None:
-        effect_names = tuple(bonus.effects)
-        eid = {n: i for i, n in enumerate(effect_names)}
-        orderings = bonus.orderings()
-        ord_eff = np.array([[eid[s] for s in p] for _, p in orderings], np.int64)
-        ord_w = np.array([w for w, _ in orderings], np.int64)
-        eff_wild = np.array([sid[e.wild] if e.wild else -1 for e in bonus.effects.values()],
-                            np.int64)
-        eff_split = np.array([e.split for e in bonus.effects.values()], np.int64)
-        threshold, accumulate = bonus.threshold, bonus.accumulate
-    else:
-        effect_names = ()
-        ord_eff = np.zeros((1, n_reels), np.int64)
-        ord_w = np.ones(1, np.int64)
-        eff_wild = np.full(1, -1, np.int64)
-        eff_split = np.ones(1, np.int64)
-        threshold, accumulate = 1 << 30, True
-    paylines = (np.array(game.paylines, np.int64) if game.paylines is not None
-                else np.zeros((0, n_reels), np.int64))
-    out = _Arrays(
-        names, strips, np.array([len(r.symbols) for r in reels], np.int64), weights,
-        np.array(game.rows, np.int64), member, key_credits,
-        np.array([game.symbols[n].multiplier for n in names], np.int64),
-        np.array([game.symbols[n].scatter for n in names], np.int64),
-        np.array([sid[s] for s in scatters] or [-1], np.int64), scatter_credits, trigger,
-        game.ways, paylines, values, fs.multiplier if (free and fs is not None) else 1,
-        ord_eff, ord_w, eff_wild, eff_split, effect_names, threshold, accumulate,
-        bonus is not None, keys,
-        (min(fs.awards) if fs is not None and not free else window + 1) if lean else 0,
-    )
-    sym_bits = np.zeros(len(names), np.int64)
-    if len(keys) <= 62:
-        for k in range(len(keys)):
-            sym_bits |= member[k] << k
-    return replace(out, pruning=_pruning(out), sym_bits=sym_bits)
+# -- the kernel's state -----------------------------------------------------------------------
+# A chain's state: cols [reel, row] (the window), top [reel] (the strip index on the top row),
+# count [reel] (positions removed so far: the freeing counter), effect [reel] (the freed
+# effect, or -1), possible [ordering] (1 while that placement of the bonus symbols may be),
+# acc (first-drop credits, later-drop credits, A, cascade index) and entry [entry, run]
+# (credits won by each pay-table entry); the stack of branches still to follow holds the same
+# with a leading slot axis (s_cols, ...).
 
 
-# -- the kernel ------------------------------------------------------------------------------
+class _Chain(NamedTuple):
+    """One chain's state; with a leading slot axis, the stack of branches still to follow."""
+
+    cols: np.ndarray
+    top: np.ndarray
+    count: np.ndarray
+    effect: np.ndarray
+    possible: np.ndarray
+    acc: np.ndarray
+    entry: np.ndarray
+
+
+class _Scratch(NamedTuple):
+    """Work arrays of one drop: the effective window (sym), the ways each position counts
+    (wgt), the positions removed, the entries shown (bits: a ways game's [reel, word], a lines
+    game's [reel * max rows + row, word]), a reel's survivors."""
+
+    sym: np.ndarray
+    wgt: np.ndarray
+    removed: np.ndarray
+    bits: np.ndarray
+    keep: np.ndarray
+
+
+class _Tally(NamedTuple):
+    """What a run adds up (integers over its stop combinations)."""
+
+    dense: np.ndarray  # [trigger, credits < _DENSE]: weight of (credits, 0, trigger, 0)
+    cascades: np.ndarray  # [cascades]
+    freed: np.ndarray  # [reel, effect]
+    ways: np.ndarray  # [ways in play]
+    sums: np.ndarray  # weighted credits of the first drops, the later drops, the scatters
+    entry: np.ndarray  # [entry, run]: weighted credits of the chains with a cascade
+    error: np.ndarray  # [0] = 1: a chain too long, at stops [1:]
+    pending: np.ndarray  # [i]: (credits, A, trigger, cascades, weight) for the sparse table
+    n_pending: np.ndarray  # [0]: rows of pending in use
+
+
 @njit(cache=True)
-def _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits, mult_sym, is_scatter,
-          ways, paylines, removed, entry, sym, wgt, sym_bits, m):
-    """Unmultiplied line/ways credits of one drop; marks the winning positions in
-    ``removed`` and adds each paying entry's credits times ``m`` to ``entry[key, run]``.
-
-    Ways: ``sym_bits[s]`` is the bit set of the pay-table entries symbol ``s`` belongs to, so
-    the run of every entry comes from one pass over the window (the bit set of the entries on
-    each reel, and-ed reel by reel); only the entries that pay are counted position by
-    position."""
-    n_reels = cols.shape[0]
-    n_keys = member.shape[0]
-    # effective symbols and weights, and per reel the entries shown
-    bits = np.empty(n_reels, np.int64)
+def _new_state(g, pending_rows):
+    """The chain, the stack of branches, the drop's scratch and the tallies of a run (room
+    for ``pending_rows`` sparse outcomes between flushes, and then for every leaf of one more
+    combination: at most one per placement of the bonus symbols, as the leaves' placements
+    still possible are disjoint)."""
+    n_reels, R = g.strips.shape[0], g.rows.max()
+    n_ord, n_eff = g.ordering_weight.shape[0], g.effect_split.shape[0]
+    n_keys, n_runs = g.entry_credits.shape
+    D = 4 * n_reels * n_eff + 4  # deepest stack: a branch per effect per reel, and slack
+    ch = _Chain(np.zeros((n_reels, R), np.int64), np.zeros(n_reels, np.int64),
+                np.zeros(n_reels, np.int64), np.zeros(n_reels, np.int64),
+                np.zeros(n_ord, np.int64), np.zeros(4, np.int64),
+                np.zeros((n_keys, n_runs), np.int64))
+    st = _Chain(np.zeros((D, n_reels, R), np.int64), np.zeros((D, n_reels), np.int64),
+                np.zeros((D, n_reels), np.int64), np.zeros((D, n_reels), np.int64),
+                np.zeros((D, n_ord), np.int64), np.zeros((D, 4), np.int64),
+                np.zeros((D, n_keys, n_runs), np.int64))
+    dr = _Scratch(np.zeros((n_reels, R), np.int64), np.zeros((n_reels, R), np.int64),
+                  np.zeros((n_reels, R), np.int64),
+                  np.zeros((n_reels * R, g.entry_bits.shape[1]), np.int64), np.zeros(R, np.int64))
+    max_ways = 1
     for r in range(n_reels):
-        e = eff[r]
-        b = 0
+        max_ways *= g.rows[r] * max(1, g.effect_split.max())
+    tl = _Tally(np.zeros((g.scatter_credits.shape[1], _DENSE), np.int64),
+                np.zeros(MAX_CASCADES + 1, np.int64), np.zeros((n_reels, n_eff), np.int64),
+                np.zeros(max_ways + 1, np.int64), np.zeros(3, np.int64),
+                np.zeros((n_keys, n_runs), np.int64), np.zeros(n_reels + 1, np.int64),
+                np.zeros((pending_rows + n_ord, 5), np.int64), np.zeros(1, np.int64))
+    return ch, st, dr, tl
+
+
+@njit(cache=True, inline="always")
+def _start(stops, cols, top, count, effect, possible, acc, entry, n_ent, strips, lengths,
+           rows):
+    """The chain of the stops ``stops`` before its first drop."""
+    for r in range(strips.shape[0]):
+        top[r] = stops[r]
         for y in range(rows[r]):
-            s = cols[r, y]
-            w = 1
-            if e >= 0 and is_scatter[s] == 0:
-                if eff_wild[e] >= 0:
-                    s = eff_wild[e]
-                w = eff_split[e]
-            sym[r, y] = s
-            wgt[r, y] = w * mult_sym[s]
-            removed[r, y] = 0
-            b |= sym_bits[s]
-        bits[r] = b
-    total = 0
-    if ways and n_keys > 62:  # too many entries for a bit set: entry by entry
-        for k in range(n_keys):
-            run = 0
-            n_ways = 1
-            for r in range(n_reels):
-                c = 0
+            i = stops[r] + y
+            while i >= lengths[r]:
+                i -= lengths[r]
+            cols[r, y] = strips[r, i]
+        count[r] = 0
+        effect[r] = -1
+    for o in range(possible.shape[0]):
+        possible[o] = 1
+    for a in range(4):
+        acc[a] = 0
+    for a in range(n_ent):
+        for b in range(entry.shape[1]):
+            entry[a, b] = 0
+
+
+@njit(cache=True, inline="always")
+def _save(cols, top, count, effect, possible, acc, entry, n_ent, s_cols, s_top, s_count,
+          s_effect, s_possible, s_acc, s_entry, sp):
+    """Copy the chain into slot ``sp`` of the stack, element by element (a slice would be a
+    reference-counted array); ``n_ent``: the entry rows kept."""
+    for r in range(cols.shape[0]):
+        for y in range(cols.shape[1]):
+            s_cols[sp, r, y] = cols[r, y]
+        s_top[sp, r] = top[r]
+        s_count[sp, r] = count[r]
+        s_effect[sp, r] = effect[r]
+    for o in range(possible.shape[0]):
+        s_possible[sp, o] = possible[o]
+    for a in range(4):
+        s_acc[sp, a] = acc[a]
+    for a in range(n_ent):
+        for b in range(entry.shape[1]):
+            s_entry[sp, a, b] = entry[a, b]
+
+
+@njit(cache=True, inline="always")
+def _load(cols, top, count, effect, possible, acc, entry, n_ent, s_cols, s_top, s_count,
+          s_effect, s_possible, s_acc, s_entry, sp):
+    """Slot ``sp`` of the stack into the chain (see :func:`_save`)."""
+    for r in range(cols.shape[0]):
+        for y in range(cols.shape[1]):
+            cols[r, y] = s_cols[sp, r, y]
+        top[r] = s_top[sp, r]
+        count[r] = s_count[sp, r]
+        effect[r] = s_effect[sp, r]
+    for o in range(possible.shape[0]):
+        possible[o] = s_possible[sp, o]
+    for a in range(4):
+        acc[a] = s_acc[sp, a]
+    for a in range(n_ent):
+        for b in range(entry.shape[1]):
+            entry[a, b] = s_entry[sp, a, b]
+
+
+# -- the drop evaluator ------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _effective(cols, effect, sym, wgt, removed, bits, rows, is_scatter, symbol_multiplier,
+               effect_wild, effect_split, entry_bits, ways):
+    """The window as it pays: freed reels' effects applied (a wild reel shows the wild, a
+    split reel counts each position ``split`` times; scatters keep theirs) into ``sym`` and
+    ``wgt`` (ways a position counts), ``removed`` cleared, and the entry bits: per reel in a
+    ways game (``bits[reel, word]``), per position in a lines game
+    (``bits[reel * max rows + row, word]``)."""
+    R = cols.shape[1]
+    for r in range(cols.shape[0]):
+        e = effect[r]
+        if e < 0:  # not freed: as it landed (wgt only for ways)
+            for y in range(rows[r]):
+                s = cols[r, y]
+                sym[r, y] = s
+                if ways:
+                    wgt[r, y] = symbol_multiplier[s]
+                removed[r, y] = 0
+        else:
+            for y in range(rows[r]):
+                s = cols[r, y]
+                f = 1
+                if is_scatter[s] == 0:
+                    if effect_wild[e] >= 0:
+                        s = effect_wild[e]
+                    f = effect_split[e]
+                sym[r, y] = s
+                wgt[r, y] = f * symbol_multiplier[s]
+                removed[r, y] = 0
+        for w in range(entry_bits.shape[1]):
+            if ways:
+                b = 0  # in a register: an |= into the array stalls on every position
                 for y in range(rows[r]):
-                    if member[k, sym[r, y]]:
-                        c += wgt[r, y]
-                if c == 0:
-                    break
-                run += 1
-                n_ways *= c
-            if run == 0:
-                continue
-            credits = key_credits[k, run] * n_ways
-            if credits > 0:
-                total += credits
-                entry[k, run] += m * credits
-                for r in range(run):
-                    for y in range(rows[r]):
-                        if member[k, sym[r, y]]:
-                            removed[r, y] = 1
-    elif ways:
-        alive = bits[0]
+                    b |= entry_bits[sym[r, y], w]
+                bits[r, w] = b
+            else:
+                for y in range(rows[r]):
+                    bits[r * R + y, w] = entry_bits[sym[r, y], w]
+
+
+@njit(cache=True, inline="always")
+def _drop_ways(sym, wgt, bits, removed, entry, rows, member, entry_credits, entry_pays, m,
+               entries):
+    """Ways credits of the effective window (unmultiplied); marks the positions of every
+    paying entry in ``removed``; with ``entries`` adds ``m`` x each entry's credits to
+    ``entry[k, run]``.
+
+    The entries still running after reel ``r`` are the AND of the reels' bit sets, so those
+    whose run ends at ``r`` come from one pass over the reels; only those whose run pays
+    (``entry_pays``) are counted position by position."""
+    n_reels = sym.shape[0]
+    total = 0
+    for w in range(bits.shape[1]):
+        alive = bits[0, w]
         for r in range(1, n_reels + 1):
-            nxt = alive & bits[r] if r < n_reels else 0
-            ended = alive & ~nxt  # the entries whose run is r
+            nxt = alive & bits[r, w] if r < n_reels else 0
+            paying = alive & ~nxt & entry_pays[r, w]  # the entries whose run is r, and pays
             alive = nxt
-            if ended != 0:
-                for k in range(n_keys):
-                    if (ended >> k) & 1 == 0 or key_credits[k, r] == 0:
-                        continue
-                    n_ways = 1
-                    for rr in range(r):
-                        c = 0
-                        for y in range(rows[rr]):
-                            if member[k, sym[rr, y]]:
-                                c += wgt[rr, y]
-                        n_ways *= c
-                    credits = key_credits[k, r] * n_ways
-                    if credits > 0:
-                        total += credits
-                        entry[k, r] += m * credits
-                        for rr in range(r):
-                            for y in range(rows[rr]):
-                                if member[k, sym[rr, y]]:
-                                    removed[rr, y] = 1
+            while paying != 0:
+                low = paying & -paying
+                paying ^= low
+                k = w * ENTRY_BITS + _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                n_ways = 1
+                for rr in range(r):
+                    c = 0
+                    for y in range(rows[rr]):
+                        if member[k, sym[rr, y]]:
+                            c += wgt[rr, y]
+                    n_ways *= c
+                credits = entry_credits[k, r] * n_ways
+                total += credits
+                if entries:
+                    entry[k, r] += m * credits
+                for rr in range(r):
+                    for y in range(rows[rr]):
+                        if member[k, sym[rr, y]]:
+                            removed[rr, y] = 1
             if alive == 0:
                 break
-    else:
-        for ln in range(paylines.shape[0]):
-            best = 0
-            best_k = -1
-            best_run = 0
-            for k in range(n_keys):
-                run = 0
-                mult = 1
-                for r in range(n_reels):
-                    s = sym[r, paylines[ln, r]]
-                    if member[k, s] == 0:
-                        break
-                    run += 1
-                    mult *= mult_sym[s]
-                if run > 0:
-                    credits = key_credits[k, run] * mult
-                    if credits > best:
-                        best = credits
-                        best_k = k
-                        best_run = run
-            if best > 0:
-                total += best
+    return total
+
+
+@njit(cache=True, inline="always")
+def _drop_lines(sym, bits, removed, entry, paylines, line_positions, symbol_multiplier,
+                entry_credits, entry_pays, m, entries, lines, n_lines, listed):
+    """Line credits of the effective window (unmultiplied); marks each paying line's run in
+    ``removed``; with ``entries`` adds ``m`` x each line's credits to ``entry[k, run]``.
+    The lines are ``lines[:n_lines]`` when ``listed`` (only they can pay), else all
+    ``n_lines``.
+
+    A line pays its best entry: entry ``k``'s run is how far ``k`` stays in the AND of the bit
+    sets of the positions along the line (``bits``, by ``line_positions``), its credits
+    ``pay[k, run]`` x the run's multiplier symbols; among equal credits the entry listed
+    first. Most lines share no entry past their first reels: a few loads each."""
+    n_reels = paylines.shape[1]
+    total = 0
+    for i in range(n_lines):
+        ln = lines[i] if listed else i
+        best = 0
+        best_k = -1
+        best_run = 0
+        for w in range(bits.shape[1]):
+            alive = bits[line_positions[ln, 0], w]
+            two = alive & bits[line_positions[ln, 1], w] if n_reels > 1 else 0
+            if two == 0 and alive & entry_pays[1, w] == 0:
+                continue  # most lines: no entry through two reels, none paying one
+            r = 1
+            while alive != 0:
+                nxt = alive & bits[line_positions[ln, r], w] if r < n_reels else 0
+                paying = alive & ~nxt & entry_pays[r, w]  # the entries whose run is r, and pays
+                if paying != 0:
+                    mult = 1
+                    for rr in range(r):
+                        mult *= symbol_multiplier[sym[rr, paylines[ln, rr]]]
+                    while paying != 0:
+                        low = paying & -paying
+                        paying ^= low
+                        k = w * ENTRY_BITS + _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                        credits = entry_credits[k, r] * mult
+                        if credits > best or (credits == best and k < best_k):
+                            best = credits
+                            best_k = k
+                            best_run = r
+                alive = nxt
+                r += 1
+        if best > 0:
+            total += best
+            if entries:
                 entry[best_k, best_run] += m * best
-                for r in range(best_run):
-                    removed[r, paylines[ln, r]] = 1
+            for r in range(best_run):
+                removed[r, paylines[ln, r]] = 1
     return total
 
 
 @njit(cache=True)
-def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_sym,
-         is_scatter, scatter_ids, scatter_credits, trigger, ways, paylines, values, spin_mult,
-         ord_eff, ord_w, eff_wild, eff_split, threshold, accumulate, has_bonus, keep_a,
-         min_trigger, sym_bits, entries, prefix, presence, scatter_count, tail_hist):
-    """Every stop combination whose first-reel stop is in ``first``, each chain to its end.
+def _drop(cols, effect, sym, wgt, removed, bits, entry, m, entries, rows, is_scatter,
+          symbol_multiplier, effect_wild, effect_split, entry_bits, member, entry_credits,
+          entry_pays, paylines, line_positions, ways):
+    """What the window ``cols`` pays with the freed effects ``effect`` (unmultiplied) and the
+    positions it removes (``removed``): :func:`_effective`, then :func:`_drop_ways` or
+    :func:`_drop_lines` (``sym``, ``wgt``, ``bits``: scratch)."""
+    _effective(cols, effect, sym, wgt, removed, bits, rows, is_scatter, symbol_multiplier,
+               effect_wild, effect_split, entry_bits, ways)
+    if ways:
+        return _drop_ways(sym, wgt, bits, removed, entry, rows, member, entry_credits,
+                          entry_pays, m, entries)
+    return _drop_lines(sym, bits, removed, entry, paylines, line_positions, symbol_multiplier,
+                       entry_credits, entry_pays, m, entries, line_positions[:, 0],
+                       paylines.shape[0], False)
 
-    Returns the sparse joint table (credits, A, trigger, cascades) -> weight, the weight of
-    the (0, 0, trigger, 0) outcomes by trigger, and the dense sums (see CascadeLaw)."""
-    n_reels = strips.shape[0]
-    R = 0
-    for r in range(n_reels):
-        R = max(R, rows[r])
-    n_ord = ord_w.shape[0]
-    n_eff = eff_split.shape[0]
-    n_keys = member.shape[0]
-    n_ent = n_keys if entries else 0  # the per-entry sums are kept only when asked
-    n_runs = key_credits.shape[1]
-    window = scatter_credits.shape[1] - 1
-    table = Dict.empty(key_type=_KEY, value_type=types.int64)
-    zero = np.zeros(window + 1, np.int64)
-    casc_hist = np.zeros(MAX_CASCADES + 1, np.int64)
-    freed = np.zeros((n_reels, n_eff), np.int64)
-    max_ways = 1
-    for r in range(n_reels):
-        max_ways *= rows[r] * max(1, eff_split.max())
-    ways_hist = np.zeros(max_ways + 1, np.int64)
-    sums = np.zeros(3, np.int64)  # first drop, later drops, scatter
-    entry_sum = np.zeros((n_keys, n_runs), np.int64)
-    error = np.zeros(n_reels + 1, np.int64)  # [0] = 1 when a chain is too long; stops
-    D = 4 * n_reels * n_eff + 4
-    s_cols = np.zeros((D, n_reels, R), np.int64)
-    s_top = np.zeros((D, n_reels), np.int64)
-    s_cnt = np.zeros((D, n_reels), np.int64)
-    s_eff = np.zeros((D, n_reels), np.int64)
-    s_mask = np.zeros((D, n_ord), np.int64)
-    s_k = np.zeros(D, np.int64)
-    s_acc = np.zeros((D, 3), np.int64)  # first, later, A
-    s_entry = np.zeros((D, n_keys, n_runs), np.int64)
-    cols = np.zeros((n_reels, R), np.int64)
-    top = np.zeros(n_reels, np.int64)
-    cnt = np.zeros(n_reels, np.int64)
-    eff = np.zeros(n_reels, np.int64)
-    mask = np.zeros(n_ord, np.int64)
-    acc = np.zeros(3, np.int64)
-    entry = np.zeros((n_keys, n_runs), np.int64)
-    removed = np.zeros((n_reels, R), np.int64)
+
+@njit(cache=True)
+def _window_drop(g, cols, effect, m):
+    """:func:`_drop` of one window, for the random-refill recursion: (credits, removed
+    positions, credits by entry x ``m``)."""
+    n_reels, R = cols.shape
     sym = np.zeros((n_reels, R), np.int64)
     wgt = np.zeros((n_reels, R), np.int64)
-    keep = np.zeros(R, np.int64)
-    rbits = np.zeros(n_reels, np.int64)
+    removed = np.zeros((n_reels, R), np.int64)
+    bits = np.zeros((n_reels * R, g.entry_bits.shape[1]), np.int64)
+    entry = np.zeros(g.entry_credits.shape, np.int64)
+    d = _drop(cols, effect, sym, wgt, removed, bits, entry, m, True, g.rows, g.is_scatter,
+              g.symbol_multiplier, g.effect_wild, g.effect_split, g.entry_bits, g.member,
+              g.entry_credits, g.entry_pays, g.paylines, g.line_positions, g.ways)
+    return d, removed, entry
+
+
+# -- refill strategies ------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _refill_strip(cols, top, count, removed, keep, strips, lengths, rows, accumulate):
+    """Strip refill: each reel's survivors fall, the strip above the window fills the top (a
+    reel whose top row showed strip index ``p`` and which lost ``n`` positions shows
+    ``strip[p-n] ... strip[p-1]`` above them); the freeing counters count the removals
+    (``keep``: scratch)."""
+    for r in range(cols.shape[0]):
+        n_keep = 0
+        for y in range(rows[r]):
+            if removed[r, y] == 0:
+                keep[n_keep] = cols[r, y]
+                n_keep += 1
+        n_rem = rows[r] - n_keep
+        if n_rem > 0:
+            t = top[r] - n_rem
+            while t < 0:
+                t += lengths[r]
+            top[r] = t
+            for y in range(n_rem):
+                i = t + y
+                while i >= lengths[r]:
+                    i -= lengths[r]
+                cols[r, y] = strips[r, i]
+            for y in range(n_keep):
+                cols[r, n_rem + y] = keep[y]
+        if accumulate:
+            count[r] += n_rem
+        else:
+            count[r] = n_rem
+
+
+@njit(cache=True, inline="always")
+def _free_reels(cols, top, count, effect, possible, acc, entry, n_ent, s_cols, s_top, s_count,
+                s_effect, s_possible, s_acc, s_entry, sp, rows, is_scatter, threshold,
+                ordering_effect, n_effects):
+    """Frozen bonus symbols: free every reel not yet freed whose counter plus the scatters now
+    on it reaches ``threshold``. Its effect is one of those the placements still possible put
+    above it: the chain goes on with the first, and each other is pushed on the stack as a
+    branch of its own (the same state, that effect, the placements that put it there).
+    Returns the new stack height."""
+    n_ord = possible.shape[0]
+    for r in range(cols.shape[0]):
+        if effect[r] >= 0:
+            continue
+        n_sc = 0
+        for y in range(rows[r]):
+            n_sc += is_scatter[cols[r, y]]
+        if count[r] + n_sc < threshold:
+            continue
+        chosen = -1
+        for e in range(n_effects):
+            present = False
+            for o in range(n_ord):
+                if possible[o] and ordering_effect[o, r] == e:
+                    present = True
+                    break
+            if not present:
+                continue
+            if chosen < 0:
+                chosen = e
+                continue
+            _save(cols, top, count, effect, possible, acc, entry, n_ent, s_cols, s_top, s_count,
+                  s_effect, s_possible, s_acc, s_entry, sp)
+            s_effect[sp, r] = e
+            for o in range(n_ord):
+                if ordering_effect[o, r] != e:
+                    s_possible[sp, o] = 0
+            sp += 1
+        effect[r] = chosen
+        for o in range(n_ord):
+            if ordering_effect[o, r] != chosen:
+                possible[o] = 0
+    return sp
+
+
+# -- the leaf ----------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _scatters(cols, rows, scatter_ids, scatter_credits, scatter_factor, trigger):
+    """(credits of the scatters, count of the counted mark) of the window ``cols``."""
+    trig = 0
+    scat = 0
+    for i in range(scatter_ids.shape[0]):
+        sid = scatter_ids[i]
+        if sid < 0:
+            continue
+        n = 0
+        for r in range(cols.shape[0]):
+            for y in range(rows[r]):
+                if cols[r, y] == sid:
+                    n += 1
+        scat += scatter_credits[i, n]
+        if sid == trigger:
+            trig = n
+    return scat * scatter_factor, trig
+
+
+@njit(cache=True)
+def _add_sparse(table, credits, a, trig, k, w):
+    """``table[(credits, a, trig, k)] += w`` (the one place that hashes)."""
+    key = (credits, a, trig, k)
+    table[key] = table.get(key, 0) + w
+
+
+@njit(cache=True, inline="always")
+def _leaf(w, scat, trig, acc, effect, entry, keep_a, entries, min_trigger, rows, effect_split,
+          dense, cascades, freed, ways_hist, sums, entry_sum):
+    """A chain's end, of weight ``w``, scatter credits ``scat`` and trigger count ``trig``,
+    into the tallies: the cascade count, the sums, the reels freed, the ways in play, with a
+    cascade the credits by entry, and the joint key (the cascade count only where the spin
+    starts free spins, unless ``keep_a``) when it is dense. Returns whether it is not: the
+    caller adds ``w`` to the sparse table at (credits, A, trigger, cascades)."""
+    k = acc[3]
+    credits = acc[0] + acc[1] + scat
+    kk = k if (keep_a or trig >= min_trigger) else 0
+    a = acc[2] if keep_a else 0
+    sparse = not (kk == 0 and a == 0 and credits < _DENSE)
+    # every array is used whatever the branch: a use under an if alone would keep numba's
+    # reference counts on the parameters (see the note at the top of the kernel)
+    dense[trig, 0 if sparse else credits] += 0 if sparse else w
+    cascades[k] += w
+    sums[0] += w * acc[0]
+    sums[1] += w * acc[1]
+    sums[2] += w * scat
+    n_w = 1
+    for r in range(effect.shape[0]):
+        e = effect[r]
+        if e >= 0:
+            freed[r, e] += w
+            n_w *= rows[r] * effect_split[e]
+        else:
+            n_w *= rows[r]
+    ways_hist[n_w] += w
+    for a in range(entry.shape[0] if (k > 0 and entries) else 0):
+        for b in range(entry.shape[1]):
+            entry_sum[a, b] += w * entry[a, b]
+    return sparse
+
+
+# -- the enumeration --------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _block_units(prefix_bits, stops, prefix, units):
+    """The units (lines, or the ways) that show one pay-table entry on every prefix reel, into
+    ``units``; returns how many (0: the block wins no first drop; the others cannot pay it)."""
+    n = 0
+    for u in range(prefix_bits.shape[2]):
+        both = -1
+        for r in range(prefix):
+            both &= prefix_bits[r, stops[r], u]
+        if both != 0:
+            units[n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _settle_block(stops, prefix, scatter_count, tail_hist, stop_weights, scatter_credits,
+                  scatter_factor, w_rest, base_ways, table, dense, cascades, ways_hist, sums):
+    """The block of stop combinations that share the prefix stops ``stops[:prefix]`` and win
+    no first drop: each ends at once on its scatter count (the prefix's plus the tail's, by
+    the tail law ``tail_hist``), the window as it landed; ``w_rest``: the weight of the bonus
+    placements."""
+    swp = w_rest
+    tp = 0
+    for r in range(prefix):
+        swp *= stop_weights[r, stops[r]]
+        tp += scatter_count[r, stops[r]]
+    if swp == 0:
+        return
+    for tt in range(tail_hist.shape[0]):
+        if tail_hist[tt] == 0:
+            continue
+        w = swp * tail_hist[tt]
+        n = tp + tt
+        scat = scatter_credits[0, n] * scatter_factor
+        if scat < _DENSE:
+            dense[n, scat] += w
+        else:
+            _add_sparse(table, scat, 0, n, 0, w)
+        cascades[0] += w
+        sums[2] += w * scat
+        ways_hist[base_ways] += w
+
+
+@njit(cache=True, inline="always")
+def _next_stops(stops, lengths):
+    """The odometer over reels 2..n, the last fastest."""
+    r = lengths.shape[0] - 1
+    stops[r] += 1
+    while stops[r] == lengths[r] and r > 1:
+        stops[r] = 0
+        r -= 1
+        stops[r] += 1
+
+
+@njit(cache=True)
+def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, ways, units,
+                  n_units):
+    """Follow the chains of ``n`` stop combinations, from ``stops`` on (the odometer goes on
+    after each), every branch of each to its end, into the tallies ``tl``. Returns how many
+    were done: fewer when the buffer of sparse outcomes fills up (the caller empties it and
+    goes on) or a chain runs too long (``tl.error``). ``units[:n_units]``: the lines that can
+    pay the first drop (:func:`_block_units`), the only ones it evaluates.
+
+    The pieces are inlined: one compiled loop whose pieces' arrays are read once, here.
+    ``ways`` (the game's) is a compile-time constant (see :func:`_run`)."""
+    strips, lengths, stop_weights, rows = g.strips, g.lengths, g.stop_weights, g.rows
+    is_scatter, symbol_multiplier, entry_bits = g.is_scatter, g.symbol_multiplier, g.entry_bits
+    member, entry_credits, entry_pays = g.member, g.entry_credits, g.entry_pays
+    paylines, line_positions = g.paylines, g.line_positions
+    scatter_ids, scatter_credits = g.scatter_ids, g.scatter_credits
+    scatter_factor, trigger = g.scatter_factor, g.trigger
+    multiplier, spin_multiplier = g.multiplier, g.spin_multiplier
+    has_bonus, threshold, accumulate = g.has_bonus, g.threshold, g.accumulate
+    effect_wild, effect_split = g.effect_wild, g.effect_split
+    ordering_effect, ordering_weight = g.ordering_effect, g.ordering_weight
+    cols, top, count, effect = ch.cols, ch.top, ch.count, ch.effect
+    possible, acc, entry = ch.possible, ch.acc, ch.entry
+    s_cols, s_top, s_count, s_effect = st.cols, st.top, st.count, st.effect
+    s_possible, s_acc, s_entry = st.possible, st.acc, st.entry
+    sym, wgt, removed, bits, keep = dr.sym, dr.wgt, dr.removed, dr.bits, dr.keep
+    dense, cascades, freed, ways_hist = tl.dense, tl.cascades, tl.freed, tl.ways
+    sums, entry_sum, pending, n_pending = tl.sums, tl.entry, tl.pending, tl.n_pending
+    # Credits by entry: a chain that cannot branch (no bonus symbols) has its weight from the
+    # start, so each drop adds weight x credits to the sums at once; a chain that can keeps
+    # its own until its leaves (and copies them into its branches).
+    direct = entries and not has_bonus
+    chain_entries = entries and has_bonus
+    n_ent = entry.shape[0] if chain_entries else 0  # the entry rows a chain keeps
+    target = entry_sum if direct else entry
+    placements = 0
+    for o in range(ordering_weight.shape[0]):
+        placements += ordering_weight[o]
+    n_eff = effect_split.shape[0]
+    n_lines = paylines.shape[0]
+    limit = pending.shape[0] - ordering_weight.shape[0]  # room for one combination's leaves
+    for i in range(n):
+        if i > 0:
+            _next_stops(stops, lengths)
+        if n_pending[0] > limit:  # (a leaf per placement at most: see _new_state)
+            return i
+        sw = 1
+        for r in range(strips.shape[0]):
+            sw *= stop_weights[r, stops[r]]
+        if sw == 0:
+            continue
+        _start(stops, cols, top, count, effect, possible, acc, entry, n_ent, strips, lengths,
+               rows)
+        sp = 0
+        while True:  # every branch of the chain
+            while True:  # its drops
+                if has_bonus:
+                    sp = _free_reels(cols, top, count, effect, possible, acc, entry, n_ent,
+                                     s_cols, s_top, s_count, s_effect, s_possible, s_acc,
+                                     s_entry, sp, rows, is_scatter, threshold, ordering_effect,
+                                     n_eff)
+                k = acc[3]
+                m = multiplier[k] * spin_multiplier
+                m_entry = m * sw * placements if direct else m
+                _effective(cols, effect, sym, wgt, removed, bits, rows, is_scatter,
+                           symbol_multiplier, effect_wild, effect_split, entry_bits, ways)
+                if ways:
+                    d = _drop_ways(sym, wgt, bits, removed, target, rows, member, entry_credits,
+                                   entry_pays, m_entry, entries)
+                else:
+                    d = _drop_lines(sym, bits, removed, target, paylines, line_positions,
+                                    symbol_multiplier, entry_credits, entry_pays, m_entry,
+                                    entries, units, n_units if k == 0 else n_lines, k == 0)
+                if d == 0:
+                    break
+                if k == 0:
+                    acc[0] += m * d
+                else:
+                    acc[1] += m * d
+                acc[2] += d
+                acc[3] = k + 1
+                _refill_strip(cols, top, count, removed, keep, strips, lengths, rows,
+                              accumulate)
+                if k + 1 > MAX_CASCADES:
+                    tl.error[0] = 1
+                    for r in range(strips.shape[0]):
+                        tl.error[r + 1] = stops[r]
+                    return i
+            w = placements  # every placement is still possible until a reel is freed
+            for r in range(strips.shape[0]):
+                if effect[r] >= 0:
+                    w = 0
+                    for o in range(ordering_weight.shape[0]):
+                        w += ordering_weight[o] * possible[o]
+                    break
+            w *= sw
+            scat, trig = _scatters(cols, rows, scatter_ids, scatter_credits, scatter_factor,
+                                   trigger)
+            if _leaf(w, scat, trig, acc, effect, entry, keep_a, chain_entries, min_trigger, rows,
+                     effect_split, dense, cascades, freed, ways_hist, sums, entry_sum):
+                j = n_pending[0]
+                pending[j, 0] = acc[0] + acc[1] + scat
+                pending[j, 1] = acc[2] if keep_a else 0
+                pending[j, 2] = trig
+                pending[j, 3] = acc[3] if (keep_a or trig >= min_trigger) else 0
+                pending[j, 4] = w
+                n_pending[0] = j + 1
+            if sp == 0:
+                break
+            sp -= 1
+            _load(cols, top, count, effect, possible, acc, entry, n_ent, s_cols, s_top, s_count,
+                  s_effect, s_possible, s_acc, s_entry, sp)
+    return n
+
+
+@njit(cache=True)
+def _flush(table, pending, n_pending):
+    """The pending sparse outcomes into the table."""
+    for j in range(n_pending[0]):
+        key = (pending[j, 0], pending[j, 1], pending[j, 2], pending[j, 3])
+        table[key] = table.get(key, 0) + pending[j, 4]
+    n_pending[0] = 0
+
+
+@njit(cache=True)
+def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
+         tail_hist, ways, pending_rows):
+    """Every stop combination whose first-reel stop is in ``first``, each chain to its end:
+    the sparse table of (credits, A, trigger, cascades) -> weight and the tallies (the
+    pruning arguments: see :func:`_pruning`). Blocks of combinations that share their prefix
+    stops and show no pay-table entry through the prefix are settled at once; the others go
+    to :func:`_combinations`. ``ways`` is the game's, as a compile-time constant (from
+    :func:`_run_ways` or :func:`_run_lines`): numba compiles a lines and a ways version, each
+    without the other's drop evaluator (with both, numba keeps the reference counts of their
+    arrays on every drop)."""
+    ways = literally(ways)
+    ch, st, dr, tl = _new_state(g, pending_rows)
+    table = Dict.empty(key_type=_KEY, value_type=types.int64)
+    lengths = g.lengths
+    n_reels = lengths.shape[0]
     stops = np.zeros(n_reels, np.int64)
     total_combos = 1
     for r in range(1, n_reels):
@@ -367,288 +813,57 @@ def _run(first, strips, lengths, stop_weights, rows, member, key_credits, mult_s
     block = 1
     for r in range(prefix, n_reels):
         block *= lengths[r]
-    ord_total = 0
-    for o in range(n_ord):
-        ord_total += ord_w[o]
+    if prefix == 0:
+        block = total_combos
     base_ways = 1
     for r in range(n_reels):
-        base_ways *= rows[r]
+        base_ways *= g.rows[r]
+    placements = g.ordering_weight.sum()
+    units = np.arange(prefix_bits.shape[2])  # the lines that can pay the block's first drop
+    n_units = units.shape[0] if prefix == 0 else 0
     for fi in range(first.shape[0]):
         stops[0] = first[fi]
         for r in range(1, n_reels):
             stops[r] = 0
-        c = -1
-        while c + 1 < total_combos:
-            c += 1
-            if c > 0:  # the odometer over reels 2..n, the last fastest
-                r = n_reels - 1
-                stops[r] += 1
-                while stops[r] == lengths[r] and r > 1:
-                    stops[r] = 0
-                    r -= 1
-                    stops[r] += 1
+        c = 0
+        while c < total_combos:
             if prefix > 0 and c % block == 0:
-                # A block of stop combinations sharing reels 1..prefix: when no pay-table
-                # entry shows on all of them, no combination of the block wins a first drop
-                # (and none frees a reel), so each ends at once on its scatter count.
-                both = -1
-                for r in range(prefix):
-                    both &= presence[r, stops[r]]
-                if both == 0:
-                    swp = 1
-                    tp = 0
-                    for r in range(prefix):
-                        swp *= stop_weights[r, stops[r]]
-                        tp += scatter_count[r, stops[r]]
-                    if swp > 0:
-                        for tt in range(tail_hist.shape[0]):
-                            if tail_hist[tt] == 0:
-                                continue
-                            w = swp * tail_hist[tt] * ord_total
-                            t = tp + tt
-                            scat = scatter_credits[0, t]
-                            if scat == 0:
-                                zero[t] += w
-                            else:
-                                key = (scat, 0, t, 0)
-                                table[key] = table.get(key, 0) + w
-                            casc_hist[0] += w
-                            sums[2] += w * scat
-                            ways_hist[base_ways] += w
-                    c += block - 1
-                    for r in range(prefix, n_reels):  # the block's last combination
-                        stops[r] = lengths[r] - 1
-                    continue
-            sw = 1
-            for r in range(n_reels):
-                sw *= stop_weights[r, stops[r]]
-            if sw == 0:
+                n_units = _block_units(prefix_bits, stops, prefix, units)
+            if n_units == 0:
+                _settle_block(stops, prefix, scatter_count, tail_hist, g.stop_weights,
+                              g.scatter_credits, g.scatter_factor, placements, base_ways, table,
+                              tl.dense, tl.cascades, tl.ways, tl.sums)
+                for r in range(prefix, n_reels):  # on to the next block
+                    stops[r] = lengths[r] - 1
+                _next_stops(stops, lengths)
+                c += block
                 continue
-            # initial state into slot 0
-            for r in range(n_reels):
-                s_top[0, r] = stops[r]
-                for y in range(rows[r]):
-                    i = stops[r] + y
-                    while i >= lengths[r]:
-                        i -= lengths[r]
-                    s_cols[0, r, y] = strips[r, i]
-                s_cnt[0, r] = 0
-                s_eff[0, r] = -1
-            for o in range(n_ord):
-                s_mask[0, o] = 1
-            s_k[0] = 0
-            for a in range(3):
-                s_acc[0, a] = 0
-            for a in range(n_ent):
-                for b in range(n_runs):
-                    s_entry[0, a, b] = 0
-            sp = 1
-            while sp > 0:
-                sp -= 1
-                # element by element: a slice view costs a reference count each
-                for r in range(n_reels):
-                    for y in range(R):
-                        cols[r, y] = s_cols[sp, r, y]
-                    top[r] = s_top[sp, r]
-                    cnt[r] = s_cnt[sp, r]
-                    eff[r] = s_eff[sp, r]
-                for o in range(n_ord):
-                    mask[o] = s_mask[sp, o]
-                k = s_k[sp]
-                for a in range(3):
-                    acc[a] = s_acc[sp, a]
-                for a in range(n_ent):
-                    for b in range(n_runs):
-                        entry[a, b] = s_entry[sp, a, b]
-                while True:
-                    if has_bonus:
-                        for r in range(n_reels):
-                            if eff[r] >= 0:
-                                continue
-                            n_sc = 0
-                            for y in range(rows[r]):
-                                n_sc += is_scatter[cols[r, y]]
-                            if cnt[r] + n_sc < threshold:
-                                continue
-                            chosen = -1
-                            for e in range(n_eff):
-                                present = False
-                                for o in range(n_ord):
-                                    if mask[o] and ord_eff[o, r] == e:
-                                        present = True
-                                        break
-                                if not present:
-                                    continue
-                                if chosen < 0:
-                                    chosen = e
-                                    continue
-                                # another branch: the same state with effect e on reel r
-                                for rr in range(n_reels):
-                                    for y in range(R):
-                                        s_cols[sp, rr, y] = cols[rr, y]
-                                    s_top[sp, rr] = top[rr]
-                                    s_cnt[sp, rr] = cnt[rr]
-                                    s_eff[sp, rr] = eff[rr]
-                                s_eff[sp, r] = e
-                                for o in range(n_ord):
-                                    s_mask[sp, o] = mask[o] if ord_eff[o, r] == e else 0
-                                s_k[sp] = k
-                                for a in range(3):
-                                    s_acc[sp, a] = acc[a]
-                                for a in range(n_ent):
-                                    for b in range(n_runs):
-                                        s_entry[sp, a, b] = entry[a, b]
-                                sp += 1
-                            eff[r] = chosen
-                            for o in range(n_ord):
-                                if ord_eff[o, r] != chosen:
-                                    mask[o] = 0
-                    m = values[k] * spin_mult
-                    if ways and n_keys <= 62:
-                        # _drop's ways evaluation written out (the hot path: a call passes
-                        # 15 arrays, each reference counted, which costs more than the work)
-                        d = 0
-                        for r in range(n_reels):
-                            e = eff[r]
-                            b = 0
-                            for y in range(rows[r]):
-                                s = cols[r, y]
-                                w = 1
-                                if e >= 0 and is_scatter[s] == 0:
-                                    if eff_wild[e] >= 0:
-                                        s = eff_wild[e]
-                                    w = eff_split[e]
-                                sym[r, y] = s
-                                wgt[r, y] = w * mult_sym[s]
-                                removed[r, y] = 0
-                                b |= sym_bits[s]
-                            rbits[r] = b
-                        alive = rbits[0]
-                        for r in range(1, n_reels + 1):
-                            nxt = alive & rbits[r] if r < n_reels else 0
-                            ended = alive & ~nxt  # the entries whose run is r
-                            alive = nxt
-                            if ended != 0:
-                                for kk in range(n_keys):
-                                    if (ended >> kk) & 1 == 0 or key_credits[kk, r] == 0:
-                                        continue
-                                    n_ways = 1
-                                    for rr in range(r):
-                                        cw = 0
-                                        for y in range(rows[rr]):
-                                            if member[kk, sym[rr, y]]:
-                                                cw += wgt[rr, y]
-                                        n_ways *= cw
-                                    credits = key_credits[kk, r] * n_ways
-                                    if credits > 0:
-                                        d += credits
-                                        if entries:
-                                            entry[kk, r] += m * credits
-                                        for rr in range(r):
-                                            for y in range(rows[rr]):
-                                                if member[kk, sym[rr, y]]:
-                                                    removed[rr, y] = 1
-                            if alive == 0:
-                                break
-                    else:
-                        d = _drop(cols, rows, eff, eff_wild, eff_split, member, key_credits,
-                                  mult_sym, is_scatter, ways, paylines, removed, entry, sym,
-                                  wgt, sym_bits, m)
-                    if d == 0:
-                        break
-                    if k == 0:
-                        acc[0] += m * d
-                    else:
-                        acc[1] += m * d
-                    acc[2] += d
-                    for r in range(n_reels):
-                        # strip refill (written out here: a call per reel costs more in
-                        # reference counting than the refill itself): the survivors fall,
-                        # the strip above the window fills the top
-                        n_keep = 0
-                        for y in range(rows[r]):
-                            if removed[r, y] == 0:
-                                keep[n_keep] = cols[r, y]
-                                n_keep += 1
-                        n_rem = rows[r] - n_keep
-                        if n_rem > 0:
-                            L = lengths[r]
-                            t = top[r] - n_rem
-                            while t < 0:
-                                t += L
-                            top[r] = t
-                            for y in range(n_rem):
-                                i = t + y
-                                while i >= L:
-                                    i -= L
-                                cols[r, y] = strips[r, i]
-                            for y in range(n_keep):
-                                cols[r, n_rem + y] = keep[y]
-                        if accumulate:
-                            cnt[r] += n_rem
-                        else:
-                            cnt[r] = n_rem
-                    k += 1
-                    if k > MAX_CASCADES:
-                        error[0] = 1
-                        for r in range(n_reels):
-                            error[r + 1] = stops[r]
-                        return table, zero, casc_hist, freed, ways_hist, sums, entry_sum, error
-                # the leaf
-                w = 0
-                for o in range(n_ord):
-                    if mask[o]:
-                        w += ord_w[o]
-                w *= sw
-                trig = 0
-                scat = 0
-                for i in range(scatter_ids.shape[0]):
-                    sid = scatter_ids[i]
-                    if sid < 0:
-                        continue
-                    n = 0
-                    for r in range(n_reels):
-                        for y in range(rows[r]):
-                            if cols[r, y] == sid:
-                                n += 1
-                    scat += scatter_credits[i, n]
-                    if sid == trigger:
-                        trig = n
-                credits = acc[0] + acc[1] + scat
-                if credits == 0 and k == 0:
-                    zero[trig] += w
-                else:
-                    # the cascade count is kept where a spin starts free spins (or on the
-                    # free reels); elsewhere only its own histogram needs it
-                    kk = k if (keep_a or trig >= min_trigger) else 0
-                    key = (credits, acc[2] if keep_a else 0, trig, kk)
-                    table[key] = table.get(key, 0) + w
-                casc_hist[k] += w
-                sums[0] += w * acc[0]
-                sums[1] += w * acc[1]
-                sums[2] += w * scat
-                n_w = 1
-                for r in range(n_reels):
-                    e = eff[r]
-                    if e >= 0:
-                        freed[r, e] += w
-                        n_w *= rows[r] * eff_split[e]
-                    else:
-                        n_w *= rows[r]
-                ways_hist[n_w] += w
-                if k > 0:
-                    for a in range(n_ent):
-                        for b in range(n_runs):
-                            entry_sum[a, b] += w * entry[a, b]
-    return table, zero, casc_hist, freed, ways_hist, sums, entry_sum, error
+            n = block - c % block
+            done = _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger,
+                                 ways, units, n_units)
+            _flush(table, tl.pending, tl.n_pending)
+            if tl.error[0]:
+                return table, tl
+            c += done
+            if done == n:
+                _next_stops(stops, lengths)
+    return table, tl
 
 
-def _call(ar: _Arrays, first: np.ndarray, keep_a: bool, entries: bool = True):
-    return _run(first, ar.strips, ar.lengths, ar.stop_weights, ar.rows, ar.member,
-                ar.key_credits, ar.mult_sym, ar.is_scatter, ar.scatter_ids, ar.scatter_credits,
-                ar.trigger, ar.ways, ar.paylines, ar.values, ar.spin_mult, ar.ord_eff, ar.ord_w,
-                ar.eff_wild, ar.eff_split, ar.threshold, ar.accumulate, ar.has_bonus, keep_a,
-                ar.min_trigger, ar.sym_bits, entries, *ar.pruning)
+# ``ways`` reaches _run as a constant from these two (a Python bool passed to a function that
+# asks for a literal would go through numba's dispatcher on every call: a quarter second)
+@njit(cache=True)
+def _run_ways(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
+              tail_hist, pending_rows):
+    return _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
+                tail_hist, True, pending_rows)
+
+
+@njit(cache=True)
+def _run_lines(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
+               tail_hist, pending_rows):
+    return _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
+                tail_hist, False, pending_rows)
 
 
 @njit(cache=True)
@@ -664,11 +879,21 @@ def _table_arrays(table):
     return keys, values
 
 
+def _call(prep: _Prepared, first: np.ndarray, keep_a: bool, entries: bool,
+          pending_rows: int = _PENDING):
+    """The sparse table and the tallies of the combinations of ``first`` (``pending_rows``:
+    see :func:`_new_state`; the tests make it small to see the flushes)."""
+    g = prep.game
+    run = _run_ways if g.ways else _run_lines
+    table, tl = run(first, g, keep_a, entries, prep.min_trigger, *prep.pruning, pending_rows)
+    return table, _Tally(*tl)
+
+
 def _worker(work: tuple, first: np.ndarray):
-    ar, keep_a, entries = work
-    table, zero, *dense = _call(ar, first, keep_a, entries)
+    prep, keep_a, entries = work
+    table, tl = _call(prep, first, keep_a, entries)
     keys, values = _table_arrays(table)
-    return keys, values, zero, dense
+    return keys, values, tl
 
 
 # -- the law ---------------------------------------------------------------------------------
@@ -778,10 +1003,11 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     if free is None:
         free = game.free_spins is not None and reel_set == game.free_spins.reels \
             and reel_set != "base"
-    ar = _arrays(game, reel_set, level, model, free, lean)
+    prep = _prepare(game, reel_set, level, model, free, lean)
     if game.cascades.refill == "random":
-        return _random_law(game, reel_set, ar, model, keep_a)
-    n_first = int(ar.lengths[0])
+        return _random_law(game, prep, model, keep_a)
+    g = prep.game
+    n_first = int(g.lengths[0])
     workers = workers or default_workers()
     # strided chunks of first-reel stops (neighbouring stops cost alike), ten per worker so
     # that the last chunk leaves little idle time
@@ -790,46 +1016,46 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     results = []
     if progress is not None:
         progress(0, len(chunks))
-    if not (workers > 1 and n_first > 1 and int(np.prod(ar.lengths)) > 200_000):
+    if not (workers > 1 and n_first > 1 and int(np.prod(g.lengths)) > 200_000):
         workers = 1
-    if workers > 1:
-        _table_arrays(_call(ar, np.zeros(0, np.int64), keep_a, entries)[0])  # compile, then fork
-    work = (ar, keep_a, entries)
+    if workers > 1:  # compile (or load from the cache) here, then fork
+        _table_arrays(_call(prep, np.zeros(0, np.int64), keep_a, entries)[0])
+    work = (prep, keep_a, entries)
     for i, res in enumerate(map_parts(_worker, chunks, workers, shared=work)):
         results.append(res)
         if progress is not None:
             progress(i + 1, len(chunks))
-    return replace(_merge(game, ar, model, results), lean=lean)
+    return replace(_merge(game, prep, model, results), lean=lean)
 
 
-def _merge(game, ar: _Arrays, model: PayModel, results) -> CascadeLaw:
-    casc = np.zeros(MAX_CASCADES + 1, dtype=object)
-    freed = None
-    ways = None
-    sums = [0, 0, 0]
-    entry = None
+def _merge(game, prep: _Prepared, model: PayModel, results) -> CascadeLaw:
+    g = prep.game
+    cycle = int(np.prod([int(g.stop_weights[r, : g.lengths[r]].sum())
+                         for r in range(len(g.lengths))], dtype=object)) * int(
+        g.ordering_weight.sum())
+    exact = np.int64 if cycle < 1 << 62 else object  # every weight sum is at most the cycle
+    total = None
     all_keys, all_values = [], []
-    for keys, values, zero, dense in results:
-        casc_hist, freed_a, ways_hist, sums_a, entry_a, error = dense
-        if error[0]:
-            stops = [int(s) for s in error[1:]]
+    for keys, values, t in results:
+        if t.error[0]:
+            stops = [int(s) for s in t.error[1:]]
             raise ValueError(f"{game.name}: the cascade chain of stops {stops} is longer than "
                              f"{MAX_CASCADES} drops: it never ends; change the strips")
-        t = np.flatnonzero(zero)
-        z = np.zeros((len(t), 4), np.int64)
-        z[:, 2] = t
-        all_keys += [keys, z]
-        all_values += [values, zero[t]]
-        casc += casc_hist.astype(object)
-        freed = freed_a.astype(object) if freed is None else freed + freed_a.astype(object)
-        ways = ways_hist.astype(object) if ways is None else ways + ways_hist.astype(object)
-        entry = entry_a.astype(object) if entry is None else entry + entry_a.astype(object)
-        for i in range(3):
-            sums[i] += int(sums_a[i])
-    cycle = int(np.prod([int(ar.stop_weights[r, : ar.lengths[r]].sum())
-                         for r in range(len(ar.lengths))], dtype=object)) * int(ar.ord_w.sum())
+        all_keys.append(keys)
+        all_values.append(values)
+        part = [np.asarray(a).astype(exact) for a in t[:6]]
+        total = part if total is None else [x + y for x, y in zip(total, part)]
+    dense, casc, freed, ways, sums, entry = total
+    trigger, credits = np.nonzero(dense)
+    rows = np.zeros((len(trigger), 4), np.int64)
+    rows[:, 0] = credits
+    rows[:, 2] = trigger
+    all_keys.append(rows)
+    all_values.append(dense[trigger, credits].astype(np.int64) if exact is np.int64
+                      else dense[trigger, credits])
     joint = _sum_rows(np.concatenate(all_keys), np.concatenate(all_values), cycle)
-    return _law(ar, model, joint, cycle, tuple(sums), casc, freed, ways, entry)
+    return _law(prep, model, joint, cycle, tuple(int(s) for s in sums), casc, freed, ways,
+                entry)
 
 
 def _sum_rows(keys: np.ndarray, values: np.ndarray, total: int) -> dict:
@@ -850,138 +1076,155 @@ def _sum_rows(keys: np.ndarray, values: np.ndarray, total: int) -> dict:
     return dict(zip(map(tuple, keys[at].tolist()), np.add.reduceat(values, at).tolist()))
 
 
-def _law(ar, model, joint, cycle, sums, casc, freed, ways, entry) -> CascadeLaw:
+def _law(prep: _Prepared, model, joint, cycle, sums, casc, freed, ways, entry) -> CascadeLaw:
+    g = prep.game
     cascade_weights = {k: int(w) for k, w in enumerate(casc) if w}
     freed_weights = {}
-    if ar.has_bonus:
+    if g.has_bonus:
         for r in range(freed.shape[0]):
             for e in range(freed.shape[1]):
                 if freed[r, e]:
-                    freed_weights[(r, ar.effect_names[e])] = int(freed[r, e])
+                    freed_weights[(r, prep.effect_names[e])] = int(freed[r, e])
     ways_weights = {n: int(w) for n, w in enumerate(ways) if w}
     entry_weights = {}
-    for k, key in enumerate(ar.keys):
+    for k, key in enumerate(prep.keys):
         for run in range(entry.shape[1]):
             if entry[k, run]:
                 entry_weights[(key, run)] = int(entry[k, run])
     return CascadeLaw(joint, cycle, model.credits_per_bet, sums, cascade_weights,
-                      tuple(int(v) for v in ar.values), freed_weights, ways_weights,
-                      entry_weights, max(cascade_weights, default=0))
+                      tuple(int(v) for v in g.multiplier[: MAX_CASCADES + 2]), freed_weights,
+                      ways_weights, entry_weights, max(cascade_weights, default=0))
 
 
 # -- random refill: memoised recursion in exact fractions ------------------------------------
-def _random_law(game: Game, reel_set: str, ar: _Arrays, model: PayModel,
-                keep_a: bool) -> CascadeLaw:
-    tables = game.cascades.refill_weights[reel_set]
-    sid = {n: i for i, n in enumerate(ar.names)}
-    refill = [[(sid[s], w) for s, w in t.items() if w] for t in tables]
-    refill_total = [sum(w for _, w in t) for t in refill]
-    n_reels = len(ar.lengths)
-    rows = [int(x) for x in ar.rows]
-    n_ord = len(ar.ord_w)
-    memo: dict = {}
+class _RandomChain:
+    """The rest of a random-refill chain from a window state, by memoised recursion.
 
-    def step(cols, cnt, eff, mask, k):
-        """Law of the rest of the chain from a window state: dict of (credits from here,
-        A from here, trigger, cascades from here, first, later, scatter, freed, ways,
-        entries) -> probability, kept as dict[tuple, Fraction] of the summary tuple."""
+    A state is (columns, freeing counters, effects, placements still possible, cascade
+    index); its law is a dict of summaries (credits from here, A from here, trigger,
+    cascades from here, first, later, scatter, freed reels, ways, credits by entry) ->
+    probability (:class:`~fractions.Fraction`)."""
+
+    def __init__(self, name: str, g: CompiledGame):
+        self.name, self.g = name, g
+        self.refill = [[(int(g.refill_symbol[r, i]), int(g.refill_weight[r, i]))
+                        for i in range(int(g.refill_size[r]))] for r in range(len(g.lengths))]
+        self.refill_total = [sum(w for _, w in t) for t in self.refill]
+        self.rows = [int(x) for x in g.rows]
+        self.memo: dict = {}
+
+    def law(self, cols, cnt, eff, mask, k) -> dict:
         state = (cols, cnt, eff, mask, k)
-        if state in memo:
-            return memo[state]
-        if k > MAX_CASCADES:
-            raise ValueError(f"{game.name}: a random-refill cascade chain runs past "
-                             f"{MAX_CASCADES} drops: it never ends")
-        if ar.has_bonus:
-            for r in range(n_reels):
-                if eff[r] >= 0:
-                    continue
-                scat = sum(int(ar.is_scatter[s]) for s in cols[r])
-                if cnt[r] + scat < ar.threshold:
-                    continue
-                total = sum(int(ar.ord_w[o]) for o in mask)
-                out: dict = defaultdict(Fraction)
-                for e in sorted({int(ar.ord_eff[o, r]) for o in mask}):
-                    sub = tuple(o for o in mask if ar.ord_eff[o, r] == e)
-                    p = Fraction(sum(int(ar.ord_w[o]) for o in sub), total)
-                    neweff = eff[:r] + (e,) + eff[r + 1:]
-                    for key, q in step(cols, cnt, neweff, sub, k).items():
-                        out[key] += p * q
-                memo[state] = dict(out)
-                return memo[state]
+        if state not in self.memo:
+            if k > MAX_CASCADES:
+                raise ValueError(f"{self.name}: a random-refill cascade chain runs past "
+                                 f"{MAX_CASCADES} drops: it never ends")
+            self.memo[state] = self._free(*state)
+        return self.memo[state]
+
+    def _free(self, cols, cnt, eff, mask, k) -> dict:
+        """Bonus symbols: the first reel freed now branches over the effects the placements
+        still possible put above it; else the drop."""
+        g = self.g
+        for r in range(len(self.rows) if g.has_bonus else 0):
+            scat = sum(int(g.is_scatter[s]) for s in cols[r])
+            if eff[r] >= 0 or cnt[r] + scat < g.threshold:
+                continue
+            total = sum(int(g.ordering_weight[o]) for o in mask)
+            out: dict = defaultdict(Fraction)
+            for e in sorted({int(g.ordering_effect[o, r]) for o in mask}):
+                sub = tuple(o for o in mask if g.ordering_effect[o, r] == e)
+                p = Fraction(sum(int(g.ordering_weight[o]) for o in sub), total)
+                for key, q in self.law(cols, cnt, eff[:r] + (e,) + eff[r + 1:], sub, k).items():
+                    out[key] += p * q
+            return dict(out)
+        return self._drop(cols, cnt, eff, mask, k)
+
+    def _drop(self, cols, cnt, eff, mask, k) -> dict:
+        """The drop (the kernel's evaluator): its end, or every refill draw."""
+        g, rows = self.g, self.rows
+        m = int(g.multiplier[k]) * g.spin_multiplier
         a = np.array([list(c) + [0] * (max(rows) - len(c)) for c in cols], np.int64)
-        removed = np.zeros_like(a)
-        drop_entry = np.zeros_like(ar.key_credits)
-        d = int(_drop(a, ar.rows, np.array(eff, np.int64), ar.eff_wild, ar.eff_split,
-                      ar.member, ar.key_credits, ar.mult_sym, ar.is_scatter, ar.ways,
-                      ar.paylines, removed, drop_entry, np.zeros_like(a), np.zeros_like(a),
-                      ar.sym_bits, 1))
+        d, removed, drop_entry = _window_drop(g, a, np.array(eff, np.int64), m)
         if d == 0:
-            trig, scat = 0, 0
-            for i, s in enumerate(ar.scatter_ids):
-                if s < 0:
-                    continue
-                n = sum(c.count(int(s)) for c in cols)
-                scat += int(ar.scatter_credits[i, n])
-                if s == ar.trigger:
-                    trig = n
-            n_w = 1
-            for r in range(n_reels):
-                n_w *= rows[r] * (int(ar.eff_split[eff[r]]) if eff[r] >= 0 else 1)
-            freed = tuple((r, eff[r]) for r in range(n_reels) if eff[r] >= 0)
-            memo[state] = {(scat, 0, trig, 0, 0, 0, scat, freed, n_w, ()): Fraction(1)}
-            return memo[state]
-        m = int(ar.values[k]) * ar.spin_mult
-        entries = tuple((kk, run, m * int(drop_entry[kk, run]))
+            return self._end(cols, eff)
+        entries = tuple((kk, run, int(drop_entry[kk, run]))
                         for kk, run in zip(*np.nonzero(drop_entry)))
         survivors, gaps, newcnt = [], [], []
-        for r in range(n_reels):
+        for r in range(len(rows)):
             keep = tuple(cols[r][y] for y in range(rows[r]) if not removed[r, y])
             survivors.append(keep)
             gaps.append(rows[r] - len(keep))
-            n_rem = rows[r] - len(keep)
-            newcnt.append(cnt[r] + n_rem if ar.accumulate else n_rem)
+            newcnt.append(cnt[r] + gaps[r] if g.accumulate else gaps[r])
         newcnt = tuple(newcnt)
-        out = defaultdict(Fraction)
-        per_reel = [list(product(refill[r], repeat=gaps[r])) for r in range(n_reels)]
+        out: dict = defaultdict(Fraction)
+        first_add, later_add = (m * int(d), 0) if k == 0 else (0, m * int(d))
+        for p, newcols in self._draws(survivors, gaps):
+            for key, q in self.law(newcols, newcnt, eff, mask, k + 1).items():
+                c, aa, t, casc, first, later, scat, freed, n_w, ent = key
+                key2 = (c + m * int(d), aa + int(d), t, casc + 1, first + first_add,
+                        later + later_add, scat, freed, n_w, _add_entries(ent, entries))
+                out[key2] += p * q
+        return dict(out)
+
+    def _draws(self, survivors, gaps):
+        """Every refill draw: (probability, the new columns), the new symbols on top."""
+        per_reel = [list(product(self.refill[r], repeat=gaps[r])) for r in range(len(gaps))]
         for draw in product(*per_reel):
             p = Fraction(1)
-            newcols = []
-            for r in range(n_reels):
+            for r in range(len(gaps)):
                 for _, w in draw[r]:
-                    p *= Fraction(w, refill_total[r])
-                newcols.append(tuple(s for s, _ in draw[r]) + survivors[r])
-            for key, q in step(tuple(newcols), newcnt, eff, mask, k + 1).items():
-                c, aa, t, casc, first, later, scat, freed, n_w, ent = key
-                first_add, later_add = (m * d, 0) if k == 0 else (0, m * d)
-                key2 = (c + m * d, aa + d, t, casc + 1, first + first_add, later + later_add,
-                        scat, freed, n_w, _add_entries(ent, entries))
-                out[key2] += p * q
-        memo[state] = dict(out)
-        return memo[state]
+                    p *= Fraction(w, self.refill_total[r])
+            yield p, tuple(tuple(s for s, _ in draw[r]) + survivors[r] for r in range(len(gaps)))
 
+    def _end(self, cols, eff) -> dict:
+        """A drop that wins nothing: the scatters pay and count; the freed reels, the ways."""
+        g, rows = self.g, self.rows
+        trig, scat = 0, 0
+        for i, s in enumerate(g.scatter_ids):
+            n = sum(c.count(int(s)) for c in cols) if s >= 0 else 0
+            scat += int(g.scatter_credits[i, n]) * g.scatter_factor if s >= 0 else 0
+            trig = n if s == g.trigger else trig
+        n_w = 1
+        for r in range(len(rows)):
+            n_w *= rows[r] * (int(g.effect_split[eff[r]]) if eff[r] >= 0 else 1)
+        freed = tuple((r, eff[r]) for r in range(len(rows)) if eff[r] >= 0)
+        return {(scat, 0, trig, 0, 0, 0, scat, freed, n_w, ()): Fraction(1)}
+
+
+def _random_law(game: Game, prep: _Prepared, model: PayModel, keep_a: bool) -> CascadeLaw:
+    """Every stop combination's chain by :class:`_RandomChain`, then the law in integer
+    weights over the common denominator."""
+    g = prep.game
+    chain = _RandomChain(game.name, g)
+    n_reels, rows = len(g.lengths), chain.rows
     total: dict = defaultdict(Fraction)
     weights_total = 1
     for r in range(n_reels):
-        weights_total *= int(ar.stop_weights[r, : ar.lengths[r]].sum())
-    for stops in product(*[range(int(L)) for L in ar.lengths]):
-        sw = 1
-        for r, s in enumerate(stops):
-            sw *= int(ar.stop_weights[r, s])
+        weights_total *= int(g.stop_weights[r, : g.lengths[r]].sum())
+    start = ((0,) * n_reels, (-1,) * n_reels, tuple(range(len(g.ordering_weight))), 0)
+    for stops in product(*[range(int(L)) for L in g.lengths]):
+        sw = math.prod(int(g.stop_weights[r, s]) for r, s in enumerate(stops))
         if sw == 0:
             continue
-        cols = tuple(tuple(int(ar.strips[r, (s + y) % ar.lengths[r]]) for y in range(rows[r]))
+        cols = tuple(tuple(int(g.strips[r, (s + y) % g.lengths[r]]) for y in range(rows[r]))
                      for r, s in enumerate(stops))
-        start = step(cols, (0,) * n_reels, (-1,) * n_reels, tuple(range(n_ord)), 0)
-        for key, q in start.items():
+        for key, q in chain.law(cols, *start).items():
             total[key] += Fraction(sw, weights_total) * q
-    # to integer weights over a common denominator
+    return _integer_law(prep, model, total, keep_a)
+
+
+def _integer_law(prep: _Prepared, model: PayModel, total: dict, keep_a: bool) -> CascadeLaw:
+    """The summaries' probabilities as integer weights over their common denominator."""
+    g = prep.game
+    n_reels = len(g.lengths)
     den = math.lcm(*(q.denominator for q in total.values()))
     joint: dict = defaultdict(int)
     casc = np.zeros(MAX_CASCADES + 1, dtype=object)
-    freed = np.zeros((n_reels, len(ar.eff_split)), dtype=object)
-    max_w = int(np.prod(ar.rows)) * int(max(1, ar.eff_split.max())) ** n_reels
+    freed = np.zeros((n_reels, len(g.effect_split)), dtype=object)
+    max_w = int(np.prod(g.rows)) * int(max(1, g.effect_split.max())) ** n_reels
     ways = np.zeros(max_w + 1, dtype=object)
-    entry = np.zeros(ar.key_credits.shape, dtype=object)
+    entry = np.zeros(g.entry_credits.shape, dtype=object)
     sums = [0, 0, 0]
     for (c, aa, t, k, first, later, scat, fr, n_w, ent), q in total.items():
         w = int(q * den)
@@ -995,7 +1238,7 @@ def _random_law(game: Game, reel_set: str, ar: _Arrays, model: PayModel,
         sums[0] += w * first
         sums[1] += w * later
         sums[2] += w * scat
-    return _law(ar, model, dict(joint), den, tuple(sums), casc, freed, ways, entry)
+    return _law(prep, model, dict(joint), den, tuple(sums), casc, freed, ways, entry)
 
 
 def _add_entries(a: tuple, b: tuple) -> tuple:

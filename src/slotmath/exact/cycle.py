@@ -231,6 +231,16 @@ def _lab_hash(lab):
     return h
 
 
+@njit(cache=True)
+def _row_lab_hash(row):
+    """:func:`_lab_hash` of a label table stored flat (row-major), without a reshape (whose
+    error path alone made numba compile its string formatting, seconds of a cold start)."""
+    h = np.uint64(1469598103934665603)
+    for i in range(row.shape[0]):
+        h = (h ^ np.uint64(row[i] + 1)) * np.uint64(1099511628211)
+    return h
+
+
 #: the most pool rows a grouping cache keeps (32 bytes each) before it starts afresh
 POOL_ROWS = 1 << 21
 
@@ -383,7 +393,7 @@ def _grouping(lab, colval, win_sa, win_weight, cache, pool):
         slots = np.full(2 * slots.shape[0], -1, np.int64)
         smask = slots.shape[0] - 1
         for q in range(n_keys + 1):
-            hh = np.int64(_lab_hash(keys[q].reshape(n_cols, n_vals)) & np.uint64(smask))
+            hh = np.int64(_row_lab_hash(keys[q]) & np.uint64(smask))
             while slots[hh] >= 0:
                 hh = (hh + 1) & smask
             slots[hh] = q
@@ -911,19 +921,19 @@ def _prepare(game: Game, rs: ReelSet, model: PayModel,
                      np.ascontiguousarray(out_row, dtype=np.int64), trigger_cap)
 
 
-def _run(prep: _Prepared, first_stops=None) -> np.ndarray:
+def _run(prep: _Prepared, first_stops=None, reel: int = 0) -> np.ndarray:
     """The DP itself: dense weights out[trigger index, trigger-line index, credits].
 
-    ``first_stops``: the stops of reel 1 enumerated (default all); at least one of them must
-    have a weight.
+    ``first_stops``: the stops of reel ``reel`` (default reel 1) enumerated (default all); at
+    least one of them must have a weight.
     """
     automaton, line_cap, line_place = prep.automaton, prep.line_cap, prep.line_place
     emit_trigger = prep.emit_trigger
     windows = list(prep.windows)
     if first_stops is not None:
-        rw = _reel_windows(prep.game, prep.model, prep.rs, 0, prep.symbol_ids, prep.tracked,
+        rw = _reel_windows(prep.game, prep.model, prep.rs, reel, prep.symbol_ids, prep.tracked,
                            first_stops)
-        windows[0] = (rw, _pack(rw, prep.scatter_caps, prep.place))
+        windows[reel] = (rw, _pack(rw, prep.scatter_caps, prep.place))
     n = len(windows)
     add_table = prep.add_table
 
@@ -1115,6 +1125,43 @@ def line_trigger_table(game: Game, symbol: str, count: int, reel_set: str | Reel
     weights = {(int(t), int(b), int(c)): int(out[t, b, c])
                for t, b, c in zip(t_idx, b_idx, c_idx)}
     return LineTriggerTable(weights, cycle, model.credits_per_bet, trigger_cap, cap)
+
+
+class StopTables:
+    """Dense tables of one spin with reel ``reel`` held at one stop, the set-up done once.
+
+    The same enumeration as :func:`spin_table` (``line_trigger`` and ``line_cap``: as
+    :func:`line_trigger_table`; ``count_symbol``: as :func:`spin_table`), for one stop of
+    ``reel`` at a time: :meth:`dense` gives ``out[trigger, trigger lines, credits]`` of the
+    stop combinations with reel ``reel`` at ``stop`` (weights of the other reels; the stop's
+    own weight included). The windows of every reel, the automaton and the scatter packing
+    are prepared once (:mod:`slotmath.tune` asks for a table per window of one reel).
+    ``model``: the game's pay model at the bet level wanted (default: level 1).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/tiny_lines.toml")
+    >>> st = StopTables(g, g.base, 1)
+    >>> parts = [st.dense(s) for s in range(8)]
+    >>> whole = _enumerate(g, g.base, PayModel(g), None, 0)[0]
+    >>> size = max(p.shape[2] for p in parts + [whole])
+    >>> pad = lambda a: np.pad(a, ((0, 0), (0, 0), (0, size - a.shape[2])))
+    >>> bool((sum(pad(p) for p in parts) == pad(whole)).all())
+    True
+    """
+
+    def __init__(self, game: Game, rs: ReelSet, reel: int, model: PayModel | None = None,
+                 line_trigger: tuple[str, int] | None = None, line_cap: int = 0,
+                 count_symbol: str | None = None):
+        self.model = model or PayModel(game)
+        self.reel = reel
+        self.prep = _prepare(game, rs, self.model, line_trigger, line_cap, count_symbol)
+        self.trigger_cap = self.prep.trigger_cap
+
+    def dense(self, stop: int) -> np.ndarray:
+        """``out[trigger, trigger lines, credits]`` with reel ``reel`` at ``stop``."""
+        return _run(self.prep, [stop], self.reel)
 
 
 def first_reel_parts(game: Game, parts: int, reel_set: str | ReelSet = "base") -> list[range]:

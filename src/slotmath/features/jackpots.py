@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from slotmath.features.base import Feature, Kind
 from slotmath.markov.jackpot import JackpotPool, PoolAnalysis, analyze_pool
@@ -22,6 +23,7 @@ __all__ = ["CHANCES_TAIL", "FEATURE", "POOL_TAIL", "JackpotFigures", "Jackpots",
 
 POOL_TAIL = 1e-12  # pools beyond each one's 1 - POOL_TAIL quantile are too rare to matter
 CHANCES_TAIL = 1e-13  # mass of the wheel-spins-per-round law cut off its upper tail
+POOLS_KEPT = 16  # pool analyses kept for the next analysis (pool_analysis)
 
 
 def chances_law(events_round) -> tuple[dict[int, float], Fraction, float]:
@@ -46,6 +48,15 @@ def chances_law(events_round) -> tuple[dict[int, float], Fraction, float]:
     moved = abs(total + cut - 1) + cut + d.aliased_mass_bound + d.dropped_bound
     error = moved + abs(sum(k * p for k, p in probs.items()) - float(mean))
     return probs, mean, error
+
+
+@lru_cache(maxsize=POOLS_KEPT)
+def pool_analysis(pool: JackpotPool, bet: Fraction, chances: tuple) -> PoolAnalysis:
+    """:func:`~slotmath.markov.jackpot.analyze_pool` of ``pool``, kept for the next analysis
+    that asks for the same pool, bet and wheel-spins law (``chances``: sorted ``(k, P)``
+    pairs). A panel's move changes one jackpot, or only the wheel's coin weights, which no
+    pool reads: the pools it leaves alone are not solved again (issue 23 item 8)."""
+    return analyze_pool(pool, bet, dict(chances))
 
 
 @dataclass(frozen=True, eq=False)
@@ -165,7 +176,8 @@ class Jackpots:
         chances, mean, error = chances_law(events_round)
         pools = {}
         for spec in game.jackpots:
-            pools[spec.name] = analyze_pool(JackpotPool.from_spec(spec, self.level), bet, chances)
+            pools[spec.name] = pool_analysis(JackpotPool.from_spec(spec, self.level), bet,
+                                             tuple(sorted(chances.items())))
         top = sum(float(p.pool.law(p.stationary_pool.quantile(1 - POOL_TAIL)))
                   for p in pools.values())
         if top > 1:

@@ -68,6 +68,8 @@ class HitLaw:
     through : callable
         ``through(probability, pool) -> dict``: parameters of the law giving ``probability``
         at ``pool``.
+    wording : callable
+        ``wording(*parameters) -> str``: the law in plain words (:meth:`in_words`).
     """
 
     name: str
@@ -79,6 +81,7 @@ class HitLaw:
     formula: Callable[..., float]
     array_formula: Callable[..., object]
     through: Callable[[float, float], dict[str, float]]
+    wording: Callable[..., str]
 
     def __repr__(self) -> str:
         return f"HitLaw({self.name!r})"
@@ -95,6 +98,24 @@ class HitLaw:
         if parameter in self.probability_parameters:
             return "a probability in [0, 1]"
         return "a number >= 0"
+
+    def in_words(self, parameters: Mapping[str, float]) -> str:
+        """The law with these parameters in plain words, as the PAR reports show it (the
+        HTML, the workbook and the text sheet): the chance that one wheel spin hits, with the
+        pool in currency. Short enough for a table cell (48 characters or fewer for the
+        bundled games).
+
+        Examples
+        --------
+        >>> LINEAR.in_words({"rate": 0.000101683})
+        'pool x 0.000101683 per wheel spin, at most 1'
+        >>> CONSTANT.in_words({"probability": 0.0008})
+        '1 in 1,250 per wheel spin, at any pool'
+        >>> SATURATING.in_words({"p_max": 0.02, "half": 5000.0})
+        'up to 0.02 per wheel spin, half at pool 5,000'
+        """
+        self.check_names(parameters)
+        return self.wording(*(float(parameters[p]) for p in self.parameters))
 
     def check_names(self, names: Iterable[str]) -> None:
         """Refuse parameter names that are not exactly this law's: the first one that does not
@@ -232,17 +253,40 @@ def saturating_probabilities(p_max, half, pool):
     return np.where(x + float(half) > 0, p, 0.0)[()]
 
 
+def _number(x: float) -> str:
+    """A law's parameter as a reader takes it: 6 significant digits, thousands separated."""
+    if x == int(x) and abs(x) < 1e15:
+        return f"{int(x):,}"
+    return f"{x:,.6g}"
+
+
+def constant_words(probability):
+    if probability == 0:
+        return "never"
+    n = 1 / probability
+    return f"1 in {f'{round(n):,}' if n >= 1000 else f'{n:.4g}'} per wheel spin, at any pool"
+
+
+def linear_words(rate):
+    return f"pool x {_number(rate)} per wheel spin, at most 1"
+
+
+def saturating_words(p_max, half):
+    return f"up to {_number(p_max)} per wheel spin, half at pool {_number(half)}"
+
+
 CONSTANT = HitLaw(
     name="constant", id=0, parameters=("probability",),
     probability_parameters=frozenset({"probability"}), scaled_parameter="probability",
     refuses_past_one=False, formula=constant_probability, array_formula=constant_probabilities,
-    through=lambda probability, pool: {"probability": probability},
+    through=lambda probability, pool: {"probability": probability}, wording=constant_words,
 )
 LINEAR = HitLaw(
     name="linear", id=1, parameters=("rate",), probability_parameters=frozenset(),
     scaled_parameter="rate", refuses_past_one=False, formula=linear_probability,
     array_formula=linear_probabilities,
     through=lambda probability, pool: {"rate": probability / pool if pool > 0 else 0.0},
+    wording=linear_words,
 )
 SATURATING = HitLaw(
     name="saturating", id=2, parameters=("p_max", "half"),
@@ -250,6 +294,7 @@ SATURATING = HitLaw(
     refuses_past_one=True, formula=saturating_probability,
     array_formula=saturating_probabilities,
     through=lambda probability, pool: {"p_max": 2 * probability, "half": pool},
+    wording=saturating_words,
 )
 
 #: Every law by name, in the order game-file messages list them.

@@ -37,6 +37,7 @@ from slotmath.plot.jackpots import (
     time_between_hits_data,
 )
 from slotmath.plot.sweep import edit_symbol, plot_rtp_sweep, rtp_sweep_data
+from slotmath.plot.tuning import plot_sensitivity_heatmap, sensitivity_heatmap_data
 from slotmath.plot.win_sizes import plot_win_sizes, win_size_data
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "plot_rtp_by_visible_state",
     "plot_rtp_from_reset",
     "plot_rtp_sweep",
+    "plot_sensitivity_heatmap",
     "plot_stationary",
     "plot_time_between_hits",
     "plot_win_distribution",
@@ -67,6 +69,7 @@ __all__ = [
     "rtp_by_visible_state_data",
     "rtp_from_reset_data",
     "rtp_sweep_data",
+    "sensitivity_heatmap_data",
     "stationary_data",
     "time_between_hits_data",
     "win_distribution_data",

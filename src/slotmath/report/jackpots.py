@@ -11,8 +11,8 @@ import pandas as pd
 
 from slotmath.report.figures import EXACT, ROUNDOFF, figure, figure_row, figure_table
 
-__all__ = ["disclosure", "entries", "errors", "jackpot_frame", "json_section", "pool_figures",
-           "simulation", "simulation_text", "summary", "tables"]
+__all__ = ["disclosure", "entries", "errors", "jackpot_frame", "json_section", "law_words",
+           "pool_figures", "simulation", "simulation_text", "summary", "tables"]
 
 #: pool_figures' keys that are figures (the others are the pool's rules, "1 in N" readings and
 #: error bounds: plain numbers)
@@ -117,6 +117,19 @@ _POOL_FIGURES = (  # (label, PoolAnalysis attribute, its error_bounds key)
 )
 
 
+def law_words(law) -> str:
+    """A pool's hit law (:class:`slotmath.markov.jackpot.LinearLaw`, ...) in plain words
+    (:meth:`slotmath.model.hit_laws.HitLaw.in_words`), as the PAR tables show it.
+
+    Examples
+    --------
+    >>> from slotmath.markov.jackpot import hit_law
+    >>> law_words(hit_law("linear", {"rate": 8.1346e-07}))
+    'pool x 8.1346e-07 per wheel spin, at most 1'
+    """
+    return law.definition.in_words(law.parameters)
+
+
 def tables(a) -> list:
     j = a.features["jackpots"]
     if not j.reachable:
@@ -147,8 +160,9 @@ def tables(a) -> list:
         rows.append(figure_row("mean value at hit (x bet)", p.hit_value_mean / bet,
                                p.error_bounds["hit_value_mean"] / bet + ROUNDOFF,
                                "numerical: renewal model of the pool"))
-        rows.append({"figure": "hit law", "value": None, "exact": repr(p.pool.law),
-                     "error": None, "method": "rule of the game file"})
+        rows.append({"figure": f"hit law ({p.pool.law.definition.name}, at this bet level)",
+                     "value": None, "exact": "", "error": None,
+                     "method": law_words(p.pool.law)})
         out.append((f"Jackpot {name}", figure_table(rows)))
     return out
 

@@ -1,8 +1,10 @@
-"""Integer tables the simulation kernels work on, precompiled from :class:`PayModel`.
+"""Integer tables the simulation kernels work on, derived from the compiled game.
 
-The rules live in :mod:`slotmath.evaluate.window`; this module only re-expresses them as
-arrays indexed by (reel, stop, ...) so that a numba kernel can pay a spin with a handful of
-loads. Everything is in the pay model's integer credits.
+The rules live in :mod:`slotmath.evaluate.window` and the game as arrays in
+:mod:`slotmath.evaluate.compiled` (:func:`~slotmath.evaluate.compiled.compile_game`: pays,
+strips, scatters, awards); this module only re-expresses those arrays as tables indexed by
+(reel, stop, ...) so that a numba kernel can pay a spin with a handful of loads. Everything is
+in the pay model's integer credits.
 
 Lines
     Symbols that behave identically on a line (same pay-table memberships and, if they
@@ -47,6 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from slotmath.evaluate.compiled import compile_game
 from slotmath.evaluate.window import PayModel
 from slotmath.model.game import Game
 from slotmath.simulate._kernels import SpinTables, line_pay_table
@@ -110,19 +113,17 @@ class ReelTables:
 def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE_ENTRIES
                  ) -> PayTables:
     """The rules of ``model`` as arrays."""
+    compiled = compile_game(game, "base", model.level, model=model)
     n_reels = game.n_reels
     keys = model.keys
-    key_pay = np.zeros((len(keys), n_reels + 1), np.int64)
-    for k, key in enumerate(keys):
-        for count, credits in model.key_credits[key].items():
-            key_pay[k, count] = credits
+    key_pay = np.ascontiguousarray(compiled.entry_credits[:, : n_reels + 1])
 
-    # Line classes: blank first, then by first appearance.
+    # Line classes: blank first, then by first appearance (symbols in the game's order).
     signatures: dict[tuple, int] = {((), 1): 0}
     symbol_class = {}
-    for name in game.symbols:
-        keys_in = tuple(k for k, key in enumerate(keys) if name in model.key_members[key])
-        signature = (keys_in, model.multiplier[name] if keys_in else 1)
+    for s, name in enumerate(game.symbols):
+        keys_in = tuple(int(k) for k in np.flatnonzero(compiled.member[:, s]))
+        signature = (keys_in, int(compiled.symbol_multiplier[s]) if keys_in else 1)
         symbol_class[name] = signatures.setdefault(signature, len(signatures))
     n_classes = len(signatures)
     member = np.zeros((len(keys), n_classes), np.uint8)
@@ -153,18 +154,16 @@ def compile_pays(game: Game, model: PayModel, max_table_entries: int = MAX_TABLE
     if wheel is not None and not 0 < sum(wheel.weights) < 1 << 62:
         raise ValueError(f"bonus wheel: total weight {sum(wheel.weights)} is out of range")
     free_spins = game.free_spins
-    counted = list(model.scatter_credits)
+    counted = list(game.scatters)  # compiled.scatter_credits holds them in this order
     if free_spins is not None and free_spins.trigger not in counted:
         counted.append(free_spins.trigger)
     window = sum(game.rows)
     counted_credits = np.zeros((len(counted), window + 1), np.int64)
-    for s, name in enumerate(counted):
-        if name in model.scatter_credits:
-            counted_credits[s] = model.scatter_credits[name]
+    counted_credits[: len(game.scatters)] = compiled.scatter_credits[: len(game.scatters)]
     if free_spins is not None:
         trigger = counted.index(free_spins.trigger)
         trigger_cap = max(free_spins.awards)
-        awards = np.array([free_spins.award_for(c) for c in range(trigger_cap + 1)], np.int64)
+        awards = compiled.awards[: trigger_cap + 1].copy()
     else:
         trigger, trigger_cap, awards = -1, 0, np.zeros(1, np.int64)
     radix = window + 1
@@ -199,15 +198,12 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
     """Stop-by-stop tables of one reel set for the rules in ``pays``."""
     reels = game.reel_sets[reel_set].reels
     n_reels = len(reels)
-    max_len = max(len(reel) for reel in reels)
-    lengths = np.array([len(reel) for reel in reels], np.int64)
     totals = [reel.cycle for reel in reels]
     if max(totals) >= 1 << 62:
         raise ValueError(f"reel set {reel_set!r}: total stop weight {max(totals)} is too large")
-    cumulative = np.zeros((n_reels, max_len), np.int64)
-    for j, reel in enumerate(reels):
-        cumulative[j, : len(reel)] = np.cumsum(reel.stop_weights)
-        cumulative[j, len(reel):] = totals[j]
+    compiled = compile_game(game, reel_set, model.level, model=model)
+    lengths, cumulative = compiled.lengths, compiled.cumulative
+    max_len = compiled.strips.shape[1]
     # 16 bits a stop halve the drawing work; they are rejected (and the spin drawn again)
     # with probability below total / 2**16 a reel, so only for short reels.
     bit_widths = tuple(w for w, limit in ((16, NARROW_LIMIT + 1), (32, WIDE_LIMIT))
@@ -217,34 +213,30 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
                            for w in (16, 32)], np.uint64)
     weighted = np.array([reel.weights is not None for reel in reels], np.bool_)
 
-    lines = game.paylines or ()
-    n_lines = len(lines)
+    names = list(game.symbols)
+    line_class = np.array([pays.symbol_class[n] for n in names], np.int64)
+    counted = np.array([names.index(n) for n in pays.counted], np.int64)
+    wheel = names.index(pays.wheel_symbol) if pays.wheel_symbol is not None else -1
+    n_lines = compiled.paylines.shape[0]
+    n_keys = compiled.member.shape[0] if pays.mode == MODE_WAYS else 0
     line_part = np.zeros((n_reels, max_len, n_lines), np.int32)
-    keys = model.keys
-    ways_count = np.zeros((n_reels, max_len, len(keys) if pays.mode == MODE_WAYS else 0),
-                          np.int64)
+    ways_count = np.zeros((n_reels, max_len, n_keys), np.int64)
     count_code = np.zeros((n_reels, max_len), np.int64)
     n_words = max(1, (n_lines + 63) // 64)
     wheel_mask = np.zeros((pays.wheel_count, max_len, n_words), np.uint64)
-    for j, (reel, rows) in enumerate(zip(reels, game.rows)):
+    for j in range(n_reels):
+        L = int(lengths[j])
+        window = compiled.strips[j, (np.arange(L)[:, None] + np.arange(game.rows[j])) % L]
+        on_line = window[:, compiled.paylines[:, j]]  # [stop, line]: the symbol each line reads
         radix = pays.n_classes ** (n_reels - 1 - j) if pays.mode == MODE_LINE_TABLE else 1
-        for stop in range(len(reel)):
-            column = reel.window(stop, rows)
-            for line_index, line in enumerate(lines):
-                line_part[j, stop, line_index] = pays.symbol_class[column[line[j]]] * radix
-            if pays.mode == MODE_WAYS:
-                for k, key in enumerate(keys):
-                    members = model.key_members[key]
-                    ways_count[j, stop, k] = sum(
-                        model.multiplier[s] for s in column if s in members
-                    )
-            for s, name in enumerate(pays.counted):
-                count_code[j, stop] += column.count(name) * pays.count_radix**s
-            if j < pays.wheel_count:
-                for line_index, line in enumerate(lines):
-                    if column[line[j]] == pays.wheel_symbol:
-                        wheel_mask[j, stop, line_index // 64] |= np.uint64(1) << np.uint64(
-                            line_index % 64)
+        line_part[j, :L] = line_class[on_line] * radix
+        if n_keys:  # positions showing a member, a multiplier symbol counting as many
+            ways = compiled.member[:, window] * compiled.symbol_multiplier[window]
+            ways_count[j, :L] = ways.sum(axis=2).T
+        for s, symbol in enumerate(counted):
+            count_code[j, :L] += (window == symbol).sum(axis=1) * pays.count_radix**s
+        if j < pays.wheel_count:
+            wheel_mask[j, :L] = _bit_sets(on_line == wheel, n_words)
     mask_strides = np.zeros(4, np.int64)
     mask_12 = mask_23 = np.zeros(max(1, (n_lines + 63) // 64), np.uint64)
     if pays.mode == MODE_LINE_TABLE:
@@ -258,6 +250,14 @@ def compile_reels(game: Game, model: PayModel, pays: PayTables, reel_set: str) -
         mask_23=mask_23, ways_count=ways_count, count_code=count_code, wheel_mask=wheel_mask,
         bit_widths=bit_widths,
     )
+
+
+def _bit_sets(flags: np.ndarray, words: int) -> np.ndarray:
+    """``flags[..., line]`` (bool) as bit sets, 64 lines a word: [..., word] uint64."""
+    padded = np.zeros(flags.shape[:-1] + (words * 64,), np.uint64)
+    padded[..., : flags.shape[-1]] = flags
+    bit = np.uint64(1) << np.arange(64, dtype=np.uint64)
+    return (padded.reshape(flags.shape[:-1] + (words, 64)) * bit).sum(axis=-1, dtype=np.uint64)
 
 
 def _pair_mask(may_pay: np.ndarray, classes_a: np.ndarray, classes_b: np.ndarray):
@@ -275,11 +275,7 @@ def _pair_mask(may_pay: np.ndarray, classes_a: np.ndarray, classes_b: np.ndarray
     else:
         keep = may_pay[classes_a[:, None, :], classes_b[None, :, :]]
         strides = (len_b * words, words)
-    padded = np.zeros(keep.shape[:2] + (words * 64,), np.uint64)
-    padded[..., :n_lines] = keep
-    bit = np.uint64(1) << np.arange(64, dtype=np.uint64)
-    mask = (padded.reshape(keep.shape[:2] + (words, 64)) * bit).sum(axis=3, dtype=np.uint64)
-    return strides, mask.ravel()
+    return strides, _bit_sets(keep, words).ravel()
 
 
 def spin_tables(pays: PayTables, reels: ReelTables) -> SpinTables:

@@ -53,12 +53,52 @@ class FigureView(widgets.Image):
         kwargs.setdefault("format", "png")
         kwargs.setdefault("layout", widgets.Layout(max_width="100%", height="auto"))
         super().__init__(**kwargs)
+        self._layouts: dict[tuple, list] = {}
 
-    def show(self, fig) -> None:
-        """Render ``fig`` to PNG and show it (replacing the previous image)."""
+    def show(self, fig, *, keep_layout: bool = False) -> None:
+        """Render ``fig`` to PNG and show it (replacing the previous image).
+
+        ``keep_layout``: a figure of the same shape as one shown before (its size, its axes'
+        places in their grids) takes that one's axes positions instead of being laid out
+        again. Matplotlib's constrained layout measures every text of the figure, which took
+        about a third of a jackpot panel's redraw (issue 23). A panel's figure keeps its
+        titles and labels from one move to the next; a tick label that grows (a sixth digit)
+        takes the space the first layout left, and a figure of another shape (a chart added)
+        is laid out afresh.
+        """
+        from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+        shape = _shape(fig)
+        known = self._layouts.get(shape) if keep_layout else None
+        if known is not None:
+            positions, title = known
+            fig.set_layout_engine("none")
+            for ax, position in zip(fig.axes, positions):
+                ax.set_position(position)
+            if title is not None:
+                _suptitle(fig).set_position(title)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=DPI)
         self.value = buffer.getvalue()
+        if keep_layout and known is None and isinstance(fig.get_layout_engine(),
+                                                        ConstrainedLayoutEngine):
+            title = _suptitle(fig)  # the layout places it too
+            self._layouts[shape] = ([ax.get_position().frozen() for ax in fig.axes],
+                                    None if title is None else title.get_position())
+
+
+def _suptitle(fig):
+    """The figure's suptitle artist, or None (matplotlib keeps it as ``_suptitle``)."""
+    return getattr(fig, "_suptitle", None) if fig.get_suptitle() else None
+
+
+def _shape(fig) -> tuple:
+    """What a figure's layout depends on besides its texts: its size and each axes' place."""
+    places = []
+    for ax in fig.axes:
+        spec = ax.get_subplotspec()
+        places.append(None if spec is None else spec.get_geometry())
+    return (tuple(fig.get_size_inches()), tuple(places), bool(fig.get_suptitle()))
 
 
 class StaticFallback:

@@ -583,11 +583,20 @@ class JackpotPanel(StaticFallback, widgets.VBox):
 
     # -- display ----------------------------------------------------------------------------
     def _refresh(self, problem: str = "", detail: str = "", redraw: bool = True) -> None:
+        """The figures, then the charts; the figures' changes against the game file come
+        last when the file's analysis at this bet level is not yet known (a level shown
+        for the first time): the chart does not wait for a second analysis."""
         a = self.analysis
-        self.figures.value = ((_error_html(problem, detail) if problem else "")
-                              + jackpot_summary_html(a, self.baseline))
-        if not self.draw or not redraw:
-            return
+        known = a.level in self._baselines
+        refusal = _error_html(problem, detail) if problem else ""
+        self.figures.value = refusal + jackpot_summary_html(a, self.baseline if known else None)
+        if self.draw and redraw:
+            self._draw()
+        if not known:
+            self.figures.value = refusal + jackpot_summary_html(a, self.baseline)
+
+    def _draw(self) -> None:
+        a = self.analysis
         pools = list(a.features["jackpots"].pools)
         columns = max(len(pools), 2)
         fig = Figure(figsize=(16 * columns / 3, 11), layout="constrained")
@@ -602,7 +611,7 @@ class JackpotPanel(StaticFallback, widgets.VBox):
             plot_time_between_hits(a, name, ax=fig.add_subplot(grid[2, column]))
         fig.suptitle(f"bet level {a.level}")
         self.figure = fig
-        self.charts.show(fig)
+        self.charts.show(fig, keep_layout=True)
 
 
 def feature_panel(analysis, draw: bool = True) -> JackpotPanel:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 
 import ipywidgets as widgets
+import pandas as pd
 from matplotlib.figure import Figure
 
 from slotmath.analysis import Analysis, analyze
@@ -29,18 +30,60 @@ from slotmath.plot import (
     plot_win_distribution,
     rtp_sweep_data,
 )
+from slotmath.plot.sweep import edit_symbol
+from slotmath.report.html import bound_text
 from slotmath.widgets.figure_view import FigureView, StaticFallback
 
-__all__ = ["StripEditor", "reel_header_html", "strip_editor", "summary_html"]
+__all__ = ["StripEditor", "reel_header_html", "rtp_html", "strip_editor", "summary_html"]
 
 #: How far either side of the current value the sweep chart looks.
 SWEEP_HALF_WIDTH = 3
+#: Rows of the sweep chart kept for the next moves (each one analysis of an edited game).
+SWEEPS_KEPT = 256
 #: a game whose analysis takes longer than this (seconds) moves on Run, not on every slider
 SLOW_AFTER = 5.0
+#: Pixels of a slider's track per step (a stop, or a unit of weight), so that a drag sets one
+#: stop at a time (at 150 px a slider's track was 62 px for 20 steps: a 25 px drag moved 8
+#: stops), up to a track of MAX_TRACK_PX (a weighted reel's range can be hundreds of units:
+#: its readout takes a typed value, its arrow keys one unit). At 8 px a step three reels of
+#: Classic Fruits (20 steps) sit side by side in JupyterLab in a 1500 px window.
+STEP_PX, MIN_TRACK_PX, MAX_TRACK_PX = 8, 120, 480
+#: Pixels beside the track: the readout and its margins; a symbol's label, at least LABEL_PX
+#: and CHAR_PX per character.
+READOUT_PX, LABEL_PX, CHAR_PX = 88, 48, 11
+
+
+def track_width(steps: int) -> int:
+    """The track of a slider over ``steps`` steps, in pixels: STEP_PX a step, within
+    [MIN_TRACK_PX, MAX_TRACK_PX].
+
+    Examples
+    --------
+    >>> track_width(20), track_width(8), track_width(82)
+    (160, 120, 480)
+    """
+    return min(MAX_TRACK_PX, max(MIN_TRACK_PX, STEP_PX * steps))
+
+
+def rtp_html(analysis: Analysis) -> str:
+    """The RTP in percent, and beside it the exact fraction when the RTP is exact, else the
+    float with its error bound (a jackpot game's RTP is numerical: its float is no fraction).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> rtp_html(slotmath.analyze(slotmath.load_game("data/games/tiny_lines.toml")))
+    '91.741071% &nbsp; <code>411/448</code>'
+    """
+    if analysis.exact:
+        return f"{analysis.rtp_float:.6%} &nbsp; <code>{analysis.rtp}</code>"
+    return (f"{analysis.rtp_float:.6%} &nbsp; <code>{analysis.rtp_float!r}</code> &plusmn; "
+            f"{bound_text(analysis.rtp_error)} (numerical)")
 
 
 def summary_html(analysis: Analysis) -> str:
-    """The headline exact figures of an analysis as a small HTML table.
+    """The headline figures of an analysis as a small HTML table: exact where they are
+    (:func:`rtp_html`).
 
     Examples
     --------
@@ -49,7 +92,7 @@ def summary_html(analysis: Analysis) -> str:
     >>> "317035/332514" in summary_html(a)
     True
     """
-    rows = [("RTP", f"{analysis.rtp_float:.6%} &nbsp; <code>{analysis.rtp}</code>")]
+    rows = [("RTP", rtp_html(analysis))]
     for name, value in analysis.components.items():
         rows.append((f"&nbsp;&nbsp;{html.escape(name)}", f"{float(value):.6%}"))
     hit = float(analysis.hit_frequency)
@@ -124,6 +167,7 @@ class StripEditor(StaticFallback, widgets.VBox):
         self.sweep = sweep
         self.draw = draw
         self._last: tuple[int, str] | None = None
+        self._sweeps: dict = {}  # the strips of a sweep's game -> its rtp_sweep_data row
         self._muted = False
         self.figure: Figure | None = None
         reels = game.reel_sets[reel_set].reels
@@ -133,24 +177,30 @@ class StripEditor(StaticFallback, widgets.VBox):
         self.symbols = tuple(symbols)
 
         self.sliders: dict[tuple[int, str], widgets.IntSlider] = {}
-        cells: list[widgets.Widget] = [widgets.HTML("<b>symbol</b>")]
         self.reel_headers = [widgets.HTML() for _ in reels]
-        cells += self.reel_headers
-        for s in self.symbols:
-            cells.append(widgets.HTML(f"<code>{html.escape(s)}</code>"))
-            for j, reel in enumerate(reels):
+        top = max_value if max_value is not None else self._default_max(reels)
+        label = max(LABEL_PX, CHAR_PX * max((len(s) for s in self.symbols), default=1))
+        width = label + track_width(top) + READOUT_PX
+        columns = []
+        for j, reel in enumerate(reels):
+            column: list[widgets.Widget] = [self.reel_headers[j]]
+            for s in self.symbols:
                 value = self._value(reel, s)
-                top = max_value if max_value is not None else self._default_max(reels)
                 slider = widgets.IntSlider(
                     value=value, min=0, max=max(top, value), continuous_update=False,
-                    disabled=reel.weights is not None and s not in reel.symbols,
-                    layout=widgets.Layout(width="150px"),
+                    description=s, disabled=reel.weights is not None and s not in reel.symbols,
+                    style={"description_width": f"{label}px"},
+                    layout=widgets.Layout(width=f"{width}px"),
                 )
                 slider.observe(self._on_change(j, s), names="value")
                 self.sliders[(j, s)] = slider
-                cells.append(slider)
-        grid = widgets.GridBox(cells, layout=widgets.Layout(
-            grid_template_columns=f"90px repeat({len(reels)}, 160px)"))
+                column.append(slider)
+            box = widgets.VBox(column, layout=widgets.Layout(margin="0 16px 8px 0"))
+            box.add_class("slotmath-reel")  # found by the browser suite
+            columns.append(box)
+        # one column per reel, as many side by side as the notebook is wide: a slider's track
+        # keeps STEP_PX pixels per stop instead of shrinking to fit a fixed grid
+        grid = widgets.HBox(columns, layout=widgets.Layout(flex_flow="row wrap"))
         self.reset_button = widgets.Button(description="Reset strips", icon="undo")
         self.reset_button.on_click(lambda _: self.reset())
         self.run_button = widgets.Button(description="Run", icon="play")
@@ -283,12 +333,27 @@ class StripEditor(StaticFallback, widgets.VBox):
                 lo = value
             values = [v for v in range(lo, value + SWEEP_HALF_WIDTH + 1)
                       if self._sweep_ok(reel, s, v)]
-            data = rtp_sweep_data(self.game, s, values, reel_set=self.reel_set, reels=[j],
-                                  level=self.level)
+            data = self._sweep_data(j, s, values)
             what = "total weight" if reel.weights is not None else "stops"
             plot_rtp_sweep(data, ax=axes[2], current=value, label=f"{s} {what} on reel {j + 1}")
         self.figure = fig
-        self.charts.show(fig)
+        self.charts.show(fig, keep_layout=True)
+
+    def _sweep_data(self, j: int, symbol: str, values: list[int]) -> pd.DataFrame:
+        """:func:`~slotmath.plot.rtp_sweep_data` of ``symbol`` on reel ``j`` at ``values``:
+        a row computed for an earlier move (the same strips) is not computed again, so a
+        slider moved a stop on analyses one value (the sweep's seven values share six)."""
+        strips = {v: edit_symbol(self.game, symbol, v, reel_set=self.reel_set,
+                                 reels=[j]).reel_sets[self.reel_set] for v in values}
+        missing = [v for v in values if strips[v] not in self._sweeps]
+        if missing:
+            fresh = rtp_sweep_data(self.game, symbol, missing, reel_set=self.reel_set,
+                                   reels=[j], level=self.level)
+            for row in fresh.to_dict("records"):
+                self._sweeps[strips[row["value"]]] = row
+            while len(self._sweeps) > SWEEPS_KEPT:
+                self._sweeps.pop(next(iter(self._sweeps)))
+        return pd.DataFrame([self._sweeps[strips[v]] for v in values])
 
     @staticmethod
     def _sweep_ok(reel: Reel, symbol: str, value: int) -> bool:

@@ -128,7 +128,7 @@ class WheelPanel(StaticFallback, widgets.VBox):
         plot_wheel(self.game, ax=left)
         plot_rtp_breakdown(self.analysis, ax=right)
         self.figure = fig
-        self.charts.show(fig)
+        self.charts.show(fig, keep_layout=True)
 
 
 def feature_panel(analysis, draw: bool = True) -> WheelPanel:

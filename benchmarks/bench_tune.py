@@ -1,0 +1,67 @@
+"""Tuning (issue 25): the sensitivity table by window tables against one re-analysis per entry,
+side by side in one run, and the inverse solver on every tunable bundled game.
+
+For each game: the exact sensitivity table (``slotmath.tune.sensitivities``) and the same
+entries' figures by a plain ``slotmath.analyze`` of each edited game (warm: the engine's
+kernels are compiled first), their times and ratio, and that both agree exactly; then the
+solver's time to a target, the size of each step's program and how close the RTP came::
+
+    python benchmarks/bench_tune.py
+    python benchmarks/bench_tune.py --games tiny_lines classic_3reel
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import slotmath
+from slotmath.tune import sensitivities, tune
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGETS = {"tiny_lines": "0.95", "classic_3reel": "0.96", "classic_fruits": "0.97",
+           "ways_243": "0.94"}
+
+
+def edited(game, j, strip):
+    reels = list(game.base.reels)
+    reels[j] = strip
+    return game.replace_reels("base", tuple(reels))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", nargs="*", default=list(TARGETS))
+    args = p.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
+    print(f"{'game':<15}{'entries':>8}{'tables s':>10}{'re-analysis s':>15}{'ratio':>8}"
+          f"{'tune s':>8}{'steps':>7}{'program (vars x rows)':>23}  RTP start -> tuned "
+          f"(target)")
+    for name in args.games:
+        game = slotmath.load_game(ROOT / "data" / "games" / f"{name}.toml")
+        _ = slotmath.analyze(game).rtp  # compile the kernels, warm the caches
+        t0 = time.perf_counter()
+        s = sensitivities(game)
+        t_tables = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for e in s.entries:
+            a = slotmath.analyze(edited(game, e.reel, e.strip))
+            assert (a.rtp, a.hit_frequency, a.round.second_moment) == (
+                e.figures.rtp, e.figures.hit_frequency, e.figures.second_moment)
+        t_plain = time.perf_counter() - t0
+        target = Fraction(TARGETS[name])
+        r = tune(game, target, tolerance=Fraction(1, 10_000), time_limit=120)
+        sizes = sorted({(st.variables, st.constraints) for st in r.steps})
+        shown = ", ".join(f"{v}x{c}" for v, c in sizes)
+        print(f"{name:<15}{len(s.entries):>8}{t_tables:>10.2f}{t_plain:>15.2f}"
+              f"{t_plain / t_tables:>8.1f}{r.seconds:>8.2f}{len(r.steps):>7}{shown:>23}  "
+              f"{float(r.start.rtp):.6f} -> {float(r.figures.rtp):.6f} ({float(target)}; "
+              f"{'met' if r.met else 'missed by ' + str(float(r.misses['rtp']))})")
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
+
+
+if __name__ == "__main__":
+    main()

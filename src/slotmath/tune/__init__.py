@@ -1,0 +1,33 @@
+"""Tuning a game to its targets (issue 25): exact sensitivities, exact rational figures, and an
+inverse solver. See docs/tuning.md.
+
+* :mod:`slotmath.tune.reel_tables`: one reel as a linear part of the analysis (a table per
+  window), the engine's enumeration run once per window;
+* :mod:`slotmath.tune.sensitivity`: the exact change of RTP, hit frequency and E[X^2] when
+  one symbol is added to or removed from one reel, for every reel and symbol;
+* :mod:`slotmath.tune.rational`: a figure as an exact sympy rational function of a stop
+  weight, a one-row symbol count, a wheel weight or a free-spin award (or several at once),
+  solvable for a target;
+* :mod:`slotmath.tune.solver`: integer symbol counts that meet an RTP target (and a hit
+  frequency range), by coordinate descent with :func:`scipy.optimize.milp`;
+* :mod:`slotmath.tune.game_file`: the tuned game written back as a game file.
+"""
+
+from slotmath.tune.rational import (
+    FreeSpinAward,
+    RationalFigure,
+    RationalFunction,
+    StopWeight,
+    SymbolCount,
+    WheelWeight,
+    rational_figure,
+    rational_function,
+)
+from slotmath.tune.reel_tables import Figures, ReelTables, check_tunable
+from slotmath.tune.sensitivity import Entry, Sensitivities, sensitivities, step
+from slotmath.tune.solver import Step, TuneResult, tune
+
+__all__ = ["Entry", "Figures", "FreeSpinAward", "RationalFigure", "RationalFunction",
+           "ReelTables", "Sensitivities", "Step", "StopWeight", "SymbolCount", "TuneResult",
+           "WheelWeight", "check_tunable", "rational_figure", "rational_function",
+           "sensitivities", "step", "tune"]

@@ -1,0 +1,292 @@
+"""One reel of a reel set as a linear part of the exact analysis: a table per window.
+
+Method
+------
+A spin's outcome depends on reel ``j`` only through the window it shows. Writing ``T_w`` for
+the exact (marks..., credits) weights of the other reels' full cycle with reel ``j`` showing
+the window ``w`` (the engine's own enumeration with reel ``j`` held at a stop showing ``w``:
+:class:`slotmath.exact.cycle.StopTables`, set up once for a batch of windows), the paid
+spin's table for *any* strip of reel ``j`` is
+
+    T = sum over stops s of weight(s) * T_{window(s)}
+
+so every win moment of the spin (its RTP, E[X^2], hit weight, the trigger counts) is linear
+in reel ``j``'s window weights; on a one-row reel, in its symbol counts. The other reels are
+enumerated once per distinct window: about one full cycle per reel, however many strips of
+reel ``j`` are then tried. The round's figures (free spins, a bonus wheel) are then composed
+exactly from ``T`` by the game's own features (:meth:`Composition.round_of`), so they hold for
+a reel of the free-spin reel set too (where the round is not linear in ``T``).
+
+Which games
+-----------
+A lines or ways game whose features are ``pays``, ``spin`` and ``round`` kinds (free spins, a
+bonus wheel): no cascades (whose outcome is not a function of the window), no paid-spin
+modifiers, no state carried between rounds, no cap. Others raise ``ValueError`` naming the
+feature.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from slotmath.evaluate.window import PayModel
+from slotmath.exact.cycle import StopTables
+from slotmath.exact.spin_table import MarkedTable
+from slotmath.features.base import Kind
+from slotmath.features.compose import fold
+from slotmath.features.composition import Composition
+from slotmath.model.game import Game, Reel, ReelSet
+
+__all__ = ["Figures", "ReelTables", "check_tunable"]
+
+#: the feature kinds whose games decompose by window (see the module notes)
+TUNABLE_KINDS = (Kind.PAYS, Kind.SPIN, Kind.ROUND)
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Exact figures of a paid round, in total bets: ``rtp`` (E[X]), ``hit_frequency``
+    (P(X > 0)), ``second_moment`` (E[X^2]) and ``feature_probability`` (P(the paid spin
+    starts a round feature), 0 without one); ``variance`` is exact, ``sd`` a float."""
+
+    rtp: Fraction
+    hit_frequency: Fraction
+    second_moment: Fraction
+    feature_probability: Fraction = Fraction(0)
+
+    @property
+    def variance(self) -> Fraction:
+        return self.second_moment - self.rtp**2
+
+    @property
+    def sd(self) -> float:
+        return math.sqrt(self.variance)
+
+
+def started(law) -> Fraction:
+    """P(the paid spin of ``law`` (a :class:`~slotmath.features.compose.RoundLaw`) starts
+    any of its round features)."""
+    if not law.features:
+        return Fraction(0)
+    idx = [law.base.mark_index(f.mark.kind) for f in law.features]
+    weight = sum(w for key, w in law.base.weights.items()
+                 if any(f.start(key[i]) is not None for f, i in zip(law.features, idx)))
+    return Fraction(weight, law.base.cycle)
+
+
+def check_tunable(game: Game, level: int = 1) -> Composition:
+    """The game's composition, or ``ValueError`` naming the feature that is not linear in the
+    window (see the module notes).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> [f.name for f in check_tunable(slotmath.load_game("data/games/tiny_lines.toml")).declared]
+    ['pays', 'free_spins']
+    """
+    comp = Composition(game, level)
+    bad = [f for f in comp.declared if f.kind not in TUNABLE_KINDS]
+    if bad:
+        raise ValueError(
+            f"{game.name}: {bad[0].title} ({bad[0].kind.value}) is not tuned by window tables: "
+            f"only lines or ways games with free spins or a bonus wheel are")
+    return comp
+
+
+class ReelTables:
+    """Reel ``index`` (0 = reel 1) of ``reel_set`` as a sum of window tables.
+
+    Examples
+    --------
+    Tiny Lines' reel 2: its own strip gives back the analysis's figures (411/448), and a
+    strip with one more BAR is evaluated without a new enumeration of reels 1 and 3:
+
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/tiny_lines.toml")
+    >>> rt = ReelTables(g, "base", 1)
+    >>> rt.figures(g.base.reels[1]).rtp
+    Fraction(411, 448)
+    >>> from slotmath.model.game import Reel
+    >>> rt.figures(Reel(g.base.reels[1].symbols + ("BAR",))).rtp == slotmath.analyze(
+    ...     g.replace_reels("base", (g.base.reels[0], Reel(g.base.reels[1].symbols + ("BAR",)),
+    ...                              g.base.reels[2]))).rtp
+    True
+    """
+
+    def __init__(self, game: Game, reel_set: str, index: int, level: int = 1,
+                 composition: Composition | None = None):
+        if reel_set not in game.reel_sets:
+            raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
+                             f"{sorted(game.reel_sets)}")
+        reels = game.reel_sets[reel_set].reels
+        if not 0 <= index < len(reels):
+            raise ValueError(f"reel set {reel_set!r} has reels 1..{len(reels)}, not {index + 1}")
+        self.game, self.reel_set, self.index, self.level = game, reel_set, index, level
+        self.composition = composition or check_tunable(game, level)
+        self.rows = game.rows[index]
+        self._tables: dict[tuple[str, ...], MarkedTable] = {}
+
+    @cached_property
+    def marks(self):
+        return self.composition.marks
+
+    @cached_property
+    def _engine(self) -> tuple[dict, str]:
+        """The engine's arguments for the marks counted, and the table's shape: as
+        :meth:`slotmath.features.base.Context.table` counts them."""
+        counted = [m for m in self.marks if m.kind == "count"]
+        lines = [m for m in self.marks if m.kind == "bonus_lines"]
+        if counted:
+            return {"count_symbol": counted[0].symbol}, "count"
+        if lines:
+            m = lines[0]
+            cap = self.game.n_lines if m.cap is None else m.cap
+            return {"line_trigger": (m.symbol, m.count), "line_cap": cap}, "lines"
+        return {}, "plain"
+
+    def prefetch(self, windows) -> None:
+        """Compute the tables of ``windows`` not yet known, with one set-up of the engine:
+        reel ``index`` becomes a strip of these windows end to end (window ``k`` at stop
+        ``k x rows``) and each table is the enumeration with the reel held at that stop
+        (:class:`slotmath.exact.cycle.StopTables`)."""
+        new = list(dict.fromkeys(tuple(w) for w in windows if tuple(w) not in self._tables))
+        if not new:
+            return
+        reels = list(self.game.reel_sets[self.reel_set].reels)
+        reels[self.index] = Reel(tuple(s for w in new for s in w))
+        rs = ReelSet(self.reel_set, tuple(reels))
+        arguments, shape = self._engine
+        stops = StopTables(self.game, rs, self.index, self.model, **arguments)
+        kinds = tuple(m.kind for m in self.marks)
+        cpb, cap = self.model.credits_per_bet, stops.trigger_cap
+        for k, window in enumerate(new):
+            out = stops.dense(k * self.rows)
+            idx = np.nonzero(out)
+            if shape == "lines":
+                weights = {(int(t), int(b), int(c)): int(out[t, b, c]) for t, b, c in zip(*idx)}
+                marks = ("trigger", "bonus_lines")
+            else:
+                weights = {(int(t), int(c)): int(out[t, b, c]) for t, b, c in zip(*idx)}
+                marks = ("count",) if shape == "count" else ("trigger",)
+            table = MarkedTable(marks, weights, int(out.sum()), cpb, cap)
+            self._tables[window] = table if shape == "count" else table.project(kinds)
+
+    @cached_property
+    def model(self) -> PayModel:
+        return PayModel(self.game, self.level)
+
+    def window_table(self, window: tuple[str, ...]) -> MarkedTable:
+        """``T_w``: the exact table of the other reels' full cycle with this reel showing
+        ``window`` (computed once per window)."""
+        window = tuple(window)
+        if window not in self._tables:
+            self.prefetch([window])
+        return self._tables[window]
+
+    def window_weights(self, reel: Reel) -> dict[tuple[str, ...], int]:
+        """How much weight each window of ``reel`` has (zero-weight stops left out)."""
+        out: dict[tuple[str, ...], int] = {}
+        for stop, w in enumerate(reel.stop_weights):
+            if w:
+                window = reel.window(stop, self.rows)
+                out[window] = out.get(window, 0) + w
+        return out
+
+    @cached_property
+    def _own(self) -> tuple[dict, dict, int, MarkedTable]:
+        """The reel set's own strip: its window weights, the summed table's weights and
+        cycle, and one window table (for the table's marks and units)."""
+        own = self.game.reel_sets[self.reel_set].reels[self.index]
+        windows = self.window_weights(own)
+        self.prefetch(windows)
+        weights: dict[tuple[int, ...], int] = {}
+        cycle, first = 0, None
+        for window, w in windows.items():
+            t = self.window_table(window)
+            first = first or t
+            cycle += w * t.cycle
+            for key, v in t.weights.items():
+                weights[key] = weights.get(key, 0) + w * v
+        return windows, weights, cycle, first
+
+    def table(self, reel: Reel) -> MarkedTable:
+        """The exact paid-spin table of the reel set with this reel replaced by ``reel``: the
+        own strip's table plus the window tables of the windows whose weight changed (an edit
+        of a few stops costs a few window tables, not the whole strip)."""
+        windows, weights, cycle, first = self._own
+        new = self.window_weights(reel)
+        delta = {w: new.get(w, 0) - windows.get(w, 0) for w in set(new) | set(windows)}
+        weights = dict(weights)
+        for window, d in delta.items():
+            if d:
+                t = self.window_table(window)
+                cycle += d * t.cycle
+                for key, v in t.weights.items():
+                    weights[key] = weights.get(key, 0) + d * v
+        weights = {k: v for k, v in weights.items() if v}
+        return MarkedTable(first.marks, weights, cycle, first.credits_per_bet,
+                           first.trigger_cap)
+
+    def figures(self, reel: Reel) -> Figures:
+        """The round's exact figures with this reel replaced by ``reel``."""
+        return self._figures(self.table(reel))
+
+    def _figures(self, table: MarkedTable) -> Figures:
+        comp = self.composition
+
+        def spin(reel_set: str, multiplier: int):
+            if reel_set != self.reel_set:
+                return comp.spin(reel_set, multiplier)
+            out = table.scaled(multiplier)
+            for f in comp.spin_features():
+                out, _ = fold(out, f, multiplier)
+            return out
+
+        law = comp.round_of(spin)
+        return Figures(law.mean, law.hit_frequency, law.second_moment, started(law))
+
+    def contributions(self, reel: Reel | None = None) -> pd.DataFrame:
+        """Each window's part: one row per distinct window of ``reel`` (default: the game's
+        strip), its ``weight`` and the round's exact figures with the reel showing only that
+        window (``rtp``, ``hit_frequency``, ``second_moment``). The round's figures are their
+        averages weighted by ``weight`` (on a one-row reel: one row per symbol, and the
+        figures are linear in its counts). Only for a reel set no round feature plays (else
+        the round is not linear in the strip): ``ValueError``.
+
+        Examples
+        --------
+        >>> import slotmath
+        >>> g = slotmath.load_game("data/games/classic_3reel.toml")
+        >>> parts = ReelTables(g, "base", 2).contributions()
+        >>> parts.loc[parts["window"] == ("7R",), ["weight", "rtp"]].values.tolist()
+        [[2, Fraction(8885, 7644)]]
+        >>> sum(parts["weight"] * parts["rtp"]) / sum(parts["weight"]) == slotmath.analyze(g).rtp
+        True
+        """
+        played = {getattr(f, "reels", None) for f in self.composition.round.features}
+        if self.reel_set in played:
+            raise ValueError(f"reel set {self.reel_set!r} is played by a round feature: its "
+                             f"round is not an average over its windows")
+        own = self.game.reel_sets[self.reel_set].reels[self.index]
+        windows = self.window_weights(own if reel is None else reel)
+        self.prefetch(windows)
+        rows = []
+        for window, weight in windows.items():
+            f = self._figures(self.window_table(window))
+            rows.append({"window": window, "weight": weight, "rtp": f.rtp,
+                         "hit_frequency": f.hit_frequency, "second_moment": f.second_moment})
+        return pd.DataFrame(rows)
+
+
+def reel_with(game: Game, reel_set: str, index: int, reel: Reel) -> Game:
+    """``game`` with reel ``index`` of ``reel_set`` replaced (a plain helper for callers)."""
+    reels = list(game.reel_sets[reel_set].reels)
+    reels[index] = reel
+    return game.replace_reels(reel_set, tuple(reels))
+

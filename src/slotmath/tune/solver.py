@@ -1,0 +1,427 @@
+"""The inverse solver: integer symbol counts that bring a game's RTP to a target.
+
+Method
+------
+Coordinate descent over the reels of one reel set, one exact linear step per reel:
+
+1. For reel ``j``, the exact figures of one symbol more and one fewer
+   (:mod:`slotmath.tune.sensitivity`'s edits, evaluated by
+   :class:`~slotmath.tune.reel_tables.ReelTables`) give, per symbol ``s`` and direction, the
+   change ``dS`` of ``S = RTP x L`` (``L`` the reel's cycle: stops, or total weight), of
+   ``H = hit frequency x L`` and of ``L``. On a reel set no round feature plays, ``S`` and
+   ``H`` are sums over the reel's windows (the round's figures are averages of the figures
+   of the reel's windows), so on a one-row reel they are *exactly* linear in the counts; on a
+   reel with more rows the placement of new copies changes neighbouring windows too, and the
+   linear model is the first-order one.
+2. A mixed-integer program (:func:`scipy.optimize.milp`, HiGHS) chooses how many of each
+   symbol to add (``a_s``) and remove (``r_s``), each at most ``max_change``:
+   subject to ``|S0 + sum dS (a - r) - t (L0 + sum dL (a - r))| <= e`` (the RTP target
+   ``t``), and, for each range ``[lo, hi]`` of a figure ``F`` (the hit frequency; E[X^2] for an
+   SD range, ``lo^2 + t^2 .. hi^2 + t^2``; the feature probability for a "1 in N" range),
+   ``lo L <= F L <= hi L``, linear the same way; ``r_s`` at most the copies the reel has, the
+   reel keeps at least one stop. First with
+   ``e <= tolerance x L / 2``, minimising the number of edits ``sum (a_s + r_s)``; when that
+   has no solution, minimising ``e + penalty x sum (a_s + r_s)`` (each program at most
+   :data:`STEP_SECONDS`, then HiGHS's best point).
+3. The chosen edits are applied one symbol at a time (the same edits), and the new strip's
+   figures are computed exactly. It is kept when the targets are missed by less in all
+   (each miss relative to its size: the RTP's to the target, a range's to its top), or by
+   as much and the RTP is closer; otherwise the step is tried again with ``max_change``
+   halved, down to 1. The fallback program minimises the same relative misses.
+
+Rounds over the reels repeat until every target is met, a round changes nothing, or the time
+limit is reached. Everything is
+deterministic (a fixed reel order, HiGHS is deterministic). The final game's figures are
+exact fractions; the CLI re-analyses the written file.
+
+Scatters and bonus symbols are held fixed unless named in ``symbols`` or a "1 in N" range is
+given: they start features, and their frequency is a target of its own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, milp
+
+from slotmath.model.game import Game, Reel
+from slotmath.tune.reel_tables import Figures, ReelTables, check_tunable
+from slotmath.tune.sensitivity import step as one_step
+
+__all__ = ["Step", "Targets", "TuneResult", "summary_text", "tune"]
+
+#: weight of the number of edits in the objective, against the RTP miss (in S units)
+PENALTY = 1e-7
+#: seconds one mixed-integer program may take at most (HiGHS then returns its best point)
+STEP_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Step:
+    """One solver step on reel ``reel`` (0 = reel 1): the program's size (``variables``,
+    ``constraints``), the edits tried (symbol -> net change), the exact RTP before and after,
+    whether it was kept, and its time in seconds."""
+
+    round: int
+    reel: int
+    variables: int
+    constraints: int
+    edits: dict
+    rtp_before: Fraction
+    rtp_after: Fraction
+    kept: bool
+    seconds: float
+
+
+@dataclass
+class TuneResult:
+    """The tuned ``game`` and its exact ``figures``, the ``start`` figures, the ``steps``
+    taken, the ``targets`` and ``misses``: per target, how far it is from being met (0 when
+    met; see :func:`_misses` for the units)."""
+
+    game: Game
+    figures: Figures
+    start: Figures
+    steps: list[Step] = field(default_factory=list)
+    misses: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    targets: Targets | None = None
+
+    @property
+    def met(self) -> bool:
+        return all(m == 0 for m in self.misses.values())
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What the solver aims at: the RTP ``rtp`` within ``tolerance``, and optional ranges
+    (lo, hi) of the hit frequency, the SD (in bets) and the feature's "1 in N"."""
+
+    rtp: Fraction
+    tolerance: Fraction
+    hit_frequency: tuple | None = None
+    sd: tuple | None = None
+    feature_one_in: tuple | None = None
+
+
+def _outside(value, lo, hi):
+    return max(0, lo - value, value - hi)
+
+
+def _misses(f: Figures, t: Targets) -> dict:
+    """How far each target is from being met (0 when met): the RTP and the hit frequency in
+    total bets and probability (exact), the SD in bets and the feature's N (floats)."""
+    out = {"rtp": max(Fraction(0), abs(f.rtp - t.rtp) - t.tolerance)}
+    if t.hit_frequency is not None:
+        out["hit_frequency"] = _outside(Fraction(f.hit_frequency), *t.hit_frequency)
+    if t.sd is not None:
+        out["sd"] = _outside(f.sd, *t.sd)
+    if t.feature_one_in is not None:
+        p = f.feature_probability
+        n = float("inf") if p == 0 else float(1 / p)
+        out["feature_one_in"] = _outside(n, *t.feature_one_in)
+    return out
+
+
+def _score(misses: dict, t: Targets) -> float:
+    """Every target's miss relative to its size (the RTP's to the target, a range's to its
+    top), added up: what a step must lower to be kept."""
+    scale = {"rtp": (0, t.rtp), "hit_frequency": t.hit_frequency, "sd": t.sd,
+             "feature_one_in": t.feature_one_in}
+    return sum(float(m) / (float(scale[k][1]) or 1.0) for k, m in misses.items())
+
+
+def _better(new: dict, old: dict, new_f: Figures, old_f: Figures, t: Targets) -> bool:
+    a, b = _score(new, t), _score(old, t)
+    if a != b:
+        return a < b
+    return abs(new_f.rtp - t.rtp) < abs(old_f.rtp - t.rtp)
+
+
+def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence[str],
+             targets: Targets, cap: int, time_left: float):
+    """(edits, variables, constraints) of one linear step, or None when HiGHS finds none."""
+    length = reel.cycle
+    target, tolerance = targets.rtp, targets.tolerance
+    columns = []  # (symbol, direction, dS, dH, dL, upper bound, dM, dP)
+    tried = [(s, change, one_step(reel, s, change)) for s in symbols for change in (1, -1)]
+    tables.prefetch(w for _, _, e in tried if e is not None for w in tables.window_weights(e))
+    for s, change, edited in tried:
+        if edited is not None:
+            f = tables.figures(edited)
+            d_length = edited.cycle - length
+            d_s = float(f.rtp * edited.cycle - base.rtp * length)
+            d_h = float(f.hit_frequency * edited.cycle - base.hit_frequency * length)
+            have = (sum(w for x, w in zip(reel.symbols, reel.stop_weights) if x == s)
+                    if change < 0 else cap)
+            d_m = float(f.second_moment * edited.cycle - base.second_moment * length)
+            d_p = float(f.feature_probability * edited.cycle
+                        - base.feature_probability * length)
+            columns.append((s, change, d_s, d_h, d_length, min(cap, have), d_m, d_p))
+    if not columns:
+        return None
+    n = len(columns)
+    t = float(target)
+    s0 = float(base.rtp * length)
+    # each range lo <= F <= hi of a figure F = (F0 L + sum dF x) / (L + sum dL x)
+    ranges = []
+    if targets.hit_frequency is not None:
+        ranges.append((3, float(base.hit_frequency) * length, targets.hit_frequency))
+    if targets.sd is not None:  # the SD with the RTP at its target: E[X^2] in a range
+        lo, hi = targets.sd
+        ranges.append((6, float(base.second_moment) * length,
+                       (float(lo) ** 2 + t * t, float(hi) ** 2 + t * t)))
+    if targets.feature_one_in is not None:  # 1 in N: the probability in [1/hi, 1/lo]
+        lo, hi = targets.feature_one_in
+        ranges.append((7, float(base.feature_probability) * length,
+                       (1 / float(hi), 1 / float(lo) if lo else 1.0)))
+    m = len(ranges)
+    # variables: x_0..x_{n-1} (integer counts of each edit), e (the RTP's miss, in S units),
+    # u_1..u_m (each range's miss, in F L units); all misses continuous and >= 0
+    width = n + 1 + m
+
+    def row(coefficients, e=0.0, k=None, u=0.0):
+        out = np.zeros(width)
+        out[:n] = coefficients
+        out[n] = e
+        if k is not None:
+            out[n + 1 + k] = u
+        return out
+
+    rows = [row([col[4] for col in columns])]  # the reel keeps >= 1 stop
+    lower, upper = [1 - length], [np.inf]
+    for k, (f, f0, (lo, hi)) in enumerate(ranges):
+        lo, hi = float(lo), float(hi)
+        rows.append(row([col[f] - lo * col[4] for col in columns], k=k, u=1.0))
+        lower.append(lo * length - f0)
+        upper.append(np.inf)
+        rows.append(row([col[f] - hi * col[4] for col in columns], k=k, u=-1.0))
+        lower.append(-np.inf)
+        upper.append(hi * length - f0)
+    miss = [col[2] - t * col[4] for col in columns]  # d(S - tL) per edit
+    rows += [row(miss, e=-1.0), row(miss, e=1.0)]  # -e <= S - tL <= e
+    lower += [-np.inf, t * length - s0]
+    upper += [t * length - s0, np.inf]
+    integrality = np.array([1] * n + [0] * (1 + m))
+    constraint = LinearConstraint(np.array(rows), lower, upper)
+    options = {"time_limit": max(min(time_left, STEP_SECONDS), 0.1), "disp": False}
+    caps = [col[5] for col in columns]
+    # first the fewest edits that meet every target (quick for HiGHS: a small objective with
+    # a feasible point proves optimal at once); failing that, the smallest misses, each
+    # relative to its target (the ranges' first)
+    reach = float(tolerance) * length / 2
+    res = milp(np.concatenate([np.ones(n), np.zeros(1 + m)]), constraints=constraint,
+               integrality=integrality, options=options,
+               bounds=Bounds(np.zeros(width), caps + [reach] + [0.0] * m))
+    if res.x is None:
+        weights = [1.0 / max(t, 1e-9)] + [1.0 / max(float(r[2][1]), 1e-9) for r in ranges]
+        res = milp(np.concatenate([np.full(n, PENALTY), weights]), constraints=constraint,
+                   integrality=integrality, options=options,
+                   bounds=Bounds(np.zeros(width), caps + [np.inf] * (1 + m)))
+    if res.x is None:
+        return None
+    edits: dict[str, int] = {}
+    for col, x in zip(columns, res.x[:n]):
+        k = round(x)
+        if k:
+            edits[col[0]] = edits.get(col[0], 0) + col[1] * k
+    return {s: k for s, k in edits.items() if k}, width, len(rows)
+
+
+def _apply(reel: Reel, edits: dict) -> Reel | None:
+    for s, k in edits.items():
+        for _ in range(abs(k)):
+            reel = one_step(reel, s, 1 if k > 0 else -1)
+            if reel is None:
+                return None
+    return reel
+
+
+def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, sd=None,
+         feature_one_in=None, tolerance=Fraction(1, 100_000),
+         symbols: Sequence[str] | None = None,
+         max_change: int = 4, max_rounds: int = 20, time_limit: float = 60.0,
+         level: int = 1, progress: Callable[[Step], None] | None = None) -> TuneResult:
+    """Integer symbol counts on ``reel_set`` that bring the RTP within ``tolerance`` of
+    ``target_rtp`` (see the module notes for the method).
+
+    Parameters
+    ----------
+    game : Game
+        A lines or ways game the window tables cover
+        (:func:`slotmath.tune.reel_tables.check_tunable`).
+    target_rtp : Fraction, int or str
+        In total bets (``"0.96"``, ``Fraction(24, 25)``).
+    reel_set : str
+        The reel set tuned; no round feature may play on it (its figures would not be linear
+        in its strips).
+    hit_frequency : (lo, hi), optional
+        A range the round's hit frequency must end in (fractions of 1).
+    sd : (lo, hi), optional
+        A range of the round's SD, in total bets (a volatility index VI = z SD gives
+        ``(lo / z, hi / z)``).
+    feature_one_in : (lo, hi), optional
+        A range of N in "a round feature starts 1 in N paid spins"; then the scatters and
+        bonus symbols may change too unless ``symbols`` says otherwise.
+    tolerance : Fraction
+        How close the RTP must come (default 1e-5, i.e. 0.001 percentage points).
+    symbols : sequence of str, optional
+        The symbols whose counts may change; default every symbol but scatters and bonus
+        symbols (with a ``feature_one_in`` range: every symbol).
+    max_change : int
+        The most copies of one symbol a step adds or removes on one reel.
+    max_rounds : int
+        Rounds over the reels at most.
+    time_limit : float
+        Seconds; the solver stops after the step that passes it.
+    level : int
+    progress : callable, optional
+        Hears every :class:`Step`.
+
+    Returns
+    -------
+    TuneResult
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/classic_3reel.toml")
+    >>> r = tune(g, "0.96")
+    >>> r.met, abs(r.figures.rtp - Fraction(24, 25)) <= Fraction(1, 100_000)
+    (True, True)
+    >>> r.figures.rtp == slotmath.analyze(r.game).rtp
+    True
+    """
+    started = time.monotonic()
+    target = Fraction(str(target_rtp)) if not isinstance(target_rtp, Fraction) else target_rtp
+    tolerance = Fraction(str(tolerance)) if not isinstance(tolerance, Fraction) else tolerance
+
+    def pair(value):
+        if value is None:
+            return None
+        lo, hi = (Fraction(str(v)) if not isinstance(v, Fraction) else v for v in value)
+        if not 0 <= lo <= hi:
+            raise ValueError(f"a range must be 0 <= lo <= hi, got {value}")
+        return lo, hi
+
+    targets = Targets(target, tolerance, pair(hit_frequency), pair(sd), pair(feature_one_in))
+    comp = check_tunable(game, level)
+    if reel_set not in game.reel_sets:
+        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
+                         f"{sorted(game.reel_sets)}")
+    if reel_set in {getattr(f, "reels", None) for f in comp.round.features}:
+        raise ValueError(f"reel set {reel_set!r} is played by a round feature; tune the "
+                         f"paid spin's reel set")
+    if symbols is None:
+        symbols = [s.name for s in game.symbols.values()
+                   if feature_one_in is not None or not (s.scatter or s.bonus)]
+    unknown = [s for s in symbols if s not in game.symbols]
+    if unknown:
+        raise ValueError(f"{game.name} has no symbol {unknown[0]!r}")
+    reels = list(game.reel_sets[reel_set].reels)
+    current = ReelTables(game, reel_set, 0, level, comp).figures(reels[0])
+    result = TuneResult(game, current, current, targets=targets)
+    misses = _misses(current, targets)
+    for rnd in range(max_rounds):
+        changed = False
+        for j in range(len(reels)):
+            if all(m == 0 for m in misses.values()):
+                break
+            left = time_limit - (time.monotonic() - started)
+            if left <= 0:
+                break
+            t0 = time.monotonic()
+            g = game.replace_reels(reel_set, tuple(reels))
+            tables = ReelTables(g, reel_set, j, level, comp)
+            cap = max_change
+            while cap >= 1:
+                solved = _program(tables, reels[j], current, symbols, targets, cap,
+                                  time_limit - (time.monotonic() - started))
+                if solved is None:
+                    break
+                edits, n_vars, n_rows = solved
+                new_reel = _apply(reels[j], edits) if edits else None
+                new = tables.figures(new_reel) if new_reel is not None else current
+                new_misses = _misses(new, targets)
+                kept = bool(edits) and new_reel is not None and _better(
+                    new_misses, misses, new, current, targets)
+                step = Step(rnd, j, n_vars, n_rows, edits, current.rtp, new.rtp, kept,
+                            time.monotonic() - t0)
+                result.steps.append(step)
+                if progress is not None:
+                    progress(step)
+                if kept:
+                    reels[j], current, misses, changed = new_reel, new, new_misses, True
+                    break
+                if not edits:
+                    break
+                cap //= 2
+        if not changed or all(m == 0 for m in misses.values()):
+            break
+        if time_limit - (time.monotonic() - started) <= 0:
+            break
+    result.game = game.replace_reels(reel_set, tuple(reels))
+    result.figures, result.misses = current, misses
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _percent(x: Fraction) -> str:
+    return f"{float(x) * 100:.6f}%"
+
+
+def step_line(step: Step) -> str:
+    """One line about a solver step (the CLI's progress).
+
+    Examples
+    --------
+    >>> print(step_line(Step(0, 1, 7, 3, {"A": 2}, Fraction(9, 10), Fraction(24, 25), True, 0.5)))
+    round 1 reel 2: 7 variables, 3 constraints, edits {'A': 2}: RTP 90.000000% -> 96.000000% kept (0.50 s)
+    """
+    verdict = "kept" if step.kept else "not kept"
+    return (f"round {step.round + 1} reel {step.reel + 1}: {step.variables} variables, "
+            f"{step.constraints} constraints, edits {step.edits or '{}'}: RTP "
+            f"{_percent(step.rtp_before)} -> {_percent(step.rtp_after)} {verdict} "
+            f"({step.seconds:.2f} s)")
+
+
+def summary_text(result: TuneResult, targets: Targets, z: float | None = None) -> str:
+    """The solver's result in a few lines: start and tuned figures, each target's miss
+    (``z``: the normal quantile of a volatility index, to show the SD as one)."""
+    def one_in(p) -> str:
+        return "none" if p == 0 else f"1 in {float(1 / p):.2f}"
+
+    def span(pair, show) -> str:
+        return "" if pair is None else f" (target {show(pair[0])}..{show(pair[1])})"
+
+    start, end, rtp = result.start, result.figures, result.figures.rtp
+    kept = sum(s.kept for s in result.steps)
+    lines = [
+        (f"RTP           {_percent(start.rtp)} -> {_percent(rtp)} "
+         f"(exact {rtp.numerator}/{rtp.denominator}; target {_percent(targets.rtp)})"),
+        (f"hit frequency {_percent(start.hit_frequency)} -> "
+         f"{_percent(Fraction(end.hit_frequency))}{span(targets.hit_frequency, _percent)}"),
+    ]
+    if z is None:
+        lines.append(f"SD            {start.sd:.4f} -> {end.sd:.4f}"
+                     f"{span(targets.sd, lambda v: f'{float(v):.4f}')}")
+    else:
+        lines.append(f"VI            {z * start.sd:.4f} -> {z * end.sd:.4f}"
+                     f"{span(targets.sd, lambda v: f'{z * float(v):.4f}')}")
+    if start.feature_probability or targets.feature_one_in:
+        lines.append(f"feature       {one_in(start.feature_probability)} -> "
+                     f"{one_in(end.feature_probability)}"
+                     f"{span(targets.feature_one_in, lambda v: f'{float(v):g}')}")
+    lines.append(f"steps         {len(result.steps)} ({kept} kept) in {result.seconds:.1f} s")
+    units = {"rtp": ("points", 100), "hit_frequency": ("points", 100),
+             "sd": ("x bet", z or 1), "feature_one_in": ("spins", 1)}
+    names = {"sd": "VI" if z else "SD"}
+    for name, miss in result.misses.items():
+        unit, scale = units[name]
+        state = "met" if miss == 0 else f"NOT met: misses by {float(miss) * scale:.6g} {unit}"
+        lines.append(f"{names.get(name, name):<13} {state}")
+    return "\n".join(lines)
