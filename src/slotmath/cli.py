@@ -1,4 +1,5 @@
-"""Command line: ``slotmath analyze``, ``simulate``, ``check``, ``report`` and ``tune``.
+"""Command line: ``slotmath analyze``, ``simulate``, ``check``, ``report``, ``tune``,
+``workbench``, ``player``, ``export-stake`` and ``verify-stake``.
 
 Bad input is reported on one line naming the file, the key and what is wrong, with exit
 status 2; the CLI never prints a traceback.
@@ -77,6 +78,8 @@ def _parser() -> argparse.ArgumentParser:
     _report_parser(sub)
     _tune_parser(sub)
     _workbench_parser(sub)
+    _player_parser(sub)
+    _publish_parsers(sub)
     return p
 
 
@@ -107,7 +110,8 @@ def _check_parser(sub) -> None:
                                      "(exit 1 when any rule fails)")
     c.add_argument("file", help=FILE_HELP)
     c.add_argument("--rules", default=None, metavar="SETS",
-                   help=f"comma-separated rule sets (default: {CHECK_RULE_SETS})")
+                   help=f"comma-separated rule sets (default: {CHECK_RULE_SETS}; also stake: "
+                        "Stake Engine's approval rules)")
     c.add_argument("--json", action="store_true", help="print the tables as JSON")
     c.add_argument("--bet-level", type=int, default=None,
                    help="check this bet level only (default: every level)")
@@ -122,6 +126,110 @@ def _report_parser(sub) -> None:
                    help="bet level (default: the game's first level)")
     r.add_argument("--xlsx", default=None, metavar="OUT.xlsx", help="write the workbook here")
     r.add_argument("--html", default=None, metavar="OUT.html", help="write the HTML report here")
+
+
+def _ruin_case(text: str) -> tuple[int, int]:
+    """A risk-of-ruin case as typed: ``BANKROLL,ROUNDS`` (``100,1e4``)."""
+    parts = text.replace(":", ",").split(",")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"must be BANKROLL,ROUNDS like 100,1000, got {text!r}")
+    return _whole_number(parts[0]), _whole_number(parts[1])
+
+
+#: ``slotmath player``'s and ``export-stake``'s help, written out so that ``--help`` imports
+#: nothing heavy (tests/test_stake_export.py holds them to slotmath.report.player's defaults and
+#: slotmath.publish.ROUNDINGS)
+PLAYER_ROUNDS = "100, 1000, 10000, 100000, 1000000"
+PLAYER_RUIN = "100,1000 1000,10000"
+STAKE_ROUNDINGS = ("nearest", "down", "keep-rtp")
+
+
+def _player_parser(sub) -> None:
+    pl = sub.add_parser("player", help="the player's view over N rounds: P(ahead), session RTP "
+                                       "quantiles, risk of ruin, loss per hour, exact beside "
+                                       "the normal approximation")
+    pl.add_argument("file", help=FILE_HELP)
+    pl.add_argument("--rounds", action="append", type=_whole_number, default=None, metavar="N",
+                    help=f"a session length (repeatable; default {PLAYER_ROUNDS})")
+    pl.add_argument("--ruin", action="append", type=_ruin_case, default=None,
+                    metavar="BANKROLL,ROUNDS",
+                    help=f"a risk-of-ruin case, bankroll in bets (repeatable; default "
+                         f"{PLAYER_RUIN})")
+    pl.add_argument("--cycle", type=float, default=2.5, metavar="SECONDS",
+                    help="seconds a round, for the loss per hour (default 2.5, the UK and "
+                         "Ontario minimum)")
+    pl.add_argument("--bet-level", type=int, default=None,
+                    help="bet level (default: the game's first level)")
+    pl.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def _player(args) -> int:
+    import slotmath
+    from slotmath.report.player import (
+        DEFAULT_ROUNDS,
+        DEFAULT_RUIN,
+        player_dict,
+        player_summary,
+        player_text,
+    )
+    from slotmath.report.progress import compute
+
+    game = slotmath.load_game(args.file)
+    analysis = slotmath.analyze(game, _level(game, args.bet_level, args.file))
+    compute(analysis, delay=PROGRESS_DELAY)
+    summary = player_summary(analysis, rounds=args.rounds or DEFAULT_ROUNDS,
+                             ruin=args.ruin or DEFAULT_RUIN, cycle_seconds=args.cycle)
+    if args.json:
+        print(json.dumps(player_dict(analysis, summary), indent=2))
+    else:
+        print(player_text(analysis, summary), end="")
+    return 0
+
+
+def _publish_parsers(sub) -> None:
+    e = sub.add_parser("export-stake", help="write the Stake Engine RGS upload (index.json, "
+                                            "lookup table, books) with an RTP report")
+    e.add_argument("file", help=FILE_HELP)
+    e.add_argument("--out", required=True, metavar="DIR",
+                   help="the export directory (created; see --force)")
+    e.add_argument("--mode", action="append", default=None, metavar="NAME",
+                   help="a mode to export (repeatable; default and only choice today: base)")
+    e.add_argument("--rounding", choices=STAKE_ROUNDINGS, default="nearest",
+                   help="how a win becomes a payout in 0.1x steps (default nearest; keep-rtp "
+                        "shares a win between its two neighbouring steps so the RTP is kept)")
+    e.add_argument("--bet-level", type=int, default=None,
+                   help="bet level (default: the game's first level)")
+    e.add_argument("--force", action="store_true", help="replace a non-empty DIR")
+    v = sub.add_parser("verify-stake", help="Stake Engine's format and approval checks of an "
+                                            "export directory (exit 1 when any fails)")
+    v.add_argument("file", metavar="DIR", help="a directory with index.json")
+
+
+def _export_stake(args) -> int:
+    import slotmath
+    from slotmath.publish import export_stake, verify_stake
+    from slotmath.publish.stake import report_text
+
+    game = slotmath.load_game(args.file)
+    level = _level(game, args.bet_level, args.file)
+    export = export_stake(game, args.out, modes=args.mode, rounding=args.rounding,
+                          level=level, force=args.force)
+    print(report_text(export.report), end="")
+    print("\n".join(f"wrote {export.directory / name} ({size:,} bytes)"
+                    for name, size in export.sizes.items()))
+    print(verify_stake(args.out).text(), end="")
+    return 0
+
+
+def _verify_stake(args) -> int:
+    from slotmath.publish import BadExport, verify_stake
+
+    try:
+        result = verify_stake(args.file)
+    except BadExport as exc:  # its message names the directory already
+        raise GameFileError(None, None, str(exc)) from None
+    print(result.text(), end="")
+    return 0 if result.passed else 1
 
 
 def _tune_parser(sub) -> None:
@@ -378,7 +486,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         commands = {"analyze": _analyze, "simulate": _simulate, "check": _check,
-                    "report": _report, "workbench": _workbench, "tune": _tune}
+                    "report": _report, "workbench": _workbench, "tune": _tune,
+                    "player": _player, "export-stake": _export_stake, "verify-stake": _verify_stake}
         if os.environ.get("SLOTMATH_COMPILE_NOTICE", "1") == "0":
             return commands[args.command](args)
         from slotmath.compiling import announced

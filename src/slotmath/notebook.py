@@ -50,12 +50,12 @@ def workbench_notebook(file: str | os.PathLike, notebook_dir: str | os.PathLike 
     --------
     >>> nb = workbench_notebook("tests/data/doc_game.toml")
     >>> [c.source.splitlines()[0] for c in nb.cells if c.cell_type == "markdown"]
-    ['# Workbench: Doc Wheel', '## PAR sheet', '## Distribution and breakdown', '## Strip editor', '## Bonus wheel']
+    ['# Workbench: Doc Wheel', '## PAR sheet', '## Distribution and breakdown', '## Strip editor', '## Bonus wheel', "## Player's view"]
     """
     import nbformat
 
     import slotmath
-    from slotmath.widgets.workbench import SECTIONS, sections, stand_in
+    from slotmath.widgets.workbench import CLOSING, SECTIONS, sections, stand_in
 
     game = slotmath.load_game(file)
     level = min(game.bet_levels) if level is None else level
@@ -84,7 +84,7 @@ if not hasattr(slotmath, "load_game"):  # a folder named slotmath, not the insta
 import matplotlib.pyplot as plt
 from slotmath import report
 from slotmath.plot import plot_rtp_breakdown, plot_win_distribution
-from slotmath.widgets import feature_panel, strip_editor
+from slotmath.widgets import PlayerPanel, feature_panel, strip_editor
 from slotmath.widgets.workbench import stand_in
 
 game, note = stand_in(slotmath.load_game({where!r}))
@@ -106,10 +106,14 @@ plt.show()
                   "seconds moves on Run."),
               _code(f"strips = strip_editor(game, level={level})\nstrips")]
     for name, title in have.items():
-        if name in SECTIONS:
+        if name in SECTIONS or name in CLOSING:
             continue
         cells += [_md(f"## {title}"),
                   _code(f"{name} = feature_panel(analysis, {name!r})\n{name}")]
+    cells += [_md(f"## {CLOSING['player']}\n\nThe net result, P(ahead), the session RTP and "
+                  "the risk of ruin over N paid rounds, exact (or within stated bounds) beside "
+                  "the normal approximation (`docs/player.md`)."),
+              _code("player = PlayerPanel(analysis)\nplayer")]
     nb = nbformat.v4.new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python",
                                  "name": "python3"}

@@ -12,10 +12,11 @@ a mechanic. A declaration says:
 * ``build``: how its law is built (the signature is its kind's, below);
 * ``result``: what ``analysis.features[name]`` gives (its figures, from the composed round);
 * ``json``, ``tables``, ``summary``, ``errors``, ``charts``, ``panel``, ``simulator``,
-  ``checks``: the functions of the layers above that render, show, play and check it (its
-  JSON section, its PAR tables, its rows of the summary, the error bounds of the RTP
+  ``checks``, ``book``: the functions of the layers above that render, show, play and check
+  it (its JSON section, its PAR tables, its rows of the summary, the error bounds of the RTP
   components it makes numerical, its report charts, its workbench panel, its Monte Carlo
-  counterpart, its compliance entries), named
+  counterpart, its compliance entries, its player of real rounds for the books of a Stake
+  Engine export, :mod:`slotmath.publish.books`), named
   ``"module:function"`` so that this layer imports none of them.
 
 The kinds, and what ``build`` returns (:mod:`slotmath.features.composition` composes them):
@@ -163,6 +164,7 @@ class Feature:
     errors: str | None = None
     awards: Callable[[Game, str, int], int] | None = None
     fast: Callable[[Game], Game | None] | None = None
+    book: str | None = None
 
     def __repr__(self) -> str:
         return f"Feature({self.name!r}, {self.kind.value})"

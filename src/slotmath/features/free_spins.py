@@ -241,4 +241,5 @@ FEATURE = Feature(
     simulator="slotmath.simulate.free_spins:play_free_spins",
     checks="slotmath.report.free_spins:entries",
     awards=_awards,
+    book="slotmath.publish.free_spins:book",
 )

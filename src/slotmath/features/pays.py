@@ -122,4 +122,5 @@ FEATURE = Feature(
     simulator="slotmath.simulate.spins:play_paid_spins",
     round_simulator="slotmath.simulate.monte_carlo:simulate_rounds",
     plays=("pays", "free_spins", "bonus_wheel", "jackpots", "max_win_cap"),
+    book="slotmath.publish.pays:book",
 )

@@ -1,4 +1,5 @@
-"""Compliance check: a game's figures against jurisdiction rules (GLI-11, ANZ/NZ, UKGC RTS).
+"""Compliance check: a game's figures against jurisdiction rules (GLI-11, ANZ/NZ, UKGC RTS)
+and, on request (``--rules stake``), Stake Engine's approval rules for the maths.
 
 Each rule is data (:class:`Rule`): an id, the document and section it comes from, what it
 asks, the name of its limit (a parameter with a default, :data:`LIMITS`) and a function that
@@ -47,7 +48,7 @@ import pandas as pd
 
 from slotmath.features.base import hook
 
-__all__ = ["LIMITS", "RULES", "RULE_SETS", "ComplianceReport", "Finding", "Limit", "Rule",
+__all__ = ["DEFAULT_RULE_SETS", "LIMITS", "RULES", "RULE_SETS", "ComplianceReport", "Finding", "Limit", "Rule",
            "check", "parse_limits", "parse_rule_sets"]
 
 
@@ -404,9 +405,139 @@ def _ukgc_split(levels: _Levels, limits, rule: Rule) -> list[Finding]:
     return rows
 
 
+# the Gambling Commission's online slots game design changes in force 31 October 2021: no
+# celebration of a return <= the stake, a game cycle of at least 2.5 s
+UKGC_SLOTS = "UKGC online slots game design rules (2021)"
+
+
+def _round_law(a):
+    """The round's win law, or why the analysis does not compute one (a str)."""
+    try:
+        return a.distribution
+    except NotImplementedError as exc:
+        return str(exc)
+
+
+def _ukgc_ldw(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    """The share of rounds that pay something but no more than the stake (disclosed)."""
+    from slotmath import player
+
+    rows = []
+    for level, a in levels.items():
+        law = _round_law(a)
+        if isinstance(law, str):
+            rows.append(Finding(rule.rule_set, rule.id, rule.source,
+                                "rounds paying 0 < win <= stake", str(level), "not computed",
+                                "disclosed", True, note=law))
+            continue
+        f = player.losses_disguised_as_wins(law)
+        note = ("exact" if f.exact else f"{f.method}; within [{f.lower:.6%}, {f.upper:.6%}]")
+        note += f"; mode base; the normal approximation says {f.normal:.4%}"
+        rows.append(Finding(rule.rule_set, rule.id, rule.source,
+                            "rounds paying 0 < win <= stake", str(level), f"{f.float:.4%}",
+                            "disclosed", True, value=f.float, probability=_exact_text(f.value),
+                            note=note))
+    return rows
+
+
+def _ukgc_loss_per_hour(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    """The expected loss per hour at the 2.5 s minimum game cycle, in bets (disclosed)."""
+    from slotmath import player
+
+    rows = []
+    for level, a in levels.items():
+        loss = player.expected_loss_per_hour(a.rtp, player.UK_MIN_CYCLE_SECONDS)
+        note = "exact" if isinstance(loss, Fraction) else f"numerical, RTP error <= {a.rtp_error:.1e}"
+        rows.append(Finding(rule.rule_set, rule.id, rule.source,
+                            "expected loss per hour at 2.5 s a round", str(level),
+                            f"{float(loss):,.2f} bets ({3600 / 2.5:,.0f} rounds)", "disclosed",
+                            True, value=float(loss), probability=_exact_text(loss), note=note))
+    return rows
+
+
+# -- Stake Engine: the approval rules for the maths, on the game's round law (slotmath
+# verify-stake checks the same on an export's files); the limits are slotmath.publish.verify's
+def _stake_limits():
+    from slotmath.publish.verify import APPROVAL
+
+    return APPROVAL
+
+
+def _stake_stateless(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    from slotmath.features.base import Kind
+
+    a = levels[levels.levels[0]]
+    # stationary features (a state between rounds) and owners (a state that plays the round)
+    carried = [f.title.lower() for f in a.declared if f.kind in (Kind.STATIONARY, Kind.OWNER)]
+    return [Finding(rule.rule_set, rule.id, rule.source, "state carried between rounds", "-",
+                    ", ".join(carried) if carried else "none", "none", not carried,
+                    note="Stake takes stateless games only")]
+
+
+def _stake_rtp(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    lo, hi = _stake_limits()["min_rtp"], _stake_limits()["max_rtp"]
+    rows = []
+    for level, a in levels.items():
+        rtp, error = a.rtp, a.rtp_error
+        if isinstance(rtp, Fraction):
+            passed = lo <= rtp <= hi
+        else:
+            passed = float(lo) <= rtp - error and rtp + error <= float(hi)
+        rows.append(Finding(rule.rule_set, rule.id, rule.source, "RTP of mode base",
+                            str(level), _rtp_text(rtp), f"{float(lo):.0%} .. {float(hi):.0%}",
+                            passed, value=float(rtp), probability=_exact_text(rtp),
+                            note="exact" if not error else f"numerical, error <= {error:.1e}"))
+    return rows
+
+
+def _stake_spread(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    spread = _stake_limits()["mode_spread"]
+    return [Finding(rule.rule_set, rule.id, rule.source, "RTP spread between modes", "-",
+                    "one mode (base)", f"<= {float(spread):.1%}", True,
+                    note="the game format has no modes yet: base only")]
+
+
+def _stake_max_win(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    plays = _stake_limits()["max_win_plays"]
+    rows = []
+    for level, a in levels.items():
+        d = _round_law(a)
+        if isinstance(d, str):
+            rows.append(Finding(rule.rule_set, rule.id, rule.source, "max win", str(level),
+                                "not computed", f"1 in {plays:,}", False, note=d))
+            continue
+        top = int(d.credits[-1])
+        exact = hasattr(d, "weights")  # an exact law: integer weights over the full cycle
+        p = Fraction(int(d.weights[-1]), int(d.total)) if exact else float(d.probs[-1])
+        multiple = Fraction(top, d.credits_per_bet)
+        rows.append(Finding(rule.rule_set, rule.id, rule.source,
+                            f"max win {float(multiple):g} x bet", str(level), _one_in_text(p),
+                            f"1 in {plays:,}", _meets(p, 0.0, plays), value=float(p),
+                            probability=_exact_text(p),
+                            note="the round's top win (features included)"
+                            + ("" if isinstance(p, Fraction) else
+                               "; the tail of a numerical round law")))
+    return rows
+
+
+def _stake_hit_rate(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    plays = _stake_limits()["hit_plays"]
+    rows = []
+    for level, a in levels.items():
+        hit = a.hit_frequency
+        rows.append(Finding(rule.rule_set, rule.id, rule.source, "hit rate (round wins > 0)",
+                            str(level), _one_in_text(hit), f"1 in {plays} or better",
+                            _meets(hit, 0.0 if isinstance(hit, Fraction) else a.rtp_error,
+                                   plays), value=float(hit), probability=_exact_text(hit)))
+    return rows
+
+
 GLI11 = "GLI-11 v3.0 (2016)"
 ANZ = "ANZ Gaming Machine National Standard (NZ Gazette 2004 No. 79)"
 UKGC = "UKGC Remote gambling and software technical standards (2021)"
+# read from its users' summary (ReSkin-Games/stake-engine-skills, approval-math.md); the
+# limits are slotmath.publish.verify.APPROVAL, which verify-stake checks on an export's files
+STAKE = "Stake Engine approval guidelines, Math (as its users summarise them)"
 
 RULES: tuple[Rule, ...] = (
     Rule("GLI-11 odds: pay table", "gli11", f"{GLI11} 4.8.2 Odds",
@@ -433,9 +564,28 @@ RULES: tuple[Rule, ...] = (
     Rule("UKGC RTP split", "ukgc", f"{UKGC} RTS 9A (implementation guidance) with RTS 3C",
          "the RTP can be shown split into the base game and the jackpot part", None,
          _ukgc_split),
+    Rule("UKGC losses disguised as wins", "ukgc", UKGC_SLOTS,
+         "the share of rounds that pay something but no more than the stake, per mode "
+         "(such returns may not be celebrated)", None, _ukgc_ldw),
+    Rule("UKGC loss per hour", "ukgc", UKGC_SLOTS,
+         "the expected loss per hour at the minimum game cycle of 2.5 s", None,
+         _ukgc_loss_per_hour),
+    Rule("Stake stateless", "stake", f"{STAKE}: stateless games",
+         "no state carried between rounds (no progressive jackpot, no persistent feature)",
+         None, _stake_stateless),
+    Rule("Stake RTP range", "stake", f"{STAKE}: RTP",
+         "the RTP of every mode between 90% and 98%", None, _stake_rtp),
+    Rule("Stake mode spread", "stake", f"{STAKE}: RTP",
+         "all modes' RTPs within 0.5% of each other", None, _stake_spread),
+    Rule("Stake max win", "stake", f"{STAKE}: max win",
+         "the maximum win more often than 1 in 10,000,000 rounds", None, _stake_max_win),
+    Rule("Stake hit rate", "stake", f"{STAKE}: hit rate",
+         "non-zero wins more often than 1 in 20 rounds", None, _stake_hit_rate),
 )
 
-RULE_SETS: dict[str, str] = {"gli11": GLI11, "anz": ANZ, "ukgc": UKGC}
+RULE_SETS: dict[str, str] = {"gli11": GLI11, "anz": ANZ, "ukgc": UKGC, "stake": STAKE}
+#: the rule sets ``check`` runs when none is named (Stake's only on request: ``--rules stake``)
+DEFAULT_RULE_SETS: tuple[str, ...] = ("gli11", "anz", "ukgc")
 
 
 # -- the report -------------------------------------------------------------------------------
@@ -515,11 +665,11 @@ def parse_rule_sets(text: str | None) -> tuple[str, ...]:
 
     Examples
     --------
-    >>> parse_rule_sets(None), parse_rule_sets("ukgc, gli11")
-    (('gli11', 'anz', 'ukgc'), ('ukgc', 'gli11'))
+    >>> parse_rule_sets(None), parse_rule_sets("ukgc, gli11, stake")
+    (('gli11', 'anz', 'ukgc'), ('ukgc', 'gli11', 'stake'))
     """
     if text is None:
-        return tuple(RULE_SETS)
+        return DEFAULT_RULE_SETS
     names = tuple(dict.fromkeys(n.strip().lower() for n in text.split(",") if n.strip()))
     unknown = [n for n in names if n not in RULE_SETS]
     if unknown or not names:
@@ -553,7 +703,8 @@ def parse_limits(items: Iterable[str] = ()) -> dict[str, float]:
     return limits
 
 
-def check(game, rule_sets: Iterable[str] = tuple(RULE_SETS), levels: Iterable[int] | None = None,
+def check(game, rule_sets: Iterable[str] = DEFAULT_RULE_SETS,
+          levels: Iterable[int] | None = None,
           limits: Mapping[str, float] | None = None, progress=None) -> ComplianceReport:
     """Check ``game`` against the rule sets at ``levels`` (default: every bet level).
 

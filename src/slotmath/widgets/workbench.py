@@ -1,5 +1,5 @@
-"""A workbench for any game: the PAR sheet, the charts, the strip editor and every declared
-feature's panel, in tabs.
+"""A workbench for any game: the PAR sheet, the charts, the strip editor, every declared
+feature's panel and the player's view, in tabs.
 
 The Python counterpart of ``slotmath workbench FILE`` (which writes the same sections as the
 cells of a notebook, :mod:`slotmath.notebook`): :func:`sections` says which the game has. The
@@ -22,7 +22,8 @@ from slotmath.model.game import Game
 from slotmath.plot import plot_rtp_breakdown, plot_win_distribution
 from slotmath.widgets.figure_view import FigureView
 
-__all__ = ["SECTIONS", "Workbench", "feature_panel", "sections", "stand_in", "workbench"]
+__all__ = ["CLOSING", "SECTIONS", "Workbench", "feature_panel", "sections", "stand_in",
+           "workbench"]
 
 #: The sections every workbench has, in order, with their titles; each declared feature with
 #: a panel adds one more, titled by its declaration.
@@ -31,6 +32,9 @@ SECTIONS = {
     "charts": "Distribution and breakdown",
     "strips": "Strip editor",
 }
+#: The sections every workbench ends with, after the features' panels: the player's view over
+#: N rounds (:class:`~slotmath.widgets.player_panel.PlayerPanel`).
+CLOSING = {"player": "Player's view"}
 
 
 def _declared(game: Game):
@@ -41,19 +45,20 @@ def _declared(game: Game):
 
 def sections(game: Game) -> dict[str, str]:
     """The sections of a workbench for ``game``, in order, with their titles: the PAR sheet,
-    the charts and the strip editor always, then each declared feature's panel.
+    the charts and the strip editor always, then each declared feature's panel, then the
+    player's view.
 
     Examples
     --------
     >>> import slotmath
     >>> list(sections(slotmath.load_game("data/games/classic_fruits.toml")))
-    ['par', 'charts', 'strips']
+    ['par', 'charts', 'strips', 'player']
     >>> list(sections(slotmath.load_game("data/games/gold_money_frog.toml")))
-    ['par', 'charts', 'strips', 'bonus_wheel', 'jackpots']
+    ['par', 'charts', 'strips', 'bonus_wheel', 'jackpots', 'player']
     """
     out = dict(SECTIONS)
     out |= {f.name: f.title for f in _declared(game) if f.panel is not None}
-    return out
+    return out | CLOSING
 
 
 def stand_in(game: Game) -> tuple[Game, str]:
@@ -143,14 +148,18 @@ class Workbench(widgets.Tab):
             if f.panel is not None:
                 panel = feature_panel(self.analysis, f.name, draw=draw)
                 self.panels[f.name] = widgets.VBox([note, panel]) if note else panel
+        from slotmath.widgets.player_panel import PlayerPanel
+
+        panel = PlayerPanel(self.analysis, draw=draw)
+        self.panels["player"] = widgets.VBox([note, panel]) if note else panel
         super().__init__(list(self.panels.values()))
         self.titles = tuple(titles[name] for name in self.panels)
 
 
 def workbench(game: Game, *, level: int = 1, draw: bool = True) -> Workbench:
     """Every view of ``game`` in one widget: its PAR sheet, the win distribution and RTP
-    breakdown, the strip editor, and each of its features' panels (:func:`sections`), one
-    tab each.
+    breakdown, the strip editor, each of its features' panels and the player's view
+    (:func:`sections`), one tab each.
 
     ``slotmath workbench FILE`` writes the same sections as notebook cells and opens them in
     JupyterLab (or, with ``--voila``, as an app).
@@ -174,7 +183,7 @@ def workbench(game: Game, *, level: int = 1, draw: bool = True) -> Workbench:
     >>> from slotmath.widgets import workbench
     >>> w = workbench(slotmath.load_game("tests/data/doc_game.toml"), draw=False)
     >>> w.titles
-    ('PAR sheet', 'Distribution and breakdown', 'Strip editor', 'Bonus wheel')
+    ('PAR sheet', 'Distribution and breakdown', 'Strip editor', 'Bonus wheel', "Player's view")
     >>> w.panels["bonus_wheel"].sliders[0].value = 80        # the one-bet division twice as likely
     >>> w.panels["bonus_wheel"].analysis.rtp < w.analysis.rtp
     True

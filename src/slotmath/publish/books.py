@@ -1,0 +1,220 @@
+"""The books of a Stake Engine export: for each row of the lookup table, one real round of the
+game whose win rounds to the row's payout.
+
+A round is played from parts the features give (each declaration's ``book`` hook, see
+:func:`players`): the paid spin is an enumerated stop combination of the base reels with its
+exact table key (marks, credits); a round feature it starts (free spins, hold & win) is played
+by its own player, which says which totals a started feature can pay (:meth:`reachable`) and
+plays one (:meth:`play`). Nothing is invented: every spin is a stop combination evaluated by
+the game's rules, every feature a chain played by them, and the players check their totals
+against the engine's.
+
+For a row of ``k`` tenths of the bet, the round sought pays ``x`` with ``k`` among the
+payouts ``x`` rounds to (:func:`slotmath.publish.table.round_amount`), as close to ``k / 10``
+bets as the game allows: a paid spin that starts nothing, or a paid spin paying ``b`` that
+starts a feature paying ``x - b``. Stop combinations are first sought among seeded random
+draws (:data:`slotmath.publish.spins.SAMPLE` a reel set); for rows still without a round, the
+full cycles are visited. A row no round can serve is reported (:attr:`Books.missing`); the
+export then gives its probability to the nearest row that has one
+(:func:`slotmath.publish.table.lookup_table`, ``allowed``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from slotmath.features.base import Kind, hook
+from slotmath.publish.spins import amount_fields
+
+__all__ = ["Book", "Books", "build_books", "players", "unsupported"]
+
+
+@dataclass(frozen=True)
+class Book:
+    """One round for the row paying ``tenths`` tenths of the bet: its exact win (bets), the
+    kind of round, and its events."""
+
+    tenths: int
+    win: Fraction
+    kind: str
+    events: list[dict] = field(repr=False)
+
+
+@dataclass
+class Books:
+    """The books found, by row (tenths), and the rows none could be found for."""
+
+    books: dict[int, Book]
+    missing: tuple[int, ...]
+    visited_full_cycles: bool
+
+
+def unsupported(declared) -> list:
+    """The declared features without a player for the books (their ``book`` hook)."""
+    return [f for f in declared if getattr(f, "book", None) is None]
+
+
+def players(analysis, progress=None):
+    """The paid spin's player and each round feature's, from the declarations' ``book``
+    hooks: ``(paid, {round feature name: player})``.
+
+    The hook is called ``book(analysis, part, progress)``: ``part`` None for the paid spin
+    (the ``outcome`` feature's, else the ``pays`` one's); the plain paid spin's player for a
+    ``paid-spin`` feature, which wraps it; the built round feature for a ``round`` feature,
+    or for one an ``outcome`` feature ``replaces``.
+    """
+    declared = analysis.declared
+    outcome = next((f for f in declared if f.kind is Kind.OUTCOME), None)
+    pays = next(f for f in declared if f.kind is Kind.PAYS)
+    paid = hook(outcome or pays, "book")(analysis, None, progress)
+    for f in declared:
+        if f.kind is Kind.PAID_SPIN:
+            paid = hook(f, "book")(analysis, paid, progress)
+    rounds = {}
+    for built in analysis.round.features:
+        owner = outcome if outcome is not None and built.name in outcome.replaces else \
+            next(f for f in declared if f.name == built.name)
+        rounds[built.name] = hook(owner, "book")(analysis, built, progress)
+    return paid, rounds
+
+
+def _valid(d: np.ndarray, k: np.ndarray, unit: int, rounding: str) -> np.ndarray:
+    """Whether an amount ``x`` (``d = 10 x - k unit``, in ``unit`` credits a bet) can be paid
+    as ``k`` tenths under ``rounding`` (integer arithmetic, as round_amount decides)."""
+    if rounding == "nearest":
+        return (2 * np.abs(d) < unit) | ((2 * np.abs(d) == unit) & (k % 2 == 0))
+    if rounding == "down":
+        return (d >= 0) & (d < unit)
+    return np.abs(d) < unit
+
+
+class _Best:
+    """The best source found so far for each row: distance |10 x - k unit| and how to play
+    it."""
+
+    def __init__(self, rows: np.ndarray, unit: int, rounding: str):
+        self.rows, self.unit, self.rounding = rows, unit, rounding
+        self.distance = np.full(len(rows), np.iinfo(np.int64).max, np.int64)
+        self.how: list = [None] * len(rows)
+
+    def offer(self, amounts: np.ndarray, make) -> None:
+        """Offer sorted candidate amounts (unit credits, each paid by ``make(x)``): for each
+        row the nearest valid one below and above its payout."""
+        if not len(amounts):
+            return
+        target = self.rows * self.unit  # 10 x for x at the payout exactly
+        pos = np.searchsorted(10 * amounts, target)
+        for shift in (-1, 0):
+            i = np.clip(pos + shift, 0, len(amounts) - 1)
+            x = amounts[i]
+            d = 10 * x - target
+            ok = _valid(d, self.rows, self.unit, self.rounding)
+            better = ok & (np.abs(d) < self.distance)
+            for j in np.flatnonzero(better).tolist():
+                self.distance[j] = abs(int(d[j]))
+                self.how[j] = (int(x[j]), make)
+
+
+def build_books(analysis, law, rows, rounding: str, paid, rounds, *,
+                progress=None) -> Books:
+    """A real round for each row of ``rows`` (tenths), from the players ``paid`` and
+    ``rounds`` (:func:`players`); ``law`` (:class:`~slotmath.publish.law.ExportLaw`) gives
+    the unit of the amounts."""
+    unit = law.credits_per_bet
+    rows = np.array(sorted(rows), np.int64)
+    base = analysis.round.base
+    features = analysis.round.features
+    marks = [base.mark_index(f.mark.kind) for f in features]
+    scale = unit // paid.credits_per_bet
+    if scale * paid.credits_per_bet != unit:
+        raise ValueError(f"the paid spin's credits ({paid.credits_per_bet} a bet) are not on "
+                         f"the law's grid ({unit} a bet)")
+    plain: dict[int, list] = {}  # amount (unit credits) -> table keys, rounds starting nothing
+    started: dict[tuple, list] = {}  # (feature index, start key) -> [(amount, table key)]
+    for key in sorted(base.weights):
+        starts = [(j, f.start(key[i])) for j, (f, i) in enumerate(zip(features, marks))]
+        starts = [(j, s) for j, s in starts if s is not None]
+        if len(starts) > 1:
+            raise ValueError("the books play rounds that start one feature at a time")
+        if starts:
+            started.setdefault(starts[0], []).append((key[-1] * scale, key))
+        else:
+            plain.setdefault(key[-1] * scale, []).append(key)
+    top = int(rows.max()) * unit // 10 + unit  # the largest amount a row may need
+    players = [rounds[f.name] for f in features]
+
+    def assign(found: set):
+        best = _Best(rows, unit, rounding)
+        ready = {x: next(k for k in keys if k in found) for x, keys in plain.items()
+                 if any(k in found for k in keys)}
+        best.offer(np.array(sorted(ready), np.int64), ("plain", ready))
+        for (j, start), entries in started.items():
+            p = players[j]
+            factor = unit // p.credits_per_bet
+            reach = p.reachable(start) * factor
+            seen: set = set()
+            for b, key in entries:
+                if key not in found or b in seen:
+                    continue
+                seen.add(b)
+                best.offer(b + reach, ("started", j, start, key, b))
+        return best
+
+    def prepare(complete: bool):
+        for f, p in zip(features, players):
+            factor = unit // p.credits_per_bet
+            p.prepare(top // factor + 1, complete=complete)
+
+    paid.sample()
+    prepare(False)
+    best = assign(paid.found())
+    full = False
+    lacking = [j for j, h in enumerate(best.how) if h is None]
+    if lacking:  # visit the full cycles: base keys that could serve, every trigger key
+        full = True
+        want = set()
+        need = rows[lacking]
+        for x, keys in plain.items():
+            d = 10 * np.int64(x) - need * unit
+            if _valid(d, need, unit, rounding).any():
+                want |= set(keys)
+        for entries in started.values():
+            want |= {key for _, key in entries}
+        paid.find(want)
+        prepare(True)
+        best = assign(paid.found())
+    books: dict[int, Book] = {}
+    for j, k in enumerate(rows.tolist()):
+        how = best.how[j]
+        if how is None:
+            continue
+        x, make = how
+        books[k] = _play(k, x, make, unit, rounding, paid, players, features)
+    missing = tuple(k for k in rows.tolist() if k not in books)
+    return Books(books, missing, full)
+
+
+def _play(k: int, x: int, make, unit: int, rounding: str, paid, players, features) -> Book:
+    """The events of the round paying ``x`` unit credits for the row of ``k`` tenths."""
+    if make[0] == "plain":
+        events, _ = paid.play(make[1][x])
+        kind = "paid spin"
+    else:
+        _, j, start, key, b = make
+        events, window = paid.play(key)
+        p = players[j]
+        factor = unit // p.credits_per_bet
+        events += p.play(start, (x - b) // factor, window, len(events))
+        kind = features[j].name
+    win = Fraction(x, unit)
+    n = len(events)
+    events.append({"index": n, "type": "setTotalWin"} | amount_fields(x, unit))
+    if win * 100 != 10 * k:
+        events.append({"index": n + 1, "type": "payoutRounding", "rounding": rounding,
+                       "payout": 10 * k} | amount_fields(x, unit, "roundWin"))
+    events.append({"index": len(events), "type": "finalWin", "amount": 10 * k})
+    return Book(k, win, kind, events)
+

@@ -1,0 +1,396 @@
+"""``slotmath export-stake``: a game as Stake Engine's RGS upload (math-sdk
+``docs/rgs_docs/data_format.md``), with a report of what the export did to the RTP.
+
+The directory holds, per mode (only ``base`` until the game format has modes):
+
+* ``index.json``: ``{"modes": [{"name", "cost", "events", "weights"}]}``;
+* ``lookUpTable_<mode>_0.csv``: ``id,weight,payoutMultiplier`` per row, no header, unsigned
+  64-bit integers, ``payoutMultiplier`` in hundredths of the bet (a multiple of 10), ids
+  from 0 in order of payout (:mod:`slotmath.publish.table`);
+* ``books_<mode>.jsonl.zst``: zstandard-compressed JSON lines, one real round per row with
+  the row's ``id`` and ``payoutMultiplier`` and its ``events`` (:mod:`slotmath.publish.books`);
+* ``report.txt`` and ``report.json``: the exact RTP, the table's RTP and each step between
+  them (the law's own error, rounding to 0.1x, rows without a book, integer weights and
+  truncation), every figure exact where it is. These two files are not part of Stake's
+  format: the upload needs only ``index.json`` and the files it names.
+
+Stake takes stateless games only (its approval guidelines: no jackpots, no state carried
+between rounds): a game with a feature that carries a state between rounds is refused in one
+line, as is a feature with no player for the books yet.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+from slotmath.features.base import Kind
+from slotmath.publish.table import ROUNDINGS, LookupTable, lookup_table, round_amount
+
+__all__ = ["MODES", "StakeExport", "export_stake", "refusal"]
+
+#: the modes an export can have today (the game format has no [modes] yet)
+MODES = ("base",)
+#: zstandard level of the books
+ZSTD_LEVEL = 10
+#: the most probability rows without a book may carry (moved to a neighbour) by default:
+#: the FFT's noise of a numerical law lands on amounts no round pays (1e-15 in the tests)
+UNPLAYED_MAX = 1e-9
+
+
+def refusal(game) -> str | None:
+    """Why ``game`` cannot be exported (None: it can).
+
+    >>> import slotmath
+    >>> refusal(slotmath.load_game("data/games/gold_money_frog.toml"))
+    'Stake Engine takes stateless games only: Gold Money Frog has progressive jackpots, a state carried between rounds'
+    >>> refusal(slotmath.load_game("data/games/classic_fruits.toml")) is None
+    True
+    """
+    from slotmath.features.registry import declared
+
+    have = declared(game)
+    carried = [f for f in have if f.kind in (Kind.STATIONARY, Kind.OWNER)]
+    if carried:
+        names = " and ".join(f.title.lower() for f in carried)
+        return (f"Stake Engine takes stateless games only: {game.name} has {names}, a state "
+                "carried between rounds")
+    from slotmath.publish.books import unsupported
+
+    missing = [f for f in unsupported(have)]
+    if missing:
+        return (f"{game.name}: no player of real rounds for the books yet for "
+                + ", ".join(f.title.lower() for f in missing))
+    return None
+
+
+@dataclass
+class StakeExport:
+    """What :func:`export_stake` wrote and measured."""
+
+    directory: Path
+    mode: str
+    table: LookupTable
+    law: object
+    books: object
+    report: dict
+    seconds: dict = field(default_factory=dict)
+    sizes: dict = field(default_factory=dict)
+
+
+def _figure(value) -> dict:
+    from slotmath.report.figures import figure
+
+    return figure(value)
+
+
+def _rounding_changes(law: dict[Fraction, Fraction]) -> dict[str, Fraction]:
+    """What each rounding to tenths does to the law's mean, exactly."""
+    out = {}
+    for rounding in ROUNDINGS:
+        change = Fraction(0)
+        for a, p in law.items():
+            for k, share in round_amount(a, rounding).items():
+                change += p * share * (Fraction(k, 10) - a)
+        out[rounding] = change
+    return out
+
+
+def _report(game, analysis, mode: str, law, probabilities, table: LookupTable, books,
+            rounding: str) -> dict:
+    exact_rtp = analysis.rtp
+    top, top_p = table.max_payout
+    kinds: dict[str, int] = {}
+    on_payout = 0
+    for k, _ in table.rows:
+        b = books.books[k]
+        kinds[b.kind] = kinds.get(b.kind, 0) + 1
+        on_payout += b.win * 10 == k
+    truncated_p = sum((p for _, p in table.truncated), Fraction(0))
+    unplayed_p = sum((p for _, _, p in table.unplayed), Fraction(0))
+    total_change = table.total_change
+    return {
+        "game": game.name,
+        "source": game.source,
+        "mode": mode,
+        "cost": 1.0,
+        "bet_level": analysis.level,
+        "rounding": rounding,
+        "exact_rtp": _figure(exact_rtp),
+        "exact_rtp_error": analysis.rtp_error,
+        "law": {
+            "method": law.method,
+            "exact": law.is_exact,
+            "credits_per_bet": law.credits_per_bet,
+            "amounts": len(probabilities),
+            "started_probability": _figure(law.started),
+            "numerical_scale": law.scale,
+            "numerical_error_bound": law.error_bound,
+            "moved_bets": law.moved_bets,
+            "rtp": _figure(table.law_rtp),
+        },
+        "rtp_change": {
+            "law": _figure(table.law_change),
+            "rounding": _figure(table.rounding_change),
+            "rows_without_a_book": _figure(table.placement_change),
+            "integer_weights": _figure(table.weights_change),
+            "total": _figure(total_change),
+        },
+        "rounding_changes": {r: _figure(c) for r, c in _rounding_changes(probabilities).items()},
+        "table": {
+            "rows": len(table.rows),
+            "total_weight": str(table.total),
+            "total_weight_bits": table.total.bit_length(),
+            "exact_weights": table.exact_weights,
+            "exact_denominator_bits": table.denominator.bit_length(),
+            "rtp": _figure(table.rtp),
+            "hit_rate": _figure(table.hit_rate),
+            "max_payout": top / 10,
+            "max_payout_probability": _figure(top_p),
+        },
+        "truncated": {"rows": len(table.truncated), "probability": _figure(truncated_p),
+                      "rtp": _figure(table.truncated_rtp)},
+        "rows_without_a_book": {"rows": len(table.unplayed), "probability": _figure(unplayed_p),
+                                "payouts": [k / 10 for k, _, _ in table.unplayed][:50]},
+        "moved": {"units": table.moved,
+                  "between": None if table.moved_between is None
+                  else [k / 10 for k in table.moved_between],
+                  "gap_left": _figure(table.target_gap)},
+        "books": {"count": len(table.rows), "by_kind": kinds,
+                  "paying_the_payout_exactly": on_payout,
+                  "full_cycles_visited": books.visited_full_cycles},
+        "rtp_error_bound": _upper(_upper(abs(float(total_change))) + analysis.rtp_error),
+    }
+
+
+def _upper(x: float) -> float:
+    """The float just above ``x``: a bound written as a float stays a bound (``float`` of a
+    fraction and a float sum both round to nearest, possibly down)."""
+    return math.nextafter(x, math.inf) if x else x
+
+
+def _pct(x) -> str:
+    return f"{float(x):+.10%}"
+
+
+def _change(fig: dict) -> str:
+    """A change of the RTP: percent, and the exact fraction when it is one and short."""
+    text = _pct(fig["float"])
+    exact = fig.get("exact")
+    if exact == "0":
+        return text + " (exactly 0)"
+    if exact and len(exact) <= 60:
+        return f"{text} (exactly {exact})"
+    return text + (" (exact fraction in report.json)" if exact else "")
+
+
+def report_text(report: dict) -> str:
+    """The report as plain lines (``report.txt``)."""
+    r = report
+    t, c, law = r["table"], r["rtp_change"], r["law"]
+    exact = r["exact_rtp"]
+    if exact["exact"] and len(exact["exact"]) < 80:
+        exact_text = f" = {exact['exact']}"
+    elif exact["exact"]:
+        exact_text = " (an exact fraction, in report.json)"
+    else:
+        exact_text = f" (numerical, error <= {r['exact_rtp_error']:.1e})"
+    table_text = f" = {t['rtp']['exact']}" if len(t["rtp"]["exact"]) < 80 else ""
+    numerical = ""
+    if not law["exact"]:
+        numerical = (f"; numerical part scaled by {law['numerical_scale']:.15g} to the exact "
+                     f"start probability {law['started_probability']['exact']}; its stated "
+                     f"error <= {law['numerical_error_bound']:.1e} of probability")
+    aimed = ", weight moved to aim at the exact RTP" if r["rounding"] == "keep-rtp" else ""
+    unplaced = r["rows_without_a_book"]
+    if t["exact_weights"]:
+        weights = "exact: each row's probability times one common denominator"
+    else:
+        weights = (f"scaled: the exact weights need a denominator of "
+                   f"{t['exact_denominator_bits']} bits")
+    lines = [
+        (f"Stake Engine export: {r['game']} (mode {r['mode']}, bet level {r['bet_level']}, "
+         f"rounding {r['rounding']})"),
+        f"exact RTP: {exact['float']:.10%}{exact_text}",
+        f"table RTP: {t['rtp']['float']:.10%}{table_text}",
+        (f"table RTP - exact RTP: {_change(c['total'])}; |table RTP - true RTP| <= "
+         f"{r['rtp_error_bound']:.3e}"),
+        "  made of:",
+        f"    the law's own error: {_change(c['law'])} ({law['method']}{numerical})",
+        f"    rounding to 0.1x ({r['rounding']}): {_change(c['rounding'])}",
+        (f"    rows without a book (probability moved to a neighbour): "
+         f"{_change(c['rows_without_a_book'])} ({unplaced['rows']} rows, probability "
+         f"{unplaced['probability']['float']:.3e})"),
+        f"    integer weights (scaling, truncation{aimed}): {_change(c['integer_weights'])}",
+        "what each rounding to 0.1x does to the RTP: " + "; ".join(
+            f"{name} {_change(v)}" for name, v in r["rounding_changes"].items()),
+        (f"weights: {t['rows']} rows, total {t['total_weight']} ({t['total_weight_bits']} "
+         f"bits); {weights}"),
+        (f"truncated: {r['truncated']['rows']} rows of weight 0 dropped, probability "
+         f"{r['truncated']['probability']['float']:.3e}, RTP "
+         f"{r['truncated']['rtp']['float']:.3e}"),
+    ]
+    if r["rounding"] == "keep-rtp":
+        m = r["moved"]
+        lines.append(f"aimed at the exact RTP: {m['units']} units of weight moved between "
+                     f"payouts {m['between']}; left: {m['gap_left']['float']:.3e}")
+    kinds = ", ".join(f"{k} {v}" for k, v in r["books"]["by_kind"].items())
+    lines += [
+        (f"hit rate {t['hit_rate']['float']:.6%}; max payout {t['max_payout']:g}x, "
+         f"probability {t['max_payout_probability']['float']:.3e}"),
+        (f"books: {r['books']['count']} ({kinds}); {r['books']['paying_the_payout_exactly']} "
+         "pay their row's payout exactly, the others within the rounding"),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _books_bytes(table: LookupTable, books) -> bytes:
+    import zstandard
+
+    raw = io.BytesIO()
+    for i, (k, _) in enumerate(table.rows):
+        b = books.books[k]
+        line = {"id": i, "payoutMultiplier": 10 * k, "events": b.events}
+        raw.write(json.dumps(line, separators=(",", ":")).encode())
+        raw.write(b"\n")
+    return zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(raw.getvalue())
+
+
+def _table_bytes(table: LookupTable) -> bytes:
+    return "".join(f"{i},{w},{10 * k}\n" for i, (k, w) in enumerate(table.rows)).encode()
+
+
+def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
+                 level: int | None = None, force: bool = False, progress=None,
+                 unplayed_max: float = UNPLAYED_MAX) -> StakeExport:
+    """Write ``game`` as a Stake Engine upload into ``directory`` (see the module notes).
+
+    Parameters
+    ----------
+    game : Game
+    directory : path
+        Created; an existing non-empty one is refused unless ``force`` (then replaced).
+    modes : sequence of str, optional
+        The modes to export (default and only choice today: ``("base",)``).
+    rounding : str
+        ``"nearest"``, ``"down"`` or ``"keep-rtp"`` (:mod:`slotmath.publish.table`).
+    level : int, optional
+        The bet level whose pays the table holds (default: the game's first).
+    progress : callable, optional
+        ``progress(stage, done, total)`` while the full cycles are visited.
+    unplayed_max : float
+        The most probability the rows without a real round (no book) may carry; it goes to
+        the nearest row with one, and the report states what that does to the RTP. Above
+        it the export is refused (ValueError), nothing written.
+
+    Returns
+    -------
+    StakeExport
+    """
+    import slotmath
+    from slotmath.publish.books import build_books, players
+    from slotmath.publish.law import export_law
+
+    modes = tuple(MODES if modes is None else modes)
+    unknown = [m for m in modes if m not in MODES]
+    if unknown:
+        raise ValueError(f"mode {unknown[0]!r}: the game format has no modes yet ([modes.NAME] "
+                         f"is not in this version); only {', '.join(MODES)!s} exports")
+    if rounding not in ROUNDINGS:
+        raise ValueError(f"rounding must be one of {', '.join(ROUNDINGS)}, got {rounding!r}")
+    why = refusal(game)
+    if why is not None:
+        raise ValueError(why)
+    directory = Path(directory)
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())) and not force:
+        raise ValueError(f"{directory} exists and is not empty (force=True, or --force on the "
+                         "command line, replaces it)")
+    level = game.bet_levels[0] if level is None else level
+    game.check_level(level)
+    clock = time.perf_counter
+    seconds: dict[str, float] = {}
+    start = clock()
+    analysis = slotmath.analyze(game, level)
+    law = export_law(analysis)
+    seconds["analysis"] = clock() - start
+    t = clock()
+    probabilities = law.probabilities()
+    first = lookup_table(probabilities, rounding, exact_rtp=analysis.rtp)
+    seconds["table"] = clock() - t
+    t = clock()
+
+    def report(done, total):
+        if progress is not None:
+            progress("books", done, total)
+    paid, rounds = players(analysis, report)
+    books = build_books(analysis, law, [k for k, _ in first.rows], rounding, paid, rounds)
+    table = first
+    if books.missing:
+        table = lookup_table(probabilities, rounding, exact_rtp=analysis.rtp,
+                             allowed=set(books.books))
+        moved = sum((p for _, _, p in table.unplayed), Fraction(0))
+        if moved > Fraction(unplayed_max):
+            top = max(k for k, _, _ in table.unplayed)
+            raise ValueError(
+                f"{game.name}: no real round of the game was found for {len(table.unplayed)} "
+                f"payouts (up to {top / 10:g}x) with probability {float(moved):.3g} in all; "
+                f"moving it to other payouts would change the RTP by "
+                f"{float(table.placement_change):+.3g} (allowed: probability "
+                f"{unplayed_max:g}): no export")
+    seconds["books"] = clock() - t
+    t = clock()
+    mode = modes[0]
+    doc = _report(game, analysis, mode, law, probabilities, table, books, rounding)
+    files = {
+        "index.json": json.dumps({"modes": [{"name": mode, "cost": 1.0,
+                                             "events": f"books_{mode}.jsonl.zst",
+                                             "weights": f"lookUpTable_{mode}_0.csv"}]},
+                                 indent=2).encode() + b"\n",
+        f"lookUpTable_{mode}_0.csv": _table_bytes(table),
+        f"books_{mode}.jsonl.zst": _books_bytes(table, books),
+        "report.json": json.dumps(doc, indent=2).encode() + b"\n",
+        "report.txt": report_text(doc).encode(),
+    }
+    _write_directory(directory, files)
+    seconds["write"] = clock() - t
+    seconds["total"] = clock() - start
+    doc["seconds"] = seconds
+    sizes = {name: len(data) for name, data in files.items()}
+    return StakeExport(directory, mode, table, law, books, doc, seconds, sizes)
+
+
+def _write_directory(directory: Path, files: dict[str, bytes]) -> None:
+    """Write ``files`` into a fresh folder beside ``directory``, then put it in its place (a
+    failure leaves nothing half-written)."""
+    parent = directory.parent if str(directory.parent) else Path(".")
+    if not parent.is_dir():
+        raise ValueError(f"cannot write {directory}: folder {parent} does not exist")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", suffix=".part", dir=parent))
+    try:
+        for name, data in files.items():
+            (tmp / name).write_bytes(data)
+        os.chmod(tmp, 0o777 & ~_umask())
+        if directory.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", suffix=".old", dir=parent))
+            os.replace(directory, old / "old")
+            os.replace(tmp, directory)
+            shutil.rmtree(old)
+        else:
+            os.replace(tmp, directory)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
