@@ -14,7 +14,8 @@ from slotmath.exact.cycle import spin_table
 from slotmath.model.edit import replace_reel, with_symbol_count, with_symbol_weight
 from slotmath.widgets import strip_editor, summary_html
 
-GAMES = Path(__file__).resolve().parents[1] / "data" / "games"
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ROOT / "data" / "games"
 
 
 @pytest.fixture(scope="module")
@@ -200,3 +201,15 @@ def test_a_sweep_row_is_computed_once(fruits, monkeypatch):
     fresh = rtp_sweep_data(panel.game, "W", range(7), reels=[2])
     assert list(shown.get_xdata()) == fresh["value"].tolist()
     assert list(shown.get_ydata()) == (fresh["rtp"] * 100).tolist()
+
+
+def test_a_game_without_a_round_distribution_gets_every_tab():
+    # a conveyor game's owner plays the whole round and computes no win distribution: its
+    # workbench (strip editor, charts, player's view) said so by failing (NotImplementedError)
+    from slotmath.widgets import workbench
+
+    w = workbench(slotmath.load_game(ROOT / "tests/data/conveyor_tiny.toml"), draw=True)
+    assert w.titles[-1] == "Player's view" and "Bauble conveyor" in w.titles
+    assert "needs the round's win distribution" in w.panels["player"].value
+    texts = [t.get_text() for ax in w.panels["strips"].figure.axes for t in ax.texts]
+    assert any(t.startswith("Win distribution not computed") for t in texts)

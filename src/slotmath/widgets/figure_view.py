@@ -17,7 +17,7 @@ import io
 
 import ipywidgets as widgets
 
-__all__ = ["FigureView", "StaticFallback", "figure_table"]
+__all__ = ["FigureView", "StaticFallback", "draw_distribution", "figure_table"]
 
 #: Pixels per inch of the PNG sent to the browser (the panels' figures are 10-16 inches wide).
 DPI = 72
@@ -33,6 +33,22 @@ def figure_table(rows) -> str:
     body = "".join(f"<tr><td>{a}</td><td style='text-align:right'>{b}</td></tr>"
                    for a, b in rows)
     return f"<table>{body}</table>"
+
+
+def draw_distribution(analysis, ax) -> None:
+    """The round's win distribution on ``ax``, or, for a game whose analysis does not compute
+    it (a persistent-state game played whole by its owner), one line on the axes saying so
+    and where its figures are, instead of failing the panel that holds the chart."""
+    import textwrap
+
+    from slotmath.plot import plot_win_distribution
+
+    try:
+        plot_win_distribution(analysis, ax=ax, bins=40)
+    except NotImplementedError as exc:
+        ax.set_axis_off()
+        ax.text(0.5, 0.5, textwrap.fill(f"Win distribution not computed: {exc}", 60),
+                ha="center", va="center", fontsize=9, transform=ax.transAxes)
 
 
 class FigureView(widgets.Image):

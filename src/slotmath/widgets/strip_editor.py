@@ -27,12 +27,11 @@ from slotmath.model.game import Game, Reel
 from slotmath.plot import (
     plot_rtp_breakdown,
     plot_rtp_sweep,
-    plot_win_distribution,
     rtp_sweep_data,
 )
 from slotmath.plot.sweep import edit_symbol
 from slotmath.report.html import bound_text
-from slotmath.widgets.figure_view import FigureView, StaticFallback
+from slotmath.widgets.figure_view import FigureView, StaticFallback, draw_distribution
 
 __all__ = ["StripEditor", "reel_header_html", "rtp_html", "strip_editor", "summary_html"]
 
@@ -216,7 +215,11 @@ class StripEditor(StaticFallback, widgets.VBox):
         self.game = game
         start = time.perf_counter()
         self.analysis = analyze(game, level)
-        _ = self.analysis.components, self.analysis.distribution  # what a move recomputes
+        _ = self.analysis.components  # what a move recomputes: the figures and the chart's law
+        try:
+            _ = self.analysis.distribution
+        except NotImplementedError:  # not computed for this game: the chart says so
+            pass
         self.seconds = time.perf_counter() - start
         self._refresh()
 
@@ -322,7 +325,7 @@ class StripEditor(StaticFallback, widgets.VBox):
         n = 3 if self.sweep and self._last is not None and not self.on_demand else 2
         fig = Figure(figsize=(5 * n, 3.6), layout="constrained")
         axes = fig.subplots(1, n)
-        plot_win_distribution(self.analysis, ax=axes[0], bins=40)
+        draw_distribution(self.analysis, axes[0])
         plot_rtp_breakdown(self.analysis, ax=axes[1])
         if n == 3:
             j, s = self._last

@@ -19,8 +19,8 @@ from matplotlib.figure import Figure
 from slotmath.analysis import analyze
 from slotmath.features.base import Kind, hook
 from slotmath.model.game import Game
-from slotmath.plot import plot_rtp_breakdown, plot_win_distribution
-from slotmath.widgets.figure_view import FigureView
+from slotmath.plot import plot_rtp_breakdown
+from slotmath.widgets.figure_view import FigureView, draw_distribution
 
 __all__ = ["CLOSING", "SECTIONS", "Workbench", "feature_panel", "sections", "stand_in",
            "workbench"]
@@ -139,7 +139,7 @@ class Workbench(widgets.Tab):
         if draw:
             fig = Figure(figsize=(11, 3.6), layout="constrained")
             left, right = fig.subplots(1, 2)
-            plot_win_distribution(self.analysis, ax=left, bins=40)
+            draw_distribution(self.analysis, left)
             plot_rtp_breakdown(self.analysis, ax=right)
             charts.show(fig)
         self.panels["charts"] = charts
@@ -150,7 +150,11 @@ class Workbench(widgets.Tab):
                 self.panels[f.name] = widgets.VBox([note, panel]) if note else panel
         from slotmath.widgets.player_panel import PlayerPanel
 
-        panel = PlayerPanel(self.analysis, draw=draw)
+        try:
+            panel = PlayerPanel(self.analysis, draw=draw)
+        except NotImplementedError as exc:  # no round law to play N rounds of: say which
+            panel = widgets.HTML(f"<p>The player's view needs the round's win distribution: "
+                                 f"{html.escape(str(exc))}.</p>")
         self.panels["player"] = widgets.VBox([note, panel]) if note else panel
         super().__init__(list(self.panels.values()))
         self.titles = tuple(titles[name] for name in self.panels)
