@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from slotmath.model import rules
 from slotmath.model.cascades import BonusSymbols, Cascades
+from slotmath.model.grid import AnalysisSettings, Grid, MultiplierSymbols, Tumbles
 from slotmath.model.hold_and_win import HoldAndWin
 from slotmath.model.modifiers import Modifiers
 from slotmath.model.persistent import Conveyor, RandomWilds
@@ -343,7 +344,8 @@ def _by_count(table: Mapping[int, object], count: int):
 class Game:
     """A whole game definition.
 
-    Exactly one of ``paylines`` (lines game) and ``ways`` (ways game) is set.
+    Exactly one of ``paylines`` (lines game) and ``ways`` (ways game) is set, or ``grid``
+    (a grid game: Megaways ways, pay anywhere or clusters; its ``rows`` are each reel's most).
     """
 
     name: str
@@ -370,6 +372,12 @@ class Game:
     target_rtp: Fraction | None = None  # the designer's RTP target, in percent
     hold_and_win: HoldAndWin | None = None  # cash respins (slotmath.model.hold_and_win)
     modifiers: Modifiers | None = None  # base-game modifiers (slotmath.model.modifiers)
+    # grid games (slotmath.model.grid): how the window pays (Megaways heights, anywhere,
+    # clusters), tumbles, multiplier symbols, and how the game is analysed
+    grid: Grid | None = None
+    tumbles: Tumbles | None = None
+    multipliers: MultiplierSymbols | None = None
+    analysis: AnalysisSettings | None = None
 
     def __post_init__(self):
         rules.check_game(self)
