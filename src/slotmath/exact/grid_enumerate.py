@@ -31,7 +31,35 @@ from functools import cached_property
 import numpy as np
 from numba import njit, prange
 
-from slotmath.evaluate.grid import GridModel, collapse, drop, extended, scatter_count, strip_refill
+from slotmath.evaluate.grid import (
+    K_FIRST,
+    K_H,
+    K_L,
+    K_LAST,
+    K_MAXDROPS,
+    K_T,
+    K_TUMBLE,
+    O_STRIPS,
+    O_TLEN,
+    O_TSTRIP,
+    Q_END,
+    Q_FCRED,
+    Q_FHITS,
+    Q_HEIGHTS,
+    Q_LCRED,
+    Q_LHITS,
+    Q_POS,
+    Q_TOP,
+    Q_VALUES,
+    GridModel,
+    clear_marks,
+    collapse,
+    drop,
+    final_counts,
+    rule_value,
+    strip_refill,
+    tables,
+)
 from slotmath.exact.spin_table import MarkedTable
 from slotmath.model.game import Game
 
@@ -95,39 +123,25 @@ def combinations(game: Game, reel_set: str = "base") -> int:
     return out
 
 
-@njit(cache=True)
-def _rule(index, start, step, top, ladder, ladder_count):
-    if ladder_count > 0:
-        return ladder[min(index, ladder_count - 1)]
-    v = start + step * index
-    if top >= 0 and v > top:
-        v = top
-    return v
-
-
 @njit(parallel=True, cache=True)
-def _enumerate(kind, role, pay, ways_multiplier, size_min, diagonal, strips, lengths,
-               top_strip, top_length, first, last, o_stop, o_height, o_weight, o_count,
-               t_stop, t_weight, tumble, max_drops, rule, ladder, m_code, trigger,
-               scatter_codes, scatter_pay, batch, rest, max_rows, out_credits, out_first,
-               out_m, out_trig, out_scat, out_weight, out_drops, hits, credits_by, later_hits,
-               later_credits, cut):
-    """Every combination of the rest of the reels for each first-reel outcome of ``batch``:
-    the sequence's results into row ``b * rest + i`` of each output (``i`` the combination)."""
+def _enumerate(tab_in, g, o_stop, o_height, o_weight, o_count, t_stop, t_weight, batch, rest,
+               out_credits, out_first, out_m, out_trig, out_scat, out_weight, out_drops, hits,
+               credits_by, later_hits, later_credits, cut):
+    """Every combination of the rest of the reels for each first-reel outcome of ``batch``
+    (reel set ``g`` of the tables): the sequence's results into row ``b * rest + i`` of each
+    output (``i`` the combination); weighted pay-table hits into row ``b``."""
     n = o_count.shape[0]
     for b in prange(batch.shape[0]):
-        cells = np.full((n, max_rows), -1, np.int64)
-        values = np.zeros((n, max_rows), np.int64)
-        heights = np.zeros(n, np.int64)
-        top = np.full(n, -1, np.int64)
-        top_values = np.zeros(n, np.int64)
-        positions = np.zeros(n, np.int64)
-        gaps = np.zeros(n, np.int64)
-        marked = np.zeros((n, max_rows), np.int64)
-        top_marked = np.zeros(n, np.int64)
-        counts = np.zeros(role.shape[0], np.int64)
-        seen = np.zeros((n, max_rows), np.int64)
-        stack = np.zeros(2 * n * max_rows + 2, np.int64)
+        tab = tab_in.copy()
+        H, L, T = tab[K_H], tab[K_L], tab[K_T]
+        W = np.zeros(tab[Q_END], np.int64)
+        for x in range(tab[Q_VALUES]):
+            W[x] = -1
+        for j in range(n):
+            W[tab[Q_TOP] + j] = -1
+        q_h, q_p, q_t = tab[Q_HEIGHTS], tab[Q_POS], tab[Q_TOP]
+        first_reel, last_reel = tab[K_FIRST], tab[K_LAST]
+        tumble = tab[K_TUMBLE] != 0
         choice = np.zeros(n, np.int64)
         choice[0] = batch[b]
         for i in range(rest):
@@ -142,72 +156,57 @@ def _enumerate(kind, role, pay, ways_multiplier, size_min, diagonal, strips, len
                 weight *= o_weight[j, c]
                 p = o_stop[j, c]
                 h = o_height[j, c]
-                heights[j] = h
-                positions[j] = p
+                W[q_h + j] = h
+                W[q_p + j] = p
+                base = tab[O_STRIPS] + (g * n + j) * L
                 for r in range(h):
-                    cells[j, r] = strips[j, p + r]
+                    W[j * H + r] = tab[base + p + r]
             top_next = 0
-            if first >= 0:
-                T = top_length
+            if first_reel >= 0:
+                tl = tab[tab[O_TLEN] + g]
                 tp = t_stop[tchoice]
-                for j in range(first, last + 1):
-                    top[j] = top_strip[(tp + j - first) % T]
-                top_next = (tp + last + 1 - first) % T
+                for j in range(first_reel, last_reel + 1):
+                    W[q_t + j] = tab[tab[O_TSTRIP] + g * T + (tp + j - first_reel) % tl]
+                top_next = (tp + last_reel + 1 - first_reel) % tl
             credits = np.int64(0)
             first_credits = np.int64(0)
             won = 0
             index = 0
             while True:
-                if won == 0:
-                    win = drop(kind, cells, heights, top, role, pay, ways_multiplier, size_min,
-                               diagonal, marked, top_marked, hits[b], credits_by[b], counts,
-                               seen, stack, weight)
-                else:
-                    win = drop(kind, cells, heights, top, role, pay, ways_multiplier, size_min,
-                               diagonal, marked, top_marked, later_hits[b], later_credits[b],
-                               counts, seen, stack, weight)
+                win = drop(tab, W, weight, won == 0)
                 if win == 0:
                     break
-                v = win * _rule(index, rule[0], rule[1], rule[2], ladder, rule[3])
+                v = win * rule_value(tab, g, index)
                 if won == 0:
                     first_credits = v
                 credits += v
                 won += 1
                 index += 1
                 if not tumble:
-                    marked[:, :] = 0
-                    top_marked[:] = 0
+                    clear_marks(tab, W)
                     break
-                if won >= max_drops:
+                if won >= tab[K_MAXDROPS]:
                     cut[b] = 1
-                    marked[:, :] = 0
-                    top_marked[:] = 0
+                    clear_marks(tab, W)
                     break
-                top_lost = collapse(cells, heights, top, values, top_values, marked,
-                                    top_marked, gaps, first, last)
-                top_next = strip_refill(cells, heights, top, gaps, positions, strips, lengths,
-                                        top_lost, top_next, top_strip, max(top_length, 1),
-                                        last)
-            m = 0
-            if m_code >= 0:
-                for j in range(n):
-                    for r in range(heights[j]):
-                        if cells[j, r] == m_code:
-                            m += 1
-                    if top[j] == m_code:
-                        m += 1
-            scat = np.int64(0)
-            for s in range(scatter_codes.shape[0]):
-                k = scatter_count(cells, heights, top, scatter_codes[s])
-                scat += scatter_pay[scatter_codes[s], min(k, scatter_pay.shape[1] - 1)]
+                top_lost = collapse(tab, W)
+                top_next = strip_refill(tab, W, g, top_lost, top_next)
+            mcount, _mvalue, trig, scat = final_counts(tab, W)
             row = b * rest + i
             out_credits[row] = credits
             out_first[row] = first_credits
-            out_m[row] = m
-            out_trig[row] = scatter_count(cells, heights, top, trigger) if trigger >= 0 else 0
+            out_m[row] = mcount
+            out_trig[row] = trig
             out_scat[row] = scat
             out_weight[row] = weight
             out_drops[row] = won
+        S, C = hits.shape[1], hits.shape[2]
+        for a in range(S):
+            for c in range(C):
+                hits[b, a, c] = W[tab[Q_FHITS] + a * C + c]
+                credits_by[b, a, c] = W[tab[Q_FCRED] + a * C + c]
+                later_hits[b, a, c] = W[tab[Q_LHITS] + a * C + c]
+                later_credits[b, a, c] = W[tab[Q_LCRED] + a * C + c]
 
 
 def multiplier_law(values: dict[int, int], count: int, multiply: bool) -> dict[int, int]:
@@ -334,39 +333,24 @@ def enumerate_spin(game: Game, reel_set: str = "base", level: int = 1, free: boo
     """The exact law of one spin of ``game`` on ``reel_set`` (``free``: a free spin's drop
     multiplier rule, its multiplier values), every combination enumerated.
 
+    A sequence ends at its ``max_drops``-th winning drop (a rule of the game).
+
     Raises
     ------
     ValueError
-        With random refill (:mod:`slotmath.exact.grid_random` handles it), or when a sequence
-        reaches ``max_drops``.
+        With random refill (:mod:`slotmath.exact.grid_random` handles it).
     """
     model = model or GridModel(game, level)
-    grid, t = game.grid, game.tumbles
+    t = game.tumbles
     if t is not None and t.refill == "random":
         raise ValueError("random refill: the full-cycle enumeration plays strip refill only")
     o = reel_outcomes(game, reel_set)
-    H = max(grid.max_rows)
-    code = model.code
-    strips, lengths = extended([[code[x] for x in r.symbols]
-                                for r in game.reel_sets[reel_set].reels], H)
-    top = grid.top_reel
-    if top is not None:
-        top_strip = np.array([code[x] for x in top.strips[reel_set].symbols], np.int64)
-    else:
-        top_strip = np.zeros(1, np.int64)
-    r = t.rule(free) if t is not None else None
-    if r is not None and r.ladder is not None:
-        rule = np.array([1, 0, -1, len(r.ladder)], np.int64)
-        ladder = np.array(r.ladder, np.int64)
-    else:
-        rule = np.array([1 if r is None else r.start, 0 if r is None else r.step,
-                         -1 if r is None or r.max is None else r.max, 0], np.int64)
-        ladder = np.ones(1, np.int64)
+    tab = tables(model, (reel_set, reel_set))  # set 1 carries the free-spin rules and values
+    g = 1 if free else 0
     m = game.multipliers
     rest = int(np.prod(o.count[1:])) * len(o.top_stops)
     per_batch = max(1, min(int(o.count[0]), BATCH_ENTRIES // max(rest, 1)))
     S, C = model.pay.shape
-    scatter_codes = np.array([i for i in range(S) if model.scatter_pay[i].any()], np.int64)
     weights: dict = {}
     sums = [0, 0, 0]
     drops: dict = {}
@@ -385,16 +369,8 @@ def enumerate_spin(game: Game, reel_set: str = "base", level: int = 1, free: boo
         bh = np.zeros((len(batch), S, C), np.int64)
         bc, blh, blc = (np.zeros_like(bh) for _ in range(3))
         cut = np.zeros(len(batch), np.int64)
-        _enumerate(model.kind_code, model.role, model.pay, model.ways_multiplier,
-                   model.cluster_size, model.diagonal, strips, lengths, top_strip,
-                   len(top_strip), top.first - 1 if top else -1, top.last - 1 if top else -2,
-                   o.stops, o.heights, o.weights, o.count, o.top_stops, o.top_weights,
-                   t is not None, t.max_drops if t is not None else 1, rule, ladder,
-                   model.code[m.symbol] if m is not None else -1, model.counted, scatter_codes,
-                   model.scatter_pay, batch, rest, H, *outs, bh, bc, blh, blc, cut)
-        if cut.any():
-            raise ValueError(f"a tumble sequence reached max_drops = {t.max_drops}: the chain "
-                             "is not followed to its end exactly (raise tumbles.max_drops)")
+        _enumerate(tab, g, o.stops, o.heights, o.weights, o.count, o.top_stops, o.top_weights,
+                   batch, rest, *outs, bh, bc, blh, blc, cut)
         credits, first, mcount, trig, scat, weight, ndrops = outs
         for key, w in _group([credits, mcount, trig, scat], weight).items():
             weights[key] = weights.get(key, 0) + w

@@ -26,7 +26,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from slotmath.evaluate.grid import GridModel, collapse, drop, scatter_count
+from slotmath.evaluate import grid as ev
+from slotmath.evaluate.grid import GridModel
 from slotmath.exact.grid_enumerate import SpinLaw, reel_outcomes
 from slotmath.model.game import Game
 
@@ -58,7 +59,8 @@ def estimate_steps(game: Game, reel_set: str = "base") -> int:
 
 
 class _Chain:
-    """The memoised chain of one reel set (see the module notes)."""
+    """The memoised chain of one reel set (see the module notes), on the flat tables and work
+    area of :mod:`slotmath.evaluate.grid`."""
 
     def __init__(self, game: Game, reel_set: str, model: GridModel, free: bool, budget: int):
         self.game, self.model = game, model
@@ -71,29 +73,24 @@ class _Chain:
         top = grid.top_reel
         self.first = top.first - 1 if top else -1
         self.last = top.last - 1 if top else -2
-        m = game.multipliers
-        self.m_code = model.code[m.symbol] if m is not None else -1
-        self.trigger = model.counted
+        self.tab = ev.tables(model, (reel_set, reel_set))
+        self.W = ev.work(self.tab)
         S, C = model.pay.shape
         self.shape = (S, C)
-        self.scatters = [q for q in range(S) if model.scatter_pay[q].any()]
         self.memo: dict = {}
         self.visited = 0
         self.budget = budget
-        self.scratch = (np.zeros((self.n, self.H), np.int64), np.zeros(self.n, np.int64),
-                        np.zeros(S, np.int64), np.zeros((self.n, self.H), np.int64),
-                        np.zeros(2 * self.n * self.H + 2, np.int64))
 
-    def counts(self, cells, heights, top) -> tuple[int, int, int]:
-        m = 0
-        if self.m_code >= 0:
-            m = scatter_count(cells, heights, top, self.m_code)
-        trig = scatter_count(cells, heights, top, self.trigger) if self.trigger >= 0 else 0
-        scat = 0
-        for q in self.scatters:
-            k = scatter_count(cells, heights, top, q)
-            scat += int(self.model.scatter_pay[q, min(k, self.model.scatter_pay.shape[1] - 1)])
-        return m, trig, scat
+    def _load(self, cells, heights, top):
+        tab, W, n, H = self.tab, self.W, self.n, self.H
+        W[:n * H] = cells.ravel()
+        W[tab[ev.Q_HEIGHTS]:tab[ev.Q_HEIGHTS] + n] = heights
+        W[tab[ev.Q_TOP]:tab[ev.Q_TOP] + n] = top
+
+    def _region(self, slot) -> np.ndarray:
+        S, C = self.shape
+        at = int(self.tab[slot])
+        return self.W[at:at + S * C].reshape(S, C)
 
     def state(self, cells: np.ndarray, heights: np.ndarray, top: np.ndarray, index: int):
         """(law of (credits, m, trigger, scatter credits) -> Fraction, expected pay-table
@@ -105,54 +102,49 @@ class _Chain:
         if self.visited > self.budget:
             raise ValueError(f"the random-refill chain visited more than {self.budget:,} "
                              "states (ten times its estimate): stopped; use the simulated PAR")
-        model = self.model
-        marked, top_marked, counts, seen, stack = self.scratch
-        marked[:] = 0
-        top_marked[:] = 0
-        S, C = self.shape
-        hits = np.zeros((S, C), np.int64)
-        credits_by = np.zeros((S, C), np.int64)
-        cells = cells.copy()
-        top = top.copy()
-        win = drop(model.kind_code, cells, heights, top, model.role, model.pay,
-                   model.ways_multiplier, model.cluster_size, model.diagonal, marked,
-                   top_marked, hits, credits_by, counts, seen, stack, 1)
+        tab, W, n, H = self.tab, self.W, self.n, self.H
+        first = index == 0
+        self._load(cells, heights, top)
+        hits_slot, credits_slot = ((ev.Q_FHITS, ev.Q_FCRED) if first
+                                   else (ev.Q_LHITS, ev.Q_LCRED))
+        self._region(hits_slot)[:] = 0
+        self._region(credits_slot)[:] = 0
+        win = int(ev.drop(tab, W, 1, first))
+        hits, credits_by = self._region(hits_slot), self._region(credits_slot)
         pays: dict = {}
         for s, c in zip(*np.nonzero(hits)):
-            pays[index == 0, int(s), int(c)] = (Fraction(int(hits[s, c])),
-                                                Fraction(int(credits_by[s, c])))
-        if win == 0:
-            out = ({(0, *self.counts(cells, heights, top)): Fraction(1)}, pays)
+            pays[first, int(s), int(c)] = (Fraction(int(hits[s, c])),
+                                           Fraction(int(credits_by[s, c])))
+        if win == 0 or index + 1 >= self.max_drops:
+            # no win ends the sequence, and so does its max_drops-th winning drop
+            ev.clear_marks(tab, W)
+            credits = win * self.rule.value(index)
+            m, _v, trig, scat = ev.final_counts(tab, W)
+            out = ({(credits, int(m), int(trig), int(scat)): Fraction(1)}, pays)
             self.memo[key] = out
             return out
         credits = win * self.rule.value(index)
-        if index + 1 >= self.max_drops:  # the max_drops-th winning drop ends the sequence
-            marked[:] = 0
-            top_marked[:] = 0
-            out = ({(credits, *self.counts(cells, heights, top)): Fraction(1)}, pays)
-            self.memo[key] = out
-            return out
-        values = np.zeros_like(cells)
-        top_values = np.zeros_like(top)
-        gaps = np.zeros(self.n, np.int64)
-        lost = collapse(cells, heights, top, values, top_values, marked, top_marked, gaps,
-                        self.first, self.last)
-        slots = [(j, r) for j in range(self.n) for r in range(gaps[j])]
-        slots += [(self.n, i) for i in range(self.last + 1 - lost, self.last + 1)]
+        lost = int(ev.collapse(tab, W))
+        gaps = W[tab[ev.Q_GAPS]:tab[ev.Q_GAPS] + n].copy()
+        base_cells = W[:n * H].reshape(n, H).copy()
+        base_top = W[tab[ev.Q_TOP]:tab[ev.Q_TOP] + n].copy()
+        slots = [(j, r) for j in range(n) for r in range(int(gaps[j]))]
+        slots += [(n, i) for i in range(self.last + 1 - lost, self.last + 1)]
         choices = [self.tables[j] for j, _ in slots]
-        totals = [sum(w for _, w in t) for t in choices]
-        denominator = math.prod(totals)
+        denominator = math.prod(sum(w for _, w in t) for t in choices)
         law: dict = {}
         for pick in itertools.product(*choices):
             weight = 1
+            new_cells = base_cells.copy()
+            new_top = base_top.copy()
             for (j, r), (code, w) in zip(slots, pick):
                 weight *= w
-                if j == self.n:
-                    top[r] = code
+                if j == n:
+                    new_top[r] = code
                 else:
-                    cells[j, r] = code
+                    new_cells[j, r] = code
             p = Fraction(weight, denominator)
-            sub, subpays = self.state(cells, heights, top, index + 1)
+            sub, subpays = self.state(new_cells, heights, new_top, index + 1)
             for (c, *rest), q in sub.items():
                 k = (c + credits, *rest)
                 law[k] = law.get(k, 0) + p * q

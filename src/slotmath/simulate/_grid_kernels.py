@@ -6,17 +6,89 @@ blocks' integer sums are added in block order. The number of threads only decide
 plays which block.
 
 A round: the paid spin's tumble sequence on reel set 0, then the free spins it triggers on
-reel set 1 (docs/game-format.md, "Grid games", spin order), every win in integer credits.
+reel set 1 (docs/game-format.md, "Grid games", spin order), every win in integer credits. The
+tables and the window live in two flat arrays (:func:`slotmath.evaluate.grid.tables`), each
+thread with its own copy of the tables.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit, prange
 
-from slotmath.evaluate.grid import collapse, drop, scatter_count, strip_refill
+from slotmath.evaluate.grid import (
+    K_CAP,
+    K_CARRY,
+    K_CPB,
+    K_FIRST,
+    K_FREEMULT,
+    K_FREESCAT,
+    K_H,
+    K_HASFREE,
+    K_HK,
+    K_L,
+    K_LAST,
+    K_MAXDROPS,
+    K_MAXSPINS,
+    K_MCARRY,
+    K_MCODE,
+    K_MMUL,
+    K_N,
+    K_NEDGES,
+    K_RANDOM,
+    K_RETRIG,
+    K_S,
+    K_T,
+    K_TUMBLE,
+    K_V,
+    K_W,
+    O_AWARDS,
+    O_EDGES,
+    O_HCOUNT,
+    O_HCUM,
+    O_HVAL,
+    O_LEN,
+    O_MCOUNT,
+    O_MCUM,
+    O_MVAL,
+    O_RCUM,
+    O_RTOT,
+    O_REAWARDS,
+    O_SCUM,
+    O_STOT,
+    O_STRIPS,
+    O_TCUM,
+    O_TLEN,
+    O_TSTRIP,
+    O_TTOT,
+    OUT_CUT,
+    OUT_FIRST,
+    OUT_INDEX,
+    OUT_LATER,
+    OUT_MCOUNT,
+    OUT_MVALUE,
+    OUT_SCATTER,
+    OUT_TRIGGER,
+    OUT_WON,
+    Q_END,
+    Q_FCRED,
+    Q_FHITS,
+    Q_GAPS,
+    Q_HEIGHTS,
+    Q_LCRED,
+    Q_LHITS,
+    Q_OUT,
+    Q_POS,
+    Q_TOP,
+    Q_TOPV,
+    Q_VALUES,
+    clear_marks,
+    collapse,
+    drop,
+    final_counts,
+    rule_value,
+    strip_refill,
+)
 
 # -- xoshiro256** (Blackman & Vigna, 2018), one stream per block ------------------------------
 _U5 = np.uint64(5)
@@ -30,12 +102,12 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(1 << 32)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rotl(x, k):
     return (x << k) | (x >> (_U64 - k))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_u64(s):
     """The next 64 random bits of stream ``s`` (uint64[4], not all zero)."""
     result = _rotl(s[1] * _U5, _U7) * _U9
@@ -49,7 +121,7 @@ def next_u64(s):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def below(s, n):
     """An integer uniform on ``[0, n)`` (``1 <= n < 2**32``), without bias (Lemire, 2019)."""
     un = np.uint64(n)
@@ -65,75 +137,20 @@ def below(s, n):
     return np.int64(m >> _U32)
 
 
-@njit(cache=True)
-def pick(s, cumulative, total, count):
-    """Index ``i`` with probability ``(cumulative[i] - cumulative[i-1]) / total``."""
+@njit(cache=True, inline="always")
+def pick(s, tab, at, total, count):
+    """Index ``i < count`` with probability ``(cum[i] - cum[i-1]) / total``, ``cum`` the
+    cumulative weights at ``tab[at:]``."""
     u = below(s, total)
     lo = 0
     hi = count - 1
     while lo < hi:
         mid = (lo + hi) // 2
-        if cumulative[mid] > u:
+        if tab[at + mid] > u:
             hi = mid
         else:
             lo = mid + 1
     return lo
-
-
-class GridTables(NamedTuple):
-    """Everything the kernels read, built once per game and level by
-    :func:`slotmath.simulate.grid.grid_tables` (set 0: paid spins, set 1: free spins)."""
-
-    kind: int
-    role: np.ndarray  # [S]
-    pay: np.ndarray  # [S, C + 1]
-    ways_multiplier: np.ndarray  # [S]
-    scatter_pay: np.ndarray  # [S, W + 1]
-    scatter_codes: np.ndarray  # the scatters that pay
-    size_min: int
-    diagonal: bool
-    max_rows: int
-    h_values: np.ndarray  # [n, K] heights
-    h_cum: np.ndarray  # [n, K] cumulative weights
-    h_count: np.ndarray  # [n]
-    strips: np.ndarray  # [2, n, L]
-    lengths: np.ndarray  # [2, n]
-    stop_cum: np.ndarray  # [2, n, L]
-    stop_total: np.ndarray  # [2, n]; 0: every stop weight 1
-    first: int  # top reel's first reel (0-based), -1: none
-    last: int
-    top_strip: np.ndarray  # [2, T]
-    top_length: np.ndarray  # [2]
-    top_cum: np.ndarray  # [2, T]
-    top_total: np.ndarray  # [2]
-    tumble: bool
-    random_refill: bool
-    refill_cum: np.ndarray  # [2, n + 1, S]
-    refill_total: np.ndarray  # [2, n + 1]
-    max_drops: int
-    rule_start: np.ndarray  # [2]
-    rule_step: np.ndarray  # [2]
-    rule_max: np.ndarray  # [2], -1: none
-    ladder: np.ndarray  # [2, M]
-    ladder_count: np.ndarray  # [2], 0: no ladder
-    carry_index: bool
-    m_code: int  # -1: no multiplier symbols
-    m_values: np.ndarray  # [2, V]
-    m_cum: np.ndarray  # [2, V]
-    m_count: np.ndarray  # [2]
-    m_multiply: bool
-    m_carry: bool
-    has_free: bool
-    trigger: int
-    awards: np.ndarray  # [W + 1]
-    reawards: np.ndarray  # [W + 1]
-    retrigger: bool
-    max_spins: int  # -1: none
-    free_multiplier: int
-    free_scatter_pays: bool
-    cap: int  # credits, -1: none
-    edges: np.ndarray  # win-size band edges in credits
-    credits_per_bet: int
 
 
 #: integer statistics of a block, by index
@@ -148,255 +165,233 @@ DROPS = 32
 _LIMIT = np.int64(1) << np.int64(61)
 
 
-@njit(cache=True)
-def _rule(t, g, index):
-    if t.ladder_count[g] > 0:
-        k = index if index < t.ladder_count[g] else t.ladder_count[g] - 1
-        return t.ladder[g, k]
-    v = t.rule_start[g] + t.rule_step[g] * index
-    if t.rule_max[g] >= 0 and v > t.rule_max[g]:
-        v = t.rule_max[g]
-    return v
+@njit(cache=True, inline="always")
+def _value(tab, s, g):
+    count = tab[tab[O_MCOUNT] + g]
+    V = tab[K_V]
+    at = tab[O_MCUM] + g * V
+    return tab[tab[O_MVAL] + g * V + pick(s, tab, at, tab[at + count - 1], count)]
 
 
-@njit(cache=True)
-def _value(t, g, s):
-    return t.m_values[g, pick(s, t.m_cum[g], t.m_cum[g, t.m_count[g] - 1], t.m_count[g])]
-
-
-@njit(cache=True)
-def _land(t, g, s, cells, heights, values, top, top_values, gaps, top_lost):
-    """Draw a value for each multiplier symbol that just landed (the top ``gaps`` rows of each
-    reel and the top reel's ``top_lost`` right-hand cells)."""
-    if t.m_code < 0:
+@njit(cache=True, inline="always")
+def _land(tab, W, s, g, top_lost):
+    """A value for each multiplier symbol that just landed (each reel's top ``gaps`` rows, the
+    top reel's ``top_lost`` right-hand cells)."""
+    mcode = tab[K_MCODE]
+    if mcode < 0:
         return
-    for j in range(heights.shape[0]):
-        for r in range(gaps[j]):
-            if cells[j, r] == t.m_code:
-                values[j, r] = _value(t, g, s)
-    if top_lost:
-        for j in range(t.last + 1 - top_lost, t.last + 1):
-            if top[j] == t.m_code:
-                top_values[j] = _value(t, g, s)
+    n, H = tab[K_N], tab[K_H]
+    q_g, q_v = tab[Q_GAPS], tab[Q_VALUES]
+    for j in range(n):
+        for r in range(W[q_g + j]):
+            if W[j * H + r] == mcode:
+                W[q_v + j * H + r] = _value(tab, s, g)
+    last = tab[K_LAST]
+    for j in range(last + 1 - top_lost, last + 1):
+        if W[tab[Q_TOP] + j] == mcode:
+            W[tab[Q_TOPV] + j] = _value(tab, s, g)
+
+
+@njit(cache=True, inline="always")
+def _deal(tab, W, s, g):
+    """The first window of a spin on reel set ``g``: heights, stops, the top reel; returns the
+    top reel's next strip index."""
+    n, H, L, K = tab[K_N], tab[K_H], tab[K_L], tab[K_HK]
+    q_h, q_p, q_g, q_v = tab[Q_HEIGHTS], tab[Q_POS], tab[Q_GAPS], tab[Q_VALUES]
+    mcode = tab[K_MCODE]
+    for j in range(n):
+        hc = tab[tab[O_HCOUNT] + j]
+        if hc == 1:
+            h = tab[tab[O_HVAL] + j * K]
+        else:
+            at = tab[O_HCUM] + j * K
+            h = tab[tab[O_HVAL] + j * K + pick(s, tab, at, tab[at + hc - 1], hc)]
+        W[q_h + j] = h
+        length = tab[tab[O_LEN] + g * n + j]
+        total = tab[tab[O_STOT] + g * n + j]
+        if total == 0:
+            p = below(s, length)
+        else:
+            p = pick(s, tab, tab[O_SCUM] + (g * n + j) * L, total, length)
+        W[q_p + j] = p
+        base = tab[O_STRIPS] + (g * n + j) * L
+        for r in range(h):
+            c = tab[base + p + r]
+            W[j * H + r] = c
+            W[q_v + j * H + r] = _value(tab, s, g) if c == mcode else 0
+        W[q_g + j] = 0
+    top_next = 0
+    first, last = tab[K_FIRST], tab[K_LAST]
+    if first >= 0:
+        T = tab[K_T]
+        tl = tab[tab[O_TLEN] + g]
+        total = tab[tab[O_TTOT] + g]
+        tp = below(s, tl) if total == 0 else pick(s, tab, tab[O_TCUM] + g * T, total, tl)
+        for j in range(first, last + 1):
+            W[tab[Q_TOP] + j] = tab[tab[O_TSTRIP] + g * T + (tp + j - first) % tl]
+            W[tab[Q_TOPV] + j] = 0
+        top_next = (tp + last + 1 - first) % tl
+        _land(tab, W, s, g, last + 1 - first)  # (the reels' gaps are 0: their values are set)
+    return top_next
+
+
+@njit(cache=True, inline="always")
+def _random_refill(tab, W, s, g, top_lost):
+    n, H, S = tab[K_N], tab[K_H], tab[K_S]
+    q_g = tab[Q_GAPS]
+    for j in range(n):
+        at = tab[O_RCUM] + (g * (n + 1) + j) * S
+        total = tab[tab[O_RTOT] + g * (n + 1) + j]
+        for r in range(W[q_g + j]):
+            W[j * H + r] = pick(s, tab, at, total, S)
+    last = tab[K_LAST]
+    at = tab[O_RCUM] + (g * (n + 1) + n) * S
+    total = tab[tab[O_RTOT] + g * (n + 1) + n]
+    for i in range(top_lost):
+        W[tab[Q_TOP] + last + 1 - top_lost + i] = pick(s, tab, at, total, S)
 
 
 @njit(cache=True)
-def spin(t, g, free, index, s, cells, values, heights, top, top_values, positions, gaps,
-         marked, top_marked, hits, credits_by, first_hits, first_credits, counts, seen, stack,
-         out):
-    """One spin's whole tumble sequence on reel set ``g`` from drop index ``index``; the first
-    drop's pay-table hits go to ``first_hits``/``first_credits``, the later drops' to
-    ``hits``/``credits_by`` (credits before any multiplier).
-
-    ``out`` receives: 0 first drop's credits (x its drop multiplier), 1 later drops' credits,
-    2 drops that won, 3 the index after the sequence, 4 the multiplier symbols' combined value
-    (1 when there are none), 5 how many there are, 6 the trigger's count, 7 scatter pays
-    (credits), 8 1 if the sequence was cut at ``max_drops``."""
-    n = heights.shape[0]
-    for j in range(n):
-        if t.h_count[j] == 1:
-            heights[j] = t.h_values[j, 0]
-        else:
-            heights[j] = t.h_values[j, pick(s, t.h_cum[j], t.h_cum[j, t.h_count[j] - 1],
-                                            t.h_count[j])]
-        L = t.lengths[g, j]
-        if t.stop_total[g, j] == 0:
-            p = below(s, L)
-        else:
-            p = pick(s, t.stop_cum[g, j], t.stop_total[g, j], L)
-        positions[j] = p
-        for r in range(heights[j]):
-            cells[j, r] = t.strips[g, j, p + r]
-            values[j, r] = 0
-        gaps[j] = heights[j]
-    top_next = 0
-    top_lost = 0
-    if t.first >= 0:
-        T = t.top_length[g]
-        if t.top_total[g] == 0:
-            tp = below(s, T)
-        else:
-            tp = pick(s, t.top_cum[g], t.top_total[g], T)
-        for j in range(t.first, t.last + 1):
-            top[j] = t.top_strip[g, (tp + j - t.first) % T]
-            top_values[j] = 0
-        top_next = (tp + t.last + 1 - t.first) % T
-        top_lost = t.last + 1 - t.first
-    _land(t, g, s, cells, heights, values, top, top_values, gaps, top_lost)
+def spin(tab, W, s, g, index, weight):
+    """One spin's whole tumble sequence on reel set ``g`` from drop index ``index``; the
+    pay-table hits get ``weight`` (1 on the paid spin, 0 in free spins). Writes the results
+    to ``W[Q_OUT + OUT_*]``."""
+    top_next = _deal(tab, W, s, g)
     first = np.int64(0)
     later = np.int64(0)
     won = 0
     cut = 0
+    tumble = tab[K_TUMBLE] != 0
+    random_refill = tab[K_RANDOM] != 0
     while True:
-        if won == 0:  # the first drop's pays apart from the later drops', for the pay table
-            win = drop(t.kind, cells, heights, top, t.role, t.pay, t.ways_multiplier,
-                       t.size_min, t.diagonal, marked, top_marked, first_hits, first_credits,
-                       counts, seen, stack, 1)
-        else:
-            win = drop(t.kind, cells, heights, top, t.role, t.pay, t.ways_multiplier,
-                       t.size_min, t.diagonal, marked, top_marked, hits, credits_by, counts,
-                       seen, stack, 1)
+        win = drop(tab, W, weight, won == 0)
         if win == 0:
             break
-        m = _rule(t, g, index)
+        m = rule_value(tab, g, index)
         if won == 0:
             first = win * m
         else:
             later += win * m
         won += 1
         index += 1
-        if not t.tumble:
-            marked[:, :] = 0
-            top_marked[:] = 0
+        if not tumble:
+            clear_marks(tab, W)
             break
-        if won >= t.max_drops:
+        if won >= tab[K_MAXDROPS]:
             cut = 1
-            marked[:, :] = 0
-            top_marked[:] = 0
+            clear_marks(tab, W)
             break
-        top_lost = collapse(cells, heights, top, values, top_values, marked, top_marked, gaps,
-                            t.first, t.last)
-        if t.random_refill:
-            for j in range(n):
-                for r in range(gaps[j]):
-                    cells[j, r] = pick(s, t.refill_cum[g, j], t.refill_total[g, j],
-                                       t.refill_cum.shape[2])
-            for i in range(top_lost):
-                top[t.last + 1 - top_lost + i] = pick(s, t.refill_cum[g, n],
-                                                      t.refill_total[g, n],
-                                                      t.refill_cum.shape[2])
+        top_lost = collapse(tab, W)
+        if random_refill:
+            _random_refill(tab, W, s, g, top_lost)
         else:
-            top_next = strip_refill(cells, heights, top, gaps, positions, t.strips[g],
-                                    t.lengths[g], top_lost, top_next, t.top_strip[g],
-                                    max(t.top_length[g], 1), t.last)
-        _land(t, g, s, cells, heights, values, top, top_values, gaps, top_lost)
-    # the final window: multiplier symbols and scatters
-    mvalue = np.int64(1)
-    mcount = 0
-    if t.m_code >= 0:
-        mvalue = np.int64(1) if t.m_multiply else np.int64(0)
-        for j in range(n):
-            for r in range(heights[j]):
-                if cells[j, r] == t.m_code:
-                    mcount += 1
-                    if t.m_multiply:
-                        mvalue *= values[j, r]
-                    else:
-                        mvalue += values[j, r]
-            if top[j] == t.m_code:
-                mcount += 1
-                if t.m_multiply:
-                    mvalue *= top_values[j]
-                else:
-                    mvalue += top_values[j]
-        if mcount == 0:
-            mvalue = np.int64(1)
-    scatter = np.int64(0)
-    for i in range(t.scatter_codes.shape[0]):
-        c = t.scatter_codes[i]
-        k = scatter_count(cells, heights, top, c)
-        scatter += t.scatter_pay[c, min(k, t.scatter_pay.shape[1] - 1)]
-    trig = scatter_count(cells, heights, top, t.trigger) if t.trigger >= 0 else 0
-    out[0] = first
-    out[1] = later
-    out[2] = won
-    out[3] = index
-    out[4] = mvalue
-    out[5] = mcount
-    out[6] = trig
-    out[7] = scatter
-    out[8] = cut
+            top_next = strip_refill(tab, W, g, top_lost, top_next)
+        _land(tab, W, s, g, top_lost)
+    mcount, mvalue, trig, scatter = final_counts(tab, W)
+    q = tab[Q_OUT]
+    W[q + OUT_FIRST] = first
+    W[q + OUT_LATER] = later
+    W[q + OUT_WON] = won
+    W[q + OUT_INDEX] = index
+    W[q + OUT_MVALUE] = mvalue
+    W[q + OUT_MCOUNT] = mcount
+    W[q + OUT_TRIGGER] = trig
+    W[q + OUT_SCATTER] = scatter
+    W[q + OUT_CUT] = cut
 
 
 @njit(cache=True)
-def play_block(t, s, rounds, ist, fst, bands, band_credits, band_squares, first_hits,
+def _work(tab):
+    W = np.zeros(tab[Q_END], np.int64)
+    for i in range(tab[Q_VALUES]):
+        W[i] = -1
+    for j in range(tab[K_N]):
+        W[tab[Q_TOP] + j] = -1
+    return W
+
+
+@njit(cache=True)
+def play_block(tab_in, s, rounds, ist, fst, bands, band_credits, band_squares, first_hits,
                first_credits, hits, credits_by, trigger_hist, drop_hist):
     """Play ``rounds`` paid rounds with stream ``s``, adding to the block's statistics."""
-    n = t.h_values.shape[0]
-    H = t.max_rows
-    S = t.role.shape[0]
-    cells = np.full((n, H), -1, np.int64)
-    values = np.zeros((n, H), np.int64)
-    heights = np.zeros(n, np.int64)
-    top = np.full(n, -1, np.int64)
-    top_values = np.zeros(n, np.int64)
-    positions = np.zeros(n, np.int64)
-    gaps = np.zeros(n, np.int64)
-    marked = np.zeros((n, H), np.int64)
-    top_marked = np.zeros(n, np.int64)
-    counts = np.zeros(S, np.int64)
-    seen = np.zeros((n, H), np.int64)
-    stack = np.zeros(2 * n * H + 2, np.int64)
-    out = np.zeros(9, np.int64)
-    scratch_hits = np.zeros_like(hits)
-    scratch_credits = np.zeros_like(credits_by)
-    cpb = t.credits_per_bet
-    nb = t.edges.shape[0]
+    tab = tab_in.copy()  # this thread's own tables
+    W = _work(tab)
+    q = tab[Q_OUT]
+    cpb = tab[K_CPB]
+    nb = tab[K_NEDGES]
+    o_edges = tab[O_EDGES]
+    awards_n = tab[K_W] + 1
+    has_free = tab[K_HASFREE] != 0
+    max_spins = tab[K_MAXSPINS]
+    carry_index = tab[K_CARRY] != 0
+    m_carry = tab[K_MCARRY] != 0
+    m_multiply = tab[K_MMUL] != 0
+    retrigger = tab[K_RETRIG] != 0
+    free_scatter = tab[K_FREESCAT] != 0
+    free_multiplier = tab[K_FREEMULT]
+    cap = tab[K_CAP]
     for _ in range(rounds):
-        spin(t, 0, False, 0, s, cells, values, heights, top, top_values, positions, gaps,
-             marked, top_marked, hits, credits_by, first_hits, first_credits, counts, seen,
-             stack, out)
-        first = out[0]
-        later = out[1]
+        spin(tab, W, s, 0, 0, 1)
+        first = W[q + OUT_FIRST]
+        later = W[q + OUT_LATER]
         seq = first + later
         msym = np.int64(0)
-        if seq > 0 and out[5] > 0:
-            msym = seq * (out[4] - 1)
-        scatter = out[7]
+        if seq > 0 and W[q + OUT_MCOUNT] > 0:
+            msym = seq * (W[q + OUT_MVALUE] - 1)
+        scatter = W[q + OUT_SCATTER]
         paid = seq + msym + scatter
-        ist[CUT] += out[8]
-        drop_hist[min(out[2], DROPS - 1)] += 1
-        trigger_hist[min(out[6], trigger_hist.shape[0] - 1)] += 1
+        ist[CUT] += W[q + OUT_CUT]
+        drop_hist[min(W[q + OUT_WON], DROPS - 1)] += 1
+        trig = W[q + OUT_TRIGGER]
+        trigger_hist[min(trig, trigger_hist.shape[0] - 1)] += 1
         free_total = np.int64(0)
         awarded = 0
-        if t.has_free:
-            awarded = t.awards[min(out[6], t.awards.shape[0] - 1)]
+        if has_free:
+            awarded = tab[tab[O_AWARDS] + min(trig, awards_n - 1)]
         if awarded > 0:
             ist[TRIGGERS] += 1
-            if t.max_spins >= 0 and awarded > t.max_spins:
-                awarded = t.max_spins
+            if max_spins >= 0 and awarded > max_spins:
+                awarded = max_spins
             left = awarded
             index = 0
-            running = np.int64(1) if t.m_multiply else np.int64(0)
+            running = np.int64(1) if m_multiply else np.int64(0)
             while left > 0:
                 left -= 1
                 ist[FREE_SPINS] += 1
-                spin(t, 1, True, index if t.carry_index else 0, s, cells, values, heights,
-                     top, top_values, positions, gaps, marked, top_marked, scratch_hits,
-                     scratch_credits, scratch_hits, scratch_credits, counts, seen, stack, out)
-                if t.carry_index:
-                    index = out[3]
-                ist[CUT] += out[8]
-                seq = out[0] + out[1]
-                if seq > 0 and out[5] > 0:
-                    if t.m_carry:
-                        if t.m_multiply:
-                            running *= out[4]
+                spin(tab, W, s, 1, index if carry_index else 0, 0)
+                if carry_index:
+                    index = W[q + OUT_INDEX]
+                ist[CUT] += W[q + OUT_CUT]
+                fseq = W[q + OUT_FIRST] + W[q + OUT_LATER]
+                if fseq > 0 and W[q + OUT_MCOUNT] > 0:
+                    if m_carry:
+                        if m_multiply:
+                            running *= W[q + OUT_MVALUE]
                         else:
-                            running += out[4]
+                            running += W[q + OUT_MVALUE]
                         factor = running
                     else:
-                        factor = out[4]
-                    if factor > 0 and seq > _LIMIT // factor:
+                        factor = W[q + OUT_MVALUE]
+                    if factor > 0 and fseq > _LIMIT // factor:
                         ist[OVERFLOW] += 1
-                        seq = _LIMIT
+                        fseq = _LIMIT
                     else:
-                        seq *= factor
-                spin_win = seq + (out[7] if t.free_scatter_pays else 0)
-                free_total += spin_win * t.free_multiplier
-                if t.retrigger:
-                    more = t.reawards[min(out[6], t.reawards.shape[0] - 1)]
+                        fseq *= factor
+                spin_win = fseq + (W[q + OUT_SCATTER] if free_scatter else 0)
+                free_total += spin_win * free_multiplier
+                if retrigger:
+                    more = tab[tab[O_REAWARDS] + min(W[q + OUT_TRIGGER], awards_n - 1)]
                     if more > 0:
                         ist[RETRIGGERS] += 1
-                        if t.max_spins >= 0 and awarded + more > t.max_spins:
-                            more = t.max_spins - awarded
+                        if max_spins >= 0 and awarded + more > max_spins:
+                            more = max_spins - awarded
                         awarded += more
                         left += more
         win = paid + free_total
         capped_off = np.int64(0)
-        if t.cap >= 0 and win > t.cap:
-            capped_off = win - t.cap
-            win = t.cap
+        if cap >= 0 and win > cap:
+            capped_off = win - cap
+            win = cap
             ist[CAPPED] += 1
         ist[RND] += 1
         ist[WIN] += win
@@ -415,39 +410,53 @@ def play_block(t, s, rounds, ist, fst, bands, band_credits, band_squares, first_
             ist[TOP_COUNT] = 1
         elif win == ist[TOP]:
             ist[TOP_COUNT] += 1
-        x = win / cpb
-        x2 = x * x
-        fst[W2] += x2
-        fst[W3] += x2 * x
-        fst[W4] += x2 * x2
-        f = first / cpb
-        fst[FIRST2] += f * f
-        f = later / cpb
-        fst[LATER2] += f * f
-        f = msym / cpb
-        fst[MSYM2] += f * f
-        f = scatter / cpb
-        fst[SCAT2] += f * f
-        f = free_total / cpb
-        fst[FREE2] += f * f
-        f = capped_off / cpb
-        fst[CAP2] += f * f
-        b = 0
         if win > 0:
+            x = win / cpb
+            x2 = x * x
+            fst[W2] += x2
+            fst[W3] += x2 * x
+            fst[W4] += x2 * x2
+            if first:
+                f = first / cpb
+                fst[FIRST2] += f * f
+            if later:
+                f = later / cpb
+                fst[LATER2] += f * f
+            if msym:
+                f = msym / cpb
+                fst[MSYM2] += f * f
+            if scatter:
+                f = scatter / cpb
+                fst[SCAT2] += f * f
+            if free_total:
+                f = free_total / cpb
+                fst[FREE2] += f * f
             b = 1
-            while b < nb and win > t.edges[b]:
+            while b < nb and win > tab[o_edges + b]:
                 b += 1
-        bands[b] += 1
-        band_credits[b] += win
-        band_squares[b] += x2
+            bands[b] += 1
+            band_credits[b] += win
+            band_squares[b] += x2
+        else:
+            bands[0] += 1
+        if capped_off:
+            f = capped_off / cpb
+            fst[CAP2] += f * f
+    S, C = first_hits.shape
+    for i in range(S):
+        for c in range(C):
+            first_hits[i, c] += W[tab[Q_FHITS] + i * C + c]
+            first_credits[i, c] += W[tab[Q_FCRED] + i * C + c]
+            hits[i, c] += W[tab[Q_LHITS] + i * C + c]
+            credits_by[i, c] += W[tab[Q_LCRED] + i * C + c]
 
 
 @njit(parallel=True, cache=True)
-def play_blocks(t, states, rounds, ist, fst, bands, band_credits, band_squares, first_hits,
+def play_blocks(tab, states, rounds, ist, fst, bands, band_credits, band_squares, first_hits,
                 first_credits, hits, credits_by, trigger_hist, drop_hist):
     """Play block ``b`` (``rounds[b]`` rounds with stream ``states[b]``) into row ``b`` of each
     statistics array, blocks in parallel."""
     for b in prange(states.shape[0]):
-        play_block(t, states[b], rounds[b], ist[b], fst[b], bands[b], band_credits[b],
+        play_block(tab, states[b], rounds[b], ist[b], fst[b], bands[b], band_credits[b],
                    band_squares[b], first_hits[b], first_credits[b], hits[b], credits_by[b],
                    trigger_hist[b], drop_hist[b])

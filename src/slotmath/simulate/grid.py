@@ -33,7 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from slotmath.evaluate.grid import GridModel, extended
+from slotmath.evaluate.grid import K_C, K_CPB, K_NEDGES, K_S, K_W, GridModel, tables
 from slotmath.model.game import Game
 from slotmath.simulate import _grid_kernels as k
 from slotmath.stats.estimate import Estimate
@@ -58,126 +58,14 @@ COMPONENT_STATS = (("first", k.FIRST, k.FIRST2), ("tumbles", k.LATER, k.LATER2),
                    ("free_spins", k.FREE, k.FREE2), ("max_win_cap", k.CAPPED_OFF, k.CAP2))
 
 
-def _cumulative(weights) -> np.ndarray:
-    return np.cumsum(np.asarray(weights, np.int64))
-
-
-def _pad(rows, fill=0) -> np.ndarray:
-    width = max(len(r) for r in rows)
-    out = np.full((len(rows), width), fill, np.int64)
-    for i, r in enumerate(rows):
-        out[i, :len(r)] = r
-    return out
-
-
-def grid_tables(game: Game, level: int = 1, model: GridModel | None = None) -> k.GridTables:
-    """The kernels' arrays of ``game`` at bet ``level`` (set 0: the paid spin's reels, set 1:
-    the free spins')."""
+def grid_tables(game: Game, level: int = 1, model: GridModel | None = None) -> np.ndarray:
+    """The kernels' flat tables of ``game`` at bet ``level`` (set 0: the paid spin's reels,
+    set 1: the free spins'; :func:`slotmath.evaluate.grid.tables`)."""
     model = model or GridModel(game, level)
-    grid, code = game.grid, model.code
-    n = grid.n_reels
     fs = game.free_spins
     sets = ("base", fs.reels if fs is not None else "base")
-    strips = [[[code[x] for x in r.symbols] for r in game.reel_sets[name].reels] for name in sets]
-    H = max(grid.max_rows)
-    L = max(len(r) for s in strips for r in s)
-    strip_arr = np.zeros((2, n, L + H), np.int64)
-    stop_cum = np.zeros((2, n, L), np.int64)
-    lengths = np.zeros((2, n), np.int64)
-    stop_total = np.zeros((2, n), np.int64)
-    for g, name in enumerate(sets):
-        ext, _ = extended(strips[g], H)
-        strip_arr[g, :, :ext.shape[1]] = ext
-        for j, reel in enumerate(game.reel_sets[name].reels):
-            lengths[g, j] = len(reel)
-            if reel.weights is not None and len(set(reel.weights)) > 1:
-                stop_cum[g, j, :len(reel)] = _cumulative(reel.weights)
-                stop_total[g, j] = sum(reel.weights)
-            elif reel.weights is not None and reel.weights[0] == 0:
-                raise ValueError(f"reel {j + 1} of {name!r} has no stop with a weight")
-    h_values = _pad([law.heights for law in grid.heights])
-    h_cum = _pad([_cumulative([law.weights[h] for h in law.heights]) for law in grid.heights])
-    h_count = np.array([len(law.heights) for law in grid.heights], np.int64)
-    top = grid.top_reel
-    T = max((len(top.strips[name]) for name in sets), default=1) if top else 1
-    top_strip = np.zeros((2, T), np.int64)
-    top_cum = np.zeros((2, T), np.int64)
-    top_length = np.ones(2, np.int64)
-    top_total = np.zeros(2, np.int64)
-    if top is not None:
-        for g, name in enumerate(sets):
-            reel = top.strips[name]
-            top_strip[g, :len(reel)] = [code[x] for x in reel.symbols]
-            top_length[g] = len(reel)
-            if reel.weights is not None and len(set(reel.weights)) > 1:
-                top_cum[g, :len(reel)] = _cumulative(reel.weights)
-                top_total[g] = sum(reel.weights)
-    S = len(model.names)
-    t = game.tumbles
-    refill_cum = np.zeros((2, n + 1, S), np.int64)
-    refill_total = np.ones((2, n + 1), np.int64)
-    if t is not None and t.refill == "random":
-        for g, name in enumerate(sets):
-            for j, table in enumerate(t.refill_weights[name]):
-                w = np.zeros(S, np.int64)
-                for sym, x in table.items():
-                    w[code[sym]] = x
-                refill_cum[g, j] = np.cumsum(w)
-                refill_total[g, j] = w.sum()
-    rules = (t.rule(False), t.rule(True)) if t is not None else None
-    rule_start = np.ones(2, np.int64)
-    rule_step = np.zeros(2, np.int64)
-    rule_max = np.full(2, -1, np.int64)
-    ladders = [[1], [1]]
-    ladder_count = np.zeros(2, np.int64)
-    if rules is not None:
-        for g, r in enumerate(rules):
-            if r.ladder is not None:
-                ladders[g] = list(r.ladder)
-                ladder_count[g] = len(r.ladder)
-            else:
-                rule_start[g], rule_step[g] = r.start, r.step
-                rule_max[g] = -1 if r.max is None else r.max
-    m = game.multipliers
-    m_tables = [m.table(False), m.table(True)] if m is not None else [{1: 1}, {1: 1}]
-    m_values = _pad([[v for v, w in tab.items() if w] for tab in m_tables], 1)
-    m_cum = _pad([_cumulative([w for w in tab.values() if w]) for tab in m_tables])
-    m_count = np.array([sum(1 for w in tab.values() if w) for tab in m_tables], np.int64)
-    W = model.window
-    awards = np.zeros(W + 1, np.int64)
-    reawards = np.zeros(W + 1, np.int64)
-    if fs is not None:
-        for c in range(W + 1):
-            awards[c] = fs.award_for(c)
-            reawards[c] = fs.retrigger_for(c)
-    cap = game.cap_coins(level)
     cpb = model.credits_per_bet
-    cap_credits = -1 if cap is None else math.floor(Fraction(cap) / game.total_bet(level) * cpb)
-    scatter_codes = np.array([i for i in range(S) if model.scatter_pay[i].any()], np.int64)
-    return k.GridTables(
-        kind=model.kind_code, role=model.role, pay=model.pay,
-        ways_multiplier=model.ways_multiplier, scatter_pay=model.scatter_pay,
-        scatter_codes=scatter_codes, size_min=model.cluster_size, diagonal=model.diagonal,
-        max_rows=model.max_rows, h_values=h_values, h_cum=h_cum, h_count=h_count,
-        strips=strip_arr, lengths=lengths, stop_cum=stop_cum, stop_total=stop_total,
-        first=top.first - 1 if top else -1, last=top.last - 1 if top else -2,
-        top_strip=top_strip, top_length=top_length, top_cum=top_cum, top_total=top_total,
-        tumble=t is not None, random_refill=t is not None and t.refill == "random",
-        refill_cum=refill_cum, refill_total=refill_total,
-        max_drops=t.max_drops if t is not None else 1,
-        rule_start=rule_start, rule_step=rule_step, rule_max=rule_max,
-        ladder=_pad(ladders, 1), ladder_count=ladder_count,
-        carry_index=bool(t is not None and t.carry_multiplier),
-        m_code=code[m.symbol] if m is not None else -1, m_values=m_values, m_cum=m_cum,
-        m_count=m_count, m_multiply=bool(m is not None and m.combine == "multiply"),
-        m_carry=bool(m is not None and m.carry),
-        has_free=fs is not None, trigger=model.counted,
-        awards=awards, reawards=reawards, retrigger=bool(fs is not None and fs.retrigger),
-        max_spins=fs.max_spins if fs is not None and fs.max_spins is not None else -1,
-        free_multiplier=fs.multiplier if fs is not None else 1,
-        free_scatter_pays=bool(fs is None or fs.scatter_pays), cap=cap_credits,
-        edges=np.array([int(Fraction(e) * cpb) for e in GRID_EDGES], np.int64),
-        credits_per_bet=cpb)
+    return tables(model, sets, [int(Fraction(e) * cpb) for e in GRID_EDGES])
 
 
 @dataclass(eq=False)
@@ -197,10 +85,10 @@ class _Sums:
     drop_hist: np.ndarray
 
     @classmethod
-    def zeros(cls, t: k.GridTables, blocks: int) -> _Sums:
-        S, C = t.pay.shape
-        nb = t.edges.shape[0] + 1
-        W = t.awards.shape[0]
+    def zeros(cls, tab: np.ndarray, blocks: int) -> _Sums:
+        S, C = int(tab[K_S]), int(tab[K_C])
+        nb = int(tab[K_NEDGES]) + 1
+        W = int(tab[K_W]) + 1
         return cls(np.zeros((blocks, k.N_INT), np.int64), np.zeros((blocks, k.N_FLOAT)),
                    np.zeros((blocks, nb), np.int64), np.zeros((blocks, nb), np.int64),
                    np.zeros((blocks, nb)), np.zeros((blocks, S, C), np.int64),
@@ -512,7 +400,7 @@ def simulate_grid(game: Game, level: int = 1, *, rounds: int | None = None,
 
 
 def _result(game, level, seed, rounds, blocks, sums, t, accuracy) -> GridSimulation:
-    return GridSimulation(game.name, level, seed, rounds, blocks, t.credits_per_bet,
+    return GridSimulation(game.name, level, seed, rounds, blocks, int(t[K_CPB]),
                           tuple(game.symbols), game.grid.pays, sums, accuracy)
 
 
