@@ -194,10 +194,12 @@ def plan(game: Game, settings: AnalysisSettings | None = None) -> Plan:
                f"({best.states:.3g} states, ~{_duration(best.seconds)}), over the limit of "
                f"{limit:.3g}")
     if s.method == "exact":
+        more = ("" if best is None else
+                "raise [analysis] exact_limit (--exact-limit N) or ")
         raise ExactRefused(
-            f"{game.name}: {why}: raise [analysis] exact_limit (--exact-limit N) or run the "
-            "simulated PAR sheet instead: method = \"simulate\" (--method simulate, with "
-            "--accuracy X or --rounds N)")
+            f"{game.name}: no exact analysis: {why}: {more}run the simulated PAR sheet "
+            "instead: method = \"simulate\" (--method simulate, with --accuracy X or "
+            "--rounds N)")
     partial = [o for o in fits if not o.full]
     if partial:
         return Plan("exact paid spin", partial[0].engine, tuple(options), why, s, blocked)

@@ -319,3 +319,24 @@ class AnalysisSettings:
 
     def __post_init__(self):
         rules.check_analysis_settings(self)
+
+
+def with_settings(game, **changes):
+    """``game`` analysed with its ``[analysis]`` settings changed (``method``,
+    ``exact_limit``, ``accuracy``, ``rounds``, ``seed``); the settings' rules check the new
+    values. Only grid games read them: another game is returned as it is.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = with_settings(slotmath.load_game("tests/data/grid/anywhere_tiny.toml"),
+    ...                   method="simulate", rounds=1000)
+    >>> g.analysis.method, g.analysis.rounds, g.analysis.seed
+    ('simulate', 1000, 1)
+    """
+    from dataclasses import replace
+
+    if game.grid is None:
+        return game
+    settings = replace(game.analysis or AnalysisSettings(), **changes)
+    return replace(game, analysis=settings)
