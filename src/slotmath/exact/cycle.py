@@ -797,6 +797,15 @@ def _fold_last(states, nt, em, et, line_place, line_cap, final, inputs, ucol, co
             lslot[lused[q]] = -1
 
 
+def count_credits(model: PayModel, name: str, counts: np.ndarray) -> np.ndarray:
+    """What each count in ``counts`` of symbol ``name`` pays as a scatter, in credits (0 for
+    a counted symbol that is no scatter: a hold & win cash symbol)."""
+    paid = np.asarray(model.scatter_credits.get(name, ()), dtype=np.int64)
+    credits = np.zeros(int(counts.max(initial=0)) + 1, dtype=np.int64)
+    credits[: len(paid)] = paid[: len(credits)]
+    return credits[counts]
+
+
 def _packing(caps: list[int]):
     """Mixed-radix packing of capped scatter counts: digits, add table."""
     radices = [c + 1 for c in caps]
@@ -885,8 +894,7 @@ def _prepare(game: Game, rs: ReelSet, model: PayModel,
     pack_trigger = np.zeros(len(digits), dtype=np.int64)
     trigger_cap = 0
     for t, name in enumerate(tracked):
-        credits = np.asarray(model.scatter_credits[name], dtype=np.int64)
-        pack_credits += credits[digits[:, t]]
+        pack_credits += count_credits(model, name, digits[:, t])
         if count_symbol is not None:
             if name == count_symbol:
                 trigger_cap = sum(game.rows)

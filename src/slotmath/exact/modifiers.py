@@ -43,6 +43,7 @@ from slotmath.exact.cycle import (
     _step_kernel,
     _symbol_ids,
     _tracked_scatters,
+    count_credits,
     unit_classes,
     windows_input,
 )
@@ -241,8 +242,7 @@ def _dense(game: Game, rs, model: PayModel, count_symbol: str | None, transform,
     pack_trigger = np.zeros(len(digits), dtype=np.int64)
     trigger_cap = 0
     for t, name in enumerate(tracked):
-        credits = np.asarray(model.scatter_credits[name], dtype=np.int64)
-        pack_credits += credits[digits[:, t]]
+        pack_credits += count_credits(model, name, digits[:, t])
         if name == count_symbol:
             trigger_cap = cells
             pack_trigger = digits[:, t].copy()

@@ -283,9 +283,6 @@ class Composition:
         if self.owner is not None:
             return dict(self.stationary[self.owner.name].components)
         out: dict[str, Fraction | float] = dict(self.window.components)
-        from slotmath.features.registry import REGISTRY
-
-        out |= {f.name: Fraction(0) for f in REGISTRY if f.listed and f not in self.declared}
         spin_parts = dict(self.spin_feature_means("base", 1))
         for f in self.round.features:  # spin features played inside it are theirs, not its
             inside = ({} if f.reels is None

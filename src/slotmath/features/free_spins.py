@@ -143,5 +143,4 @@ FEATURE = Feature(
     simulator="slotmath.simulate.free_spins:play_free_spins",
     checks="slotmath.report.free_spins:entries",
     awards=_awards,
-    listed=True,
 )
