@@ -188,6 +188,12 @@ def anywhere_law(game: Game, reel_set: str = "base", level: int = 1, free: bool 
         law = {k[0]: w for k, w in _joint(game, reel_set, [u], model).items()}
         count_laws[model.names[u]] = dict(sorted(law.items()))
         scatter_credits += sum(w * f(u, c) for c, w in law.items())
+    # a scatter that pays nothing (a free-spin trigger) has its count law too
+    for u in range(S):
+        name = model.names[u]
+        if game.symbols[name].scatter and name not in count_laws:
+            law = {k[0]: w for k, w in _joint(game, reel_set, [u], model).items()}
+            count_laws[name] = dict(sorted(law.items()))
     # second moment, without multiplier symbols
     second = None
     if m is None:

@@ -213,7 +213,10 @@ def ways_law(game: Game, reel_set: str = "base", level: int = 1,
     entries = _entries(model)
     members = _members(model, entries)
     S = len(model.names)
-    scatter_codes = [q for q in range(S) if model.scatter_pay[q].any()]
+    # every scatter's count is followed (its count law is asked for even when it neither pays
+    # nor triggers), and any other symbol that pays as a scatter
+    scatter_codes = [q for q in range(S) if model.scatter_pay[q].any()
+                     or game.symbols[model.names[q]].scatter]
     if game.free_spins is not None and model.code[game.free_spins.trigger] not in scatter_codes:
         scatter_codes.append(model.code[game.free_spins.trigger])
     n = grid.n_reels
