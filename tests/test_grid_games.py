@@ -415,3 +415,125 @@ def test_generated_paid_spin_exact_with_free_spins_equals_reference(data):
     assert figures.rtp == ref.mean(expected)
     assert figures.components["free_spins"] == ref.mean(expected) - ref.mean(
         _collapse(ref.spin_law(g)))
+
+
+# -- the simulator against exact figures -----------------------------------------------------
+
+#: a seeded run's figure must lie within Z standard errors of the exact one: the two-sided
+#: 99.9 % normal band (a seeded run is deterministic: it passes or fails the same every time)
+Z = 3.29
+SIM_ROUNDS = 1 << 18
+
+
+def _within(estimate, exact, what: str) -> None:
+    se = estimate.std_error
+    assert abs(float(estimate) - float(exact)) <= Z * se + 1e-12, (
+        f"{what}: simulated {float(estimate)!r} +- {se:.3g}, exact {float(exact)!r}")
+
+
+def _bombs(carry: bool):
+    import dataclasses
+
+    g = _load("bombs_tiny")
+    return dataclasses.replace(g, multipliers=dataclasses.replace(g.multipliers, carry=carry))
+
+
+SIMULATED = {
+    "anywhere_tiny": lambda: _load("anywhere_tiny"),
+    "cluster_tiny": lambda: _load("cluster_tiny"),
+    "megaways_tiny": lambda: _load("megaways_tiny"),
+    "random_tiny": lambda: _load("random_tiny"),
+    "bombs_tiny": lambda: _bombs(False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIMULATED))
+def test_simulator_agrees_with_exact(name):
+    """RTP, its components, hit frequency and the paid spin's hit frequency of a seeded run
+    within the 99.9 % band of the exact figures (the enumeration or the random chain)."""
+    from slotmath.simulate.grid import simulate_grid
+
+    g = SIMULATED[name]()
+    a = slotmath.analyze(g)
+    assert a.exact
+    figures = _owner(a)
+    sim = simulate_grid(g, rounds=SIM_ROUNDS, seed=5)
+    _within(sim.rtp, a.rtp, "RTP")
+    _within(sim.hit_frequency, figures.hit_frequency, "hit frequency")
+    _within(sim.base_hit_frequency, figures.base_hit_frequency, "paid spin hit frequency")
+    kind = {"ways": "ways", "anywhere": "anywhere", "cluster": "cluster"}[g.grid.pays]
+    for name_, exact in figures.components.items():
+        key = "first" if name_ == kind else name_
+        _within(sim.components[key], exact, name_)
+    v = figures.variance
+    # the variance's own standard error is not estimated: a loose 10 % band
+    assert float(sim.variance) == pytest.approx(float(v), rel=0.1)
+
+
+def test_simulator_agrees_with_brute_force_where_no_engine_is_exact():
+    """Free spins carrying the bombs' total: no exact engine (unbounded), the brute force
+    plays the carried total; the seeded simulation agrees, and the analysis says it
+    simulated."""
+    from slotmath.model.grid import with_settings
+    from slotmath.simulate.grid import simulate_grid
+
+    g = _bombs(True)
+    sim = simulate_grid(g, rounds=SIM_ROUNDS, seed=5)
+    law = _clean(ref.round_law(g))
+    _within(sim.rtp, ref.mean(law), "RTP")
+    _within(sim.hit_frequency, sum(p for w, p in law.items() if w), "hit frequency")
+    a = slotmath.analyze(with_settings(g, rounds=1 << 16))
+    assert not a.exact
+    assert _owner(a).plan.method == "simulated"
+    assert "accumulates over free spins" in _owner(a).plan.why
+    _within(a.rtp, ref.mean(law), "the analysis's simulated RTP")
+
+
+def test_simulator_same_on_any_number_of_threads_and_differs_by_seed():
+    from slotmath.simulate.grid import simulate_grid
+
+    g = _bombs(True)
+    one = simulate_grid(g, rounds=3 << 16, seed=9, threads=1)
+    two = simulate_grid(g, rounds=3 << 16, seed=9, threads=2)
+    other = simulate_grid(g, rounds=3 << 16, seed=10, threads=2)
+    assert one == two
+    assert float(one.rtp) == float(two.rtp)
+    assert one != other
+
+
+def test_multipliers_per_sequence_not_per_drop():
+    """A mutation (the bombs' total applied to each drop as it wins, each drop seeing only
+    the bombs then in the window) gives another RTP than the brute force's per-sequence
+    rule, which the engine follows: the fixture can tell the two apart."""
+    g = _bombs(False)
+    exact = slotmath.analyze(g).rtp
+    assert exact == ref.mean(ref.round_law(g))
+    mutated = Fraction(0)
+    for p, columns, top, positions, tnext in ref._first_windows(g, "base"):
+        mutated += p * _per_drop(g, columns, top, positions, tnext)
+    assert mutated != _paid_spin_mean(g)
+
+
+def _per_drop(g, columns, top, positions, tnext, won=0):
+    """The paid spin's expected sequence win with each drop multiplied by the bombs' value
+    law in its own window (the mutation), scatters left out."""
+    win, removed = ref.drop_win(g, columns, top)
+    if not win:
+        return Fraction(0)
+    m = ref.count_of(columns, top, "M")
+    factor = ref.mean(ref._value_laws(g, False, m)) if m else 1
+    total = win * factor
+    if won + 1 >= g.tumbles.max_drops:
+        return total
+    for q, cols, tp, pos, nxt in ref._refills(g, "base", columns, top, removed, positions,
+                                               tnext):
+        total += q * _per_drop(g, cols, tp, pos, nxt, won + 1)
+    return total
+
+
+def _paid_spin_mean(g) -> Fraction:
+    """The paid spin's expected sequence win (per sequence, the rule), scatters left out."""
+    total = Fraction(0)
+    for (win, m, _trig, _scat, _idx), p in ref.spin_outcomes(g).items():
+        total += p * win * (ref.mean(ref._value_laws(g, False, m)) if (win and m) else 1)
+    return total
