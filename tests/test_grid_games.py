@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import slotmath
+from slotmath.errors import GameFileError
 
 FIXTURES = "tests/data/grid"
 
@@ -537,3 +538,152 @@ def _paid_spin_mean(g) -> Fraction:
     for (win, m, _trig, _scat, _idx), p in ref.spin_outcomes(g).items():
         total += p * win * (ref.mean(ref._value_laws(g, False, m)) if (win and m) else 1)
     return total
+
+
+# -- bad input: one line naming the file and the key ------------------------------------------
+
+def _text(name: str) -> str:
+    with open(f"{FIXTURES}/{name}.toml") as f:
+        return f.read()
+
+
+BAD = {  # name: (fixture, old, new, the key path the error must name)
+    "rows_law": ("megaways_tiny", "rows = { heights = { 2 = 1, 3 = 2 } }",
+                 "rows = { min = 3, max = 2 }", "rows.max"),
+    "height_0": ("megaways_tiny", "rows = { heights = { 2 = 1, 3 = 2 } }",
+                 "rows = { heights = { 0 = 1 } }", "rows.heights.0"),
+    "pays_kind": ("anywhere_tiny", 'pays = "anywhere"', 'pays = "everywhere"', "pays"),
+    "min_size": ("cluster_tiny", "min_size = 3", "min_size = 1", "cluster.min_size"),
+    "adjacency": ("cluster_tiny", "min_size = 3", 'min_size = 3\nadjacency = "hex"',
+                  "cluster.adjacency"),
+    "pay_below_min_size": ("cluster_tiny", "min_size = 3", "min_size = 4", "symbols.A.pays"),
+    "unknown_key": ("cluster_tiny", "min_size = 3", "min_size = 3\nsize = 4", "cluster.size"),
+    "multiplier_symbol": ("bombs_tiny", 'symbol = "M"', 'symbol = "Q"', "multipliers.symbol"),
+    "multiplier_value": ("bombs_tiny", "values = { 2 = 3, 5 = 1 }", "values = { 0 = 3 }",
+                         "multipliers.values.0"),
+    "combine": ("bombs_tiny", 'combine = "add"', 'combine = "max"', "multipliers.combine"),
+    "refill_weights": ("random_tiny", "refill_weights.base", "#", "tumbles.refill_weights"),
+    "refill": ("cluster_tiny", 'refill = "strip"', 'refill = "gravity"', "tumbles.refill"),
+    "max_drops": ("cluster_tiny", 'refill = "strip"', 'refill = "strip"\nmax_drops = 0',
+                  "tumbles.max_drops"),
+    "wild_anywhere": ("anywhere_tiny", "X = {}", "X = {}\nW = { wild = true }", "symbols.W"),
+    "top_reel_span": ("megaways_tiny", "reels = [2, 2]", "reels = [2, 9]", "top_reel.reels[1]"),
+    "top_reel_anywhere": ("anywhere_tiny", "[reels]",
+                          '[top_reel]\nreels = [2, 2]\nstrips = { base = ["A", "B"] }\n\n[reels]',
+                          "top_reel"),
+    "method": ("anywhere_tiny", "[reels]", '[analysis]\nmethod = "fast"\n\n[reels]',
+               "analysis.method"),
+    "exact_limit": ("anywhere_tiny", "[reels]", "[analysis]\nexact_limit = 0\n\n[reels]",
+                    "analysis.exact_limit"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_input_is_one_line_naming_file_and_key(case):
+    fixture, old, new, key = BAD[case]
+    text = _text(fixture)
+    assert old in text
+    with pytest.raises(GameFileError) as err:
+        slotmath.loads_game(text.replace(old, new, 1), f"{case}.toml")
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith(f"{case}.toml: {key}: "), message
+
+
+def _big_tumble_game(tmp_path):
+    """A 6x5 pay-anywhere tumble game on 100-stop strips: 10^12 stop combinations."""
+    names = ["A", "B", "C", "D", "E", "S"]
+    reels = [[names[(7 * i + 3 * j + i * j) % 6] for i in range(100)] for j in range(6)]
+    text = (
+        'name = "Big Tumble"\npays = "anywhere"\nrows = 5\nbet = 1\n\n[symbols]\n'
+        + "".join(f"{n} = {{ pays = {{ 8 = 1, 10 = 3, 12 = 10 }} }}\n" for n in names[:5])
+        + 'S = { scatter = true, pays = { 4 = 3 } }\n\n[tumbles]\nrefill = "strip"\n\n'
+        + f"[reels]\nbase = {reels!r}\n".replace("'", '"'))
+    path = tmp_path / "big_tumble.toml"
+    path.write_text(text)
+    return path
+
+
+def test_exact_refused_up_front_in_one_line(tmp_path):
+    """Past the limit, method = "exact" is refused before anything is allocated, in one line
+    with the estimate and what to do instead; auto simulates and says why."""
+    from slotmath.features.grid import ExactRefused, plan
+    from slotmath.model.grid import with_settings
+
+    game = slotmath.load_game(_big_tumble_game(tmp_path))
+    with pytest.raises(ExactRefused) as err:
+        plan(with_settings(game, method="exact"))
+    message = str(err.value)
+    assert "\n" not in message
+    assert "Big Tumble: no exact analysis: exact analysis (enumeration) needs ~" in message
+    assert "over the limit of 2e+08" in message
+    assert '--method simulate' in message
+    auto = plan(game)
+    assert auto.method == "simulated"
+    assert "over the limit" in auto.why
+    # a small game within the limit is exact; one step of limit refuses it too
+    tiny = _load("cluster_tiny")
+    assert plan(tiny).method == "exact"
+    with pytest.raises(ExactRefused):
+        plan(with_settings(tiny, method="exact", exact_limit=1))
+
+
+def test_cli_refuses_exact_and_simulates_on_request(tmp_path, capsys):
+    from slotmath.cli import main
+
+    path = _big_tumble_game(tmp_path)
+    code = main(["analyze", str(path), "--method", "exact"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert str(path) in err and "no exact analysis" in err
+    code = main(["analyze", str(path), "--rounds", "65536", "--seed", "3"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "simulated" in out
+    assert "65,536" in out or "65536" in out
+
+
+# -- dead pays: the entries no drop of the round can show --------------------------------------
+
+def _anywhere_entries_shown(g) -> set:
+    """(symbol, listed count) of every pay-anywhere entry some drop pays, over every window of
+    every tumble sequence on the paid and the free reels (reference walk)."""
+    shown: set = set()
+
+    def walk(rs, columns, top, positions, nxt, won):
+        for name in ref._paying(g):
+            c = ref.count_of(columns, top, name)
+            reached = [k for k in g.symbols[name].pays if k <= c]
+            if reached:
+                shown.add((name, max(reached)))
+        win, removed = ref.drop_win(g, columns, top)
+        if not win or g.tumbles is None or won + 1 >= g.tumbles.max_drops:
+            return
+        for _q, cols, tp, pos, n in ref._refills(g, rs, columns, top, removed, positions, nxt):
+            walk(rs, cols, tp, pos, n, won + 1)
+
+    sets = {"base"} | ({g.free_spins.reels} if g.free_spins is not None else set())
+    for rs in sets:
+        for _p, columns, top, positions, _t in ref._first_windows(g, rs):
+            walk(rs, columns, top, positions, 0, 0)
+    return shown
+
+
+@pytest.mark.parametrize("name", ["anywhere_tiny", "bombs_tiny"])
+def test_dead_pays_of_a_grid_game_are_those_no_drop_shows(name):
+    """Dead pays of an exact grid game come from every drop of the paid and the free reels
+    (an entry only a tumble reaches is alive); a simulated one names none (it cannot know)."""
+    from slotmath.model.grid import with_settings
+    from slotmath.report.dead_pays import dead_pays
+
+    g = _bombs(False) if name == "bombs_tiny" else _load(name)
+    shown = _anywhere_entries_shown(g)
+    listed = {(n, c) for n in ref._paying(g) for c in g.symbols[n].pays}
+    dead = {(e["symbol"], e["count"]) for e in dead_pays(slotmath.analyze(g))
+            if e["kind"] == "pay"}
+    assert dead == listed - shown
+    if name == "bombs_tiny":
+        assert dead == {("A", 5), ("B", 6)}  # B x4 lands only after a tumble: alive
+    simulated = with_settings(g, method="simulate", rounds=1 << 16)
+    assert dead_pays(slotmath.analyze(simulated)) == []

@@ -335,6 +335,34 @@ class GridFigures:
         """Simulated rounds behind the simulated figures (None: none simulated)."""
         return None if self.simulation is None else self.simulation.rounds
 
+    @property
+    def shown_pays(self) -> frozenset | None:
+        """The pay-table entries some outcome of the round shows, as ``("pay", symbol,
+        count)`` with ``count`` the listed entry paid (every drop, the paid and the free
+        reels), for :mod:`slotmath.report.dead_pays`; None when that is not known exactly
+        (a simulated round, or an engine that keeps no per-drop hits: then no entry is named
+        dead). Scatter entries all count as shown: the spin laws keep the trigger's count,
+        not each scatter's."""
+        import numpy as np
+
+        g = self.game
+        sets = ["base"] + (["free"] if g.free_spins is not None else [])
+        if not all(k in self.laws for k in sets):
+            return None
+        out = {("scatter", n, c) for n in g.scatters for c in g.symbols[n].pays}
+        for key in sets:
+            law = self.laws[key]
+            for arr in (law.hits, law.later_hits):
+                for s, c in zip(*np.nonzero(arr)):
+                    name = law.model.names[s]
+                    if g.grid.pays == "ways":
+                        out.add(("pay", name, int(c)))
+                        continue
+                    reached = [k for k in g.symbols[name].pays if k <= c]
+                    if reached:
+                        out.add(("pay", name, max(reached)))
+        return frozenset(out)
+
     def part(self, name: str):
         """The figures of a part feature (``tumbles``, ``multiplier_symbols``)."""
         return PartFigures(self, name)
