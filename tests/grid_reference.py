@@ -70,7 +70,7 @@ def ways_win(game, columns, top) -> tuple[Fraction, set]:
                      if name == entry or (not wild_only and _sym(game, name).wild)]
             if j in top and (top[j] == entry or (not wild_only and _sym(game, top[j]).wild)):
                 cells.append((j, "top"))
-            count = sum(_sym(game, columns[j][r] if r != "top" else top[j]).multiplier
+            count = sum(_sym(game, col[r] if r != "top" else top[j]).multiplier
                         for (j, r) in cells)
             if count == 0:
                 break
@@ -115,7 +115,7 @@ def cluster_win(game, columns, diagonal=None) -> tuple[Fraction, set]:
     for entry in _paying(game):
         wild_only = _sym(game, entry).wild
 
-        def member(name):
+        def member(name, entry=entry, wild_only=wild_only):
             return name == entry or (not wild_only and _sym(game, name).wild)
 
         done = set()

@@ -76,8 +76,8 @@ def grid_summary_html(analysis) -> str:
     rows += [("hit frequency", _cell(a.hit_frequency, True)), ("SD (x bet)", _cell(a.std, False))]
     if f.simulation is not None:
         s = f.simulation
-        rows.append(("simulated", f"{s.rounds:,} rounds, seed {s.seed}, {s.seconds:.1f} s "
-                                  f"({s.rounds_per_second:,.0f} rounds/s)"))
+        rows.append(("simulated", (f"{s.rounds:,} rounds, seed {s.seed}, {s.seconds:.1f} s "
+                                   f"({s.rounds_per_second:,.0f} rounds/s)")))
     body = "".join(f"<tr><td>{k}</td><td>{v}</td></tr>" for k, v in rows)
     return f"<table>{body}</table>"
 
