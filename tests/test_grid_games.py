@@ -274,7 +274,8 @@ def grid_games(draw, kind=None, tumbles=None, multipliers=None, free_spins=None,
     size = (1, 3) if refill == "random" else (2, 4)
     data["reels"] = {"base": [_strip(draw, names, size) for _ in range(n)]}
     if kind == "ways" and refill != "random" and draw(st.booleans()):
-        data["top_reel"] = {"reels": [2, 2], "strips": {"base": _strip(draw, names, (2, 4))}}
+        data["top_reel"] = {"reels": [2, draw(st.integers(2, n))],
+                            "strips": {"base": _strip(draw, names, (2, 5))}}
     if tumbles:
         t = {"refill": refill, "max_drops": draw(st.integers(1, 2 if refill == "random" else 3)),
              "multiplier": {"start": draw(st.integers(1, 2)), "step": draw(st.integers(0, 2))}}

@@ -363,34 +363,48 @@ def _zero_weight(reels, tops, entries, pay, scatter_codes, model, n) -> int:
     caps = [int(np.nonzero(model.scatter_pay[q])[0].max()) if model.scatter_pay[q].any() else 0
             for q in scatter_codes]
     full = (1 << E) - 1
-    total = 0
-    for add, sadd, tw in tops:
-        # states: (running mask, scatter counts capped) -> weight
-        states = {(full, (0,) * len(caps)): tw}
-        for j, r in enumerate(reels):
-            c = r.counts + add[j]
-            present = (c > 0).astype(np.int64) @ (1 << np.arange(E, dtype=np.int64))
-            sc = np.minimum(r.scatters + sadd[j], np.array(caps, np.int64)) if caps else \
-                np.zeros((len(r.weight), 0), np.int64)
-            grouped: dict = {}
-            for key, w in zip(zip(present.tolist(), map(tuple, sc.tolist())), r.weight.tolist()):
-                grouped[key] = grouped.get(key, 0) + w
-            # an entry running over reels 1..j that stops here pays pay[e, j] (run j)
-            paying_stop = sum(1 << e for e, (s, _) in enumerate(entries) if j and pay[s, j])
-            nxt: dict = {}
-            for (mask, counts), w in states.items():
-                for (pres, add_counts), q in grouped.items():
-                    if (mask & ~pres) & paying_stop:
-                        continue
-                    key = (mask & pres, tuple(min(a + b, cap) for a, b, cap in
-                                              zip(counts, add_counts, caps)))
-                    nxt[key] = nxt.get(key, 0) + w * q
-            states = nxt
-        paying_end = sum(1 << e for e, (s, _) in enumerate(entries) if pay[s, n])
+    zero_caps = (0,) * len(caps)
+    paying_end = sum(1 << e for e, (s, _) in enumerate(entries) if pay[s, n])
+
+    def step(states: dict, j: int, add, sadd) -> dict:
+        r = reels[j]
+        c = r.counts + add
+        present = (c > 0).astype(np.int64) @ (1 << np.arange(E, dtype=np.int64))
+        sc = np.minimum(r.scatters + sadd, np.array(caps, np.int64)) if caps else \
+            np.zeros((len(r.weight), 0), np.int64)
+        grouped: dict = {}
+        for key, w in zip(zip(present.tolist(), map(tuple, sc.tolist())), r.weight.tolist()):
+            grouped[key] = grouped.get(key, 0) + w
+        # an entry running over reels 1..j that stops here pays pay[e, j] (run j)
+        paying_stop = sum(1 << e for e, (s, _) in enumerate(entries) if j and pay[s, j])
+        nxt: dict = {}
         for (mask, counts), w in states.items():
-            if mask & paying_end:
-                continue
-            if any(model.scatter_pay[q, c] for q, c in zip(scatter_codes, counts)):
-                continue
-            total += w
+            for (pres, add_counts), q in grouped.items():
+                if (mask & ~pres) & paying_stop:
+                    continue
+                key = (mask & pres, tuple(min(a + b, cap) for a, b, cap in
+                                          zip(counts, add_counts, caps)))
+                nxt[key] = nxt.get(key, 0) + w * q
+        return nxt
+
+    def walk(states: dict, j: int, group: list) -> int:
+        """The zero weight of the top-reel patterns in ``group`` (they agree on reels before
+        ``j``): each reel's step is taken once per distinct top cell it sees there."""
+        if j == n:
+            tw = sum(t[2] for t in group)
+            out = 0
+            for (mask, counts), w in states.items():
+                if mask & paying_end:
+                    continue
+                if any(model.scatter_pay[q, c] for q, c in zip(scatter_codes, counts)):
+                    continue
+                out += w
+            return out * tw
+        parts: dict = {}
+        for t in group:
+            parts.setdefault((t[0][j].tobytes(), t[1][j].tobytes()), []).append(t)
+        return sum(walk(step(states, j, part[0][0][j], part[0][1][j]), j + 1, part)
+                   for part in parts.values())
+
+    total = walk({(full, zero_caps): 1}, 0, list(tops))
     return total
