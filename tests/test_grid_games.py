@@ -688,3 +688,26 @@ def test_dead_pays_of_a_grid_game_are_those_no_drop_shows(name):
         assert dead == {("A", 5), ("B", 6)}  # B x4 lands only after a tumble: alive
     simulated = with_settings(g, method="simulate", rounds=1 << 16)
     assert dead_pays(slotmath.analyze(simulated)) == []
+
+
+# -- the worked examples (docs/examples: simulated, too slow to join every bundled suite) ---
+
+EXAMPLES = {"megaways_bonanza": "the drop multiplier carries over free spins",
+            "sugar_tumble": "accumulates over free spins",
+            "cluster_crush": "over the limit"}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_worked_examples_plan_and_simulate(name):
+    """Each worked game loads, states why it is simulated before anything is allocated, and
+    plays a short seeded run whose RTP interval holds its first-drop component's."""
+    from slotmath.features.grid import plan
+    from slotmath.simulate.grid import simulate_grid
+
+    game = slotmath.load_game(f"docs/examples/{name}.toml")
+    p = plan(game)
+    assert p.method == "simulated"
+    assert EXAMPLES[name] in p.why, p.why
+    sim = simulate_grid(game, rounds=8192, block=4096, seed=1)
+    assert sim.rounds == 8192
+    assert 0 < float(sim.components["first"]) <= float(sim.rtp) + 4 * sim.rtp.std_error
