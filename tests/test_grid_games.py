@@ -572,6 +572,8 @@ BAD = {  # name: (fixture, old, new, the key path the error must name)
     "top_reel_anywhere": ("anywhere_tiny", "[reels]",
                           '[top_reel]\nreels = [2, 2]\nstrips = { base = ["A", "B"] }\n\n[reels]',
                           "top_reel"),
+    "pay_decimals": ("anywhere_tiny", "A = { pays = { 3 = 1, 5 = 4 } }",
+                     "A = { pays = { 3 = 1.0000000001, 5 = 4 } }", "symbols.A.pays.3"),
     "method": ("anywhere_tiny", "[reels]", '[analysis]\nmethod = "fast"\n\n[reels]',
                "analysis.method"),
     "exact_limit": ("anywhere_tiny", "[reels]", "[analysis]\nexact_limit = 0\n\n[reels]",

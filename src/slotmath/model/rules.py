@@ -680,6 +680,28 @@ def _grid_symbols(game) -> dict[str, str]:
     return out
 
 
+#: the finest common unit of a grid game's pays (credits per total bet): the engines and the
+#: simulator count credits in 64-bit integers, summed over drops and multiplied
+GRID_MAX_UNIT = 10**9
+
+
+def _check_grid_credits(game) -> None:
+    """A grid game's pays (in total bets: per way over the bet for ways) share a unit of at
+    most :data:`GRID_MAX_UNIT` per bet: decimals like 3.8181818181818183 would overflow the
+    engines' 64-bit credits."""
+    import math
+
+    unit = 1
+    for name, sym in game.symbols.items():
+        per = game.bet if (game.grid.pays == "ways" and not sym.scatter) else 1
+        for c, p in sym.pays.items():
+            unit = math.lcm(unit, (Fraction(p) / per).denominator)
+            if unit > GRID_MAX_UNIT:
+                raise RuleError(f"symbols.{name}.pays.{c}", f"{float(p)} makes the pays' common unit "
+                                f"1/{unit:,} of a bet, finer than 1/{GRID_MAX_UNIT:,}: credits "
+                                "would overflow 64 bits; give pays with fewer decimals")
+
+
 def check_grid_in_game(game) -> None:
     """What a grid game's parts name and need of each other: its reels, pays and symbols, the
     top reel's strips, tumbles' refill tables, multiplier symbols, and free spins that end."""
@@ -698,6 +720,7 @@ def check_grid_in_game(game) -> None:
     kinds = _grid_symbols(game)
     if not any(k == "pays" for k in kinds.values()):
         raise RuleError("symbols", "no symbol pays: give at least one symbol pays")
+    _check_grid_credits(game)
     for name, s in game.symbols.items():
         where = f"symbols.{name}"
         if s.bonus:
