@@ -97,10 +97,41 @@ def megaways_exact() -> None:
           f"{float(prog.mean_bets):.6%}; {load()}")
 
 
+def tumble_exact(stops: int) -> None:
+    """The whole-round enumeration of a 5x3 pay-anywhere tumble game (strip refill) with
+    ``stops`` seeded stops per reel: its estimate and its measured time."""
+    import numpy as np
+
+    from slotmath.io.toml_loader import game_from_dict
+
+    rng = np.random.default_rng(5)
+    names = ["A", "B", "C", "D", "X"]
+    game = game_from_dict({
+        "name": f"tumble 5x3 {stops}", "pays": "anywhere", "rows": 3, "bet": 1,
+        "symbols": {"A": {"pays": {"5": 2, "7": 10}}, "B": {"pays": {"5": 1, "7": 5}},
+                    "C": {"pays": {"6": 1}}, "D": {"pays": {"6": 1}}, "X": {}},
+        "tumbles": {"refill": "strip"},
+        "reels": {"base": [[names[i] for i in rng.integers(0, 5, stops)] for _ in range(5)]}},
+        "bench")
+    p = plan(game)
+    t = time.perf_counter()
+    a = slotmath.analyze(game)
+    rtp = a.rtp
+    took = time.perf_counter() - t
+    print(f"== 5x3 pay-anywhere tumble game, {stops} stops per reel ({stops ** 5:,} stop "
+          f"combinations): {p.text()}; exact {a.exact}, RTP {float(rtp):.6f}, {took:.1f} s "
+          f"wall; {load()}")
+
+
 def main() -> None:
     a = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a.add_argument("--rounds", type=int, default=500_000)
+    a.add_argument("--tumble-stops", type=int, default=None, metavar="N",
+                   help="also time the exact enumeration of a 5x3 tumble game of N stops "
+                        "(31 took 57 s at load 4.5)")
     args = a.parse_args()
+    if args.tumble_stops:
+        tumble_exact(args.tumble_stops)
     megaways_exact()
     examples(args.rounds)
 
