@@ -713,3 +713,22 @@ def test_worked_examples_plan_and_simulate(name):
     sim = simulate_grid(game, rounds=8192, block=4096, seed=1)
     assert sim.rounds == 8192
     assert 0 < float(sim.components["first"]) <= float(sim.rtp) + 4 * sim.rtp.std_error
+
+
+def test_report_of_a_simulated_grid_game():
+    """The workbook and the HTML of a simulated grid game are written (the generic win-size
+    chart read the round's law, which a simulated round has not: an internal error), with the
+    owner's own win sizes and their intervals instead."""
+    from slotmath.model.grid import with_settings
+    from slotmath.report.charts import chart_images
+    from slotmath.report.html import html_text
+    from slotmath.report.sheets import par_sheets
+    from slotmath.report.workbook import workbook_bytes
+
+    a = slotmath.analyze(with_settings(_bombs(True), rounds=1 << 16))
+    sheets, charts = par_sheets(a), chart_images(a)
+    titles = [c.title for c in charts]
+    assert "Win sizes" not in titles and "Win distribution" not in titles
+    assert "Grid: win sizes" in titles
+    assert workbook_bytes(a, charts, sheets)[:2] == b"PK"
+    assert "simulated" in html_text(a, charts, sheets)

@@ -72,14 +72,14 @@ def chart_images(analysis) -> list[Chart]:
     from slotmath import plot
 
     a = analysis
+    known = _distribution_known(a)  # else the feature playing the round draws what it knows
     charts = []
-    if _distribution_known(a):  # else the feature playing the round draws what it knows
+    if known:
         charts.append(_render("Win distribution",
                               lambda ax: plot.plot_win_distribution(a, ax, bins=WIN_BINS)))
-    charts += [
-        _render("RTP breakdown", lambda ax: plot.plot_rtp_breakdown(a, ax)),
-        _render("Win sizes", lambda ax: plot.plot_win_sizes(a, ax)),
-    ]
+    charts.append(_render("RTP breakdown", lambda ax: plot.plot_rtp_breakdown(a, ax)))
+    if known:  # win sizes read the round's law
+        charts.append(_render("Win sizes", lambda ax: plot.plot_win_sizes(a, ax)))
     for f in a.declared:
         made = hook(f, "charts")
         if made is not None:
