@@ -33,6 +33,7 @@ from slotmath.features.compose import RoundLaw
 from slotmath.features.composition import Composition
 from slotmath.model.game import Game
 from slotmath.stats import par
+from slotmath.stats.estimate import root
 
 __all__ = ["Analysis", "analyze"]
 
@@ -146,7 +147,7 @@ class Analysis:
     def std(self) -> float:
         """SD of the round win in total bets (with stationary features: of the round with
         every driver event paying its own prize)."""
-        return self.round.std if self._owned is None else float(self.variance) ** 0.5
+        return self.round.std if self._owned is None else root(self.variance)
 
     @cached_property
     def std_total(self) -> float:

@@ -59,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--progress", action="store_true",
                    help="show a progress bar of the full-cycle enumeration (without it, a bar "
                         "of the analysis' stages appears when it takes over 2 s)")
+    _settings_arguments(a)
     s = sub.add_parser("simulate", help="seeded Monte Carlo cross-check")
     s.add_argument("file", help=FILE_HELP)
     s.add_argument("--spins", type=_whole_number, required=True, metavar="N",
@@ -81,6 +82,47 @@ def _parser() -> argparse.ArgumentParser:
     _player_parser(sub)
     _publish_parsers(sub)
     return p
+
+
+def _settings_arguments(a) -> None:
+    """The options that set a game's [analysis] (games whose exact analysis may be out of
+    reach: exact within a limit, else a simulated PAR sheet)."""
+    a.add_argument("--method", choices=("auto", "exact", "simulate"), default=None,
+                   help="auto: exact when the up-front estimate is within the limit, else "
+                        "simulated; exact: exact or refused; simulate (default: the file's)")
+    a.add_argument("--exact-limit", type=_whole_number, default=None, metavar="N",
+                   help="the most steps the exact engine may be estimated to take")
+    a.add_argument("--accuracy", default=None, metavar="X",
+                   help="simulated PAR: the RTP's 95%% half-width in total bets, e.g. 0.001")
+    a.add_argument("--rounds", type=_whole_number, default=None, metavar="N",
+                   help="simulated PAR: play exactly N rounds (instead of --accuracy)")
+    a.add_argument("--seed", type=_whole_number, default=None, metavar="S",
+                   help="simulated PAR: the seed (the same on any number of cores)")
+
+
+def _with_settings(game, args):
+    """``game`` with the [analysis] options given on the command line (a note when the game
+    reads none: its analysis is exact as it stands)."""
+    from fractions import Fraction
+
+    from slotmath.model.grid import with_settings
+
+    changes = {k: getattr(args, k) for k in ("method", "exact_limit", "rounds", "seed")
+               if getattr(args, k) is not None}
+    if args.accuracy is not None:
+        try:
+            changes["accuracy"] = Fraction(args.accuracy)
+        except (ValueError, ZeroDivisionError):
+            raise GameFileError(None, "--accuracy", f"must be a number > 0 like 0.001, got "
+                                                    f"{args.accuracy!r}") from None
+    if not changes:
+        return game
+    changed = with_settings(game, **changes)
+    if changed is game:
+        print(f"slotmath: note: {', '.join('--' + k.replace('_', '-') for k in changes)} "
+              f"changes nothing for {game.name}: its analysis is exact as it stands",
+              file=sys.stderr)
+    return changed
 
 
 def _workbench_parser(sub) -> None:
@@ -370,6 +412,10 @@ def _analyze(args) -> int:
     from slotmath import report
 
     game = _coin_value(slotmath.load_game(args.file), args.coin_value)
+    try:
+        game = _with_settings(game, args)
+    except ValueError as err:  # a rule of the settings
+        raise GameFileError(args.file, "analysis", str(err)) from None
     level = _level(game, args.bet_level, args.file)
     bar = _ProgressBar() if args.progress else None
     analysis = slotmath.analyze(game, level, progress=bar)

@@ -37,6 +37,8 @@ The kinds, and what ``build`` returns (:mod:`slotmath.features.composition` comp
   bauble conveyor): ``build(game, level)`` as ``stationary``, with ``driven_by`` None.
 * ``operation``: acts on the round's win distribution (the max-win cap):
   ``build(composition)`` gives figures with ``effect``, ``error`` and ``exact``.
+* ``part``: a mechanic played inside the round of the game's ``owner`` (a grid game's tumbles
+  and multiplier symbols): it builds nothing; ``result`` reads its figures off the owner's.
 
 Features receive a :class:`Context` (game, bet level, pay model, cached outcome tables) or the
 generic :class:`~slotmath.features.composition.Composition`, never an analysis, so nothing
@@ -119,6 +121,7 @@ class Kind(enum.Enum):
     STATIONARY = "stationary"
     OWNER = "owner"
     OPERATION = "operation"
+    PART = "part"
 
 
 def _no_marks(game: Game) -> tuple[Mark, ...]:
@@ -134,7 +137,8 @@ class Feature:
     what ``count`` of ``symbol`` in the paid spin's window awards (a round feature started by
     a scatter count: the spins), for the scatter table. ``replaces`` (kind ``outcome``): the
     round features whose rounds it builds itself on its own tables (``build_round(game,
-    spin)``, with its own ``marks``), e.g. free spins that carry a cascade multiplier.
+    spin)``, with its own ``marks``), e.g. free spins that carry a cascade multiplier;
+    (kind ``owner``) the features it plays inside its own round, which are then not declared.
     ``fast(game)``: a declared fast stand-in of a game whose exact analysis is slow (None:
     the game is quick as it is), for the workbench's panels, which say that they use it.
     """

@@ -74,7 +74,12 @@ class Composition:
     @cached_property
     def window(self):
         """The paid spin's own pays (:class:`slotmath.features.pays.Window`), from the
-        outcome feature when the game has one."""
+        outcome feature when the game has one, or from the figures of the feature that plays
+        the whole round when they hold one."""
+        if self.outcome is None and self.owner is not None:
+            held = getattr(self.stationary[self.owner.name], "window", None)
+            if held is not None:
+                return held
         owner = self.outcome or self.of_kind(Kind.PAYS)[0]
         return owner.window(self.context)
 
@@ -172,7 +177,17 @@ class Composition:
 
     @cached_property
     def base_table(self) -> MarkedTable:
-        """Exact (marks..., credits) weights of the paid spin's window (no spin feature)."""
+        """Exact (marks..., credits) weights of the paid spin's window (no spin feature); for
+        a game whose owner plays the round, the owner's when its figures hold one (raising
+        NotImplementedError, said so, when they hold None: e.g. a simulated round)."""
+        if self.owner is not None:
+            figures = self.stationary[self.owner.name]
+            if hasattr(figures, "base_table"):
+                if figures.base_table is None:
+                    raise NotImplementedError(
+                        f"{self.game.name}: the paid spin's full cycle is not computed: "
+                        f"{self.owner.title.lower()} analysed by simulation")
+                return figures.base_table
         return self.context.table("base", self.marks)
 
     @cached_property
@@ -218,10 +233,10 @@ class Composition:
         if self.owner is not None:
             figures = self.stationary[self.owner.name]
             if getattr(figures, "distribution", None) is None:
-                raise NotImplementedError(
+                raise NotImplementedError(getattr(figures, "no_distribution", None) or (
                     f"the round distribution is not computed for a game whose "
                     f"{self.owner.title.lower()} plays the whole round (persistent-state): "
-                    f"its figures are analysis.features[{self.owner.name!r}]")
+                    f"its figures are analysis.features[{self.owner.name!r}]"))
             return figures.distribution
         return self.distribution_of(self.round)
 
@@ -233,26 +248,29 @@ class Composition:
     # -- the RTP ----------------------------------------------------------------------
     @cached_property
     def exact(self) -> bool:
-        """Whether the RTP and every component are exact fractions."""
+        """Whether the RTP and every component are exact fractions (an owner's figures say
+        so by ``round_exact``; without it, an owner's are not)."""
+        if self.owner is not None:
+            return bool(getattr(self.stationary[self.owner.name], "round_exact", False))
         return (not self.stationary_built and all(op.exact for op in self.operations.values())
                 and all(getattr(f, "exact", True) for f in self.round.features))
 
     @cached_property
     def rtp(self) -> Fraction | float:
+        if self.owner is not None:
+            return self.stationary[self.owner.name].rtp
         effect = sum((op.effect for op in self.operations.values()), Fraction(0))
         if self.exact:
             return self.round.mean - effect
-        if self.owner is not None:
-            return self.stationary[self.owner.name].rtp
         long_run = sum(f.rtp - f.replaced for f in self.stationary.values())
         return float(self.round.mean) + long_run - float(effect)
 
     @cached_property
     def rtp_error(self) -> float:
+        if self.owner is not None:
+            return 0.0 if self.exact else self.stationary[self.owner.name].error
         if self.exact:
             return 0.0
-        if self.owner is not None:
-            return self.stationary[self.owner.name].error
         error = sum(f.error for f in self.stationary.values())
         error += sum(op.error for op in self.operations.values())
         error += sum(getattr(self.results[f.name], "error", 0.0)

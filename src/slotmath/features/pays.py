@@ -61,6 +61,8 @@ class Window:
     pays: tuple[PayRow, ...]
     scatters: tuple[ScatterRow, ...]
     direct: DirectResult | None = None  # the direct method's result (a plain game)
+    title: str | None = None  # the pay table's title where it is not the plain game's
+    note: str | None = None  # what its rows count, where it is not the plain game's
 
     @cached_property
     def hit_counts(self) -> bool:

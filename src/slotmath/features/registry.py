@@ -18,20 +18,25 @@ True
 from __future__ import annotations
 
 from slotmath.features import (
+    anywhere,
     bonus_wheel,
     cap,
     cascades,
+    cluster,
     collector,
     conveyor,
     expanding_symbol,
     free_spins,
     hold_and_win,
     jackpots,
+    megaways,
     modifiers,
+    multiplier_symbols,
     pays,
     sticky_wilds,
+    tumbles,
 )
-from slotmath.features.base import Feature
+from slotmath.features.base import Feature, Kind
 from slotmath.model.game import Game
 
 __all__ = ["REGISTRY", "declared", "feature"]
@@ -48,13 +53,21 @@ REGISTRY: tuple[Feature, ...] = (
     hold_and_win.FEATURE,
     jackpots.FEATURE,
     conveyor.FEATURE,
+    megaways.FEATURE,
+    anywhere.FEATURE,
+    cluster.FEATURE,
+    tumbles.FEATURE,
+    multiplier_symbols.FEATURE,
     cap.FEATURE,
 )
 
 
 def declared(game: Game, registry: tuple[Feature, ...] | None = None) -> tuple[Feature, ...]:
-    """The features ``game`` has, in registry order."""
-    return tuple(f for f in (REGISTRY if registry is None else registry) if f.present(game))
+    """The features ``game`` has, in registry order; a feature that a present owner plays
+    inside its own round (its ``replaces``) is the owner's, not declared on its own."""
+    present = [f for f in (REGISTRY if registry is None else registry) if f.present(game)]
+    played = {name for f in present if f.kind is Kind.OWNER for name in f.replaces}
+    return tuple(f for f in present if f.name not in played)
 
 
 def feature(name: str) -> Feature:

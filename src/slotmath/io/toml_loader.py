@@ -44,6 +44,8 @@ TOP_KEYS = {
     "groups", "reels", "free_spins", "bonus_wheel", "coin_value", "currency", "max_win",
     "jackpots", "cascades", "bonus_symbols", "random_wilds", "conveyor", "target_rtp",
     "hold_and_win", "modifiers", "line_multipliers",
+    # grid games (slotmath.io.grid_loader)
+    "pays", "cluster", "top_reel", "tumbles", "multipliers", "analysis",
 }
 RANDOM_WILD_KEYS = {"symbol", "weights"}
 CONVEYOR_KEYS = {"wheel", "empty_weight", "surprise", "consume_on_activation", "reset",
@@ -333,9 +335,14 @@ class _Builder:
             self.fail("reels.base", "missing: the base game's reel set, base = [[...], ...]")
         n_reels = self._n_reels(reels_table)
 
+        from slotmath.io.grid_loader import GridReader, is_grid, read_analysis
+
+        grid = GridReader(self, d, n_reels) if is_grid(d) else None
+        if grid is not None:
+            grid.read()
         if "rows" not in d:
             self.fail("rows", "missing: rows per reel (a number, or a list with one per reel)")
-        rows = self._rows(d["rows"], n_reels)
+        rows = grid.rows if grid is not None else self._rows(d["rows"], n_reels)
         if "bet" not in d:
             self.fail("bet", "missing: the total bet in coins at bet level 1, e.g. bet = 20")
         bet = self._int(d["bet"], "bet", 1)
@@ -343,15 +350,19 @@ class _Builder:
 
         has_lines = "paylines" in d
         has_ways = self._bool(d["ways"], "ways") if "ways" in d else False
-        if has_lines and has_ways:
+        if grid is not None:
+            has_lines = has_ways = False  # a grid game's pays (ways included) are its grid's
+        elif has_lines and has_ways:
             self.fail("paylines", "a game has either paylines or ways = true, not both: "
                                   "remove one")
-        if not has_lines and not has_ways:
+        if not has_lines and not has_ways and grid is None:
             self.fail("paylines", "missing: give paylines = [[...], ...] (a lines game) or "
                                   "ways = true (a ways game)")
         paylines = self._paylines(d["paylines"], rows) if has_lines else None
 
-        symbols = self._symbols(d.get("symbols"), n_reels, bet_levels, sum(rows))
+        window = sum(rows) if grid is None else grid.window
+        symbols = self._symbols(d.get("symbols"), n_reels, bet_levels, window,
+                                None if grid is None else grid.pay_limit)
         groups = self._groups(d.get("groups", {}), symbols, n_reels, bet_levels)
         self._check_multipliers(symbols, groups)
         reel_sets = {}
@@ -359,7 +370,9 @@ class _Builder:
             reel_sets[set_name] = self._reel_set(set_name, reels, symbols, n_reels)
         free_spins = None
         if "free_spins" in d:
-            free_spins = self._free_spins(d["free_spins"], symbols, reel_sets, sum(rows))
+            free_spins = self._free_spins(d["free_spins"], symbols, reel_sets, window)
+        grid_parts = (grid.finish(symbols, reel_sets) if grid is not None
+                      else {"analysis": read_analysis(self, d)})
         bonus_wheel = None
         if "bonus_wheel" in d:
             if paylines is None:
@@ -398,7 +411,6 @@ class _Builder:
             rows=rows,
             bet=bet,
             paylines=paylines,
-            ways=has_ways,
             symbols=_frozen_map(symbols),
             groups=_frozen_map(groups),
             reel_sets=_frozen_map(reel_sets),
@@ -418,6 +430,8 @@ class _Builder:
             hold_and_win=hold_and_win,
             modifiers=modifiers,
             line_multipliers=line_multipliers,
+            ways=has_ways or (grid is not None and grid.kind == "ways"),
+            **grid_parts,
         )
         return game
 
@@ -490,7 +504,8 @@ class _Builder:
             out[level] = _frozen_map(counts)
         return _frozen_map(out)
 
-    def _symbols(self, table: Any, n_reels: int, bet_levels, window: int) -> dict[str, Symbol]:
+    def _symbols(self, table: Any, n_reels: int, bet_levels, window: int,
+                 pay_limit: tuple[int, str] | None = None) -> dict[str, Symbol]:
         if table is None:
             self.fail("symbols", "missing: declare every symbol under [symbols], "
                                  "e.g. A = { pays = { 3 = 10 } }")
@@ -516,7 +531,7 @@ class _Builder:
             if scatter:
                 limit, limit_what = window, "positions in the window"
             else:
-                limit, limit_what = n_reels, "reels"
+                limit, limit_what = pay_limit or (n_reels, "reels")
             pays = self._count_table(spec.get("pays", {}), (*where, "pays"), limit, limit_what)
             if bonus and pays:
                 self.fail(f"{key}.pays", "a bonus symbol pays nothing on its own: remove pays "

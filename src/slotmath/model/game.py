@@ -20,6 +20,7 @@ from types import MappingProxyType
 from slotmath.model import rules
 from slotmath.model.cascades import BonusSymbols, Cascades, MultiplierRule
 from slotmath.model.free_spin_state import Collector, ExpandingSymbol, StickyWilds
+from slotmath.model.grid import AnalysisSettings, Grid, MultiplierSymbols, Tumbles
 from slotmath.model.hold_and_win import HoldAndWin
 from slotmath.model.modifiers import Modifiers
 from slotmath.model.persistent import Conveyor, RandomWilds
@@ -395,7 +396,8 @@ def _by_count(table: Mapping[int, object], count: int):
 class Game:
     """A whole game definition.
 
-    Exactly one of ``paylines`` (lines game) and ``ways`` (ways game) is set.
+    Exactly one of ``paylines`` (lines game) and ``ways`` (ways game) is set, or ``grid``
+    (a grid game: Megaways ways, pay anywhere or clusters; its ``rows`` are each reel's most).
     """
 
     name: str
@@ -425,6 +427,12 @@ class Game:
     # how the multipliers of a line's run combine: "multiply" (x2 and x3 pay x6) or "add"
     # (x2 and x3 pay x5; a run without a multiplier symbol pays x1)
     line_multipliers: str = "multiply"
+    # grid games (slotmath.model.grid): how the window pays (Megaways heights, anywhere,
+    # clusters), tumbles, multiplier symbols, and how the game is analysed
+    grid: Grid | None = None
+    tumbles: Tumbles | None = None
+    multipliers: MultiplierSymbols | None = None
+    analysis: AnalysisSettings | None = None
 
     def __post_init__(self):
         rules.check_game(self)

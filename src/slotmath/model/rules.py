@@ -753,13 +753,251 @@ def check_cascades_in_game(game) -> None:
                 raise RuleError(f"{where}.split", "splitting multiplies ways: it needs a ways "
                                                   "game (ways = true)")
     fs = game.free_spins
-    if fs is not None and c is None:
+    if fs is not None and c is None and getattr(game, "grid", None) is None:
         if fs.retrigger_awards is not None and fs.plain:  # (the stateful chain honours it)
             raise RuleError("free_spins.retrigger_awards", "is honoured by the cascade engine "
                             "only: give awards for retriggers, or add [cascades]")
         if not fs.scatter_pays:
             raise RuleError("free_spins.scatter_pays", "is honoured by the cascade engine only: "
                             "remove it, or add [cascades]")
+
+
+# -- grid games: Megaways, pay anywhere, clusters, tumbles, multiplier symbols ---------------------
+#: the tallest reel a height law may give (rows)
+MAX_HEIGHT = 12
+
+
+def check_height_law(law) -> None:
+    """A reel's law of heights: heights 1..MAX_HEIGHT with whole weights >= 0, not all zero."""
+    if not law.weights:
+        raise RuleError(None, "must give at least one height with a weight, like { 2 = 1, 7 = 1 }")
+    for h, w in law.weights.items():
+        if isinstance(h, bool) or not isinstance(h, numbers.Integral) or not 1 <= h <= MAX_HEIGHT:
+            raise RuleError(f"{h}", f"a height is a whole number of rows from 1 to {MAX_HEIGHT}",
+                            h)
+        check_whole(w, f"{h}", 0)
+    if not any(law.weights.values()):
+        raise RuleError(None, "all weights are zero: at least one height needs a weight > 0")
+
+
+def check_top_reel(top) -> None:
+    """The reels a top reel covers: 1 <= first <= last (the game checks last against its
+    reels and its strips against its symbols and reel sets)."""
+    check_whole(top.first, "reels[0]", 1)
+    check_whole(top.last, "reels[1]", top.first)
+    if not top.strips:
+        raise RuleError("strips", "must give the top reel's strip for each reel set, like "
+                                  'strips = { base = ["A", "B", ...] }')
+
+
+def check_grid(grid) -> None:
+    """How a grid pays: a known kind, a height law per reel, a top reel only over the middle
+    reels of a ways game, a cluster size >= 2 and a known adjacency."""
+    from slotmath.model.grid import ADJACENCY, GRID_PAYS
+
+    if grid.pays not in GRID_PAYS:
+        raise RuleError("pays", f"must be one of {', '.join(map(repr, GRID_PAYS))}", grid.pays)
+    if not grid.heights:
+        raise RuleError("rows", "a grid needs at least one reel")
+    if grid.top_reel is not None:
+        if grid.pays != "ways":
+            raise RuleError("top_reel", "a top reel adds cells to the ways of the reels below "
+                                        "it: it needs ways = true")
+        if grid.top_reel.last > grid.n_reels:
+            raise RuleError("top_reel.reels", f"covers reels {grid.top_reel.first} to "
+                            f"{grid.top_reel.last} but the game has {grid.n_reels}")
+    if grid.pays in ("anywhere", "cluster") and grid.varies:
+        raise RuleError("rows", f"a {grid.pays} game has fixed rows per reel (random heights "
+                                "are for ways games)")
+    if grid.pays == "cluster":
+        check_whole(grid.cluster_size, "cluster.min_size", 2)
+        if len(set(grid.max_rows)) != 1:
+            raise RuleError("rows", "a cluster game is a rectangle: every reel has the same rows",
+                            list(grid.max_rows))
+    if grid.adjacency not in ADJACENCY:
+        raise RuleError("cluster.adjacency", "must be \"orthogonal\" (cells sharing a side) or "
+                                             "\"diagonal\" (corners too)", grid.adjacency)
+
+
+def check_tumbles(t) -> None:
+    """A tumble's refill mode and weight tables, its multiplier rules and its drop limit."""
+    from slotmath.model.grid import REFILLS
+
+    if t.refill not in REFILLS:
+        raise RuleError("refill", 'must be "strip" (the strip above the window) or "random" '
+                                  "(drawn from refill_weights)", t.refill)
+    if t.refill == "random" and not t.refill_weights:
+        raise RuleError("refill_weights", 'missing: refill = "random" draws each new symbol '
+                                          "from a weight table per reel: give "
+                                          "[tumbles.refill_weights] base = [{...}, ...]")
+    for set_name, tables in t.refill_weights.items():
+        for i, table in enumerate(tables):
+            check_refill_table(table, f"refill_weights.{set_name}[{i}]")
+    check_whole(t.max_drops, "max_drops", 1)
+
+
+def check_multiplier_symbols(m) -> None:
+    """A multiplier symbol's value law(s) and how its values combine."""
+    for name, table in (("values", m.values), ("free_values", m.free_values)):
+        if table is None:
+            continue
+        if not table:
+            raise RuleError(name, "must give at least one value with a weight, like "
+                                  "{ 2 = 10, 5 = 3, 100 = 1 }")
+        for v, w in table.items():
+            check_whole(v, f"{name}.{v}", 1)
+            check_whole(w, f"{name}.{v}", 0)
+        if not any(table.values()):
+            raise RuleError(name, "all weights are zero: at least one value needs a weight > 0")
+    if m.combine not in ("add", "multiply"):
+        raise RuleError("combine", 'must be "add" (values add up) or "multiply" (they '
+                                   "multiply)", m.combine)
+
+
+def check_analysis_settings(s) -> None:
+    """How a grid game is analysed: a known method, a positive limit, accuracy and rounds."""
+    from slotmath.model.grid import METHODS
+
+    if s.method not in METHODS:
+        raise RuleError("method", f"must be one of {', '.join(map(repr, METHODS))}", s.method)
+    check_whole(s.exact_limit, "exact_limit", 1)
+    if not s.accuracy > 0:
+        raise RuleError("accuracy", "must be > 0 (the RTP's 95% half-width in total bets, like "
+                                    "0.001)", s.accuracy)
+    if s.rounds is not None:
+        check_whole(s.rounds, "rounds", 1)
+    check_whole(s.seed, "seed", 0)
+
+
+def _grid_symbols(game) -> dict[str, str]:
+    """What each symbol is to a grid game: "pays", "wild", "scatter", "multiplier", "blank"."""
+    out = {}
+    m = game.multipliers
+    for name, s in game.symbols.items():
+        if m is not None and name == m.symbol:
+            out[name] = "multiplier"
+        elif s.wild:
+            out[name] = "wild"
+        elif s.scatter:
+            out[name] = "scatter"
+        elif s.pays or s.level_pays:
+            out[name] = "pays"
+        else:
+            out[name] = "blank"
+    return out
+
+
+#: the finest common unit of a grid game's pays (credits per total bet): the engines and the
+#: simulator count credits in 64-bit integers, summed over drops and multiplied
+GRID_MAX_UNIT = 10**9
+
+
+def _check_grid_credits(game) -> None:
+    """A grid game's pays (in total bets: per way over the bet for ways) share a unit of at
+    most :data:`GRID_MAX_UNIT` per bet: decimals like 3.8181818181818183 would overflow the
+    engines' 64-bit credits."""
+    import math
+
+    unit = 1
+    for name, sym in game.symbols.items():
+        per = game.bet if (game.grid.pays == "ways" and not sym.scatter) else 1
+        for c, p in sym.pays.items():
+            unit = math.lcm(unit, (Fraction(p) / per).denominator)
+            if unit > GRID_MAX_UNIT:
+                raise RuleError(f"symbols.{name}.pays.{c}", f"{float(p)} makes the pays' common unit "
+                                f"1/{unit:,} of a bet, finer than 1/{GRID_MAX_UNIT:,}: credits "
+                                "would overflow 64 bits; give pays with fewer decimals")
+
+
+def check_grid_in_game(game) -> None:
+    """What a grid game's parts name and need of each other: its reels, pays and symbols, the
+    top reel's strips, tumbles' refill tables, multiplier symbols, and free spins that end."""
+    g = game.grid
+    if g is None:
+        for key in ("tumbles", "multipliers", "analysis"):
+            if getattr(game, key, None) is not None:
+                raise RuleError(key, "is for grid games: give pays = \"anywhere\" or "
+                                     "\"cluster\", or rows as a law of heights (Megaways)")
+        return
+    if g.n_reels != game.n_reels:
+        raise RuleError("rows", f"gives {g.n_reels} reels but the base reel set has "
+                                f"{game.n_reels}")
+    if game.groups:
+        raise RuleError("groups", "a grid game pays symbols, not groups: remove [groups]")
+    kinds = _grid_symbols(game)
+    if not any(k == "pays" for k in kinds.values()):
+        raise RuleError("symbols", "no symbol pays: give at least one symbol pays")
+    _check_grid_credits(game)
+    for name, s in game.symbols.items():
+        where = f"symbols.{name}"
+        if s.bonus:
+            raise RuleError(where, "bonus symbols are for [cascades] and hold & win: a grid game "
+                                   "has wilds, scatters and multiplier symbols")
+        if s.multiplier != 1 and g.pays != "ways":
+            raise RuleError(f"{where}.multiplier", "a symbol counting several ways needs a ways "
+                                                   "game: use [multipliers] symbols instead")
+        if s.wild and g.pays == "anywhere":
+            raise RuleError(where, "a pay-anywhere game has no wilds (a wild would count for "
+                                   "every symbol at once): remove wild = true")
+        if s.wild and s.substitutes is not None:
+            raise RuleError(f"{where}.substitutes", "a grid game's wild stands in for every "
+                                                    "paying symbol: remove substitutes")
+        if g.pays == "cluster" and kinds[name] in ("pays", "wild"):
+            small = [c for c in s.pays if c < g.cluster_size]
+            if small:
+                raise RuleError(f"{where}.pays", f"lists cluster sizes {small} below "
+                                f"cluster.min_size = {g.cluster_size}: they never pay")
+    if g.top_reel is not None:
+        for set_name in game.reel_sets:
+            if set_name not in g.top_reel.strips:
+                raise RuleError(f"top_reel.strips.{set_name}", f"missing: reel set {set_name!r} "
+                                "is spun with the top reel, give its strip")
+        for set_name, strip in g.top_reel.strips.items():
+            if set_name not in game.reel_sets:
+                raise RuleError(f"top_reel.strips.{set_name}", f"no reel set {set_name!r}: the "
+                                f"game has {sorted(game.reel_sets)}")
+            check_strip_symbols(strip.symbols, game.symbols)
+    m = game.multipliers
+    if m is not None:
+        check_declared(m.symbol, game.symbols, "multipliers.symbol")
+        s = game.symbols[m.symbol]
+        if s.wild or s.scatter or s.pays or s.level_pays:
+            raise RuleError("multipliers.symbol", f"{m.symbol!r} must be a plain symbol with no "
+                                                  "pays (declare it as { })")
+        if m.carry and game.free_spins is None:
+            raise RuleError("multipliers.carry", "accumulates the multiplier over free spins, "
+                                                 "and the game has none")
+    t = game.tumbles
+    if t is not None:
+        tables_per_set = game.n_reels + (1 if g.top_reel is not None else 0)
+        for set_name, tables in t.refill_weights.items():
+            where = f"tumbles.refill_weights.{set_name}"
+            if set_name not in game.reel_sets:
+                raise RuleError(where, f"no reel set {set_name!r}: the game has "
+                                       f"{sorted(game.reel_sets)}")
+            if len(tables) != tables_per_set:
+                extra = " and one for the top reel" if g.top_reel is not None else ""
+                raise RuleError(where, f"must give one table per reel ({game.n_reels}){extra}",
+                                len(tables))
+            for i, table in enumerate(tables):
+                for name in table:
+                    check_declared(name, game.symbols, f"{where}[{i}].{name}")
+        if t.refill == "random":
+            used = {"base"} | ({game.free_spins.reels} if game.free_spins else set())
+            for set_name in sorted(used - set(t.refill_weights)):
+                raise RuleError(f"tumbles.refill_weights.{set_name}",
+                                f"missing: reel set {set_name!r} is spun and refills at random")
+        if t.carry_multiplier and game.free_spins is None:
+            raise RuleError("tumbles.carry_multiplier", "carries the multiplier over free "
+                                                        "spins, and the game has none")
+    fs = game.free_spins
+    if fs is not None:
+        if not game.symbols[fs.trigger].scatter:
+            raise RuleError("free_spins.trigger", f"{fs.trigger!r} must be a scatter")
+        if fs.retrigger and fs.max_spins is None:
+            raise RuleError("free_spins.max_spins", "missing: a grid game's free spins that "
+                            "retrigger need max_spins (the feature must end; a carried "
+                            "multiplier makes every spin count)")
 
 
 # -- whole objects --------------------------------------------------------------------------------
@@ -852,6 +1090,7 @@ def check_game(game: Game) -> None:
     check_reel_sets(game.reel_sets, game.symbols)
     check_pays_kind(game)
     check_combination(game)
+    check_grid_in_game(game)
     check_scatter_states(game)
     if game.free_spins is not None:
         try:
@@ -894,10 +1133,20 @@ def check_game(game: Game) -> None:
 
 
 def check_pays_kind(game) -> None:
-    """A game pays on paylines or on ways, not both and not neither."""
+    """A game pays on paylines or on ways, not both and not neither (a grid game: as its
+    ``pays`` says, never on paylines)."""
     if game.paylines is not None and game.ways:
         raise RuleError("paylines", "a game has either paylines or ways = true, not both: "
                                     "remove one")
+    grid = getattr(game, "grid", None)
+    if grid is not None:
+        if game.paylines is not None:
+            raise RuleError("paylines", f"a grid game ({grid.pays}) pays its whole window: "
+                                        "remove paylines")
+        if game.ways != (grid.pays == "ways"):
+            raise RuleError("ways", f"ways = true and pays = {grid.pays!r} do not go together: "
+                                    "keep one")
+        return
     if game.paylines is None and not game.ways:
         raise RuleError("paylines", "missing: give paylines = [[...], ...] (a lines game) or "
                                     "ways = true (a ways game)")
@@ -919,13 +1168,15 @@ COMBINE = (
      "free_spins.sticky_wilds"),
     ("free_spins", "free_spins.random_awards", "free_spins.multiplier_growth",
      "free_spins.collector"),
+    ("grid", "tumbles", "multipliers", "free_spins", "max_win"),
 )
 #: the keys of ``[free_spins]`` that change how its chain runs: each a section of its own here
 FREE_SPIN_KEYS = ("free_spins.random_awards", "free_spins.multiplier_growth",
                   "free_spins.expanding_symbol", "free_spins.sticky_wilds",
                   "free_spins.collector")
 SECTIONS = ("free_spins", "bonus_wheel", "jackpots", "max_win", "cascades", "bonus_symbols",
-            "hold_and_win", "modifiers", "conveyor", "random_wilds") + FREE_SPIN_KEYS
+            "hold_and_win", "modifiers", "conveyor", "random_wilds", "grid", "tumbles",
+            "multipliers") + FREE_SPIN_KEYS
 
 
 def _has(game, section: str) -> bool:

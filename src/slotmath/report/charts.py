@@ -21,6 +21,15 @@ from slotmath.features.base import hook
 
 __all__ = ["Chart", "chart_images"]
 
+
+def _distribution_known(a) -> bool:
+    """Whether the round's law is computed; a round whose figures are simulated (they hold
+    no law) has none to draw."""
+    owner = a.composition.owner
+    figures = a.composition.stationary[owner.name] if owner is not None else None
+    return not (figures is not None and hasattr(figures, "no_distribution")
+                and figures.distribution is None)
+
 #: Size and resolution of each chart: 7.5 x 4.5 inches at 100 dpi is 750 x 450 pixels.
 FIGSIZE = (7.5, 4.5)
 DPI = 100
@@ -63,11 +72,14 @@ def chart_images(analysis) -> list[Chart]:
     from slotmath import plot
 
     a = analysis
-    charts = [
-        _render("Win distribution", lambda ax: plot.plot_win_distribution(a, ax, bins=WIN_BINS)),
-        _render("RTP breakdown", lambda ax: plot.plot_rtp_breakdown(a, ax)),
-        _render("Win sizes", lambda ax: plot.plot_win_sizes(a, ax)),
-    ]
+    known = _distribution_known(a)  # else the feature playing the round draws what it knows
+    charts = []
+    if known:
+        charts.append(_render("Win distribution",
+                              lambda ax: plot.plot_win_distribution(a, ax, bins=WIN_BINS)))
+    charts.append(_render("RTP breakdown", lambda ax: plot.plot_rtp_breakdown(a, ax)))
+    if known:  # win sizes read the round's law
+        charts.append(_render("Win sizes", lambda ax: plot.plot_win_sizes(a, ax)))
     for f in a.declared:
         made = hook(f, "charts")
         if made is not None:

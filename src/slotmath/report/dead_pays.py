@@ -82,6 +82,14 @@ def dead_pays(analysis) -> list[dict]:
     from slotmath.report.tables import scatter_table, symbol_table
 
     game, level = analysis.game, analysis.level
+    composition = analysis.composition
+    if composition.owner is not None:  # a feature plays the round: it knows what lands
+        figures = composition.stationary[composition.owner.name]
+        if hasattr(figures, "shown_pays"):
+            owned = figures.shown_pays  # None: not known exactly (e.g. simulated): say nothing
+            return [] if owned is None else [
+                e for e in _advertised(analysis)
+                if (e["kind"], e["symbol"], e["count"]) not in owned]
     shown: set[tuple[str, str, int]] = set()
     pays = symbol_table(analysis)  # the paid spin; a cascading one's every drop
     hit = pays["hits"] if "hits" in pays else pays["rtp_exact"].map(Fraction)

@@ -115,7 +115,12 @@ def exact_text(value) -> str:
 
 
 def one_in(p):
-    """1 / p, exactly when p is exact (inf when p is 0)."""
+    """1 / p, exactly when p is exact (inf when p is 0); of a simulated p, a simulated figure
+    with the interval's reciprocal."""
+    from slotmath.stats.estimate import is_estimate, reciprocal
+
+    if is_estimate(p):
+        return reciprocal(p)
     if not p:
         return math.inf
     return 1 / p if is_exact(p) else 1 / float(p)
@@ -130,7 +135,16 @@ def figure_row(name: str, value, error: float | None = 0.0, method: str = EXACT)
     '1/3'
     >>> figure_row("SD", 2.5, 1e-15, "sqrt of the exact variance")["exact"]
     ''
+
+    A simulated figure (:class:`~slotmath.stats.estimate.Estimate`) says so itself: its
+    ``error`` is its 95 % interval's half-width and its ``method`` "simulated" with the
+    interval, whatever the caller passed.
     """
+    from slotmath.stats.estimate import is_estimate
+
+    if is_estimate(value):
+        return {"figure": name, "value": float(value), "exact": "",
+                "error": value.half_width(), "method": value.method}
     if is_exact(value):
         decimal = int(value) if isinstance(value, int) else float(value)
         return {"figure": name, "value": decimal, "exact": exact_text(value), "error": 0.0,

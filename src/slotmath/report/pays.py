@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pandas as pd
 
-from slotmath.report.figures import exact_text, figure
+from slotmath.report.figures import exact_text, figure, is_exact
 
 __all__ = ["pay_records", "scatter_records", "scatter_table", "symbol_table", "tables"]
 
@@ -43,7 +43,8 @@ def symbol_table(analysis) -> pd.DataFrame:
                 row["ways"] = p.ways
             row |= {"hits_per_spin": p.hits / w.cycle,
                     "one_in": _one_in(Fraction(p.hits, w.cycle))}
-        rows.append(row | {"rtp": float(p.rtp), "rtp_exact": str(p.rtp)})
+        rows.append(row | {"rtp": float(p.rtp),
+                           "rtp_exact": str(p.rtp) if is_exact(p.rtp) else ""})
     columns = ["symbol", "count", "pay_x_bet"]
     if w.hit_counts:
         columns += ["hits"] + (["ways"] if ways else []) + ["hits_per_spin", "one_in"]
@@ -103,7 +104,8 @@ def _pay_table(a) -> pd.DataFrame:
     w = a.features["pays"]
     frame = symbol_table(a)
     frame.insert(frame.columns.get_loc("pay_x_bet") + 1, "pay_exact",
-                 [exact_text(Fraction(p.credits, w.credits_per_bet)) for p in w.pays])
+                 [exact_text(Fraction(p.credits, w.credits_per_bet)) if p.credits else ""
+                  for p in w.pays])
     if w.hit_counts:
         frame.insert(frame.columns.get_loc("hits_per_spin") + 1, "hits_per_spin_exact",
                      [exact_text(Fraction(p.hits, w.cycle)) for p in w.pays])
@@ -128,8 +130,8 @@ def _scatters(a) -> pd.DataFrame:
 def tables(a) -> list[tuple[str, pd.DataFrame]]:
     """The Pay table sheet's tables: the pay table with exact columns, and the scatters."""
     w = a.features["pays"]
-    title = ("Pay table (hits over the full cycle)" if w.hit_counts else
-             "Pay table (RTP over every drop of the chain; hits are not counted)")
+    title = w.title or ("Pay table (hits over the full cycle)" if w.hit_counts else
+                        "Pay table (RTP over every drop of the chain; hits are not counted)")
     out = [(title, _pay_table(a))]
     scatters = _scatters(a)
     if len(scatters):
@@ -140,6 +142,8 @@ def tables(a) -> list[tuple[str, pd.DataFrame]]:
 def note(a) -> str:
     """What the pay table's hits count."""
     w = a.features["pays"]
+    if w.note:
+        return w.note
     if not w.hit_counts:
         return (f"rtp: each entry's exact share over every drop of the full cycle of "
                 f"{w.cycle:,} stop combinations; rtp_exact adds up to the window's components "

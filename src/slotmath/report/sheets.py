@@ -43,6 +43,8 @@ from slotmath.report.figures import (
 )
 from slotmath.report.pays import note as pay_note
 from slotmath.report.tables import confidence_frame
+from slotmath.stats.estimate import is_estimate, scaled
+from slotmath.stats.par import normal_quantile
 
 __all__ = ["FIGURE_COLUMNS", "Sheet", "figure_row", "par_sheets"]
 
@@ -73,12 +75,20 @@ def _game_table(a) -> pd.DataFrame:
         ("reels x rows", f"{game.n_reels} x {'/'.join(str(r) for r in game.rows)}"),
         ("pays", "ways" if game.ways else f"{game.n_lines} lines"),
         ("reel sets", ", ".join(game.reel_sets)),
-        ("full cycle (paid spin)", a.base_table.cycle),
+        ("full cycle (paid spin)", _cycle(a)),
     ]
     if game.coin_value is not None:
         rows += [("coin value", exact_text(game.coin_value)), ("currency", game.currency),
                  ("bet value", exact_text(game.bet_value(a.level)))]
     return pd.DataFrame([{"item": k, "value": v} for k, v in rows], columns=["item", "value"])
+
+
+def _cycle(a):
+    """The paid spin's full cycle, or what stands for it where the round is simulated."""
+    try:
+        return a.base_table.cycle
+    except NotImplementedError:
+        return "not enumerated (simulated)"
 
 
 def _component_errors(a) -> dict[str, float]:
@@ -135,9 +145,11 @@ def _headline(a) -> pd.DataFrame:
     ]
     if not carried:
         for level in (0.90, 0.95):
-            rows.append(figure_row(f"volatility index {level:.0%}", a.volatility_index(level),
-                                   ROUNDOFF * max(a.volatility_index(level), 1.0),
-                                   "normal quantile x SD (float64)"))
+            vi = a.volatility_index(level)
+            if is_estimate(a.std_total):  # a simulated SD: its interval, scaled
+                vi = scaled(a.std_total, normal_quantile(level))
+            rows.append(figure_row(f"volatility index {level:.0%}", vi,
+                                   ROUNDOFF * max(vi, 1.0), "normal quantile x SD (float64)"))
     else:
         approx = ("approximation, no error bound: leaves out the covariance of the round's "
                   "win with the carried state's payout")
@@ -150,9 +162,28 @@ def _headline(a) -> pd.DataFrame:
         figure_row("max win of the paid spin (x bet)", mw.multiple),
         figure_row("max win: probability", mw.probability),
         figure_row("max win: 1 in", one_in(mw.probability)),
-        figure_row("full cycle (paid spin)", a.base_table.cycle),
     ]
+    if not isinstance(_cycle(a), str):
+        rows.append(figure_row("full cycle (paid spin)", a.base_table.cycle))
     return figure_table(rows)
+
+
+def _simulated_notes(a, headline: pd.DataFrame) -> tuple[str, ...]:
+    """The notes of a sheet whose figures are (partly) simulated: which are, which exact."""
+    simulated = [r for r in headline.itertuples() if str(r.method).startswith("simulated")]
+    exact = [r.figure for r in headline.itertuples() if r.method == EXACT]
+    return (
+        ("Figures are per paid round (the paid spin and every feature it starts), in multiples "
+         "of the total bet unless stated."),
+        ("Simulated (seeded Monte Carlo, reproducible from its seed on any number of cores): "
+         + ", ".join(r.figure for r in simulated) + ". For each, 'exact' is empty, 'error' is "
+         "the half-width of its 95% confidence interval and 'method' gives the interval and "
+         "the rounds simulated."),
+        "Exact: " + (", ".join(exact) if exact else "none of the headline figures")
+        + "; the reel strips.",
+        f"Numerical: the RTP (error <= {a.rtp_error:.1e})" if not a.exact else
+        "Numerical: the SD and volatility index where the variance is exact (float64).",
+    )
 
 
 def _notes(a) -> tuple[str, ...]:
@@ -191,8 +222,10 @@ def _notes(a) -> tuple[str, ...]:
 
 
 def _summary(a) -> Sheet:
-    return Sheet("Summary", (("Game", _game_table(a)), ("Headline figures", _headline(a))),
-                 _notes(a))
+    headline = _headline(a)
+    simulated = any(str(m).startswith("simulated") for m in headline["method"])
+    return Sheet("Summary", (("Game", _game_table(a)), ("Headline figures", headline)),
+                 _simulated_notes(a, headline) if simulated else _notes(a))
 
 
 # -- Pay table --------------------------------------------------------------------------------
@@ -295,6 +328,10 @@ def _bands_without_distribution(a, why: str) -> Sheet:
             "rtp_share": float(r.rtp_share),
             "rtp_share_exact": exact_text(r.rtp_share) if is_exact(r.rtp_share) else "",
         })
+        for name, value in (("probability", r.probability), ("rtp_share", r.rtp_share)):
+            if is_estimate(value):  # simulated: its 95 % interval beside it
+                lo, hi = value.interval()
+                rows[-1] |= {f"{name}_lower_95": lo, f"{name}_upper_95": hi}
     return Sheet("Win sizes", (("Win sizes (round win, x bet; band lower < win <= upper)",
                                 pd.DataFrame(rows)),), (why,))
 

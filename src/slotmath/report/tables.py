@@ -50,32 +50,56 @@ def confidence_frame(analysis, spins=(10**3, 10**4, 10**5, 10**6, 10**7, 10**8))
     return frame
 
 
+def _with_interval(value, spec: str) -> str:
+    """``value`` formatted by ``spec``, and its 95 % interval when it is simulated."""
+    from slotmath.stats.estimate import is_estimate
+
+    text = format(float(value), spec)
+    if is_estimate(value):
+        lo, hi = value.interval()
+        text += f"  (simulated, 95%: {format(lo, spec)} to {format(hi, spec)})"
+    return text
+
+
+def _cycle(a) -> str:
+    try:
+        return f"{a.base_table.cycle:,}"
+    except NotImplementedError:  # a simulated round: no full cycle
+        return "not enumerated (simulated)"
+
+
 def summary_frame(analysis) -> pd.DataFrame:
     """The headline figures as one two-column table (figure, value), then each feature's
-    summary rows (its ``summary`` hook)."""
+    summary rows (its ``summary`` hook). A simulated figure shows its 95 % interval."""
+    from slotmath.stats.estimate import is_estimate
+
     a = analysis
     mw = a.top_award
     if a.exact:
         items = [("RTP", f"{a.rtp_float:.6%}  ({a.rtp})")]
+    elif is_estimate(a.rtp):
+        items = [("RTP", _with_interval(a.rtp, ".6%"))]
     else:
         items = [("RTP", f"{a.rtp_float:.6%}  (numerical, error <= {a.rtp_error:.1e})")]
     if a.game.target_rtp is not None:
         target = float(a.game.target_rtp) / 100
         items.append(("target RTP", f"{target:.6%}  (RTP - target {a.rtp_float - target:+.6%})"))
     for name, value in a.components.items():
-        items.append((f"  {name}", f"{float(value):.6%}"))
+        items.append((f"  {name}", _with_interval(value, ".6%")))
     carried = bool(a.composition.carried)
     if carried or a.composition.operations:
         items.append(("coin round RTP (every prize paid, no cap)", f"{float(a.round.mean):.6%}"))
     items += [
-        ("hit frequency", f"{float(a.hit_frequency):.6%}  (1 in {_one_in(a.hit_frequency):.3f})"),
-        ("base-spin hit frequency", f"{float(a.base_hit_frequency):.6%}"),
-        ("SD (x bet)", f"{a.std:.4f}"),
+        ("hit frequency", _with_interval(a.hit_frequency, ".6%")
+         + f"  (1 in {_one_in(a.hit_frequency):.3f})"),
+        ("base-spin hit frequency", _with_interval(a.base_hit_frequency, ".6%")),
+        ("SD (x bet)", _with_interval(a.std, ".4f")),
         *([("SD of the whole return (x bet, approx.)", f"{a.std_total:.4f}")] if carried else []),
         ("volatility index 90%", f"{a.volatility_index(0.90):.4f}"),
         ("volatility index 95%", f"{a.volatility_index(0.95):.4f}"),
-        ("max win of the paid spin (x bet)", f"{float(mw.multiple):g}  (1 in {mw.one_in:,.0f})"),
-        ("full cycle", f"{a.base_table.cycle:,}"),
+        ("max win of the paid spin (x bet)" if not is_estimate(mw.multiple) else
+         "largest round win seen (x bet)", f"{float(mw.multiple):g}  (1 in {mw.one_in:,.0f})"),
+        ("full cycle", _cycle(a)),
     ]
     for f in a.declared:
         rows = hook(f, "summary")

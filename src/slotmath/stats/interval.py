@@ -206,6 +206,8 @@ def rtp_interval(analysis, spins: int, confidence: float = 0.95) -> MeanInterval
 def rtp_intervals(analysis, spins, confidences) -> dict[tuple[int, float], MeanInterval]:
     """:func:`rtp_interval` for every count and confidence, keyed by ``(spins, confidence)``."""
     comp = analysis.composition
+    if comp.owner is not None and hasattr(comp.stationary[comp.owner.name], "intervals"):
+        return comp.stationary[comp.owner.name].intervals(spins, confidences)  # its own way
     if comp.owner is not None:  # rounds carry the owner's state: its intervals say how
         figures = comp.stationary[comp.owner.name].round
         out = {}
