@@ -1173,8 +1173,7 @@ def counts_table(game: Game, counts: Sequence[tuple[str, int]], reel_set: str | 
     if line is None:
         out = out.reshape(dims[:-1] + (out.shape[-1],))
     idx = np.nonzero(out)
-    weights = {tuple(int(i[k]) for i in idx): int(out[tuple(i[k] for i in idx)])
-               for k in range(len(idx[0]))}
+    weights = dict(zip(map(tuple, np.stack(idx, axis=1).tolist()), out[idx].tolist()))
     return weights, cycle, model.credits_per_bet
 
 

@@ -118,7 +118,7 @@ class Composition:
     def events(self, driver: str):
         """``spin`` for a round whose credits count the events of spin feature ``driver``."""
         feature = next(f for f in self.spin_features() if f.name == driver)
-        keep = tuple(m.kind for m in self.marks if m != feature.mark)
+        keep = tuple(m.column for m in self.marks if m != feature.mark)
         return lambda reel_set, multiplier: fold_events(
             self.context.table(reel_set, self.marks), feature).project(keep)
 
