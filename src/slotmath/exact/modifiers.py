@@ -39,7 +39,6 @@ from slotmath.exact.cycle import (
     _fold_last,
     _last_bound,
     _pack,
-    _packing,
     _ReelWindows,
     _step_kernel,
     _symbol_ids,

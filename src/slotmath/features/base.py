@@ -55,7 +55,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from slotmath.evaluate.window import PayModel
-from slotmath.exact.cycle import counts_table
+from slotmath.exact.cycle import counts_table, trigger_counts
 from slotmath.exact.distribution import WinDistribution
 from slotmath.exact.spin_table import MarkedTable
 from slotmath.model.game import Game
@@ -150,6 +150,10 @@ class Feature:
     spin)``, with its own ``marks``), e.g. free spins that carry a cascade multiplier.
     ``fast(game)``: a declared fast stand-in of a game whose exact analysis is slow (None:
     the game is quick as it is), for the workbench's panels, which say that they use it.
+    ``nested(game)`` (kind ``round``): whether the feature can also start inside the spins
+    another round feature plays (a hold & win inside free spins); the built feature then
+    answers ``exact_law(key)`` and the composition folds it into those spins
+    (:func:`slotmath.features.composition.fold_nested`).
     """
 
     name: str
@@ -178,6 +182,7 @@ class Feature:
     awards: Callable[[Game, str, int], int] | None = None
     fast: Callable[[Game], Game | None] | None = None
     listed: bool = False
+    nested: Callable[[Game], bool] | None = None
 
     def __repr__(self) -> str:
         return f"Feature({self.name!r}, {self.kind.value})"
@@ -280,6 +285,7 @@ class Context:
     outcome: Feature | None = None
     _tables: dict = field(default_factory=dict, repr=False)
     laws: dict = field(default_factory=dict, repr=False)  # reel set -> an outcome's law
+    paid_reels: str = "base"  # the reel set the paid spin plays (a game mode may change it)
 
     @cached_property
     def model(self) -> PayModel:
@@ -339,7 +345,7 @@ class Context:
                     raise ValueError(f"the engine counts the free-spin trigger symbol "
                                      f"({trigger or 'none in this game'}), not {m.symbol!r}")
                 if trigger is not None:
-                    cap = max(game.free_spins.awards) if m.cap is None else m.cap
+                    cap = trigger_counts(game)[0][1] if m.cap is None else m.cap
                     counted["trigger"] = (trigger, cap)
             elif m.kind == "count":
                 if m.symbol not in game.symbols:

@@ -134,12 +134,35 @@ class PaidSpinModifiers:
             self._tables[key] = MarkedTable(marks, weights, cycle, cpb, cap)
         return self._tables[key]
 
-    def paid(self, plain: MarkedTable) -> MarkedTable:
-        """The paid spin's table: ``plain`` (the unmodified spin) mixed with every
-        modifier's table at its frequency."""
+    @property
+    def reel_set(self) -> str:
+        """The reel set of the paid spin the modifiers act on."""
+        return self.context.paid_reels
+
+    def paid(self, plain: MarkedTable, reel_set: str | None = None) -> MarkedTable:
+        """The paid spin's table: ``plain`` (the unmodified spin on ``reel_set``, default the
+        paid reels) mixed with every modifier's table at its frequency."""
+        reel_set = reel_set or self.reel_set
         parts = [(self.spec.none_probability, plain)]
-        parts += [(m.frequency, self.table(m, plain.marks)) for m in self.spec]
+        parts += [(m.frequency, self.table(m, plain.marks, reel_set)) for m in self.spec]
         return mix(parts)
+
+    @property
+    def acts_inside(self) -> bool:
+        """Whether a modifier also acts on the spins played inside a round feature (its
+        ``in_free_spins`` key)."""
+        return any(m.in_free_spins for m in self.spec)
+
+    def inside(self, plain: MarkedTable, reel_set: str) -> MarkedTable:
+        """A spin played inside a round feature (a free spin) on ``reel_set``: ``plain``
+        mixed with the table of each modifier that acts there (``in_free_spins``), at its
+        frequency per spin; the others never act there."""
+        acting = [m for m in self.spec if m.in_free_spins]
+        if not acting:
+            return plain
+        none = 1 - sum((m.frequency for m in acting), Fraction(0))
+        return mix([(none, plain)] + [(m.frequency, self.table(m, plain.marks, reel_set))
+                                      for m in acting])
 
     def shares(self, round_law: RoundLaw, plain: MarkedTable) -> dict[str, ModifierShare]:
         """Each modifier's figures, with the round features of ``round_law`` (the game's
@@ -153,7 +176,7 @@ class PaidSpinModifiers:
         r0 = RoundLaw(plain, features).mean
         out = {}
         for m in self.spec:
-            t = self.table(m, plain.marks)
+            t = self.table(m, plain.marks, self.reel_set)
             law = RoundLaw(t, features)
             started = None
             if features:
@@ -185,7 +208,7 @@ class PaidSpinModifiers:
                               for k, p in base.start_probabilities(f.name).items())
         e0 = bound(plain)
         for m in self.spec:
-            out[m.name] = float(m.frequency) * (bound(self.table(m, plain.marks)) + e0)
+            out[m.name] = float(m.frequency) * (bound(self.table(m, plain.marks, self.reel_set)) + e0)
         return out
 
     def components(self, components: dict, round_law: RoundLaw, plain: MarkedTable) -> dict:
@@ -215,7 +238,7 @@ class ModifierFigures:
 
 def _result(c) -> ModifierFigures:
     built = next(f for f in c.paid_spin_features if f.name == FEATURE.name)
-    plain = c.spin("base", 1)
+    plain = c.spin(c.paid_reels, 1)
     return ModifierFigures(built.shares(c.round, plain), built.errors(c.round, plain))
 
 

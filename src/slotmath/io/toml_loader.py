@@ -42,7 +42,7 @@ TOP_KEYS = {
     "name", "description", "rows", "bet", "paylines", "ways", "bet_levels", "symbols",
     "groups", "reels", "free_spins", "bonus_wheel", "coin_value", "currency", "max_win",
     "jackpots", "cascades", "bonus_symbols", "random_wilds", "conveyor", "target_rtp",
-    "hold_and_win", "modifiers",
+    "hold_and_win", "modifiers", "modes",
 }
 RANDOM_WILD_KEYS = {"symbol", "weights"}
 CONVEYOR_KEYS = {"wheel", "empty_weight", "surprise", "consume_on_activation", "reset",
@@ -378,6 +378,10 @@ class _Builder:
         if "modifiers" in d:
             from slotmath.io.modifiers_loader import read_modifiers
             modifiers = read_modifiers(self, d["modifiers"])
+        modes: tuple = ()
+        if "modes" in d:
+            from slotmath.io.modes_loader import read_modes
+            modes = read_modes(self, d["modes"])
 
         random_wilds, conveyor, target_rtp = self._persistent(d)
         game = self._rule(
@@ -406,6 +410,7 @@ class _Builder:
             target_rtp=target_rtp,
             hold_and_win=hold_and_win,
             modifiers=modifiers,
+            modes=modes,
         )
         return game
 

@@ -20,6 +20,7 @@ from types import MappingProxyType
 from slotmath.model import rules
 from slotmath.model.cascades import BonusSymbols, Cascades
 from slotmath.model.hold_and_win import HoldAndWin
+from slotmath.model.modes import Mode
 from slotmath.model.modifiers import Modifiers
 from slotmath.model.persistent import Conveyor, RandomWilds
 
@@ -370,6 +371,7 @@ class Game:
     target_rtp: Fraction | None = None  # the designer's RTP target, in percent
     hold_and_win: HoldAndWin | None = None  # cash respins (slotmath.model.hold_and_win)
     modifiers: Modifiers | None = None  # base-game modifiers (slotmath.model.modifiers)
+    modes: tuple[Mode, ...] = ()  # game modes: bonus buys, ante bets (slotmath.model.modes)
 
     def __post_init__(self):
         rules.check_game(self)
@@ -386,6 +388,22 @@ class Game:
         slotmath.errors.RuleError: bet level 4 is not one of the game's levels [1, 2]
         """
         rules.check_level(self.bet_levels, level)
+
+    def mode(self, name: str) -> Mode:
+        """The game mode called ``name``.
+
+        Examples
+        --------
+        >>> Game("g", (3,), 1, {}, {}, ways=True).mode("buy")
+        Traceback (most recent call last):
+        ...
+        ValueError: no game mode 'buy': the game has none
+        """
+        for m in self.modes:
+            if m.name == name:
+                return m
+        have = ", ".join(m.name for m in self.modes) or "none"
+        raise ValueError(f"no game mode {name!r}: the game has {have}")
 
     def jackpot(self, name: str) -> JackpotSpec:
         """The progressive jackpot called ``name``.
