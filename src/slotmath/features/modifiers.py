@@ -254,8 +254,8 @@ FEATURE = Feature(
     errors="slotmath.report.modifiers:errors",
     panel="slotmath.widgets.modifiers_panel:modifiers_panel",
     simulator="slotmath.simulate.modifiers:play_paid_spins",
-    round_simulator="slotmath.simulate.modifiers:simulate_rounds",
-    plays=("pays", "modifiers"),
+    round_simulator="slotmath.simulate.combined:simulate_rounds",
+    plays=("pays", "free_spins", "hold_and_win", "bonus_wheel", "modifiers", "max_win_cap"),
 )
 
 
