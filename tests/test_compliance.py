@@ -130,8 +130,11 @@ def test_a_pay_per_game_adds_its_hits_in_the_expected_free_spins():
 
 
 def test_an_advertised_pay_no_reel_can_show_reads_never_and_fails():
-    # Tiny Lines advertises W x3 = 30 but has no W on reel 1 (base or free reels)
-    game = slotmath.load_game(ROOT / "data/games/tiny_lines.toml")
+    # Tiny Lines as it was before issue 23: W x3 = 30 advertised, no W on reel 1 of any reels
+    text = (ROOT / "data/games/tiny_lines.toml").read_text()
+    wild = '"X", "X", "X", "W", "X", "X", "X"'  # the free reel 1's wild
+    assert text.count(wild) == 1
+    game = slotmath.loads_game(text.replace(wild, wild.replace("W", "X")))
     r = check(game, ["gli11"])
     f = one(r, "GLI-11 odds: pay table", "pay W x3")
     assert (f.figure, f.passed, f.value) == ("never", False, 0.0)
@@ -289,8 +292,8 @@ def test_rtp_split_fails_when_the_parts_do_not_add_up():
 # -- every bundled game, the CLI ---------------------------------------------------------------
 EXPECTED_FAILURES = {  # what the bundled games do not meet, by design of their files
     "classic_3reel.toml": set(),
-    "classic_fruits.toml": {"pay W x3", "pay W x4", "pay W x5"},  # no W on reel 1
-    "tiny_lines.toml": {"pay W x3"},  # no W on reel 1
+    "classic_fruits.toml": set(),  # W on reel 1 of the free reels (issue 23)
+    "tiny_lines.toml": set(),  # W on reel 1 of the free reels (issue 23)
     "ways_243.toml": {"top award 243 x bet"},  # 1 in 425,782,656
     "gold_money_frog.toml": {"top award 132.8 x bet"},  # 1 in 149,614,080
     # paid spin: TNT (1/1000) makes its top award 500 x bet, 1 in 37,462,741: within 1 in 100M
@@ -327,7 +330,7 @@ CLASSIC = str(ROOT / "data/games/classic_3reel.toml")
 def test_cli_exit_status_gates_a_build(capsys):
     code, out, err = run(capsys, "check", CLASSIC)
     assert code == 0 and not err and "all rules pass" in out
-    code, out, err = run(capsys, "check", TINY)
+    code, out, err = run(capsys, "check", TINY, "--limit", "anz.min_rtp=0.95")  # RTP 91.7 %
     assert code == 1 and not err and "FAIL" in out
     code, out, _ = run(capsys, "check", TINY, "--rules", "ukgc")
     assert code == 0 and "gli11" not in out
@@ -336,7 +339,7 @@ def test_cli_exit_status_gates_a_build(capsys):
 def test_cli_json_has_the_same_rows(capsys):
     code, out, _ = run(capsys, "check", TINY, "--json", "--rules", "gli11,anz")
     doc = json.loads(out)
-    assert code == 1 and doc["passed"] is False and list(doc["rule_sets"]) == ["gli11", "anz"]
+    assert code == 0 and doc["passed"] is True and list(doc["rule_sets"]) == ["gli11", "anz"]
     report = check(slotmath.load_game(TINY), ["gli11", "anz"])
     for name, block in doc["rule_sets"].items():
         assert block["document"] == compliance.RULE_SETS[name]

@@ -212,9 +212,6 @@ def test_rtp_is_the_sum_of_its_parts(level):
     # the RTP comes from the round's law, the components from the direct method and each
     # feature's own mean: two paths, equal up to the order of float additions
     assert a.rtp == pytest.approx(sum(float(v) for v in a.components.values()), abs=1e-14)
-    coin = float(game.bonus_wheel.mean)
-    expected = (float(a.round.mean) - coin * j.hits_per_round + j.rtp - float(a.features["max_win_cap"].effect))
-    assert a.rtp == pytest.approx(expected, abs=1e-12)
     bet = game.bet_value(level)
     for spec in game.jackpots:
         # each pool on its own, straight from the renewal model with the same wheel-spins law
@@ -225,7 +222,6 @@ def test_rtp_is_the_sum_of_its_parts(level):
     assert j.rtp == pytest.approx(sum(p.rtp_contribution for p in j.pools.values()), rel=1e-12)
     # the cap bracket: the true effect lies between the all-coin and no-coin wheels
     assert a.features["max_win_cap"].error >= 0 and a.features["max_win_cap"].effect > 0
-    assert a.rtp_error >= j.error + a.features["max_win_cap"].error
 
 
 def test_the_chance_to_win_rises_with_the_bet():

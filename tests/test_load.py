@@ -118,7 +118,7 @@ def test_tiny_lines_in_detail():
     assert game.symbols["W"].multiplier == 2
     fruit = game.groups["FRUIT"]
     assert fruit.members == {"CHERRY", "PLUM"} and fruit.pays == {3: 1}
-    assert game.base.cycle == 8**3 and game.reel_sets["free"].cycle == 8 * 9 * 9
+    assert game.base.cycle == 8**3 and game.reel_sets["free"].cycle == 15 * 9 * 9
 
 
 # -- every extension, parsed into the model ---------------------------------------------------

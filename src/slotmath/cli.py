@@ -191,6 +191,8 @@ def _analyze(args) -> int:
         from slotmath.report.progress import compute
 
         compute(analysis, delay=PROGRESS_DELAY)
+    from slotmath.report.dead_pays import warn_dead_pays  # pays no outcome shows (issue 23)
+    warn_dead_pays(analysis, args.file)
     if args.json:
         print(json.dumps(report.analysis_dict(analysis), indent=2, default=str))
     else:

@@ -74,9 +74,14 @@ Game file: `{where}` (format: `docs/game-format.md`), bet level {level}. Written
 exactly when a control moves; the file itself is never changed.
 {note}
 """), _code(f"""
-import matplotlib.pyplot as plt
+import sys
 
 import slotmath
+
+if not hasattr(slotmath, "load_game"):  # a folder named slotmath, not the installed package
+    raise ImportError(f"'import slotmath' found {{list(getattr(slotmath, '__path__', []))}}, a folder, not the slotmath package: install slotmath for this kernel's Python ({{sys.executable}}), or rename that folder")
+
+import matplotlib.pyplot as plt
 from slotmath import report
 from slotmath.plot import plot_rtp_breakdown, plot_win_distribution
 from slotmath.widgets import feature_panel, strip_editor

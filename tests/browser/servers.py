@@ -8,7 +8,15 @@ The pitfalls this module handles (measured on the 2-core CI machine):
 * JupyterLab autosaves: the servers get a temporary copy of each notebook (with ``data/``
   linked beside it, so the notebooks' ``../data/games/...`` paths resolve), and autosave is
   off, so a test never reads a copy an earlier test saved half-run;
-* servers are stopped by the PID this module started, never by name.
+* servers are stopped by the PID this module started, never by name;
+* they die with the test run, however it ends (issue 23: a killed run left its JupyterLab
+  server and kernel running): each server leads a process group of its own, which the
+  fixtures' finalisers stop, and so do an ``atexit`` hook and handlers for SIGTERM and SIGINT
+  (:func:`stop_all`); on Linux the server is also started with a parent-death signal
+  (``prctl(PR_SET_PDEATHSIG, SIGTERM)``, set by a two-line launcher that then execs the
+  server), so that even a run killed by SIGKILL sends it SIGTERM. A kernel runs in a session
+  of its own (jupyter_client starts it so): the server shuts its kernels down on SIGTERM, and a
+  kernel whose server is gone exits by itself (ipykernel watches ``JPY_PARENT_PID``).
 
 The kernels import slotmath from this checkout (``PYTHONPATH``), not from wherever the
 virtualenv's editable install points.
@@ -16,6 +24,7 @@ virtualenv's editable install points.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
@@ -24,6 +33,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -122,7 +132,10 @@ class Server:
             urllib.request.urlopen(request, timeout=30).close()
 
     def stop(self) -> None:
-        """Stop the server (and its kernels: they are in its process group) by its PID."""
+        """Stop the server's process group by its PID (SIGTERM, then SIGKILL after 15 s); on
+        SIGTERM JupyterLab shuts its kernels down, and a kernel left alone exits once its
+        server is gone."""
+        _RUNNING.pop(self.process.pid, None)
         if self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGTERM)
@@ -133,6 +146,50 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=15)
+
+
+#: the servers started and not yet stopped, by PID
+_RUNNING: dict[int, Server] = {}
+#: the signal handlers :func:`_stop_on_signals` replaced
+_PREVIOUS: dict[int, object] = {}
+
+#: sets the parent-death signal (Linux), checks that the parent still lives, then runs the
+#: server in this process (same PID, same process group)
+LAUNCHER = ("import ctypes, os, signal, sys\n"
+            "try: ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG\n"
+            "except (AttributeError, OSError): pass  # not Linux: the finalisers and handlers\n"
+            "if os.getppid() != int(sys.argv[1]): sys.exit('the test run is gone')\n"
+            "os.execv(sys.argv[2], sys.argv[2:])")
+
+
+def stop_all() -> None:
+    """Stop every server this process started and has not stopped."""
+    for server in list(_RUNNING.values()):
+        server.stop()
+
+
+def _on_signal(signum, frame) -> None:
+    """Stop the servers, then do what the signal did before (SIGINT: KeyboardInterrupt;
+    SIGTERM: end the process)."""
+    stop_all()
+    previous = _PREVIOUS.get(signum, signal.SIG_DFL)
+    if callable(previous):
+        previous(signum, frame)
+    elif previous != signal.SIG_IGN:
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+
+def _stop_on_signals() -> None:
+    """Install :func:`_on_signal` for SIGTERM and SIGINT (once; only the main thread can)."""
+    if _PREVIOUS or threading.current_thread() is not threading.main_thread():
+        return
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        _PREVIOUS[signum] = signal.getsignal(signum)
+        signal.signal(signum, _on_signal)
+
+
+atexit.register(stop_all)
 
 
 def _wait_up(url: str, process: subprocess.Popen, log_path: Path, timeout: float) -> None:
@@ -157,12 +214,15 @@ def _start(args: list[str], root: Path, probe: str, port: int, name: str,
            env: dict[str, str] | None = None) -> Server:
     log_path = root / f"{name}-{port}.log"
     log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
-    process = subprocess.Popen(args, cwd=root, env=_env(root, env), stdout=log,
+    _stop_on_signals()
+    launch = [sys.executable, "-c", LAUNCHER, str(os.getpid()), *args]
+    process = subprocess.Popen(launch, cwd=root, env=_env(root, env), stdout=log,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                               start_new_session=True)
+                               start_new_session=True)  # a process group of its own
     log.close()
     url = f"http://127.0.0.1:{port}"
     server = Server(url, process, log_path, root)
+    _RUNNING[process.pid] = server
     try:
         _wait_up(url + probe, process, log_path, timeout=60)
     except BaseException:

@@ -28,7 +28,7 @@ def widget_cells(workspace, notebook: str) -> int:
     """How many cells of the notebook end in a widget (a panel as the last expression)."""
     nb = json.loads((workspace / "notebooks" / notebook).read_text())
     names = ("strip_editor(", "JackpotPanel(", "WheelPanel(", "workbench(", "ConveyorPanel(",
-             "hold_and_win_panel(", "modifiers_panel(", "ChartPanel(")
+             "hold_and_win_panel(", "modifiers_panel(", "ChartPanel(", "feature_panel(")
     return sum(1 for c in nb["cells"] if c["cell_type"] == "code"
                and any(n in "".join(c["source"]) for n in names))
 

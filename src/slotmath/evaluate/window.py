@@ -232,16 +232,4 @@ def scatter_count_distribution(game: Game, reel_set: ReelSet, name: str) -> dict
     >>> sum(d.values()) == g.base.cycle
     True
     """
-    dist = {0: 1}
-    for reel, rows in zip(reel_set.reels, game.rows):
-        per_reel: dict[int, int] = {}
-        for stop, w in enumerate(reel.stop_weights):
-            if w:
-                c = reel.window(stop, rows).count(name)
-                per_reel[c] = per_reel.get(c, 0) + w
-        new: dict[int, int] = {}
-        for a, wa in dist.items():
-            for b, wb in per_reel.items():
-                new[a + b] = new.get(a + b, 0) + wa * wb
-        dist = new
-    return dist
+    return dict(sorted(reel_set.count_law(name, game.rows).items()))

@@ -797,6 +797,15 @@ def _fold_last(states, nt, em, et, line_place, line_cap, final, inputs, ucol, co
             lslot[lused[q]] = -1
 
 
+def count_credits(model: PayModel, name: str, counts: np.ndarray) -> np.ndarray:
+    """What each count in ``counts`` of symbol ``name`` pays as a scatter, in credits (0 for
+    a counted symbol that is no scatter: a hold & win cash symbol)."""
+    paid = np.asarray(model.scatter_credits.get(name, ()), dtype=np.int64)
+    credits = np.zeros(int(counts.max(initial=0)) + 1, dtype=np.int64)
+    credits[: len(paid)] = paid[: len(credits)]
+    return credits[counts]
+
+
 def _packing(caps: list[int]):
     """Mixed-radix packing of capped scatter counts: digits, add table."""
     radices = [c + 1 for c in caps]
@@ -852,8 +861,7 @@ class CountColumns:
         digits, place, add_table = _packing(caps + list(extra_caps))
         pack_credits = np.zeros(len(digits), dtype=np.int64)
         for t, name in enumerate(tracked):
-            credits = np.asarray(model.scatter_credits.get(name, (0,)), dtype=np.int64)
-            pack_credits += credits[np.minimum(digits[:, t], len(credits) - 1)]
+            pack_credits += count_credits(model, name, digits[:, t])
         rows = np.zeros(len(digits), dtype=np.int64)
         for symbol, cap in counts:
             rows = rows * (cap + 1) + np.minimum(digits[:, tracked.index(symbol)], cap)

@@ -141,8 +141,7 @@ def _no_marks(game: Game) -> tuple[Mark, ...]:
 class Feature:
     """One mechanic's declaration (see the module notes).
 
-    ``listed``: its RTP component and JSON key are shown (as 0 and null) even in a game
-    without it. ``plays``: the other features whose games its ``round_simulator`` plays
+    ``plays``: the other features whose games its ``round_simulator`` plays
     whole (the simulator's front door picks the smallest that covers a game). ``awards``:
     what ``count`` of ``symbol`` in the paid spin's window awards (a round feature started by
     a scatter count: the spins), for the scatter table. ``replaces`` (kind ``outcome``): the
@@ -181,7 +180,6 @@ class Feature:
     errors: str | None = None
     awards: Callable[[Game, str, int], int] | None = None
     fast: Callable[[Game], Game | None] | None = None
-    listed: bool = False
     nested: Callable[[Game], bool] | None = None
 
     def __repr__(self) -> str:

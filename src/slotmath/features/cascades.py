@@ -80,7 +80,9 @@ def window(context):
         counts[t] = counts.get(t, 0) + w
     scatters = () if name is None else scatter_rows(
         game, {name: counts}, {name: model.scatter_credits.get(name, ())}, law.cycle, cpb)
-    components = {first: law.mean_first, "cascades": law.mean_later, "scatter": law.mean_scatter}
+    components = {first: law.mean_first, "cascades": law.mean_later}
+    if game.scatters:
+        components["scatter"] = law.mean_scatter
     return Window(first, law.cycle, cpb, components, pays, scatters)
 
 

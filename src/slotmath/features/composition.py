@@ -371,9 +371,6 @@ class Composition:
         out: dict[str, Fraction | float] = dict(self.window.components)
         if bought:
             out = dict.fromkeys(out, Fraction(0))
-        from slotmath.features.registry import REGISTRY
-
-        out |= {f.name: Fraction(0) for f in REGISTRY if f.listed and f not in self.declared}
         parts = {} if bought else dict(self.spin_feature_means(self.paid_reels, 1))
         for f in self.round.features:  # what is played inside it is the others', not its
             inside = ({} if f.reels is None

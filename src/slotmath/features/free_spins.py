@@ -145,5 +145,4 @@ FEATURE = Feature(
     plays=("pays", "free_spins", "hold_and_win", "bonus_wheel", "modifiers", "max_win_cap"),
     checks="slotmath.report.free_spins:entries",
     awards=_awards,
-    listed=True,
 )

@@ -70,8 +70,7 @@ class Window:
 
 def awards_of(game, symbol: str, count: int) -> tuple[tuple[str, int], ...]:
     """What each declared feature with an ``awards`` table gives for ``count`` of ``symbol``
-    (e.g. the free spins a scatter count awards), by feature name; listed features appear
-    with 0 when the game does not have them."""
+    (e.g. the free spins a scatter count awards), by feature name."""
     from slotmath.features.registry import REGISTRY
 
     out = []
@@ -81,8 +80,6 @@ def awards_of(game, symbol: str, count: int) -> tuple[tuple[str, int], ...]:
             continue
         if f.present(game):
             out.append((f.name, awards(game, symbol, count)))
-        elif f.listed:
-            out.append((f.name, 0))
     return tuple(out)
 
 
@@ -109,7 +106,9 @@ def window(context) -> Window:
                  for p in d.pays)
     scatters = scatter_rows(context.game, d.scatter_counts, d.scatter_credits, d.cycle,
                             d.credits_per_bet)
-    return Window(d.kind, d.cycle, d.credits_per_bet, d.components, pays, scatters, d)
+    components = {k: v for k, v in d.components.items()
+                  if k != "scatter" or context.game.scatters}  # no scatter, no component
+    return Window(d.kind, d.cycle, d.credits_per_bet, components, pays, scatters, d)
 
 
 FEATURE = Feature(

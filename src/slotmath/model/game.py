@@ -169,6 +169,28 @@ class ReelSet:
             total *= reel.cycle
         return total
 
+    def count_law(self, symbol: str, rows) -> dict[int, int]:
+        """Weights of how many ``symbol`` a window of this reel set shows (``rows`` per reel,
+        every row, weighted stops) over its full cycle: reels are independent, so the count
+        is a sum of independent per-reel counts.
+
+        >>> sorted(ReelSet("s", (Reel(("A", "S")), Reel(("S", "S", "A")))).count_law("S", (1, 1)).items())
+        [(0, 1), (1, 3), (2, 2)]
+        """
+        law = {0: 1}
+        for reel, r in zip(self.reels, rows):
+            step: dict[int, int] = {}
+            for stop, w in enumerate(reel.stop_weights):
+                if w:
+                    k = reel.window(stop, r).count(symbol)
+                    step[k] = step.get(k, 0) + w
+            out: dict[int, int] = {}
+            for a, wa in law.items():
+                for b, wb in step.items():
+                    out[a + b] = out.get(a + b, 0) + wa * wb
+            law = out
+        return law
+
 
 @dataclass(frozen=True)
 class FreeSpins:

@@ -755,25 +755,6 @@ def check_scatter_states(game) -> None:
                         "fewer symbols as scatters, or lower their top counts")
 
 
-def _count_law(reel_set, symbol: str, rows) -> dict[int, int]:
-    """Weights of how many ``symbol`` a window of ``reel_set`` shows (every row, weighted
-    stops), over its full cycle."""
-    law = {0: 1}
-    for reel, r in zip(reel_set.reels, rows):
-        n = len(reel.symbols)
-        step: dict[int, int] = {}
-        for stop, w in enumerate(reel.stop_weights):
-            if w:
-                k = sum(reel.symbols[(stop + i) % n] == symbol for i in range(r))
-                step[k] = step.get(k, 0) + w
-        out: dict[int, int] = {}
-        for a, wa in law.items():
-            for b, wb in step.items():
-                out[a + b] = out.get(a + b, 0) + wa * wb
-        law = out
-    return law
-
-
 def check_free_spins_end(game) -> None:
     """Free spins that retrigger without ``max_spins`` must end: the expected spins a free
     spin awards is below 1 (exactly, over the free reels' full cycle). A cascading game's
@@ -786,7 +767,7 @@ def check_free_spins_end(game) -> None:
         raise RuleError("free_spins.max_spins", "missing: a cascading game's free spins that "
                         "retrigger need max_spins (the exact chain runs over spins left and "
                         "spins awarded)")
-    counts = _count_law(game.reel_sets[fs.reels], fs.trigger, game.rows)
+    counts = game.reel_sets[fs.reels].count_law(fs.trigger, game.rows)
     expected = Fraction(sum(w * fs.retrigger_for(c) for c, w in counts.items()),
                         sum(counts.values()))
     if expected >= 1:

@@ -100,7 +100,7 @@ def rtp_by_level_data(game: Any, levels: Iterable[int] | None = None, *,
     ... ''')
     >>> df = rtp_by_level_data(game)
     >>> df.attrs["components"]
-    ['lines', 'scatter', 'free_spins', 'bonus_wheel', 'jackpots']
+    ['lines', 'bonus_wheel', 'jackpots']
     >>> df[["level", "bet_value", "rtp", "jackpots"]].round(4)
        level  bet_value     rtp  jackpots
     0      1        1.0  0.2910    0.0735

@@ -143,6 +143,9 @@ def conveyor_analysis_dict(a) -> dict:
                 "rtp_by_visible_state", "rtp_from_reset", "advantage_play", "modelling"):
         out[key] = section[key]
     out |= round_section(a.features["conveyor"])
+    from slotmath.report.json_report import target_section
+
+    out |= {k: v for k, v in target_section(a).items() if k != "target_rtp"}
     out["cycle"] = a.base_table.cycle
     out["not_computed"] = list(NOT_COMPUTED)
     if out["round_distribution"]["law"] is None:

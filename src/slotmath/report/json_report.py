@@ -2,8 +2,8 @@
 
 The head (RTP, components, hit frequency, SD, volatility, top award, confidence intervals,
 win sizes, pays and scatters) is the same for every game; each declared feature then adds its
-own section (its ``json`` hook, :mod:`slotmath.features.registry`). A feature listed in every
-game (``listed``) shows as null where the game does not have it.
+own section (its ``json`` hook, :mod:`slotmath.features.registry`); a feature the game does
+not have has no section.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from slotmath.features.base import hook
+from slotmath.report.dead_pays import dead_pays
 from slotmath.report.figures import figure
 from slotmath.report.pays import pay_records, scatter_records
 from slotmath.report.tables import confidence_frame
@@ -45,6 +46,24 @@ def distribution_notes(a) -> dict:
     if rounding:  # wins moved to a coarser grid than their exact one (past MAX_GRID points)
         out["win_rounding_bets"] = rounding
     return out
+
+
+def target_section(a) -> dict:
+    """The designer's RTP target (``target_rtp``, in percent) and the RTP's difference from
+    it (exact where both are), for a game that states one; empty otherwise.
+
+    >>> import slotmath
+    >>> from dataclasses import replace
+    >>> game = slotmath.load_game("data/games/tiny_lines.toml")
+    >>> target_section(slotmath.analyze(replace(game, target_rtp=92)))["rtp_minus_target"]
+    {'exact': '-29/11200', 'float': -0.002589285714285714}
+    """
+    target = a.game.target_rtp
+    if target is None:
+        return {}
+    difference = (a.rtp - Fraction(target) / 100 if a.exact
+                  else a.rtp_float - float(target) / 100)
+    return {"target_rtp": number(target), "rtp_minus_target": figure(difference)}
 
 
 def _head(a) -> dict:
@@ -115,14 +134,13 @@ def analysis_dict(a) -> dict:
     >>> d["rtp"]
     {'exact': '411/448', 'float': 0.9174107142857143}
     """
-    from slotmath.features.registry import REGISTRY
 
     owner = a.composition.owner
     if owner is not None:  # it plays the whole round: its document
-        return hook(owner, "json")(a)
+        return hook(owner, "json")(a) | {"dead_pays": dead_pays(a)}
     game = a.game
-    out = _head(a) | _round_figures(a)
-    out |= {f.name: None for f in REGISTRY if f.listed and f not in a.declared}
+    out = _head(a) | _round_figures(a) | {"dead_pays": dead_pays(a)}
+    out |= target_section(a)
     if game.coin_value is not None:
         out["coin_value"] = number(game.coin_value)
         out["currency"] = game.currency

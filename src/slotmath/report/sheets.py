@@ -25,6 +25,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import pandas as pd
 
@@ -108,6 +109,12 @@ def _rtp_method(a) -> str:
 
 def _headline(a) -> pd.DataFrame:
     rows = [figure_row("RTP", a.rtp, a.rtp_error, _rtp_method(a))]
+    if a.game.target_rtp is not None:  # the designer's target, and how far the RTP is from it
+        target = Fraction(a.game.target_rtp) / 100
+        rows.append(figure_row("target RTP", target, method="the game file's target_rtp"))
+        rows.append(figure_row("RTP - target", a.rtp - target if a.exact
+                               else a.rtp_float - float(target), a.rtp_error,
+                               EXACT if a.exact else "numerical (the RTP's error)"))
     errors = _component_errors(a)
     for name, value in a.components.items():
         rows.append(figure_row(f"RTP: {name}", value, errors.get(name),

@@ -59,6 +59,9 @@ def summary_frame(analysis) -> pd.DataFrame:
         items = [("RTP", f"{a.rtp_float:.6%}  ({a.rtp})")]
     else:
         items = [("RTP", f"{a.rtp_float:.6%}  (numerical, error <= {a.rtp_error:.1e})")]
+    if a.game.target_rtp is not None:
+        target = float(a.game.target_rtp) / 100
+        items.append(("target RTP", f"{target:.6%}  (RTP - target {a.rtp_float - target:+.6%})"))
     for name, value in a.components.items():
         items.append((f"  {name}", f"{float(value):.6%}"))
     carried = bool(a.composition.carried)
