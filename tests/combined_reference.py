@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb
 
 ONE = {Fraction(0): Fraction(1)}
@@ -96,6 +96,9 @@ class Reference:
         self.hw = data.get("hold_and_win")
         self.wheel = data.get("bonus_wheel")
         self.mods = data.get("modifiers", {})
+        self._hw_laws: dict = {}  # (memos: each law is built once)
+        self._fs_laws: dict = {}
+        self._classes = None
 
     # -- one window ---------------------------------------------------------------------
     def columns(self, reel_set: str, stops) -> list[list[str]]:
@@ -182,12 +185,17 @@ class Reference:
 
     # -- hold & win -------------------------------------------------------------------------
     def hold_and_win_law(self, held: int) -> dict:
+        if held not in self._hw_laws:
+            self._hw_laws[held] = self._hold_and_win_law(held)
+        return self._hw_laws[held]
+
+    def _hold_and_win_law(self, held: int) -> dict:
         hw = self.hw
         cells = len(self.lines[0]) * self.rows
         p = Fraction(hw["cash_probability"])
         respins = hw["respins"]
 
-        @lru_cache(maxsize=None)
+        @cache
         def end(h: int, left: int) -> tuple:  # law of the count held at the end
             if left == 0 or h == cells:
                 return ((h, Fraction(1)),)
@@ -224,6 +232,11 @@ class Reference:
     # -- free spins -------------------------------------------------------------------------
     def free_spin_classes(self) -> dict:
         """{uncut retrigger award: (probability, law of the spin's win)} of one free spin."""
+        if self._classes is None:
+            self._classes = self._free_spin_classes()
+        return self._classes
+
+    def _free_spin_classes(self) -> dict:
         fs = self.fs
         mult = fs.get("multiplier", 1)
         again = fs.get("retrigger_awards", fs["awards"]) if fs.get("retrigger") else {}
@@ -236,16 +249,23 @@ class Reference:
             if nested:
                 win = convolve(win, self.hold_and_win_start(cols))
             a = _by_count(again, sum(col.count(fs["trigger"]) for col in cols)) if again else 0
-            q, law = out.get(a, (Fraction(0), {}))
-            out[a] = (q + p, mix([(1, law), (p, win)]))
+            q, law = out.setdefault(a, [Fraction(0), {}])
+            out[a][0] = q + p
+            for x, r in win.items():
+                law[x] = law.get(x, 0) + p * r
         return {a: (q, {x: r / q for x, r in law.items()}) for a, (q, law) in out.items()}
 
     def free_spins_law(self, n: int) -> dict:
+        if n not in self._fs_laws:
+            self._fs_laws[n] = self._free_spins_law(n)
+        return self._fs_laws[n]
+
+    def _free_spins_law(self, n: int) -> dict:
         fs = self.fs
         cap = fs.get("max_spins")
         classes = self.free_spin_classes()
 
-        @lru_cache(maxsize=None)
+        @cache
         def rest(left: int, awarded: int) -> tuple:
             if left == 0:
                 return tuple(ONE.items())
@@ -274,15 +294,26 @@ class Reference:
                 parts.append((Fraction(w, total), law))
             return mix(parts)
         reels = (mode or {}).get("reels", "base")
-        out: dict = {}
+        # The outcomes grouped by what they start (window pay, wheel law, cash symbols held,
+        # spins awarded): each group's law is convolved once.
+        groups: dict = {}
         for p, cols in self.outcomes(reels, "paid"):
-            law = {self.window_pay(cols): Fraction(1)}
-            law = convolve(law, self.wheel_law(cols, 1))
-            law = convolve(law, self.hold_and_win_start(cols))
+            held = 0
+            if self.hw is not None:
+                held = sum(col.count(self.hw["symbol"]) for col in cols)
+                held = held if held >= self.hw["trigger"] else 0
+            n = 0
             if self.fs is not None:
                 n = _by_count(self.fs["awards"], sum(col.count(self.fs["trigger"]) for col in cols))
-                if n:
-                    law = convolve(law, self.free_spins_law(n))
+            key = (self.window_pay(cols), tuple(sorted(self.wheel_law(cols, 1).items())), held, n)
+            groups[key] = groups.get(key, 0) + p
+        out: dict = {}
+        for (pay, wheel, held, n), p in groups.items():
+            law = convolve({pay: Fraction(1)}, dict(wheel))
+            if held:
+                law = convolve(law, self.hold_and_win_law(held))
+            if n:
+                law = convolve(law, self.free_spins_law(n))
             for x, r in law.items():
                 out[x] = out.get(x, 0) + p * r
         return out
