@@ -57,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--progress", action="store_true",
                    help="show a progress bar of the full-cycle enumeration (without it, a bar "
                         "of the analysis' stages appears when it takes over 2 s)")
+    a.add_argument("--mode", default=None, metavar="NAME",
+                   help="analyse the game mode [modes.NAME] (a bonus buy, an ante bet): money "
+                        "per amount it costs")
     s = sub.add_parser("simulate", help="seeded Monte Carlo cross-check")
     s.add_argument("file", help=FILE_HELP)
     s.add_argument("--spins", type=_whole_number, required=True, metavar="N",
@@ -72,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--progress", action="store_true",
                    help="show a progress bar from the start (without it, one appears when the "
                         "run takes over 2 s)")
+    s.add_argument("--mode", default=None, metavar="NAME",
+                   help="play the game mode [modes.NAME] (a bonus buy, an ante bet): money per "
+                        "amount it costs")
     _check_parser(sub)
     _report_parser(sub)
     _workbench_parser(sub)
@@ -179,6 +185,17 @@ class _ProgressBar:
             self.bar = None
 
 
+def _mode(game, name, label):
+    """The mode name given on the command line, checked against the game's modes."""
+    if name is None:
+        return None
+    try:
+        game.mode(name)
+    except ValueError as exc:
+        raise GameFileError(label, "--mode", str(exc)) from None
+    return name
+
+
 def _analyze(args) -> int:
     import slotmath
     from slotmath import report
@@ -186,7 +203,8 @@ def _analyze(args) -> int:
     game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
     bar = _ProgressBar() if args.progress else None
-    analysis = slotmath.analyze(game, level, progress=bar)
+    analysis = slotmath.analyze(game, level, progress=bar,
+                                mode=_mode(game, args.mode, args.file))
     if bar is None:
         from slotmath.report.progress import compute
 
@@ -218,10 +236,15 @@ def _simulate(args) -> int:
     game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
     progress = True if args.progress else PROGRESS_DELAY
-    result = simulate(game, args.spins, args.seed, level=level, progress=progress)
+    mode = _mode(game, args.mode, args.file)
+    result = simulate(game, args.spins, args.seed, level=level, progress=progress, mode=mode)
+    said = {} if mode is None else {"mode": {"name": mode, "cost": str(game.mode(mode).cost)}}
     if args.json:
-        print(json.dumps(simulation_dict(result, game), indent=2))
+        print(json.dumps(simulation_dict(result, game) | said, indent=2))
     else:
+        if mode is not None:
+            print(f"game mode {mode}: cost {game.mode(mode).cost} total bets; RTP and SD per "
+                  "amount wagered")
         print(simulation_text(result, game))
     return 0
 
