@@ -125,3 +125,32 @@ def test_a_game_without_modes_has_no_modes_section_or_sheet():
     a = slotmath.analyze(slotmath.load_game("data/games/tiny_lines.toml"))
     assert "modes" not in analysis_dict(a)
     assert "Modes" not in {s.name for s in par_sheets(a)}
+
+
+def test_check_across_modes_is_the_reference(game, reference):
+    """``slotmath check``'s rules across modes: each mode's RTP, their spread and each
+    bought hold & win's top award (a full grid of 20s and the grand), read off the
+    reference's exact laws."""
+    from slotmath.report import compliance
+
+    r = compliance.check(game, ["modes"], limits={"modes.max_win_plays": 1e7})
+    rows = {(f.rule, f.subject): f for f in r.findings}
+    rtps = {"(standard)": reference[None][0]} | {k: v[0] for k, v in reference.items() if k}
+    for name, rtp in rtps.items():
+        assert rows["Modes: minimum RTP", f"mode {name}"].probability == str(rtp)
+    spread = rows["Modes: RTP spread", "RTP spread over the modes"]
+    assert spread.probability == str(max(rtps.values()) - min(rtps.values()))
+    assert not spread.passed  # 995 % apart
+    law = Reference(tomllib.loads(FIXTURE.read_text())).round_law(
+        tomllib.loads(FIXTURE.read_text())["modes"]["buy_cash"])
+    top = rows["Modes: max win odds", "mode buy_cash: top award 150 x bet"]
+    assert abs(top.value - float(law[max(law)])) < 1e-12 and top.passed
+    loose = compliance.check(game, ["modes"], limits={"modes.spread": 10})
+    assert loose.passed  # the max win is not asked by default
+
+
+def test_check_of_a_game_without_modes_has_no_modes_rules():
+    from slotmath.report import compliance
+
+    r = compliance.check(slotmath.load_game("data/games/tiny_lines.toml"))
+    assert "modes" not in r.rule_sets and all(f.rule_set != "modes" for f in r.findings)

@@ -101,9 +101,10 @@ def _workbench_parser(sub) -> None:
 
 #: ``slotmath check``'s help, written out so that ``--help`` imports nothing heavy (a test holds
 #: it to slotmath.report.compliance's RULE_SETS and LIMITS)
-CHECK_RULE_SETS = "gli11,anz,ukgc"
+CHECK_RULE_SETS = "gli11,anz,ukgc,modes"
 CHECK_LIMITS = ("gli11.games (default 1e+08), anz.min_rtp (default 0.87), "
-                "anz.pattern_plays (default 7e+06)")
+                "anz.pattern_plays (default 7e+06), modes.min_rtp (default 0.87), "
+                "modes.spread (default 0.005), modes.max_win_plays (default 0)")
 
 
 def _check_parser(sub) -> None:
