@@ -109,7 +109,7 @@ def test_simulate_mode_agrees_with_the_reference(capsys, reference, mode):
                        "--seed", "21", "--json")
     assert code == 0
     d = json.loads(out)
-    assert d["mode"]["name"] == mode
+    assert d["mode"] == {"name": mode, "cost": {"buy_free": 10, "buy_cash": 15, "ante": 1.5}[mode]}
     assert abs(d["rtp"] - float(reference[mode][0])) <= 5 * d["std_error"], (mode, d["rtp"])
 
 

@@ -239,7 +239,11 @@ def _simulate(args) -> int:
     progress = True if args.progress else PROGRESS_DELAY
     mode = _mode(game, args.mode, args.file)
     result = simulate(game, args.spins, args.seed, level=level, progress=progress, mode=mode)
-    said = {} if mode is None else {"mode": {"name": mode, "cost": str(game.mode(mode).cost)}}
+    said = {}
+    if mode is not None:  # as analyze --json names it (report.modes.modes_section)
+        cost = game.mode(mode).cost
+        said = {"mode": {"name": mode, "cost": int(cost) if cost.denominator == 1
+                         else float(cost)}}
     if args.json:
         print(json.dumps(simulation_dict(result, game) | said, indent=2))
     else:
