@@ -335,8 +335,9 @@ count = 2
 prizes = [1, 2]
 weights = [1, 1]
 """
+    text = _text(SPEC, GOOD).replace("[symbols]\n", "[symbols]\nBN = { bonus = true }\n", 1)
     with pytest.raises(GameFileError, match="\\[bonus_wheel\\] with \\[modifiers\\] is not supported"):
-        loads_game(_text(SPEC, GOOD) + wheel, "g.toml")
+        loads_game(text + wheel.replace('"A"', '"BN"'), "g.toml")
 
 
 HW = """
