@@ -152,10 +152,25 @@ def test_a_random_combination_is_analysed_or_refused(sections):
     ("hold_and_win", "modifiers"),
     ("hold_and_win", "free_spins"),
     ("modifiers", "free_spins"),
+    ("hold_and_win", "modifiers", "free_spins"),
+    ("bonus_wheel", "hold_and_win"),
     ("cascades", "bonus_wheel"),
 ])
 def test_named_combinations(sections):
     check(list(sections))
+
+
+@pytest.mark.parametrize("sections", [
+    ("hold_and_win", "free_spins"),  # Link style (hold & win inside free spins: by key)
+    ("modifiers", "free_spins"),  # modifiers in the base game (in free spins: by key)
+    ("hold_and_win", "modifiers", "free_spins"),
+    ("bonus_wheel", "hold_and_win"),
+    ("bonus_wheel", "hold_and_win", "free_spins", "max_win"),
+])
+def test_the_combinations_issue_21_names_are_accepted(sections):
+    """Written by hand, not read from COMBINE: refusing one of these fails. Their figures
+    are held to a plain reference by tests/test_combined_rounds.py."""
+    slotmath.loads_game(game_text(sections), "combo.toml")
 
 
 def test_every_pair_is_covered_by_the_rule():

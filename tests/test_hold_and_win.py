@@ -207,10 +207,22 @@ def test_cash_count_table_equals_brute_force(strips, trigger):
     assert dict(table.weights) == brute
 
 
-def test_cash_mark_refuses_company():
-    game = loads_game(GAME.format(strips='["A", "C"], ["B", "C"], ["A", "W"]', trigger=2))
-    with pytest.raises(ValueError, match="alone"):
-        Context(game).table("base", (Mark("count", "C"), Mark("trigger")))
+def test_cash_mark_counts_jointly_with_another():
+    """The engine counts any set of marks jointly (it refused a second one beside the cash
+    count): the cash symbol and a paying symbol, against every stop combination."""
+    strips = [["A", "C", "B"], ["B", "C", "A", "W"], ["A", "W", "C"]]
+    game = loads_game(GAME.format(strips=", ".join(str(s).replace("'", '"') for s in strips),
+                                  trigger=2))
+    table = Context(game).table("base", (Mark("count", "C"), Mark("count", "A")))
+    assert table.marks == ("count:C", "count:A")
+    model = PayModel(game)
+    brute: dict = {}
+    for stops in itertools.product(*(range(len(s)) for s in strips)):
+        window = window_at(game, game.base, stops)
+        key = (sum(col.count("C") for col in window), sum(col.count("A") for col in window),
+               model.spin_win(window))
+        brute[key] = brute.get(key, 0) + 1
+    assert dict(table.weights) == brute
 
 
 # -- the loader -------------------------------------------------------------------------------

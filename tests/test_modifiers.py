@@ -319,14 +319,25 @@ def test_loader_errors_name_the_file_and_key(edit, key, words):
     assert "g.toml" in message and key in message and words in message, message
 
 
-def test_modifiers_refuse_free_spins():
-    text = _text(SPEC, GOOD) + """
+def test_modifiers_combine_with_free_spins_and_refuse_a_wheel():
+    """Modifiers with free spins are analysed (tests/test_combinations.py checks them);
+    with a bonus wheel they are refused in one line naming both sections."""
+    free = """
 [free_spins]
 trigger = "S"
 awards = { 2 = 5 }
 """
-    with pytest.raises(GameFileError, match="\\[free_spins\\] with \\[modifiers\\] is not supported"):
-        loads_game(text, "g.toml")
+    assert loads_game(_text(SPEC, GOOD) + free, "g.toml").free_spins is not None
+    wheel = """
+[bonus_wheel]
+symbol = "A"
+count = 2
+prizes = [1, 2]
+weights = [1, 1]
+"""
+    text = _text(SPEC, GOOD).replace("[symbols]\n", "[symbols]\nBN = { bonus = true }\n", 1)
+    with pytest.raises(GameFileError, match="\\[bonus_wheel\\] with \\[modifiers\\] is not supported"):
+        loads_game(text + wheel.replace('"A"', '"BN"'), "g.toml")
 
 
 HW = """

@@ -16,8 +16,8 @@ operation on a numerical distribution, and a round feature solved in float64.
 
 With stationary features, :attr:`Analysis.round` is the round with every driver event paying
 its own prize and no operation; :attr:`Analysis.rtp` is ``E[round] + sum (stationary payout -
-what it replaced) - operations``. :attr:`Analysis.components` come from the window's direct
-method and each feature's own mean, a second path that the tests hold equal to the RTP.
+what it replaced) - operations``. In a game mode the RTP, SD and components are per amount
+the mode costs (:attr:`Analysis.modes`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from slotmath.exact.distribution import NumericWinDistribution, WinDistribution
-from slotmath.exact.spin_table import MarkedTable
-from slotmath.features.base import Context, Feature
+from slotmath.features.base import Feature
 from slotmath.features.compose import RoundLaw
 from slotmath.features.composition import Composition
 from slotmath.model.game import Game
@@ -52,24 +51,31 @@ class Analysis:
     """
 
     def __init__(self, game: Game, level: int = 1,
-                 progress: Callable[[str, int, int], None] | None = None):
-        self.game, self.level, self.progress = game, level, progress
+                 progress: Callable[[str, int, int], None] | None = None,
+                 mode: str | None = None, _tables: dict | None = None):
+        self.game, self.level, self.progress, self.mode = game, level, progress, mode
+        self._tables = {} if _tables is None else _tables  # shared with the other modes
 
     def __repr__(self) -> str:
-        return f"Analysis({self.game.name!r}, level={self.level})"
+        mode = f", mode={self.mode!r}" if self.mode else ""
+        return f"Analysis({self.game.name!r}, level={self.level}{mode})"
 
     @cached_property
     def composition(self) -> Composition:
-        return Composition(self.game, self.level, self.progress)
+        mode = None if self.mode is None else self.game.mode(self.mode)
+        return Composition(self.game, self.level, self.progress, mode, self._tables)
 
-    @property
-    def context(self) -> Context:
-        return self.composition.context
+    @cached_property
+    def modes(self) -> dict[str, Analysis]:
+        """The analysis of each game mode (``[modes.NAME]``) at this level, by name, sharing
+        this one's enumerations; money per amount wagered is per the mode's cost."""
+        return {m.name: Analysis(self.game, self.level, self.progress, m.name, self._tables)
+                for m in self.game.modes}
 
-    @property
-    def declared(self) -> tuple[Feature, ...]:
-        """The game's features (declarations), in registry order."""
-        return self.composition.declared
+    context = property(lambda self: self.composition.context, doc="The features' Context.")
+
+    declared = property(lambda self: self.composition.declared,
+                        doc="The game's features (declarations), in registry order.")
 
     @property
     def features(self):
@@ -88,10 +94,8 @@ class Analysis:
         owner = self.composition.owner
         return None if owner is None else _Owned(owner, self.composition.stationary[owner.name])
 
-    @property
-    def base_table(self) -> MarkedTable:
-        """Exact (marks..., credits) weights of the paid spin's window (no spin feature)."""
-        return self.composition.base_table
+    base_table = property(lambda self: self.composition.base_table, doc="Exact (marks..., "
+                          "credits) weights of the paid spin's window (no spin feature).")
 
     # -- headline figures -----------------------------------------------------------------
     @property
@@ -105,9 +109,7 @@ class Analysis:
         numerical feature makes it a float (:attr:`rtp_error`)."""
         return self.composition.rtp
 
-    @property
-    def rtp_float(self) -> float:
-        return float(self.rtp)
+    rtp_float = property(lambda self: float(self.rtp))
 
     @property
     def rtp_error(self) -> float:
@@ -135,19 +137,14 @@ class Analysis:
     @property
     def variance(self) -> Fraction | float:
         """Variance of the round win, in total bets squared: exact when every round feature
-        is; else a float (a float64 second moment written as a fraction is no exact figure,
-        and its last digits move with the summation order)."""
-        if self._owned is not None:
-            return self._owned.variance
-        if all(getattr(f, "exact", True) for f in self.round.features):
-            return self.round.variance
-        return float(self.round.variance)
+        is; else a float (a float64 second moment written as a fraction is no exact figure)."""
+        return self.composition.variance if self._owned is None else self._owned.variance
 
     @property
     def std(self) -> float:
         """SD of the round win in total bets (with stationary features: of the round with
-        every driver event paying its own prize)."""
-        return self.round.std if self._owned is None else root(self.variance)
+        every driver event paying its own prize; in a mode: per amount wagered)."""
+        return root(self.variance)
 
     @cached_property
     def std_total(self) -> float:
@@ -183,10 +180,8 @@ class Analysis:
         """The round's win distribution: exact without round features, numerical with them."""
         return self.composition.distribution
 
-    @property
-    def distribution_exact(self) -> bool:
-        """Whether :attr:`distribution` is exact."""
-        return isinstance(self.distribution, WinDistribution)
+    distribution_exact = property(lambda self: isinstance(self.distribution, WinDistribution),
+                                  doc="Whether :attr:`distribution` is exact.")
 
     @cached_property
     def top_award(self) -> par.TopAward:
@@ -224,8 +219,9 @@ class _Owned:
 
 
 def analyze(game: Game, level: int = 1,
-            progress: Callable[[str, int, int], None] | None = None) -> Analysis:
-    """The analysis of a game at one bet level.
+            progress: Callable[[str, int, int], None] | None = None,
+            mode: str | None = None) -> Analysis:
+    """The analysis of a game at one bet level (in game mode ``mode``).
 
     Parameters
     ----------
@@ -235,6 +231,9 @@ def analyze(game: Game, level: int = 1,
     progress : callable, optional
         ``progress(stage, done, total)`` hears how far each full-cycle enumeration has come
         (the CLI's ``--progress`` bar); it costs the enumeration about 30%.
+    mode : str, optional
+        A game mode's name (``[modes.NAME]``): its RTP, SD and components are per amount it
+        costs; its win amounts stay in total bets.
 
     Examples
     --------
@@ -247,4 +246,6 @@ def analyze(game: Game, level: int = 1,
     (Fraction(411, 448), 512)
     """
     game.check_level(level)
-    return Analysis(game, level, progress)
+    if mode is not None:
+        game.mode(mode)
+    return Analysis(game, level, progress, mode)

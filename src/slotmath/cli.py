@@ -60,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="show a progress bar of the full-cycle enumeration (without it, a bar "
                         "of the analysis' stages appears when it takes over 2 s)")
     _settings_arguments(a)
+    a.add_argument("--mode", default=None, metavar="NAME",
+                   help="analyse the game mode [modes.NAME] (a bonus buy, an ante bet): money "
+                        "per amount it costs")
     s = sub.add_parser("simulate", help="seeded Monte Carlo cross-check")
     s.add_argument("file", help=FILE_HELP)
     s.add_argument("--spins", type=_whole_number, required=True, metavar="N",
@@ -75,6 +78,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--progress", action="store_true",
                    help="show a progress bar from the start (without it, one appears when the "
                         "run takes over 2 s)")
+    s.add_argument("--mode", default=None, metavar="NAME",
+                   help="play the game mode [modes.NAME] (a bonus buy, an ante bet): money per "
+                        "amount it costs")
     _check_parser(sub)
     _report_parser(sub)
     _tune_parser(sub)
@@ -142,9 +148,10 @@ def _workbench_parser(sub) -> None:
 
 #: ``slotmath check``'s help, written out so that ``--help`` imports nothing heavy (a test holds
 #: it to slotmath.report.compliance's RULE_SETS and LIMITS)
-CHECK_RULE_SETS = "gli11,anz,ukgc"
+CHECK_RULE_SETS = "gli11,anz,ukgc,modes"
 CHECK_LIMITS = ("gli11.games (default 1e+08), anz.min_rtp (default 0.87), "
-                "anz.pattern_plays (default 7e+06)")
+                "anz.pattern_plays (default 7e+06), modes.min_rtp (default 0.87), "
+                "modes.spread (default 0.005), modes.max_win_plays (default 0)")
 
 
 def _check_parser(sub) -> None:
@@ -407,6 +414,17 @@ class _ProgressBar:
             self.bar = None
 
 
+def _mode(game, name, label):
+    """The mode name given on the command line, checked against the game's modes."""
+    if name is None:
+        return None
+    try:
+        game.mode(name)
+    except ValueError as exc:
+        raise GameFileError(label, "--mode", str(exc)) from None
+    return name
+
+
 def _analyze(args) -> int:
     import slotmath
     from slotmath import report
@@ -418,7 +436,8 @@ def _analyze(args) -> int:
         raise GameFileError(args.file, "analysis", str(err)) from None
     level = _level(game, args.bet_level, args.file)
     bar = _ProgressBar() if args.progress else None
-    analysis = slotmath.analyze(game, level, progress=bar)
+    analysis = slotmath.analyze(game, level, progress=bar,
+                                mode=_mode(game, args.mode, args.file))
     if bar is None:
         from slotmath.report.progress import compute
 
@@ -450,10 +469,19 @@ def _simulate(args) -> int:
     game = _coin_value(slotmath.load_game(args.file), args.coin_value)
     level = _level(game, args.bet_level, args.file)
     progress = True if args.progress else PROGRESS_DELAY
-    result = simulate(game, args.spins, args.seed, level=level, progress=progress)
+    mode = _mode(game, args.mode, args.file)
+    result = simulate(game, args.spins, args.seed, level=level, progress=progress, mode=mode)
+    said = {}
+    if mode is not None:  # as analyze --json names it (report.modes.modes_section)
+        cost = game.mode(mode).cost
+        said = {"mode": {"name": mode, "cost": int(cost) if cost.denominator == 1
+                         else float(cost)}}
     if args.json:
-        print(json.dumps(simulation_dict(result, game), indent=2))
+        print(json.dumps(simulation_dict(result, game) | said, indent=2))
     else:
+        if mode is not None:
+            print(f"game mode {mode}: cost {game.mode(mode).cost} total bets; RTP and SD per "
+                  "amount wagered")
         print(simulation_text(result, game))
     return 0
 

@@ -835,6 +835,59 @@ def _packing(caps: list[int]):
 
 
 @dataclass(frozen=True)
+class CountColumns:
+    """The engine's counted columns of a spin: the scatters it tracks (capped counts packed
+    into one mixed-radix digit string, :func:`_packing`), what each pack pays, and the output
+    row each pack lands in.
+
+    ``counts`` are the symbols counted in the output, each with its cap (a count at or
+    above the cap is stored as the cap); the row of a pack is the mixed-radix number of the
+    capped counts, the first count most significant, so the output is a dense array of
+    shape ``dims + (credits,)``. A counted symbol that neither pays nor triggers is tracked
+    for the count alone.
+    """
+
+    tracked: list  # the scatter symbols tracked, in digit order
+    caps: list  # the cap of each tracked digit
+    digits: np.ndarray  # (packs, digits): each pack's capped counts
+    place: np.ndarray
+    add_table: np.ndarray
+    pack_credits: np.ndarray  # (packs,): scatter credits of each pack
+    rows: np.ndarray  # (packs,): the output row of each pack over ``counts``
+    dims: tuple  # (cap + 1 for each counted symbol)
+
+    @classmethod
+    def of(cls, game: Game, model: PayModel, counts, extra_caps=()) -> CountColumns:
+        """The columns of ``game`` counting ``counts`` ((symbol, cap), ...), with one more
+        digit per cap of ``extra_caps`` after the scatters (a line trigger's, a modifier's
+        chosen positions): those are left for the caller to place in the output row."""
+        tracked, caps = _tracked_scatters(game, model)
+        for symbol, cap in counts:
+            if symbol in tracked:
+                i = tracked.index(symbol)
+                caps[i] = max(caps[i], cap)
+            else:
+                tracked, caps = tracked + [symbol], caps + [cap]
+        digits, place, add_table = _packing(caps + list(extra_caps))
+        pack_credits = np.zeros(len(digits), dtype=np.int64)
+        for t, name in enumerate(tracked):
+            pack_credits += count_credits(model, name, digits[:, t])
+        rows = np.zeros(len(digits), dtype=np.int64)
+        for symbol, cap in counts:
+            rows = rows * (cap + 1) + np.minimum(digits[:, tracked.index(symbol)], cap)
+        return cls(tracked, caps, digits, place, add_table, pack_credits, rows,
+                   tuple(cap + 1 for _, cap in counts))
+
+
+def trigger_counts(game: Game) -> tuple[tuple[str, int], ...]:
+    """What the plain engine counts: the free-spin trigger symbol, capped at the top award
+    count (nothing without free spins)."""
+    if game.free_spins is None:
+        return ()
+    return ((game.free_spins.trigger, max(game.free_spins.awards)),)
+
+
+@dataclass(frozen=True)
 class _Prepared:
     """Everything the DP needs that does not depend on which reel-1 stops it enumerates."""
 
@@ -853,11 +906,15 @@ class _Prepared:
     line_cap: int
     pack_credits: np.ndarray
     out_row: np.ndarray
-    trigger_cap: int
+    dims: tuple  # the output's shape before credits: each count's cap + 1, line cap + 1
     # per reel, the unit classes its step sorts within (unit_classes; none: _NO_CLASSES).
     # Off in the plain engine: on its games the sort costs more than the states it merges
     # (bench_engine); the modifiers' virtual reels, with many more windows, turn it on.
     classes: tuple = ()
+
+    @property
+    def n_rows(self) -> int:
+        return int(np.prod(self.dims))
 
 
 def _pack(rw: _ReelWindows, scatter_caps: np.ndarray, place: np.ndarray) -> np.ndarray:
@@ -867,22 +924,21 @@ def _pack(rw: _ReelWindows, scatter_caps: np.ndarray, place: np.ndarray) -> np.n
 
 def _prepare(game: Game, rs: ReelSet, model: PayModel,
              line_trigger: tuple[str, int] | None, line_cap: int,
-             count_symbol: str | None = None) -> _Prepared:
+             counts: tuple[tuple[str, int], ...] | None = None) -> _Prepared:
+    """``counts``: the symbols counted in the output ((symbol, cap), ...; default: the
+    free-spin trigger, :func:`trigger_counts`), jointly with the line trigger's lines."""
     if rs.cycle >= _INT64_SAFE:
         raise OverflowError(
             f"full cycle {rs.cycle} is too large for exact int64 weights; reduce stop weights"
         )
     symbol_ids = _symbol_ids(game)
-    tracked, caps = _tracked_scatters(game, model)
-    if count_symbol is not None:  # counted whole (up to the window) in the trigger column
-        window = sum(game.rows)
-        if count_symbol in tracked:
-            caps[tracked.index(count_symbol)] = max(caps[tracked.index(count_symbol)], window)
-        else:
-            tracked, caps = tracked + [count_symbol], caps + [window]
-    digit_caps = caps + ([line_cap] if line_trigger else [])
-    digits, place, add_table = _packing(digit_caps)
-    scatter_caps = np.asarray(caps, dtype=np.int32)
+    counts = trigger_counts(game) if counts is None else tuple(counts)
+    for symbol, _ in counts:
+        if symbol not in symbol_ids:
+            raise ValueError(f"symbol {symbol!r} is not in the game")
+    cols = CountColumns.of(game, model, counts, [line_cap] if line_trigger else [])
+    tracked, place = cols.tracked, cols.place
+    scatter_caps = np.asarray(cols.caps, dtype=np.int32)
     windows = []
     for j in range(game.n_reels):
         rw = _reel_windows(game, model, rs, j, symbol_ids, tracked)
@@ -900,29 +956,19 @@ def _prepare(game: Game, rs: ReelSet, model: PayModel,
     else:
         emit_trigger = tuple(np.zeros_like(em) for em in automaton.emit)
         line_place = 0
-    pack_credits = np.zeros(len(digits), dtype=np.int64)
-    pack_trigger = np.zeros(len(digits), dtype=np.int64)
-    trigger_cap = 0
-    for t, name in enumerate(tracked):
-        pack_credits += count_credits(model, name, digits[:, t])
-        if count_symbol is not None:
-            if name == count_symbol:
-                trigger_cap = sum(game.rows)
-                pack_trigger = digits[:, t].copy()
-        elif game.free_spins is not None and name == game.free_spins.trigger:
-            trigger_cap = max(game.free_spins.awards)
-            pack_trigger = np.minimum(digits[:, t], trigger_cap)
-    # Output row: trigger index * (line_cap + 1) + trigger-line index.
-    out_row = pack_trigger * (line_cap + 1)
+    # Output row: the counts' mixed-radix row * (line_cap + 1) + trigger-line index.
+    out_row = cols.rows * (line_cap + 1)
     if line_trigger:
-        out_row = out_row + digits[:, -1]
-    return _Prepared(game, rs, model, symbol_ids, tracked, scatter_caps, place, add_table,
-                     windows, automaton, emit_trigger, line_place, line_cap, pack_credits,
-                     np.ascontiguousarray(out_row, dtype=np.int64), trigger_cap)
+        out_row = out_row + cols.digits[:, -1]
+    return _Prepared(game, rs, model, symbol_ids, tracked, scatter_caps, place,
+                     cols.add_table, windows, automaton, emit_trigger, line_place, line_cap,
+                     cols.pack_credits, np.ascontiguousarray(out_row, dtype=np.int64),
+                     cols.dims + (line_cap + 1,))
 
 
 def _run(prep: _Prepared, first_stops=None, reel: int = 0) -> np.ndarray:
-    """The DP itself: dense weights out[trigger index, trigger-line index, credits].
+    """The DP itself: dense weights out[output row, credits] (the row: the counts' and the
+    trigger lines' mixed-radix index, ``prep.dims``).
 
     ``first_stops``: the stops of reel ``reel`` (default reel 1) enumerated (default all); at
     least one of them must have a weight.
@@ -959,11 +1005,11 @@ def _run(prep: _Prepared, first_stops=None, reel: int = 0) -> np.ndarray:
     nt, em, final = automaton.next_status[n - 1], automaton.emit[n - 1], automaton.final
     max_credits = (int(e_credits.max()) + _last_bound(states, nt, em, final)
                    + int(prep.pack_credits.max()))
-    out = np.zeros(((prep.trigger_cap + 1) * (line_cap + 1), max_credits + 1), dtype=np.int64)
+    out = np.zeros((prep.n_rows, max_credits + 1), dtype=np.int64)
     _fold_last(states, nt, em, emit_trigger[n - 1], line_place, line_cap, final, rw.inputs,
                rw.ucol, rw.columns, pack, rw.weights, rw.by_effect, e_state, e_pack,
                e_credits, e_weight, add_table, prep.pack_credits, prep.out_row, out)
-    return out.reshape(prep.trigger_cap + 1, line_cap + 1, max_credits + 1)
+    return out
 
 
 # Parts a progress-reporting enumeration is cut into. The set-up (windows, automaton) is shared;
@@ -985,18 +1031,20 @@ def _checked_stops(rs: ReelSet, first_stops) -> list[int]:
 
 def _enumerate(game: Game, rs: ReelSet, model: PayModel,
                line_trigger: tuple[str, int] | None, line_cap: int, first_stops=None,
-               progress=None, count_symbol: str | None = None):
-    """Dense weights over the reel-1 stops asked for, the trigger cap and the cycle covered.
+               progress=None, counts: tuple[tuple[str, int], ...] | None = None):
+    """Dense weights over the reel-1 stops asked for (shape ``dims + (credits,)``), the
+    output's dims and the cycle covered.
 
     One pass when no progress is asked for; otherwise the stops are cut into at most
     :data:`PROGRESS_PARTS` contiguous parts, summed exactly, with ``progress(stops done,
     stops)`` before the first part and after each.
     """
-    prep = _prepare(game, rs, model, line_trigger, line_cap, count_symbol)
+    prep = _prepare(game, rs, model, line_trigger, line_cap, counts)
     reel_weights = rs.reels[0].stop_weights
     rest = rs.cycle // rs.reels[0].cycle
     if first_stops is None and progress is None:
-        return _run(prep), prep.trigger_cap, rs.cycle
+        out = _run(prep)
+        return out.reshape(prep.dims + (out.shape[1],)), prep.dims, rs.cycle
     stops = list(range(len(reel_weights))) if first_stops is None else _checked_stops(
         rs, first_stops)
     covered = sum(reel_weights[s] for s in stops) * rest
@@ -1006,20 +1054,20 @@ def _enumerate(game: Game, rs: ReelSet, model: PayModel,
         k = max(1, min(PROGRESS_PARTS, len(stops)))
         parts = [stops[i * len(stops) // k:(i + 1) * len(stops) // k] for i in range(k)]
         progress(0, len(stops))
-    total = np.zeros((prep.trigger_cap + 1, line_cap + 1, 1), dtype=np.int64)
+    total = np.zeros((prep.n_rows, 1), dtype=np.int64)
     done = 0
     for part in parts:
         if any(reel_weights[s] for s in part):
             out = _run(prep, part)
-            if out.shape[2] > total.shape[2]:
+            if out.shape[1] > total.shape[1]:
                 total = np.concatenate(
-                    [total, np.zeros(out.shape[:2] + (out.shape[2] - total.shape[2],),
-                                     dtype=np.int64)], axis=2)
-            total[:, :, : out.shape[2]] += out
+                    [total, np.zeros((total.shape[0], out.shape[1] - total.shape[1]),
+                                     dtype=np.int64)], axis=1)
+            total[:, : out.shape[1]] += out
         done += len(part)
         if progress is not None:
             progress(done, len(stops))
-    return total, prep.trigger_cap, covered
+    return total.reshape(prep.dims + (total.shape[1],)), prep.dims, covered
 
 
 def spin_table(game: Game, reel_set: str | ReelSet = "base", level: int = 1,
@@ -1052,6 +1100,7 @@ def spin_table(game: Game, reel_set: str | ReelSet = "base", level: int = 1,
     count_symbol : str, optional
         Count this symbol in the window instead of the free-spin trigger (every count,
         up to the window's positions): the cash symbols of a hold & win game.
+        (:func:`counts_table` counts any number of symbols jointly.)
 
     Examples
     --------
@@ -1069,12 +1118,81 @@ def spin_table(game: Game, reel_set: str | ReelSet = "base", level: int = 1,
     """
     rs = game.reel_sets[reel_set] if isinstance(reel_set, str) else reel_set
     model = model or PayModel(game, level)
-    out, trigger_cap, cycle = _enumerate(game, rs, model, None, 0, first_stops, progress,
-                                         count_symbol)
-    dense = out[:, 0, :]
+    counts = None if count_symbol is None else ((count_symbol, sum(game.rows)),)
+    out, dims, cycle = _enumerate(game, rs, model, None, 0, first_stops, progress, counts)
+    dense = out.reshape(dims[0] if len(dims) > 1 else 1, out.shape[-1])
     t_idx, c_idx = np.nonzero(dense)
     weights = {(int(t), int(c)): int(dense[t, c]) for t, c in zip(t_idx, c_idx)}
-    return SpinTable(weights, cycle, model.credits_per_bet, trigger_cap)
+    return SpinTable(weights, cycle, model.credits_per_bet, dims[0] - 1 if len(dims) > 1 else 0)
+
+
+def counts_table(game: Game, counts: Sequence[tuple[str, int]], reel_set: str | ReelSet = "base",
+                 level: int = 1, model: PayModel | None = None, *,
+                 line_trigger: tuple[str, int, int] | None = None,
+                 first_stops: Sequence[int] | None = None,
+                 progress: Callable[[int, int], None] | None = None
+                 ) -> tuple[dict[tuple[int, ...], int], int, int]:
+    """Exact weights of one spin's joint counts and credits: any number of symbols counted
+    in the window at once, and the lines of one line trigger.
+
+    Parameters
+    ----------
+    game : Game
+    counts : sequence of (symbol, cap)
+        The symbols counted in the window, each up to ``cap`` (a count at or above it is
+        stored as ``cap``); a symbol may be a scatter or any other symbol.
+    reel_set, level, model, first_stops, progress :
+        As in :func:`spin_table`.
+    line_trigger : (symbol, count, cap), optional
+        Also count the paylines showing ``symbol`` at least ``count`` times in succession
+        from reel 1, up to ``cap`` lines (as :func:`line_trigger_table`).
+
+    Returns
+    -------
+    weights : dict
+        ``(count of each symbol..., [trigger lines,] credits) -> weight``, zero weights left
+        out.
+    cycle : int
+        The weight covered.
+    credits_per_bet : int
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/tiny_lines.toml")
+    >>> w, cycle, _ = counts_table(g, [("SC", 3), ("BAR", 9)])
+    >>> cycle, sum(w.values()) == cycle
+    (512, True)
+    >>> only = {}
+    >>> for (s, _, c), x in w.items():
+    ...     only[s, c] = only.get((s, c), 0) + x
+    >>> only == dict(spin_table(g).weights)   # the scatter count alone: the plain table
+    True
+    """
+    rs = game.reel_sets[reel_set] if isinstance(reel_set, str) else reel_set
+    model = model or PayModel(game, level)
+    line, line_cap = None, 0
+    if line_trigger is not None:
+        symbol, count, line_cap = line_trigger
+        if game.paylines is None:
+            raise ValueError("a line trigger needs a lines game")
+        if symbol not in game.symbols:
+            raise ValueError(f"symbol {symbol!r} is not in the game")
+        if count < 1:
+            raise ValueError(f"count must be >= 1, got {count}")
+        line = (symbol, count)
+    counts = tuple((str(s), int(c)) for s, c in counts)
+    if any(c < 0 for _, c in counts):
+        raise ValueError(f"a count's cap must be >= 0: {counts}")
+    if len({s for s, _ in counts}) != len(counts):
+        raise ValueError(f"a symbol is counted twice: {counts}")
+    out, dims, cycle = _enumerate(game, rs, model, line, line_cap, first_stops, progress,
+                                  counts)
+    if line is None:
+        out = out.reshape(dims[:-1] + (out.shape[-1],))
+    idx = np.nonzero(out)
+    weights = dict(zip(map(tuple, np.stack(idx, axis=1).tolist()), out[idx].tolist()))
+    return weights, cycle, model.credits_per_bet
 
 
 def line_trigger_table(game: Game, symbol: str, count: int, reel_set: str | ReelSet = "base",
@@ -1119,11 +1237,13 @@ def line_trigger_table(game: Game, symbol: str, count: int, reel_set: str | Reel
     if count < 1:
         raise ValueError(f"count must be >= 1, got {count}")
     cap = game.n_lines if cap is None else cap
-    out, trigger_cap, cycle = _enumerate(game, rs, model, (symbol, count), cap, first_stops,
-                                         progress)
+    out, dims, cycle = _enumerate(game, rs, model, (symbol, count), cap, first_stops,
+                                  progress)
+    out = out.reshape((dims[0] if len(dims) > 1 else 1,) + out.shape[-2:])
     t_idx, b_idx, c_idx = np.nonzero(out)
     weights = {(int(t), int(b), int(c)): int(out[t, b, c])
                for t, b, c in zip(t_idx, b_idx, c_idx)}
+    trigger_cap = dims[0] - 1 if len(dims) > 1 else 0
     return LineTriggerTable(weights, cycle, model.credits_per_bet, trigger_cap, cap)
 
 
@@ -1156,12 +1276,18 @@ class StopTables:
                  count_symbol: str | None = None):
         self.model = model or PayModel(game)
         self.reel = reel
-        self.prep = _prepare(game, rs, self.model, line_trigger, line_cap, count_symbol)
-        self.trigger_cap = self.prep.trigger_cap
+        counts = None if count_symbol is None else ((count_symbol, sum(game.rows)),)
+        self.prep = _prepare(game, rs, self.model, line_trigger, line_cap, counts)
+        dims = self.prep.dims
+        if len(dims) > 2:
+            raise ValueError("StopTables counts one symbol (or the trigger) at most")
+        self._shape = dims if len(dims) == 2 else (1,) + dims  # (trigger, trigger lines)
+        self.trigger_cap = self._shape[0] - 1
 
     def dense(self, stop: int) -> np.ndarray:
         """``out[trigger, trigger lines, credits]`` with reel ``reel`` at ``stop``."""
-        return _run(self.prep, [stop], self.reel)
+        out = _run(self.prep, [stop], self.reel)
+        return out.reshape(self._shape + (out.shape[1],))
 
 
 def first_reel_parts(game: Game, parts: int, reel_set: str | ReelSet = "base") -> list[range]:

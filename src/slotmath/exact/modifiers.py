@@ -34,16 +34,14 @@ from slotmath.exact import cycle, store
 from slotmath.exact.automata import line_automaton, ways_automaton
 from slotmath.exact.cycle import (
     _INT64_SAFE,
+    CountColumns,
     _expand_entries,
     _fold_last,
     _last_bound,
     _pack,
-    _packing,
     _ReelWindows,
     _step_kernel,
     _symbol_ids,
-    _tracked_scatters,
-    count_credits,
     unit_classes,
     windows_input,
 )
@@ -153,7 +151,7 @@ class _Prepared:
     add_table: np.ndarray
     pack_credits: np.ndarray
     out_row: np.ndarray
-    trigger_cap: int
+    n_rows: int  # the rows of the counts (their mixed-radix index)
     reels: list  # per reel: (virtual reel windows, scatter pack)
     classes: list  # per reel: unit classes (cycle.unit_classes)
     first: tuple = ()  # the first reel's windows of the part being run
@@ -174,12 +172,12 @@ def _part(prep: _Prepared, first: np.ndarray) -> np.ndarray:
     for j in range(n - 1):
         states, entries = _step(prep, states, entries, j)
         if not len(entries[0]):
-            return np.zeros(((prep.trigger_cap + 1) * (prep.chosen_cap + 1), 1), np.int64)
+            return np.zeros((prep.n_rows * (prep.chosen_cap + 1), 1), np.int64)
     rw, pack = prep.reels[n - 1]
     nt, em, final = automaton.next_status[n - 1], automaton.emit[n - 1], automaton.final
     width = (int(entries[2].max()) + _last_bound(states, nt, em, final)
              + int(prep.pack_credits.max()) + 1)
-    out = np.zeros(((prep.trigger_cap + 1) * (prep.chosen_cap + 1), width), dtype=np.int64)
+    out = np.zeros((prep.n_rows * (prep.chosen_cap + 1), width), dtype=np.int64)
     _fold_last(states, nt, em, prep.emit_trigger[n - 1], 0, prep.chosen_cap, final,
                rw.inputs, rw.ucol, rw.columns, pack, rw.weights, rw.by_effect, *entries,
                prep.add_table, prep.pack_credits, prep.out_row, out)
@@ -204,11 +202,12 @@ def _sum_dense(outs: list[np.ndarray]) -> np.ndarray:
 PARALLEL_PARTS = 16
 
 
-def _dense(game: Game, rs, model: PayModel, count_symbol: str | None, transform,
+def _dense(game: Game, rs, model: PayModel, counts, transform,
            chosen_cap: int, *, by_first: bool = True, workers: int | None = None,
-           progress=None) -> tuple[np.ndarray, int]:
-    """The DP over the virtual reels: dense weights out[count, chosen, credits] and the
-    count's cap (``count_symbol``: its count in the window; else 0).
+           progress=None) -> tuple[np.ndarray, tuple]:
+    """The DP over the virtual reels: dense weights out[counts row, chosen, credits] and the
+    counts' dims (``counts``: ((symbol, cap), ...) counted jointly in the changed window,
+    their row the mixed-radix index, :class:`~slotmath.exact.cycle.CountColumns`).
 
     ``transform(j, window)`` lists (window shown, positions chosen) of one stop's window on
     reel ``j``;
@@ -218,15 +217,10 @@ def _dense(game: Game, rs, model: PayModel, count_symbol: str | None, transform,
     there are at least :data:`PARALLEL_PARTS`); ``progress(done, total)`` in parts.
     """
     symbol_ids = _symbol_ids(game)
-    tracked, caps = _tracked_scatters(game, model)
-    cells = sum(game.rows)
-    if count_symbol is not None:
-        if count_symbol in tracked:
-            caps[tracked.index(count_symbol)] = max(caps[tracked.index(count_symbol)], cells)
-        else:
-            tracked, caps = tracked + [count_symbol], caps + [cells]
-    digits, place, add_table = _packing(caps + [chosen_cap])
-    scatter_caps = np.asarray(caps + [chosen_cap], dtype=np.int32)
+    cols = CountColumns.of(game, model, tuple(counts), [chosen_cap])
+    tracked, place, add_table, pack_credits = cols.tracked, cols.place, cols.add_table, \
+        cols.pack_credits
+    scatter_caps = np.asarray(cols.caps + [chosen_cap], dtype=np.int32)
     n = game.n_reels
     reels = []
     for j in range(n):
@@ -238,19 +232,13 @@ def _dense(game: Game, rs, model: PayModel, count_symbol: str | None, transform,
         max_count = max(int(rw.inputs.max(initial=0)) for rw, _ in reels)
         automaton = ways_automaton(model, max(max_count, 1))
     emit_trigger = tuple(np.zeros_like(em) for em in automaton.emit)
-    pack_credits = np.zeros(len(digits), dtype=np.int64)
-    pack_trigger = np.zeros(len(digits), dtype=np.int64)
-    trigger_cap = 0
-    for t, name in enumerate(tracked):
-        pack_credits += count_credits(model, name, digits[:, t])
-        if name == count_symbol:
-            trigger_cap = cells
-            pack_trigger = digits[:, t].copy()
-    # The output row: the count, then the chosen-position digit.
-    out_row = np.ascontiguousarray(pack_trigger * (chosen_cap + 1) + digits[:, -1],
+    n_rows = int(np.prod(cols.dims))
+    # The output row: the counts' row, then the chosen-position digit.
+    out_row = np.ascontiguousarray(cols.rows * (chosen_cap + 1) + cols.digits[:, -1],
                                    dtype=np.int64)
+    trigger_cap = n_rows - 1  # (in the store key: the rows of the counts)
     prep = _Prepared(automaton, emit_trigger, chosen_cap, place, add_table, pack_credits,
-                     out_row, trigger_cap, reels, [unit_classes(game, j) for j in range(n)])
+                     out_row, n_rows, reels, [unit_classes(game, j) for j in range(n)])
     first = reels[0][0]
     if by_first:  # one part per distinct first-reel window (the chosen count rides along)
         groups: dict[bytes, list[int]] = {}
@@ -285,9 +273,9 @@ def _dense(game: Game, rs, model: PayModel, count_symbol: str | None, transform,
     else:
         triples = compute()
     width = int(triples[:, 1].max(initial=0)) + 1
-    out = np.zeros(((trigger_cap + 1) * (chosen_cap + 1), width), np.int64)
+    out = np.zeros((n_rows * (chosen_cap + 1), width), np.int64)
     out[triples[:, 0], triples[:, 1]] = triples[:, 2]
-    return out.reshape(trigger_cap + 1, chosen_cap + 1, width), trigger_cap
+    return out.reshape(n_rows, chosen_cap + 1, width), cols.dims
 
 
 def _valid_triples(a: np.ndarray) -> bool:
@@ -336,7 +324,8 @@ def modifier_table(game: Game, modifier: Modifier, reel_set: str = "base", level
     as :func:`slotmath.exact.cycle.spin_table` does; else the count column is 0.
     ``by_first``, ``workers``, ``progress``: how a place modifier's DP is cut into parts and
     shared over processes, and ``progress(done, total)`` in parts (:func:`_dense`); any
-    choice gives the same table, only the time differs.
+    choice gives the same table, only the time differs. (:func:`modifier_counts_table`
+    counts any number of symbols jointly.)
 
     Examples
     --------
@@ -348,9 +337,39 @@ def modifier_table(game: Game, modifier: Modifier, reel_set: str = "base", level
     >>> t.cycle, t.mean_bets > 0
     (512, True)
     """
+    counts = () if count_symbol is None else ((count_symbol, sum(game.rows)),)
+    weights, cycle, cpb = modifier_counts_table(game, modifier, counts, reel_set, level, model,
+                                                by_first=by_first, workers=workers,
+                                                progress=progress)
+    if count_symbol is None:
+        weights = {(0, c): w for (c,), w in weights.items()}
+    return SpinTable(weights, cycle, cpb, sum(game.rows) if count_symbol is not None else 0)
+
+
+def modifier_counts_table(game: Game, modifier: Modifier, counts=(), reel_set: str = "base",
+                          level: int = 1, model: PayModel | None = None, *,
+                          by_first: bool = True, workers: int | None = None, progress=None
+                          ) -> tuple[dict[tuple[int, ...], int], int, int]:
+    """Exact weights ``(count of each symbol..., credits) -> weight`` of a spin on
+    ``reel_set`` that ``modifier`` acts on, the symbols of ``counts`` ((symbol, cap), ...)
+    counted jointly in the changed window (as :func:`slotmath.exact.cycle.counts_table`);
+    with the cycle and the credits per bet.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> from slotmath.model.modifiers import Modifier
+    >>> g = slotmath.load_game("data/games/tiny_lines.toml")
+    >>> m = Modifier("tnt", "upgrade", 1, from_symbols=("CHERRY",), to=(("SC", 1),))
+    >>> w, cycle, _ = modifier_counts_table(g, m, [("SC", 3), ("BAR", 9)])
+    >>> cycle, sum(w.values()) == cycle, max(k[0] for k in w)   # cherries show as scatters
+    (512, True, 3)
+    """
     rs = game.reel_sets[reel_set]
     model = model or PayModel(game, level)
+    counts = tuple(counts)
     cells = sum(rows for j, rows in enumerate(game.rows) if modifier.on_reel(j))
+    weights: dict = {}
     if modifier.kind == "place":
         if rs.cycle * 2**cells >= _INT64_SAFE:
             raise OverflowError(f"cycle {rs.cycle} x 2**{cells} row masks is too large for the "
@@ -363,23 +382,14 @@ def modifier_table(game: Game, modifier: Modifier, reel_set: str = "base", level
             return place_windows(window, modifier.symbol, keep)
 
         top = max(k for k, w in modifier.counts if w)
-        out, cap = _dense(game, rs, model, count_symbol, transform, top + 1,
-                          by_first=by_first, workers=workers, progress=progress)
+        out, dims = _dense(game, rs, model, counts, transform, top + 1, by_first=by_first,
+                           workers=workers, progress=progress)
         common = lcm(*(comb(cells, k) for k, w in modifier.counts if w))
-        weights: dict = {}
         for k, w in modifier.counts:
-            if not w:
-                continue
-            factor = w * (common // comb(cells, k))
-            t_idx, c_idx = np.nonzero(out[:, k, :])
-            for t, c in zip(t_idx, c_idx):
-                key = (int(t), int(c))
-                weights[key] = weights.get(key, 0) + factor * int(out[t, k, c])
-        cycle = modifier.total_weight * common * rs.cycle
-        return SpinTable(weights, cycle, model.credits_per_bet, cap)
+            if w:
+                _add(weights, out[:, k, :], dims, w * (common // comb(cells, k)))
+        return weights, modifier.total_weight * common * rs.cycle, model.credits_per_bet
     sources = frozenset(modifier.from_symbols)
-    weights = {}
-    cap = 0
     for target, w in modifier.to:
         if not w:
             continue
@@ -387,9 +397,16 @@ def modifier_table(game: Game, modifier: Modifier, reel_set: str = "base", level
         def transform(j, window, target=target):
             return [(upgrade_window(window, sources, target), 0)]
 
-        out, cap = _dense(game, rs, model, count_symbol, transform, 1, by_first=False)
-        t_idx, c_idx = np.nonzero(out[:, 0, :])
-        for t, c in zip(t_idx, c_idx):
-            key = (int(t), int(c))
-            weights[key] = weights.get(key, 0) + w * int(out[t, 0, c])
-    return SpinTable(weights, modifier.total_weight * rs.cycle, model.credits_per_bet, cap)
+        out, dims = _dense(game, rs, model, counts, transform, 1, by_first=False)
+        _add(weights, out[:, 0, :], dims, w)
+    return weights, modifier.total_weight * rs.cycle, model.credits_per_bet
+
+
+def _add(weights: dict, dense: np.ndarray, dims: tuple, factor: int) -> None:
+    """Add ``factor`` x the nonzero cells of ``dense`` (rows: the counts' mixed-radix row) to
+    ``weights`` keyed (counts..., credits), in Python integers."""
+    r_idx, c_idx = np.nonzero(dense)
+    for r, c in zip(r_idx.tolist(), c_idx.tolist()):
+        key = (*np.unravel_index(r, dims), c) if dims else (c,)
+        key = tuple(int(x) for x in key)
+        weights[key] = weights.get(key, 0) + factor * int(dense[r, c])

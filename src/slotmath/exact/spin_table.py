@@ -157,12 +157,19 @@ class MarkedTable:
                    table.trigger_cap)
 
     def mark_index(self, mark: str) -> int:
-        """Position of ``mark`` in the keys."""
-        try:
+        """Position of ``mark`` in the keys; a bare kind (``"count"``) names the table's one
+        column of that kind (``"count:CASH"``).
+
+        >>> MarkedTable(("trigger", "count:C"), {(0, 1, 0): 1}, 1, 1).mark_index("count")
+        1
+        """
+        if mark in self.marks:
             return self.marks.index(mark)
-        except ValueError:
-            raise KeyError(f"this table does not count {mark!r} (it counts "
-                           f"{', '.join(self.marks) or 'nothing'})") from None
+        kind = [i for i, m in enumerate(self.marks) if m.partition(":")[0] == mark]
+        if ":" not in mark and len(kind) == 1:
+            return kind[0]
+        raise KeyError(f"this table does not count {mark!r} (it counts "
+                       f"{', '.join(self.marks) or 'nothing'})")
 
     def project(self, keep: tuple[str, ...]) -> MarkedTable:
         """The marginal over the marks in ``keep`` (and credits); the others summed out."""
@@ -173,7 +180,8 @@ class MarkedTable:
         for key, w in self.weights.items():
             k = (*(key[i] for i in idx), key[-1])
             out[k] = out.get(k, 0) + w
-        return MarkedTable(tuple(keep), out, self.cycle, self.credits_per_bet, self.trigger_cap)
+        return MarkedTable(tuple(self.marks[i] for i in idx), out, self.cycle,
+                           self.credits_per_bet, self.trigger_cap)
 
     def scaled(self, multiplier: int) -> MarkedTable:
         """The same spin with every win multiplied by ``multiplier``."""

@@ -58,7 +58,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from slotmath.evaluate.window import PayModel
-from slotmath.exact.cycle import line_trigger_table, spin_table
+from slotmath.exact.cycle import counts_table, trigger_counts
 from slotmath.exact.distribution import WinDistribution
 from slotmath.exact.spin_table import MarkedTable
 from slotmath.model.game import Game
@@ -71,16 +71,29 @@ __all__ = ["Context", "DenseLaw", "Feature", "FeatureLaw", "Kind", "Mark", "Roun
 class Mark:
     """What a spin's outcome table must count for a feature.
 
-    ``kind`` names the table's column: ``"trigger"`` (the trigger symbols in the window, up
-    to the engine's trigger cap), ``"bonus_lines"`` (paylines showing ``count`` of ``symbol``
-    in succession from reel 1, counted up to ``cap``) or ``"count"`` (``symbol`` in the
-    window, every count); an outcome feature may count kinds of its own (its ``marks``).
+    ``kind`` is what is counted: ``"trigger"`` (the trigger symbols in the window, up to the
+    engine's trigger cap), ``"bonus_lines"`` (paylines showing ``count`` of ``symbol`` in
+    succession from reel 1, counted up to ``cap``) or ``"count"`` (``symbol`` in the window,
+    every count, or up to ``cap``); an outcome feature may count kinds of its own (its
+    ``marks``). The engine counts any set of marks jointly, with at most one
+    ``"bonus_lines"`` mark (:meth:`Context.table`).
+
+    ``column`` names the mark's column in a :class:`~slotmath.exact.spin_table.MarkedTable`:
+    its kind, and for a count the symbol too (``"count:CASH"``), so that two counted
+    symbols are two columns; ``table.mark_index("count")`` finds a table's one count.
+
+    >>> Mark("trigger", "SC").column, Mark("count", "CASH").column
+    ('trigger', 'count:CASH')
     """
 
     kind: str
     symbol: str = ""
     count: int = 0
     cap: int | None = None
+
+    @property
+    def column(self) -> str:
+        return f"{self.kind}:{self.symbol}" if self.kind == "count" and self.symbol else self.kind
 
 
 @dataclass(frozen=True)
@@ -141,6 +154,10 @@ class Feature:
     (kind ``owner``) the features it plays inside its own round, which are then not declared.
     ``fast(game)``: a declared fast stand-in of a game whose exact analysis is slow (None:
     the game is quick as it is), for the workbench's panels, which say that they use it.
+    ``nested(game)`` (kind ``round``): whether the feature can also start inside the spins
+    another round feature plays (a hold & win inside free spins); the built feature then
+    answers ``exact_law(key)`` and the composition folds it into those spins
+    (:func:`slotmath.features.composition.fold_nested`).
     """
 
     name: str
@@ -169,6 +186,7 @@ class Feature:
     awards: Callable[[Game, str, int], int] | None = None
     fast: Callable[[Game], Game | None] | None = None
     book: str | None = None
+    nested: Callable[[Game], bool] | None = None
 
     def __repr__(self) -> str:
         return f"Feature({self.name!r}, {self.kind.value})"
@@ -271,6 +289,7 @@ class Context:
     outcome: Feature | None = None
     _tables: dict = field(default_factory=dict, repr=False)
     laws: dict = field(default_factory=dict, repr=False)  # reel set -> an outcome's law
+    paid_reels: str = "base"  # the reel set the paid spin plays (a game mode may change it)
 
     @cached_property
     def model(self) -> PayModel:
@@ -286,49 +305,88 @@ class Context:
         return report
 
     def table(self, reel_set: str, marks: tuple[Mark, ...]) -> MarkedTable:
-        """Exact (marks..., credits) weights of one spin on ``reel_set``, computed once."""
-        kinds = tuple(m.kind for m in marks)
+        """Exact (marks..., credits) weights of one spin on ``reel_set``, computed once.
+
+        Every mark is counted jointly in one enumeration: the trigger, any number of
+        counted symbols, and one bonus-line mark (a table already counting more is
+        projected). A table's columns are the marks' :attr:`Mark.column`.
+
+        >>> import slotmath
+        >>> ctx = Context(slotmath.load_game("data/games/tiny_lines.toml"), 1)
+        >>> t = ctx.table("base", (Mark("count", "BAR"), Mark("trigger")))
+        >>> t.marks, ctx.table("base", (Mark("trigger"),)) is not None
+        (('count:BAR', 'trigger'), True)
+        """
+        columns = tuple(dict.fromkeys(m.column for m in marks))
         if self.outcome is not None:
-            allowed = tuple(m.kind for m in self.outcome.marks(self.game))
-            if any(k not in allowed for k in kinds):
-                raise ValueError(f"a spin of {self.outcome.name} counts {allowed}, not {kinds}")
+            allowed = tuple(m.column for m in self.outcome.marks(self.game))
+            if any(k not in allowed for k in columns):
+                raise ValueError(f"a spin of {self.outcome.name} counts {allowed}, not {columns}")
             if reel_set not in self._tables:
                 self._tables[reel_set] = self.outcome.build(
                     self, reel_set, self.reporter(f"{reel_set} reels ({self.outcome.name})"))
-            return self._tables[reel_set].project(kinds)
-        counted = [m for m in marks if m.kind == "count"]
-        if counted:
-            if len(marks) != 1:
-                raise ValueError(f"the engine counts a symbol alone in a table, not with other "
-                                 f"marks: {marks}")
-            return self._count_table(reel_set, counted[0].symbol)
-        lines = [m for m in marks if m.kind == "bonus_lines"]
-        if len(lines) > 1 or any(k not in ("trigger", "bonus_lines") for k in kinds):
-            raise ValueError(f"the engine counts the trigger and one bonus-line mark, not {marks}")
-        trigger = self.game.trigger_symbol
-        for m in marks:  # the engine counts the game's trigger only: refuse another symbol
-            if m.kind == "trigger" and m.symbol and m.symbol != trigger:
-                raise ValueError(f"the engine counts the free-spin trigger symbol "
-                                 f"({trigger or 'none in this game'}), not {m.symbol!r}")
-        key = (reel_set, lines[0] if lines else None)
-        if key not in self._tables:
-            report = self.reporter(f"{reel_set} reels")
-            if lines:
-                m = lines[0]
-                raw = line_trigger_table(self.game, m.symbol, m.count, reel_set, self.level,
-                                         cap=m.cap, model=self.model, progress=report)
-            else:
-                raw = spin_table(self.game, reel_set, self.level, self.model, progress=report)
-            self._tables[key] = MarkedTable.of(raw)
-        return self._tables[key].project(kinds)
+            return self._tables[reel_set].project(columns)
+        spec = self._spec(marks)
+        for (rs, have), table in self._tables.items():  # one counting more: project it
+            if rs == reel_set and set(columns) <= set(have):
+                return table.project(columns)
+        table = self._joint(reel_set, *spec)
+        self._tables[reel_set, table.marks] = table
+        return table.project(columns)
 
-    def _count_table(self, reel_set: str, symbol: str) -> MarkedTable:
-        """Exact (count of ``symbol``, credits) weights: the engine counts the symbol in the
-        trigger's column, so a table counts it alone."""
-        key = (reel_set, "count", symbol)
-        if key not in self._tables:
-            raw = spin_table(self.game, reel_set, self.level, self.model,
-                             progress=self.reporter(f"{reel_set} reels"), count_symbol=symbol)
-            self._tables[key] = MarkedTable(("count",), dict(raw.weights), raw.cycle,
-                                            raw.credits_per_bet, raw.trigger_cap)
-        return self._tables[key]
+    def _spec(self, marks: tuple[Mark, ...]):
+        """What the engine counts for ``marks``: the columns and (symbol, cap) of the counted
+        symbols, in column order, and the bonus-line mark (or None)."""
+        game = self.game
+        counted: dict[str, tuple[str, int]] = {}
+        lines = {m for m in marks if m.kind == "bonus_lines"}
+        if len(lines) > 1:
+            raise ValueError(f"the engine counts one bonus-line mark per table, not {marks}")
+        for m in marks:
+            if m.kind == "trigger":
+                trigger = game.trigger_symbol
+                if m.symbol and m.symbol != trigger:  # the trigger is the game's trigger only
+                    raise ValueError(f"the engine counts the free-spin trigger symbol "
+                                     f"({trigger or 'none in this game'}), not {m.symbol!r}")
+                if trigger is not None:
+                    cap = trigger_counts(game)[0][1] if m.cap is None else m.cap
+                    counted["trigger"] = (trigger, cap)
+            elif m.kind == "count":
+                if m.symbol not in game.symbols:
+                    raise ValueError(f"a count mark names no symbol of the game: {m}")
+                counted[m.column] = (m.symbol, sum(game.rows) if m.cap is None else m.cap)
+            elif m.kind != "bonus_lines":
+                raise ValueError(f"the engine counts trigger, count and bonus_lines marks, not "
+                                 f"{m.kind!r}")
+        return tuple(counted), tuple(counted.values()), next(iter(lines), None), \
+            any(m.kind == "trigger" for m in marks)
+
+    def _joint(self, reel_set: str, columns, counts, line: Mark | None, trigger: bool
+               ) -> MarkedTable:
+        """The engine's joint table of ``counts`` (and the bonus lines of ``line``)."""
+        symbols: dict[str, int] = {}  # one symbol counted once, at its largest cap
+        for s, c in counts:
+            symbols[s] = max(symbols.get(s, 0), c)
+        line_trigger = None
+        if line is not None:
+            cap = self.game.n_lines if line.cap is None else line.cap
+            line_trigger = (line.symbol, line.count, cap)
+        weights, cycle, cpb = counts_table(
+            self.game, tuple(symbols.items()), reel_set, self.level, self.model,
+            line_trigger=line_trigger, progress=self.reporter(f"{reel_set} reels"))
+        order = list(symbols)
+        index = [order.index(s) for s, _ in counts]
+        caps = [c for _, c in counts]
+        out: dict[tuple[int, ...], int] = {}
+        for key, w in weights.items():
+            k = tuple(min(key[i], cap) for i, cap in zip(index, caps))
+            if line is not None:
+                k += (key[-2],)
+            k += (key[-1],)
+            out[k] = out.get(k, 0) + w
+        names = tuple(columns) + (("bonus_lines",) if line is not None else ())
+        if trigger and "trigger" not in names:  # a game without free spins: never triggers
+            names = ("trigger",) + names
+            out = {(0, *k): w for k, w in out.items()}
+        trigger_cap = dict(zip(columns, caps)).get("trigger", 0)
+        return MarkedTable(names, out, cycle, cpb, trigger_cap)

@@ -31,7 +31,7 @@ import sympy
 from slotmath.exact.distribution import NumericWinDistribution
 from slotmath.exact.spin_table import MarkedTable
 
-__all__ = ["MAX_GRID", "RoundLaw", "fold", "fold_events"]
+__all__ = ["MAX_GRID", "RoundLaw", "column", "fold", "fold_events"]
 
 #: Most points of the round distribution's FFT grid (2**23: 64 MB a real array). A round whose
 #: wins need more on the exact grid (its gcd of credits) is computed on a coarser grid, each
@@ -58,7 +58,7 @@ def fold(table: MarkedTable, feature, multiplier: int = 1) -> tuple[MarkedTable,
     >>> folded.weights, folded.cycle, added
     ({(0,): 6, (2,): 1, (4,): 1}, 8, Fraction(1, 8))
     """
-    i = table.mark_index(feature.mark.kind)
+    i = table.mark_index(column(feature.mark))
     laws = {v: feature.law(v, multiplier)
             for v in sorted({key[i] for key in table.weights})}
     denominator = math.lcm(*(law.total for law in laws.values()))
@@ -85,13 +85,18 @@ def fold(table: MarkedTable, feature, multiplier: int = 1) -> tuple[MarkedTable,
 def fold_events(table: MarkedTable, feature) -> MarkedTable:
     """The spin with its credits replaced by how often ``feature`` plays (``credits_per_bet``
     1), for a stationary feature driven by those events (the wheel spins of a jackpot)."""
-    i = table.mark_index(feature.mark.kind)
+    i = table.mark_index(column(feature.mark))
     out: dict[tuple[int, ...], int] = {}
     for key, w in table.weights.items():
         k = (*key[:i], *key[i + 1:-1], feature.events(key[i]))
         out[k] = out.get(k, 0) + w
     return MarkedTable(table.marks[:i] + table.marks[i + 1:], out, table.cycle, 1,
                        table.trigger_cap)
+
+
+def column(mark) -> str:
+    """The table column of a feature's ``mark`` (its ``column``, else its ``kind``)."""
+    return getattr(mark, "column", mark.kind)
 
 
 def _coarsening(top_b: int, started: dict, dense: list, unit: int, g: int) -> int:
@@ -158,7 +163,7 @@ class RoundLaw:
     @cached_property
     def _groups(self) -> dict[tuple, tuple[int, int, int, int]]:
         """Started keys -> (weight, sum b w, sum b^2 w, weight with b == 0)."""
-        idx = [self.base.mark_index(f.mark.kind) for f in self.features]
+        idx = [self.base.mark_index(column(f.mark)) for f in self.features]
         acc: dict[tuple, list[int]] = {}
         for key, w in self.base.weights.items():
             g = tuple(f.start(key[i]) for f, i in zip(self.features, idx))
@@ -270,7 +275,7 @@ class RoundLaw:
         coarse = _coarsening(top // g, started, dense, unit, g)
         g *= coarse
         top_b = (top + g // 2) // g
-        marks = [base.mark_index(f.mark.kind) for f in self.features]
+        marks = [base.mark_index(column(f.mark)) for f in self.features]
         parts: dict[tuple, np.ndarray] = {}
         for key, w in base.weights.items():
             grp = tuple(f.start(key[i]) for f, i in zip(self.features, marks))

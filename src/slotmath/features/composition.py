@@ -23,6 +23,7 @@ tests hold against a path that shares none of this (brute force, simulation).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cached_property
@@ -51,13 +52,25 @@ class Composition:
     """
 
     def __init__(self, game: Game, level: int = 1,
-                 progress: Callable[[str, int, int], None] | None = None):
+                 progress: Callable[[str, int, int], None] | None = None, mode=None,
+                 tables: dict | None = None):
         from slotmath.features.registry import declared
 
-        self.game, self.level, self.progress = game, level, progress
+        self.game, self.level, self.progress, self.mode = game, level, progress, mode
         self.declared: tuple[Feature, ...] = declared(game)
         self._folded: dict = {}
         self._spin_feature_sets: dict = {}
+        self._tables = {} if tables is None else tables  # the engine's tables, maybe shared
+
+    @property
+    def cost(self) -> Fraction:
+        """What a paid round costs, in total bets (a game mode's ``cost``; 1 without one)."""
+        return Fraction(1) if self.mode is None else Fraction(self.mode.cost)
+
+    @property
+    def paid_reels(self) -> str:
+        """The reel set the paid spin plays (a game mode's ``reels``, else ``"base"``)."""
+        return getattr(self.mode, "reels", None) or "base"
 
     def of_kind(self, *kinds: Kind) -> tuple[Feature, ...]:
         """The game's declared features of these kinds, in registry order."""
@@ -69,7 +82,8 @@ class Composition:
 
     @cached_property
     def context(self) -> Context:
-        return Context(self.game, self.level, self.progress, self.outcome)
+        return Context(self.game, self.level, self.progress, self.outcome, self._tables,
+                       paid_reels=self.paid_reels)
 
     @cached_property
     def window(self):
@@ -123,9 +137,52 @@ class Composition:
     def events(self, driver: str):
         """``spin`` for a round whose credits count the events of spin feature ``driver``."""
         feature = next(f for f in self.spin_features() if f.name == driver)
-        keep = tuple(m.kind for m in self.marks if m != feature.mark)
+        keep = tuple(m.column for m in self.marks if m != feature.mark)
         return lambda reel_set, multiplier: fold_events(
             self.context.table(reel_set, self.marks), feature).project(keep)
+
+    # -- spins played inside a round feature -----------------------------------------------
+    def inside(self, reel_set: str, multiplier: int, coins: bool = True) -> MarkedTable:
+        """One spin played inside a round feature (a free spin) on ``reel_set``: the paid-spin
+        features that also act there change its table (``inside(table, reel_set)``), its
+        window wins are x ``multiplier``, the spin features are folded in, and so is every
+        round feature that can start inside such a spin (``nested``), by its exact law (not
+        multiplied)."""
+        key = ("inside", reel_set, multiplier, coins)
+        if key not in self._folded:
+            changers = [f for f in self.paid_spin_features if getattr(f, "acts_inside", False)]
+            nested = self.nested
+            if not changers and not nested:
+                self._folded[key] = (self.spin(reel_set, multiplier, coins),
+                                     self._folded[reel_set, multiplier, coins][1])
+                return self._folded[key][0]
+            table = self.context.table(reel_set, self.marks)
+            for f in changers:
+                table = f.inside(table, reel_set)
+            table, means = table.scaled(multiplier), {}
+            for f in self.spin_features(coins):
+                table, means[f.name] = fold(table, f, multiplier)
+            for f in nested:
+                table, means[f.name] = fold_nested(table, f)
+            self._folded[key] = table, means
+        return self._folded[key][0]
+
+    def inside_means(self, reel_set: str, multiplier: int) -> dict[str, Fraction]:
+        """Exact mean win per spin played inside a round feature on ``reel_set`` of each spin
+        feature and nested round feature."""
+        self.inside(reel_set, multiplier)
+        return self._folded["inside", reel_set, multiplier, True][1]
+
+    @cached_property
+    def nested(self) -> tuple:
+        """The built round features that can also start inside a round feature's spins
+        (declared ``nested``), in registry order."""
+        built = self._built_rounds()
+        return tuple(built[f.name] for f in self._nesting() if built.get(f.name))
+
+    def _nesting(self) -> tuple[Feature, ...]:
+        return tuple(f for f in self.of_kind(Kind.ROUND)
+                     if f.nested is not None and f.nested(self.game) and not self._replaced(f))
 
     # -- the paid spin and the round ------------------------------------------------------
     @cached_property
@@ -134,31 +191,68 @@ class Composition:
         return tuple(b for b in built if b)
 
     def paid(self, spin):
-        """``spin`` with the paid spin (``("base", 1)``) changed by the paid-spin features."""
+        """``spin`` with the paid spin (``(paid_reels, 1)``) changed by the paid-spin
+        features."""
         if not self.paid_spin_features:
             return spin
 
         def paid(reel_set, multiplier):
             table = spin(reel_set, multiplier)
-            if (reel_set, multiplier) == ("base", 1):
+            if (reel_set, multiplier) == (self.paid_reels, 1):
                 key = ("paid", id(table))  # the plain table is kept with it: ids stay unique
                 if key not in self._folded:
                     mixed = table
                     for f in self.paid_spin_features:
-                        mixed = f.paid(mixed)
+                        mixed = f.paid(mixed, reel_set)
                     self._folded[key] = (table, mixed)
                 table = self._folded[key][1]
             return table
         return paid
 
-    def round_of(self, spin) -> RoundLaw:
-        """The round whose spin on a reel set is ``spin(reel_set, multiplier)``."""
-        spin = self.paid(spin)
-        built = []
-        for f in self.of_kind(Kind.ROUND):
+    @cached_property
+    def paid_table(self) -> MarkedTable:
+        """The paid spin as the round features read it: the paid reels' spin changed by the
+        paid-spin features, or, for a mode that buys a feature, the declared law of the
+        mark that starts it (no window win)."""
+        start = getattr(self.mode, "buys", None)
+        if not start:
+            return self.paid(self.spin)(self.paid_reels, 1)
+        from slotmath.features.registry import feature
+
+        columns = self.spin(self.paid_reels, 1).marks  # the round features' columns
+        mark = feature(start).marks(self.game)[0].column
+        weights: dict = {}
+        for count, w in self.mode.trigger:
+            key = tuple(count if c == mark else 0 for c in columns) + (0,)
+            weights[key] = weights.get(key, 0) + w
+        return MarkedTable(columns, weights, sum(weights.values()),
+                           self.context.model.credits_per_bet)
+
+    def _built_rounds(self, spin=None) -> dict:
+        """The round features built on ``spin`` (None: the game's own spins: the paid spin,
+        and :meth:`inside` for the spins played inside them), by name, in registry order.
+        The nested ones are built first (the others' spins fold them in)."""
+        if spin is None and "rounds" in self._folded:
+            return self._folded["rounds"]
+        spins = _Spins(self, spin)
+        first = self._nesting() if spin is None else ()
+        built: dict = {}
+        if spin is None:  # what is built so far: the nested features, for inside()
+            self._folded["rounds"] = built
+        for f in first + tuple(f for f in self.of_kind(Kind.ROUND) if f not in first):
             build = self.outcome.build_round if self._replaced(f) else f.build
-            built.append(build(self.game, spin))
-        return RoundLaw(spin("base", 1), tuple(b for b in built if b))
+            built[f.name] = build(self.game, spins)
+        out = {f.name: built[f.name] for f in self.of_kind(Kind.ROUND) if built[f.name]}
+        if spin is None:
+            self._folded["rounds"] = out
+        return out
+
+    def round_of(self, spin=None) -> RoundLaw:
+        """The round whose spin on a reel set is ``spin(reel_set, multiplier)`` (None: the
+        game's own spins)."""
+        built = self._built_rounds(spin)
+        paid = self.paid_table if spin is None else self.paid(spin)(self.paid_reels, 1)
+        return RoundLaw(paid, tuple(built.values()))
 
     @cached_property
     def owner(self) -> Feature | None:
@@ -173,7 +267,7 @@ class Composition:
             raise NotImplementedError(
                 f"{self.game.name}: {self.owner.name} plays the whole paid round (persistent-"
                 f"state): its figures are analysis.features[{self.owner.name!r}]")
-        return self.round_of(self.spin)
+        return self.round_of()
 
     @cached_property
     def base_table(self) -> MarkedTable:
@@ -188,7 +282,7 @@ class Composition:
                         f"{self.game.name}: the paid spin's full cycle is not computed: "
                         f"{self.owner.title.lower()} analysed by simulation")
                 return figures.base_table
-        return self.context.table("base", self.marks)
+        return self.context.table(self.paid_reels, self.marks)
 
     @cached_property
     def stationary_built(self) -> dict:
@@ -257,13 +351,14 @@ class Composition:
 
     @cached_property
     def rtp(self) -> Fraction | float:
+        """The RTP per amount wagered (a mode's: its round's mean over its ``cost``)."""
         if self.owner is not None:
             return self.stationary[self.owner.name].rtp
         effect = sum((op.effect for op in self.operations.values()), Fraction(0))
         if self.exact:
-            return self.round.mean - effect
+            return (self.round.mean - effect) / self.cost
         long_run = sum(f.rtp - f.replaced for f in self.stationary.values())
-        return float(self.round.mean) + long_run - float(effect)
+        return (float(self.round.mean) + long_run - float(effect)) / float(self.cost)
 
     @cached_property
     def rtp_error(self) -> float:
@@ -275,33 +370,48 @@ class Composition:
         error += sum(op.error for op in self.operations.values())
         error += sum(getattr(self.results[f.name], "error", 0.0)
                      for f in self.round.features if not getattr(f, "exact", True))
-        return error + ROUNDOFF * len(self.components)
+        return error / float(self.cost) + ROUNDOFF * len(self.components)
+
+    @property
+    def variance(self) -> Fraction | float:
+        """Variance of the round's return per amount wagered (of the round win over the
+        ``cost``): exact when every round feature is, else a float."""
+        v = self.round.variance / self.cost**2
+        return v if all(getattr(f, "exact", True) for f in self.round.features) else float(v)
 
     @cached_property
     def components(self) -> dict[str, Fraction | float]:
-        """RTP by source (see the module notes); they add up to :attr:`rtp`."""
+        """RTP by source (see the module notes); they add up to :attr:`rtp`. A round feature
+        started inside another's spins (nested) has its starts there added to its own."""
         if self.owner is not None:
             return dict(self.stationary[self.owner.name].components)
+        bought = bool(getattr(self.mode, "buys", None))  # no paid spin, no window win
         out: dict[str, Fraction | float] = dict(self.window.components)
-        spin_parts = dict(self.spin_feature_means("base", 1))
-        for f in self.round.features:  # spin features played inside it are theirs, not its
+        if bought:
+            out = dict.fromkeys(out, Fraction(0))
+        parts = {} if bought else dict(self.spin_feature_means(self.paid_reels, 1))
+        for f in self.round.features:  # what is played inside it is the others', not its
             inside = ({} if f.reels is None
-                      else self.spin_feature_means(f.reels, f.window_multiplier))
+                      else self.inside_means(f.reels, f.window_multiplier))
             spins = self.round.feature_spins(f.name)
             out[f.name] = self.round.feature_mean(f.name) - spins * sum(inside.values())
             if not getattr(f, "exact", True):  # a float64 chain: its mean is a float
                 out[f.name] = float(out[f.name])
             for name, mean in inside.items():
-                spin_parts[name] += spins * mean
-        out |= spin_parts
+                parts[name] = parts.get(name, Fraction(0)) + spins * mean
+        for name, part in parts.items():
+            out[name] = out.get(name, Fraction(0)) + part
         for name, f in self.stationary_built.items():  # its hits replace its driver's prizes
             figures = self.stationary[name]
             out[f.driven_by] = float(out[f.driven_by]) - figures.replaced
             out[name] = figures.rtp
         for name, op in self.operations.items():
             out[name] = 0 - op.effect  # (0 - x: no "-0.0" for a float 0)
-        for f in self.paid_spin_features:  # e.g. the plain game's parts + each modifier's
-            out = f.components(out, self.round, self.spin("base", 1))
+        for f in () if bought else self.paid_spin_features:  # the plain game's + each one's
+            out = f.components(out, self.round, self.spin(self.paid_reels, 1))
+        if self.cost != 1:
+            out = {k: v / (self.cost if isinstance(v, (int, Fraction)) else float(self.cost))
+                   for k, v in out.items()}
         return out
 
     # -- each feature's figures -----------------------------------------------------------
@@ -309,6 +419,77 @@ class Composition:
     def results(self) -> dict:
         """``name -> figures`` of every declared feature (computed on first use)."""
         return _Results(self)
+
+
+class _Spins:
+    """What a round feature's ``build`` receives: ``spins(reel_set, multiplier)`` is a spin
+    played inside it (:meth:`Composition.inside`, or the given ``spin``), and ``paid`` the
+    paid spin that starts it (:attr:`Composition.paid_table`)."""
+
+    def __init__(self, composition: Composition, spin=None):
+        self._composition, self._spin = composition, spin
+
+    def __call__(self, reel_set: str, multiplier: int) -> MarkedTable:
+        if self._spin is not None:
+            return self._spin(reel_set, multiplier)
+        return self._composition.inside(reel_set, multiplier)
+
+    @property
+    def paid(self) -> MarkedTable:
+        c = self._composition
+        return c.paid_table if self._spin is None else c.paid(self._spin)(c.paid_reels, 1)
+
+
+def fold_nested(table: MarkedTable, feature) -> tuple[MarkedTable, Fraction]:
+    """``table`` with round feature ``feature`` (started by its mark in this spin, e.g. a
+    hold & win inside a free spin) folded in by its exact win law (``exact_law(key)``:
+    win in total bets -> probability), not multiplied; and its mean per spin, in total bets.
+    The table's credits are refined where a win is not a whole number of them.
+
+    Examples
+    --------
+    >>> from slotmath.features.base import Mark
+    >>> class Prize:                  # a mark of 1 starts a prize of 1/2 or 3/2 bets
+    ...     mark = Mark("count", "C")
+    ...     def start(self, v):
+    ...         return v if v >= 1 else None
+    ...     def exact_law(self, key):
+    ...         return {Fraction(1, 2): Fraction(1, 2), Fraction(3, 2): Fraction(1, 2)}
+    >>> t = MarkedTable(("count:C",), {(0, 0): 3, (1, 2): 1}, 4, 2)
+    >>> folded, mean = fold_nested(t, Prize())
+    >>> folded.weights, folded.credits_per_bet, mean
+    ({(0,): 6, (3,): 1, (5,): 1}, 2, Fraction(1, 4))
+    """
+    from slotmath.exact.distribution import WinDistribution
+    from slotmath.features.compose import column
+
+    i = table.mark_index(column(feature.mark))
+    starts = {v: feature.start(v) for v in {key[i] for key in table.weights}}
+    laws = {k: feature.exact_law(k) for k in set(starts.values()) if k is not None}
+    refine = math.lcm(1, *(Fraction(x * table.credits_per_bet).denominator
+                           for law in laws.values() for x in law))
+    if refine > 1:
+        table = MarkedTable(table.marks, {(*k[:-1], k[-1] * refine): w
+                                          for k, w in table.weights.items()},
+                            table.cycle, table.credits_per_bet * refine, table.trigger_cap)
+    cpb = table.credits_per_bet
+
+    def distribution(law):
+        scale = math.lcm(*(p.denominator for p in law.values()))
+        return WinDistribution.from_mapping(
+            {int(x * cpb): int(p * scale) for x, p in law.items()}, cpb)
+
+    dists = {k: distribution(law) for k, law in laws.items()}
+    none = WinDistribution.from_mapping({0: 1}, cpb)
+
+    class _AsSpinFeature:
+        mark = feature.mark
+
+        def law(self, value, multiplier):
+            k = starts[value]
+            return none if k is None else dists[k]
+
+    return fold(table, _AsSpinFeature(), 1)
 
 
 class _Results(dict):

@@ -113,6 +113,21 @@ class HoldAndWinRound:
                                               Fraction(0), Fraction(0))
         return self._laws[held]
 
+    @property
+    def nested(self) -> bool:
+        """Whether it can also start inside a free spin (``in_free_spins``)."""
+        return self.spec.in_free_spins
+
+    def exact_law(self, held: int) -> dict[Fraction, Fraction]:
+        """The exact law of the round started with ``held`` (win in total bets ->
+        probability), for a round started inside a free spin (folded into that spin)."""
+        if not self.exact:
+            raise ValueError(
+                f"a hold & win started in free spins is folded into the free spin by its exact "
+                f"law, and this chain has {self.chain.n_states:,} states (solved exactly up to "
+                f"{EXACT_STATES:,}): fewer respins, rows or boosters")
+        return self.chain.exact_distribution(held)
+
     def error(self, held: int) -> float:
         """Bound on the error of ``law(held).mean`` (0 when exact)."""
         if self.exact:
@@ -137,9 +152,11 @@ def _marks(game) -> tuple[Mark, ...]:
 
 
 def _build(game, spin) -> HoldAndWinRound:
-    """The game's hold & win round feature, started from the paid spin ``spin("base", 1)``."""
+    """The game's hold & win round feature, started from the paid spin (``spin.paid``, else
+    ``spin("base", 1)``)."""
     hw = game.hold_and_win
-    table = spin("base", 1)
+    table = getattr(spin, "paid", None)
+    table = spin("base", 1) if table is None else table
     i = table.mark_index("count")
     starts = sorted({k[i] for k, w in table.weights.items() if w and k[i] >= hw.trigger})
     return HoldAndWinRound(hw, starts=tuple(starts))
@@ -220,8 +237,9 @@ FEATURE = Feature(
     panel="slotmath.widgets.hold_and_win_panel:hold_and_win_panel",
     charts="slotmath.plot.hold_and_win:charts",
     simulator="slotmath.simulate.hold_and_win:play_hold_and_win",
-    round_simulator="slotmath.simulate.hold_and_win:simulate_rounds",
-    plays=("pays", "hold_and_win", "modifiers"),
+    round_simulator="slotmath.simulate.combined:simulate_rounds",
+    plays=("pays", "free_spins", "hold_and_win", "bonus_wheel", "modifiers", "max_win_cap"),
     checks="slotmath.report.hold_and_win:entries",
     errors="slotmath.report.hold_and_win:errors",
+    nested=lambda game: game.hold_and_win.in_free_spins and game.free_spins is not None,
 )

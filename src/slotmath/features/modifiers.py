@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 
-from slotmath.exact.modifiers import modifier_table
+from slotmath.exact.modifiers import modifier_counts_table
 from slotmath.exact.spin_table import MarkedTable
 from slotmath.features.base import Context, Feature, Kind, Mark
 from slotmath.features.compose import RoundLaw
@@ -88,42 +88,81 @@ class PaidSpinModifiers:
     simulator: str = "slotmath.simulate.modifiers.play_paid_spins"
     _tables: dict = field(default_factory=dict, repr=False)
 
-    def _count_symbol(self, marks: tuple[str, ...]) -> str | None:
-        if marks == ():
-            return None
-        counted = [m.symbol for m in self.marks if m.kind == "count"]
-        if marks == ("count",) and counted:
-            return counted[0]
-        raise ValueError(f"a modified paid spin counts one symbol's count or nothing, not "
-                         f"{marks}")
+    def _counts(self, columns: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+        """What the engine counts for the table ``columns`` (the marks of the round
+        features: the trigger and counted symbols)."""
+        game = self.context.game
+        by_column = {m.column: m for m in self.marks}
+        out = []
+        for c in columns:
+            m = by_column.get(c) or next((m for m in self.marks if m.kind == c), None)
+            if m is None or m.kind not in ("trigger", "count"):
+                raise ValueError(f"a modified spin counts the trigger and counted symbols, "
+                                 f"not {c!r}")
+            if m.kind == "trigger":
+                if game.trigger_symbol is None:
+                    raise ValueError("a modified spin of a game without free spins has no "
+                                     "trigger to count")
+                out.append((game.trigger_symbol, max(game.free_spins.awards)))
+            else:
+                out.append((m.symbol, sum(game.rows) if m.cap is None else m.cap))
+        return tuple(out)
 
-    def table(self, modifier: Modifier, marks: tuple[str, ...]) -> MarkedTable:
-        """Exact (marks..., credits) weights of a paid spin ``modifier`` acts on (once)."""
-        key = (modifier.name, marks)
+    def table(self, modifier: Modifier, marks: tuple[str, ...],
+              reel_set: str = "base") -> MarkedTable:
+        """Exact (marks..., credits) weights of a spin on ``reel_set`` that ``modifier`` acts
+        on (once per reel set and marks)."""
+        key = (modifier.name, marks, reel_set)
         if key not in self._tables:
             report = None
             if self.context.progress is not None:
-                def report(done, total, stage=f"{modifier.name} (modifier)"):
+                def report(done, total, stage=f"{modifier.name} (modifier, {reel_set})"):
                     self.context.progress(stage, done, total)
-            raw = modifier_table(self.context.game, modifier, "base", self.context.level,
-                                 self.context.model, self._count_symbol(marks),
-                                 progress=report)
-            if marks == ("count",):
-                weights = dict(raw.weights)
-            else:  # project the count column away
-                weights = {}
-                for (_, c), w in raw.weights.items():
-                    weights[(c,)] = weights.get((c,), 0) + w
-            self._tables[key] = MarkedTable(marks, weights, raw.cycle, raw.credits_per_bet,
-                                            raw.trigger_cap)
+            counts = self._counts(marks)
+            symbols: dict[str, int] = {}
+            for s, c in counts:
+                symbols[s] = max(symbols.get(s, 0), c)
+            raw, cycle, cpb = modifier_counts_table(
+                self.context.game, modifier, tuple(symbols.items()), reel_set,
+                self.context.level, self.context.model, progress=report)
+            index = [list(symbols).index(s) for s, _ in counts]
+            weights: dict = {}
+            for k, w in raw.items():
+                kk = (*(min(k[i], c) for i, (_, c) in zip(index, counts)), k[-1])
+                weights[kk] = weights.get(kk, 0) + w
+            cap = dict(zip(marks, (c for _, c in counts))).get("trigger", 0)
+            self._tables[key] = MarkedTable(marks, weights, cycle, cpb, cap)
         return self._tables[key]
 
-    def paid(self, plain: MarkedTable) -> MarkedTable:
-        """The paid spin's table: ``plain`` (the unmodified spin) mixed with every
-        modifier's table at its frequency."""
+    @property
+    def reel_set(self) -> str:
+        """The reel set of the paid spin the modifiers act on."""
+        return self.context.paid_reels
+
+    def paid(self, plain: MarkedTable, reel_set: str | None = None) -> MarkedTable:
+        """The paid spin's table: ``plain`` (the unmodified spin on ``reel_set``, default the
+        paid reels) mixed with every modifier's table at its frequency."""
+        reel_set = reel_set or self.reel_set
         parts = [(self.spec.none_probability, plain)]
-        parts += [(m.frequency, self.table(m, plain.marks)) for m in self.spec]
+        parts += [(m.frequency, self.table(m, plain.marks, reel_set)) for m in self.spec]
         return mix(parts)
+
+    @property
+    def acts_inside(self) -> bool:
+        """Whether a modifier also acts on the spins played inside a round feature (its
+        ``in_free_spins`` key)."""
+        return any(m.in_free_spins for m in self.spec)
+
+    def inside(self, plain: MarkedTable, reel_set: str) -> MarkedTable:
+        """A spin played inside a round feature (a free spin) on ``reel_set``: ``plain``
+        mixed with the table of each modifier that acts there (``in_free_spins``), at its
+        frequency per spin; the others never act there."""
+        acting = [m for m in self.spec if m.in_free_spins]
+        if not acting:
+            return plain
+        none = 1 - sum((m.frequency for m in acting), Fraction(0))
+        return mix([(none, plain)] + [(m.frequency, self.table(m, plain.marks, reel_set))
+                                      for m in acting])
 
     def shares(self, round_law: RoundLaw, plain: MarkedTable) -> dict[str, ModifierShare]:
         """Each modifier's figures, with the round features of ``round_law`` (the game's
@@ -137,7 +176,7 @@ class PaidSpinModifiers:
         r0 = RoundLaw(plain, features).mean
         out = {}
         for m in self.spec:
-            t = self.table(m, plain.marks)
+            t = self.table(m, plain.marks, self.reel_set)
             law = RoundLaw(t, features)
             started = None
             if features:
@@ -169,7 +208,7 @@ class PaidSpinModifiers:
                               for k, p in base.start_probabilities(f.name).items())
         e0 = bound(plain)
         for m in self.spec:
-            out[m.name] = float(m.frequency) * (bound(self.table(m, plain.marks)) + e0)
+            out[m.name] = float(m.frequency) * (bound(self.table(m, plain.marks, self.reel_set)) + e0)
         return out
 
     def components(self, components: dict, round_law: RoundLaw, plain: MarkedTable) -> dict:
@@ -199,7 +238,7 @@ class ModifierFigures:
 
 def _result(c) -> ModifierFigures:
     built = next(f for f in c.paid_spin_features if f.name == FEATURE.name)
-    plain = c.spin("base", 1)
+    plain = c.spin(c.paid_reels, 1)
     return ModifierFigures(built.shares(c.round, plain), built.errors(c.round, plain))
 
 
@@ -215,8 +254,8 @@ FEATURE = Feature(
     errors="slotmath.report.modifiers:errors",
     panel="slotmath.widgets.modifiers_panel:modifiers_panel",
     simulator="slotmath.simulate.modifiers:play_paid_spins",
-    round_simulator="slotmath.simulate.modifiers:simulate_rounds",
-    plays=("pays", "modifiers"),
+    round_simulator="slotmath.simulate.combined:simulate_rounds",
+    plays=("pays", "free_spins", "hold_and_win", "bonus_wheel", "modifiers", "max_win_cap"),
 )
 
 

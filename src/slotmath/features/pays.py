@@ -101,8 +101,8 @@ def scatter_rows(game, counts: dict[str, dict[int, int]], credits: dict[str, tup
 
 
 def window(context) -> Window:
-    """The plain paid spin's window by the direct method."""
-    d = direct_method(context.game, "base", context.level, context.model)
+    """The plain paid spin's window (on the paid reels) by the direct method."""
+    d = direct_method(context.game, context.paid_reels, context.level, context.model)
     pays = tuple(PayRow(p.key, p.count, p.credits, p.hits, p.ways if d.kind == "ways" else None,
                         Fraction(p.total_credits, d.cycle * d.credits_per_bet))
                  for p in d.pays)

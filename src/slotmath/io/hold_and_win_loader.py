@@ -13,7 +13,8 @@ from slotmath.model import rules
 from slotmath.model.hold_and_win import BOOSTER_KINDS, Booster, HoldAndWin
 
 HOLD_AND_WIN_KEYS = {"symbol", "trigger", "respins", "max_rows", "cash_probability", "values",
-                     "value_weights", "ceiling", "full_grid_prize", "boosters", "top_award"}
+                     "value_weights", "ceiling", "full_grid_prize", "boosters", "top_award",
+                     "in_free_spins"}
 BOOSTER_KEYS = {"rows": {"probability", "collect"},
                 "values": {"probability", "collect", "times"},
                 "respins": {"probability", "collect", "times", "extra"},
@@ -94,7 +95,9 @@ def read_hold_and_win(b, spec: Any, symbols: Mapping, rows: tuple[int, ...],
             times = b._int(t.get("times", 1), f"{where}.times", 1)
         extra = b._int(t.get("extra", 1), f"{where}.extra", 1)
         boosters.append(b._rule(where, Booster, kind, q, collect, times, extra, ladder))
+    in_free = (b._bool(spec["in_free_spins"], f"{key}.in_free_spins")
+               if "in_free_spins" in spec else False)
     return b._rule(key, HoldAndWin, symbol, trigger, respins, p, values, weights,
                    rows=start_rows, max_rows=max_rows, reels=n_reels,
                    boosters=tuple(boosters), ceiling=ceiling, full_grid_prize=prize,
-                   top_award=top_award)
+                   top_award=top_award, in_free_spins=in_free)

@@ -12,8 +12,8 @@ from typing import Any
 
 from slotmath.model.modifiers import MODIFIER_KINDS, Modifier, Modifiers
 
-KEYS = {"place": {"kind", "frequency", "symbol", "counts", "keep", "reels"},
-        "upgrade": {"kind", "frequency", "from", "to"}}
+KEYS = {"place": {"kind", "frequency", "symbol", "counts", "keep", "reels", "in_free_spins"},
+        "upgrade": {"kind", "frequency", "from", "to", "in_free_spins"}}
 EXAMPLE = ('[modifiers.dynamite] with kind = "place", frequency = "1/40", symbol = "WILD", '
            'counts = { 3 = 5, 4 = 3, 5 = 2 }')
 
@@ -71,6 +71,8 @@ def read_modifiers(b, spec: Any) -> Modifiers:
             b.fail(f"{where}.frequency", 'missing: its probability per paid spin, e.g. '
                                          'frequency = "1/40"')
         freq = b._number(t["frequency"], f"{where}.frequency", "a probability per paid spin")
+        inside = (b._bool(t["in_free_spins"], f"{where}.in_free_spins")
+                  if "in_free_spins" in t else False)
         if kind == "place":
             for need, example in (("symbol", 'symbol = "WILD"'),
                                   ("counts", "counts = { 3 = 5, 4 = 3, 5 = 2 }")):
@@ -82,7 +84,7 @@ def read_modifiers(b, spec: Any) -> Modifiers:
             keep = _names(b, t.get("keep", []), f"{where}.keep")
             reels = _reels(b, t["reels"], f"{where}.reels") if "reels" in t else ()
             mods.append(b._rule(where, Modifier, name, kind, freq, symbol=symbol,
-                                counts=counts, keep=keep, reels=reels))
+                                counts=counts, keep=keep, reels=reels, in_free_spins=inside))
         else:
             for need, example in (("from", 'from = ["A", "K", "Q", "J"]'),
                                   ("to", "to = { GUS = 1, MULE = 2 }")):
@@ -91,5 +93,5 @@ def read_modifiers(b, spec: Any) -> Modifiers:
             from_symbols = _names(b, t["from"], f"{where}.from")
             to = _weights(b, t["to"], f"{where}.to", lambda k, w: k, "symbol")
             mods.append(b._rule(where, Modifier, name, kind, freq, from_symbols=from_symbols,
-                                to=to))
+                                to=to, in_free_spins=inside))
     return b._rule(key, Modifiers, tuple(mods))

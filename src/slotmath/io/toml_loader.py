@@ -43,7 +43,7 @@ TOP_KEYS = {
     "name", "description", "rows", "bet", "paylines", "ways", "bet_levels", "symbols",
     "groups", "reels", "free_spins", "bonus_wheel", "coin_value", "currency", "max_win",
     "jackpots", "cascades", "bonus_symbols", "random_wilds", "conveyor", "target_rtp",
-    "hold_and_win", "modifiers", "line_multipliers",
+    "hold_and_win", "modifiers", "line_multipliers", "modes",
     # grid games (slotmath.io.grid_loader)
     "pays", "cluster", "top_reel", "tumbles", "multipliers", "analysis",
 }
@@ -398,6 +398,10 @@ class _Builder:
         if "modifiers" in d:
             from slotmath.io.modifiers_loader import read_modifiers
             modifiers = read_modifiers(self, d["modifiers"])
+        modes: tuple = ()
+        if "modes" in d:
+            from slotmath.io.modes_loader import read_modes
+            modes = read_modes(self, d["modes"])
 
         random_wilds, conveyor, target_rtp = self._persistent(d)
         line_multipliers = d.get("line_multipliers", "multiply")
@@ -431,6 +435,7 @@ class _Builder:
             modifiers=modifiers,
             line_multipliers=line_multipliers,
             ways=has_ways or (grid is not None and grid.kind == "ways"),
+            modes=modes,
             **grid_parts,
         )
         return game

@@ -22,6 +22,7 @@ from slotmath.model.cascades import BonusSymbols, Cascades, MultiplierRule
 from slotmath.model.free_spin_state import Collector, ExpandingSymbol, StickyWilds
 from slotmath.model.grid import AnalysisSettings, Grid, MultiplierSymbols, Tumbles
 from slotmath.model.hold_and_win import HoldAndWin
+from slotmath.model.modes import Mode
 from slotmath.model.modifiers import Modifiers
 from slotmath.model.persistent import Conveyor, RandomWilds
 
@@ -433,6 +434,7 @@ class Game:
     tumbles: Tumbles | None = None
     multipliers: MultiplierSymbols | None = None
     analysis: AnalysisSettings | None = None
+    modes: tuple[Mode, ...] = ()  # game modes: bonus buys, ante bets (slotmath.model.modes)
 
     def __post_init__(self):
         rules.check_game(self)
@@ -449,6 +451,22 @@ class Game:
         slotmath.errors.RuleError: bet level 4 is not one of the game's levels [1, 2]
         """
         rules.check_level(self.bet_levels, level)
+
+    def mode(self, name: str) -> Mode:
+        """The game mode called ``name``.
+
+        Examples
+        --------
+        >>> Game("g", (3,), 1, {}, {}, ways=True).mode("buy")
+        Traceback (most recent call last):
+        ...
+        ValueError: no game mode 'buy': the game has none
+        """
+        for m in self.modes:
+            if m.name == name:
+                return m
+        have = ", ".join(m.name for m in self.modes) or "none"
+        raise ValueError(f"no game mode {name!r}: the game has {have}")
 
     def jackpot(self, name: str) -> JackpotSpec:
         """The progressive jackpot called ``name``.

@@ -21,6 +21,9 @@ The mechanic (``[hold_and_win]`` in a game file, see docs/game-format.md):
   position held; the multiplier applies to it too.
 * ``top_award`` (total bets, optional) is the game's advertised top award, defined as a
   round paying at least this much; the analysis reports its probability per paid round.
+* ``in_free_spins`` (optional, false): ``trigger`` or more cash symbols in a free spin's
+  window start the same round inside the free spins (a Link-style game); its win is added
+  to that free spin's, not multiplied by the free-spin multiplier.
 
 The order within one respin (a modelling choice, documented in the file format): the gems
 land and their boosters act first, then the cash symbols land on the open empty positions.
@@ -83,6 +86,7 @@ class HoldAndWin:
     ceiling: Fraction | None = None
     full_grid_prize: Fraction = Fraction(0)
     top_award: Fraction | None = None  # advertised top award: a round paying at least this
+    in_free_spins: bool = False  # it also starts inside a free spin (a Link-style game)
 
     def __post_init__(self):
         from slotmath.model import rules

@@ -15,7 +15,9 @@ with ``1 - sum(frequencies)``; which one acts is independent of the stops. Two k
   showing a symbol of ``from_symbols`` shows it for this spin.
 
 The modified window is evaluated by the game's own rules (lines or ways, scatters), and its
-cash symbols count for a hold & win trigger like any others.
+cash symbols and trigger symbols count for a hold & win or free-spin trigger like any others.
+A modifier with ``in_free_spins`` also acts on every free spin, with the same frequency and
+law (at most one modifier per free spin, among those that act there).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class Modifier:
     from_symbols: tuple[str, ...] = ()
     to: tuple[tuple[str, int], ...] = ()
     reels: tuple[int, ...] = ()
+    in_free_spins: bool = False  # it also acts on every free spin, at the same frequency
 
     def __post_init__(self):
         from slotmath.model import rules

@@ -1119,7 +1119,8 @@ def check_game(game: Game) -> None:
     hw = getattr(game, "hold_and_win", None)
     if hw is not None:
         try:
-            check_hold_and_win_in_game(hw, game.symbols, game.rows, game.n_reels)
+            check_hold_and_win_in_game(hw, game.symbols, game.rows, game.n_reels,
+                                       game.free_spins is not None)
         except RuleError as err:
             raise err.within("hold_and_win") from None
     if getattr(game, "modifiers", None) is not None:
@@ -1130,6 +1131,8 @@ def check_game(game: Game) -> None:
     check_free_spin_state_in_game(game)
     if game.free_spins is not None:
         check_free_spins_end(game)
+    if game.modes:
+        check_modes_in_game(game)
 
 
 def check_pays_kind(game) -> None:
@@ -1157,8 +1160,9 @@ def check_pays_kind(game) -> None:
 #: them to the simulators' ``plays``). Others are refused when the file is read.
 COMBINE = (
     ("free_spins", "bonus_wheel", "jackpots", "max_win"),
+    ("free_spins", "bonus_wheel", "hold_and_win", "max_win"),
+    ("free_spins", "hold_and_win", "modifiers", "max_win"),
     ("cascades", "bonus_symbols", "free_spins"),
-    ("hold_and_win", "modifiers"),
     ("conveyor", "random_wilds"),
     # free spins that carry a state, draw their awards or grow their multiplier are analysed
     # with the paid spin's pays only (a feature carries one state: the loader refuses two)
@@ -1465,10 +1469,13 @@ def check_hold_and_win(hw) -> None:
 
 
 def check_hold_and_win_in_game(hw, symbols: Mapping, rows: Sequence[int],
-                               n_reels: int) -> None:
+                               n_reels: int, has_free_spins: bool = False) -> None:
     """The hold & win's cash symbol is declared, its grid is the game's reels, and the
     window's rows are the grid's starting rows on every reel."""
     check_declared(hw.symbol, symbols, "symbol")
+    if hw.in_free_spins and not has_free_spins:
+        raise RuleError("in_free_spins", "starts inside free spins, and the game has no "
+                                         "[free_spins]: remove the key or add free spins", True)
     if hw.reels != n_reels:
         raise RuleError("reels", f"must be the game's {n_reels} reels", hw.reels)
     if any(r != hw.rows for r in rows):
@@ -1543,24 +1550,29 @@ def check_modifiers(mods) -> None:
                                      "most one modifier acts on a paid spin)", str(total))
 
 
-#: What a modified paid spin can be combined with (its table is mixed into the paid round).
-_MODIFIER_INCOMPATIBLE = ("free_spins", "bonus_wheel", "cascades", "conveyor", "random_wilds")
+#: What a modified paid spin cannot be combined with (its table is mixed into the paid round,
+#: and the spins of free spins where a modifier says ``in_free_spins``).
+_MODIFIER_INCOMPATIBLE = ("bonus_wheel", "cascades", "conveyor", "random_wilds")
 
 
 def check_modifiers_in_game(game) -> None:
     """The modifiers' symbols are declared; a placed count fits the window; the game has no
-    mechanic the modified table is not mixed into (free spins, bonus wheel, cascades,
-    persistent state, jackpots: not supported yet, refused rather than computed wrongly)."""
+    mechanic the modified table is not mixed into (bonus wheel, cascades, persistent state,
+    jackpots: not supported yet, refused rather than computed wrongly); a modifier acting in
+    free spins needs free spins."""
     mods = game.modifiers
     for name in _MODIFIER_INCOMPATIBLE:
         if getattr(game, name, None) is not None:
             raise RuleError(None, f"modifiers with [{name}] are not supported (the modified "
-                                  "paid spin is mixed into lines/ways and hold & win games "
-                                  "only)", name)
+                                  "spin is mixed into lines/ways, free-spin and hold & win "
+                                  "games only)", name)
     if game.jackpots:
         raise RuleError(None, "modifiers with [jackpots] are not supported", "jackpots")
     for m in mods.modifiers:
         where = m.name
+        if m.in_free_spins and game.free_spins is None:
+            raise RuleError(f"{where}.in_free_spins", "acts in free spins, and the game has no "
+                            "[free_spins]: remove the key or add free spins", True)
         try:
             if m.kind == "place":
                 check_declared(m.symbol, game.symbols, "symbol")
@@ -1584,3 +1596,84 @@ def check_modifiers_in_game(game) -> None:
                     check_declared(s, game.symbols, "to")
         except RuleError as err:
             raise err.within(where) from None
+
+
+# -- game modes (slotmath.model.modes) ------------------------------------------------------------
+
+def check_mode(mode) -> None:
+    """A mode's own values (fields are keys of ``[modes.<name>]``): a cost in total bets
+    > 0; it changes the reels or buys a feature with a law of its trigger count (whole
+    counts >= 1, whole weights not all 0), not both and not neither."""
+    from slotmath.model.modes import BUYABLE
+    cost = mode.cost
+    if isinstance(cost, bool) or not isinstance(cost, (int, Fraction)) or cost <= 0:
+        raise RuleError("cost", "must be a number of total bets > 0 (e.g. 100 for a bonus buy, "
+                                "1.25 for an ante bet)", cost)
+    if mode.buys is None and mode.reels is None:
+        raise RuleError(None, "changes nothing: give reels = \"NAME\" (the paid spin's reels) "
+                              "or buys = \"free_spins\" with trigger = { 3 = 8, 4 = 2 }")
+    if mode.buys is not None and mode.reels is not None:
+        raise RuleError("reels", "a bonus buy has no paid spin, so no reels: give reels or "
+                                 "buys, not both", mode.reels)
+    if mode.buys is not None:
+        if mode.buys not in BUYABLE:
+            raise RuleError("buys", f"must name the feature it starts: one of "
+                                    f"{', '.join(BUYABLE)}", mode.buys)
+        if not mode.trigger:
+            raise RuleError("trigger", "missing: the law of the trigger count that starts the "
+                                       "feature, e.g. trigger = { 3 = 8, 4 = 2 }", {})
+        for k, w in mode.trigger:
+            check_whole(k, "trigger", 1)
+            check_whole(w, f"trigger.{k}", 0)
+        counts = [k for k, _ in mode.trigger]
+        if len(set(counts)) != len(counts):
+            raise RuleError("trigger", "lists a count twice", counts)
+        if not sum(w for _, w in mode.trigger):
+            raise RuleError("trigger", "weights must not all be 0", dict(mode.trigger))
+    elif mode.trigger:
+        raise RuleError("trigger", "belongs to a bonus buy (buys = ...)", dict(mode.trigger))
+
+
+#: The sections a game with modes may have (each analysed and simulated per mode).
+MODE_SECTIONS = ("free_spins", "bonus_wheel", "hold_and_win", "modifiers", "max_win")
+
+
+def check_modes_in_game(game) -> None:
+    """The modes fit the game: names unique; the reels are a reel set; a bought feature is
+    the game's and every count of its law starts it; the game has a feature a mode can
+    start or trigger (free spins or hold & win) and only sections a mode is analysed and
+    simulated with (:data:`MODE_SECTIONS`)."""
+    names = [m.name for m in game.modes]
+    for n in names:
+        if names.count(n) > 1:
+            raise RuleError(f"modes.{n}", "is given twice", n)
+    if game.free_spins is None and game.hold_and_win is None:
+        raise RuleError("modes", "a mode buys or triggers a feature more often, and the game "
+                                 "has neither [free_spins] nor [hold_and_win]")
+    for section in sections_of(game):
+        if section not in MODE_SECTIONS:
+            raise RuleError("modes", f"modes with [{section}] are not supported (modes are "
+                                     f"analysed and simulated with "
+                                     f"{', '.join(MODE_SECTIONS)})", section)
+    for m in game.modes:
+        where = f"modes.{m.name}"
+        if m.reels is not None:
+            try:
+                check_reel_set_name(m.reels, game.reel_sets, "reels")
+            except RuleError as err:
+                raise err.within(where) from None
+        if m.buys is None:
+            continue
+        spec = getattr(game, m.buys, None)
+        if spec is None:
+            raise RuleError(f"{where}.buys", f"the game has no [{m.buys}] to buy", m.buys)
+        window = sum(game.rows)
+        for k, w in m.trigger:
+            if k > window:
+                raise RuleError(f"{where}.trigger.{k}", f"can never happen: the window has "
+                                                        f"{window} positions", k)
+            starts = (spec.award_for(k) > 0 if m.buys == "free_spins"
+                      else k >= spec.trigger)
+            if w and not starts:
+                raise RuleError(f"{where}.trigger.{k}", f"{k} trigger symbols do not start "
+                                                        f"[{m.buys}]", k)

@@ -47,6 +47,7 @@ from functools import cached_property
 import pandas as pd
 
 from slotmath.features.base import hook
+from slotmath.stats import par
 
 __all__ = ["DEFAULT_RULE_SETS", "LIMITS", "RULES", "RULE_SETS", "ComplianceReport", "Finding", "Limit", "Rule",
            "check", "parse_limits", "parse_rule_sets"]
@@ -67,6 +68,12 @@ LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
     Limit("anz.min_rtp", 0.87, "minimum RTP, as a fraction ([MINRTP]; 0.87 is 87%)"),
     Limit("anz.pattern_plays", 7_000_000, "each base-game winning pattern at least once in "
                                           "this many plays, per line x lines (1.22.16a)"),
+    Limit("modes.min_rtp", 0.87, "minimum RTP of every game mode, as a fraction"),
+    Limit("modes.spread", 0.005, "the most the RTPs of a game's modes (the standard game "
+                                 "among them) may differ, as a fraction (Stake Engine: 0.5%)"),
+    Limit("modes.max_win_plays", 0, "each mode's top award (the round's largest win) at "
+                                    "least once in this many rounds (0: not asked; Stake "
+                                    "Engine asks 1e7)"),
 )}
 
 
@@ -529,6 +536,70 @@ def _stake_hit_rate(levels: _Levels, limits, rule: Rule) -> list[Finding]:
                             str(level), _one_in_text(hit), f"1 in {plays} or better",
                             _meets(hit, 0.0 if isinstance(hit, Fraction) else a.rtp_error,
                                    plays), value=float(hit), probability=_exact_text(hit)))
+
+
+# -- across game modes ([modes.NAME]; the rule set applies to a game that has modes) --------
+def _modes(levels: _Levels):
+    """``(level, {mode name: analysis})`` with the standard game as ``"(standard)"``."""
+    return [(level, {"(standard)": a, **a.modes}) for level, a in levels.items()]
+
+
+def _modes_min_rtp(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    floor = limits[rule.limit]
+    rows = []
+    for name in _modes(levels)[0][1]:
+        by_level = {level: (ms[name].rtp, ms[name].rtp_error) for level, ms in _modes(levels)}
+        level = min(by_level, key=lambda k: float(by_level[k][0]) - by_level[k][1])
+        rtp, error = by_level[level]
+        if all(isinstance(r, Fraction) for r, _ in by_level.values()):
+            passed = all(r >= Fraction(floor) for r, _ in by_level.values())
+        else:
+            passed = all(float(r) - e >= floor for r, e in by_level.values())
+        note = "exact" if isinstance(rtp, Fraction) else f"numerical, error <= {error:.1e}"
+        rows.append(Finding(rule.rule_set, rule.id, rule.source, f"mode {name}", str(level),
+                            f"{_rtp_text(rtp)} at level {level}", f">= {floor:.2%}", passed,
+                            value=float(rtp), probability=_exact_text(rtp), note=note))
+    return rows
+
+
+def _modes_spread(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    limit = limits[rule.limit]
+    rows = []
+    for level, ms in _modes(levels):
+        rtps = {name: m.rtp for name, m in ms.items()}
+        error = max(m.rtp_error for m in ms.values())
+        low, high = min(rtps, key=lambda k: rtps[k]), max(rtps, key=lambda k: rtps[k])
+        spread = rtps[high] - rtps[low]
+        if all(isinstance(r, Fraction) for r in rtps.values()):
+            passed = spread <= Fraction(limit)
+        else:
+            passed = float(spread) + 2 * error <= limit
+        rows.append(Finding(rule.rule_set, rule.id, rule.source, "RTP spread over the modes",
+                            str(level), f"{_rtp_text(spread)} ({high} - {low})",
+                            f"<= {limit:.2%}", passed, value=float(spread),
+                            probability=_exact_text(spread),
+                            note="; ".join(f"{k} {_rtp_text(v)}" for k, v in rtps.items())))
+    return rows
+
+
+def _modes_max_win(levels: _Levels, limits, rule: Rule) -> list[Finding]:
+    plays = limits[rule.limit]
+    rows = []
+    for name in _modes(levels)[0][1]:
+        tops = {level: (par.top_award(ms[name].distribution), ms[name])
+                for level, ms in _modes(levels)}
+        level = min(tops, key=lambda k: float(tops[k][0].probability))
+        top, m = tops[level]
+        note = ("exact" if m.distribution_exact else
+                f"numerical round distribution, noise floor {m.distribution.noise_floor:.1e}")
+        asked = plays > 0
+        passed = (not asked or all(float(t.probability) * plays >= 1 for t, _ in tops.values()))
+        rows.append(Finding(rule.rule_set, rule.id, rule.source,
+                            f"mode {name}: top award {float(top.multiple):g} x bet", str(level),
+                            _one_in_text(top.probability),
+                            f"1 in {plays:,.0f} rounds" if asked else "not asked", passed,
+                            value=float(top.probability),
+                            probability=_exact_text(top.probability), note=note))
     return rows
 
 
@@ -538,6 +609,7 @@ UKGC = "UKGC Remote gambling and software technical standards (2021)"
 # read from its users' summary (ReSkin-Games/stake-engine-skills, approval-math.md); the
 # limits are slotmath.publish.verify.APPROVAL, which verify-stake checks on an export's files
 STAKE = "Stake Engine approval guidelines, Math (as its users summarise them)"
+MODES = "Stake Engine RGS rules across game modes"
 
 RULES: tuple[Rule, ...] = (
     Rule("GLI-11 odds: pay table", "gli11", f"{GLI11} 4.8.2 Odds",
@@ -581,11 +653,22 @@ RULES: tuple[Rule, ...] = (
          "the maximum win more often than 1 in 10,000,000 rounds", None, _stake_max_win),
     Rule("Stake hit rate", "stake", f"{STAKE}: hit rate",
          "non-zero wins more often than 1 in 20 rounds", None, _stake_hit_rate),
+    Rule("Modes: minimum RTP", "modes", f"{MODES}: minimum RTP",
+         "the minimum RTP holds in every game mode, per amount wagered, at every bet level",
+         "modes.min_rtp", _modes_min_rtp),
+    Rule("Modes: RTP spread", "modes", f"{MODES}: RTP spread",
+         "the RTPs of the modes (the standard game among them) differ by at most a limit",
+         "modes.spread", _modes_spread),
+    Rule("Modes: max win odds", "modes", f"{MODES}: max win",
+         "each mode's top award shows at least once in a limit's rounds, where one is asked",
+         "modes.max_win_plays", _modes_max_win),
 )
 
-RULE_SETS: dict[str, str] = {"gli11": GLI11, "anz": ANZ, "ukgc": UKGC, "stake": STAKE}
-#: the rule sets ``check`` runs when none is named (Stake's only on request: ``--rules stake``)
-DEFAULT_RULE_SETS: tuple[str, ...] = ("gli11", "anz", "ukgc")
+RULE_SETS: dict[str, str] = {"gli11": GLI11, "anz": ANZ, "ukgc": UKGC, "stake": STAKE,
+                             "modes": MODES}
+#: the rule sets ``check`` runs when none is named (Stake's only on request: ``--rules stake``;
+#: the modes' only for a game that has modes)
+DEFAULT_RULE_SETS: tuple[str, ...] = ("gli11", "anz", "ukgc", "modes")
 
 
 # -- the report -------------------------------------------------------------------------------
@@ -666,7 +749,7 @@ def parse_rule_sets(text: str | None) -> tuple[str, ...]:
     Examples
     --------
     >>> parse_rule_sets(None), parse_rule_sets("ukgc, gli11, stake")
-    (('gli11', 'anz', 'ukgc'), ('ukgc', 'gli11', 'stake'))
+    (('gli11', 'anz', 'ukgc', 'modes'), ('ukgc', 'gli11', 'stake'))
     """
     if text is None:
         return DEFAULT_RULE_SETS
@@ -736,6 +819,8 @@ def check(game, rule_sets: Iterable[str] = DEFAULT_RULE_SETS,
     unknown = set(chosen) - set(LIMITS)
     if unknown:
         raise ValueError(f"unknown limit {sorted(unknown)}; choose from {', '.join(LIMITS)}")
+    if not game.modes:  # the rules across modes speak of a game that has them
+        rule_sets = tuple(r for r in rule_sets if r != "modes")
     analyses = _Levels(game, levels, progress)
     findings: list[Finding] = []
     for name in rule_sets:

@@ -13,6 +13,7 @@ from fractions import Fraction
 from slotmath.features.base import hook
 from slotmath.report.dead_pays import dead_pays
 from slotmath.report.figures import figure
+from slotmath.report.modes import modes_section
 from slotmath.report.pays import pay_records, scatter_records
 from slotmath.report.tables import confidence_frame
 
@@ -140,7 +141,7 @@ def analysis_dict(a) -> dict:
         return hook(owner, "json")(a) | {"dead_pays": dead_pays(a)}
     game = a.game
     out = _head(a) | _round_figures(a) | {"dead_pays": dead_pays(a)}
-    out |= target_section(a)
+    out |= target_section(a) | modes_section(a)
     if game.coin_value is not None:
         out["coin_value"] = number(game.coin_value)
         out["currency"] = game.currency

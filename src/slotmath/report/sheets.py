@@ -366,5 +366,8 @@ def par_sheets(analysis) -> tuple[Sheet, ...]:
     Charts are not here: :func:`slotmath.report.charts.chart_images` renders them.
     """
     a = analysis
-    sheets = [_summary(a), _pays(a), _reels(a), _win_sizes(a), _confidence(a), _features(a)]
+    from slotmath.report.modes import modes_sheet
+
+    sheets = [_summary(a), _pays(a), _reels(a), _win_sizes(a), _confidence(a), _features(a),
+              modes_sheet(a)]
     return tuple(s for s in sheets if s is not None)

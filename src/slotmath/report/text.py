@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from slotmath.features.base import Kind, hook
+from slotmath.report.modes import modes_frame
 from slotmath.report.tables import (
     confidence_frame,
     scatter_table,
@@ -91,7 +92,14 @@ def par_sheet_text(a) -> str:
     intervals as text."""
     game = a.game
     head = f"PAR sheet: {game.name} (bet {game.total_bet(a.level)} coins, level {a.level})\n"
+    if a.mode is not None:
+        head += (f"game mode {a.mode}: cost {game.mode(a.mode).cost} total bets; RTP and SD "
+                 "per amount wagered\n")
     parts = [head, _block("Summary", summary_frame(a))]
+    modes = modes_frame(a)
+    if len(modes):
+        parts.append(_block("Game modes (RTP and SD per amount wagered; wins in x bet)",
+                            modes, float_format=lambda v: f"{v:.6g}"))
     parts.append(_block("Pay table (rtp in % of the total bet)", pay_table_display(a),
                         float_format=lambda v: f"{v:.6g}"))
     scatters = scatter_table(a)

@@ -9,10 +9,13 @@ set), and returns its :class:`~slotmath.simulate.monte_carlo.SimulationResult`: 
 its standard error, the components by feature name, the hit frequency and each round
 feature's trigger rate. A game no round simulator covers is refused in one line naming its
 features; the loader refuses such a combination before this (model rules), so this is the
-second guard, never a silently dropped feature.
+second guard, never a silently dropped feature. A game mode (``[modes.NAME]``) is played by a
+round simulator that takes a ``mode`` argument; its figures are per amount the mode costs.
 """
 
 from __future__ import annotations
+
+import inspect
 
 from slotmath.features.base import Feature, hook
 from slotmath.model.game import Game
@@ -21,8 +24,9 @@ from slotmath.simulate.monte_carlo import SimulationResult, _spin_count
 __all__ = ["round_simulator", "simulate"]
 
 
-def round_simulator(game: Game) -> Feature:
-    """The declared feature whose round simulator plays every feature ``game`` has.
+def round_simulator(game: Game, mode: str | None = None) -> Feature:
+    """The declared feature whose round simulator plays every feature ``game`` has (and,
+    given a ``mode``, plays game modes: its function takes a ``mode`` argument).
 
     >>> import slotmath
     >>> round_simulator(slotmath.load_game("data/games/gus_gold_christmas.toml")).name
@@ -33,14 +37,18 @@ def round_simulator(game: Game) -> Feature:
     have = {f.name for f in declared(game)}
     able = [f for f in declared(game)
             if f.round_simulator is not None and have <= set(f.plays)]
+    if mode is not None:
+        able = [f for f in able
+                if "mode" in inspect.signature(hook(f, "round_simulator")).parameters]
     if not able:
-        raise ValueError(f"{game.name}: no simulator plays its features together: "
+        what = "" if mode is None else f" in mode {mode!r}"
+        raise ValueError(f"{game.name}: no simulator plays its features together{what}: "
                          f"{sorted(have)}")
     return min(able, key=lambda f: len(f.plays))
 
 
 def simulate(game: Game, spins: int, seed: int, level: int = 1,
-             progress: bool | float = False) -> SimulationResult:
+             progress: bool | float = False, mode: str | None = None) -> SimulationResult:
     """Play ``spins`` seeded paid rounds of ``game`` at bet ``level``.
 
     Parameters
@@ -55,6 +63,8 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     progress : bool or float
         Show a progress bar where the simulator has one (a number: only once the run has
         taken that many seconds).
+    mode : str, optional
+        Play the game mode of that name (``[modes.NAME]``): money per amount it costs.
 
     Returns
     -------
@@ -72,5 +82,9 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     """
     spins = _spin_count(spins)
     game.check_level(level)
-    play = hook(round_simulator(game), "round_simulator")
-    return play(game, spins, seed, level, progress)
+    if mode is not None:
+        game.mode(mode)
+    play = hook(round_simulator(game, mode), "round_simulator")
+    if mode is None:
+        return play(game, spins, seed, level, progress)
+    return play(game, spins, seed, level, progress, mode=mode)
