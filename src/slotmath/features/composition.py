@@ -435,6 +435,15 @@ class _Spins:
         return self._composition.inside(reel_set, multiplier)
 
     @property
+    def composition(self):
+        """The composition whose own spins these are (a feature whose engine enumerates the
+        reels itself reads its level and pay model there); None for a given ``spin`` that is
+        no composition's."""
+        if self._spin is None:
+            return self._composition
+        return getattr(self._spin, "__self__", None)
+
+    @property
     def paid(self) -> MarkedTable:
         c = self._composition
         return c.paid_table if self._spin is None else c.paid(self._spin)(c.paid_reels, 1)

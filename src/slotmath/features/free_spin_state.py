@@ -23,8 +23,9 @@ __all__ = ["StateSummary", "declare", "level_and_model", "state_round", "summary
 
 def level_and_model(spin):
     """The bet level, pay model and progress reporter of the composition whose ``spin`` a
-    round feature is built with (``Composition.spin``, a bound method)."""
-    composition = getattr(spin, "__self__", None)
+    round feature is built with (what ``Composition`` hands its round features, or
+    ``Composition.spin``, a bound method)."""
+    composition = getattr(spin, "composition", None) or getattr(spin, "__self__", None)
     context = getattr(composition, "context", None)
     if context is None:
         raise TypeError("free spins with a state are built from Composition.spin (their "
