@@ -219,7 +219,9 @@ GENERIC = ("analysis.py", "features/base.py", "features/composition.py", "featur
            "widgets/workbench.py", "notebook.py", "simulate/front.py")
 #: a mechanic's names: its registry name and the game's attribute that holds it
 MECHANICS = ("free_spins", "bonus_wheel", "jackpots", "max_win_cap", "cascades",
-             "bonus_symbols", "hold_and_win", "modifiers", "conveyor", "random_wilds")
+             "bonus_symbols", "hold_and_win", "modifiers", "conveyor", "random_wilds",
+             "expanding_symbol", "sticky_wilds", "collector", "megaways", "anywhere_pays",
+             "cluster", "tumbles", "multiplier_symbols", "grid")
 #: names as code only: the game's cap (the JSON key "max_win" is the top award)
 ATTRIBUTES = ("max_win",)
 

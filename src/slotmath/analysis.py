@@ -198,7 +198,7 @@ class Analysis:
     def win_sizes(self) -> tuple[par.WinSizeRow, ...]:
         if self._owned is not None:
             return self._owned.win_sizes
-        return par.win_size_table(self.distribution)
+        return par.per_amount_wagered(par.win_size_table(self.distribution), self.composition.cost)
 
 
 class _Owned:
@@ -237,8 +237,7 @@ def analyze(game: Game, level: int = 1,
 
     Examples
     --------
-    Tiny Lines is small enough to check by hand (512 stop combinations; its file's header
-    works the RTP out):
+    Tiny Lines is small enough to check by hand (its file's header works the RTP out):
 
     >>> import slotmath
     >>> a = slotmath.analyze(slotmath.load_game("data/games/tiny_lines.toml"))
@@ -246,6 +245,5 @@ def analyze(game: Game, level: int = 1,
     (Fraction(411, 448), 512)
     """
     game.check_level(level)
-    if mode is not None:
-        game.mode(mode)
+    _ = mode is None or game.mode(mode)  # an unknown mode: one clear error, up front
     return Analysis(game, level, progress, mode)

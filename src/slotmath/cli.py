@@ -111,8 +111,6 @@ def _with_settings(game, args):
     reads none: its analysis is exact as it stands)."""
     from fractions import Fraction
 
-    from slotmath.model.grid import with_settings
-
     changes = {k: getattr(args, k) for k in ("method", "exact_limit", "rounds", "seed")
                if getattr(args, k) is not None}
     if args.accuracy is not None:
@@ -123,7 +121,7 @@ def _with_settings(game, args):
                                                     f"{args.accuracy!r}") from None
     if not changes:
         return game
-    changed = with_settings(game, **changes)
+    changed = game.with_analysis(**changes)
     if changed is game:
         print(f"slotmath: note: {', '.join('--' + k.replace('_', '-') for k in changes)} "
               f"changes nothing for {game.name}: its analysis is exact as it stands",
@@ -573,6 +571,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except (ValueError, OverflowError) as exc:
         print(f"slotmath: error: {args.file}: {exc}".replace("\n", " "), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except NotImplementedError as exc:  # a figure this game's analysis does not compute
+        where = getattr(args, "file", None) or getattr(args, "directory", "")
+        print(f"slotmath: error: {where}: not computed for this game: {exc}".replace("\n", " "),
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("slotmath: interrupted", file=sys.stderr)

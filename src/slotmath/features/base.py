@@ -187,6 +187,15 @@ class Feature:
     fast: Callable[[Game], Game | None] | None = None
     book: str | None = None
     nested: Callable[[Game], bool] | None = None
+    #: whether a state is carried from one paid round to the next (None: by kind, a
+    #: stationary feature's is; an owner that carries one, e.g. a conveyor, says so)
+    carries_state: bool | None = None
+
+    @property
+    def stateful(self) -> bool:
+        """Whether rounds of a game with this feature are not independent (Stake Engine and
+        any lookup-table publisher take stateless games only)."""
+        return self.kind is Kind.STATIONARY if self.carries_state is None else self.carries_state
 
     def __repr__(self) -> str:
         return f"Feature({self.name!r}, {self.kind.value})"

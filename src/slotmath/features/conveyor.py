@@ -1483,4 +1483,5 @@ FEATURE = Feature(
     simulator="slotmath.simulate.conveyor:simulate_conveyor",
     round_simulator="slotmath.simulate.conveyor:simulate_rounds",
     plays=("pays", "conveyor"),
+    carries_state=True,
 )

@@ -452,6 +452,14 @@ class Game:
         """
         rules.check_level(self.bet_levels, level)
 
+    def with_analysis(self, **changes) -> Game:
+        """This game with its ``[analysis]`` settings changed (``method``, ``exact_limit``,
+        ``accuracy``, ``rounds``, ``seed``); a game that reads none (its analysis is exact as
+        it stands) is returned as it is."""
+        from slotmath.model.grid import with_settings
+
+        return with_settings(self, **changes)
+
     def mode(self, name: str) -> Mode:
         """The game mode called ``name``.
 

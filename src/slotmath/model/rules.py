@@ -528,6 +528,14 @@ def check_free_spin_state_in_game(game) -> None:
     and what it combines with: it is analysed and simulated with the paid spin's pays only,
     so any other section is refused; retriggers need ``max_spins`` (the chain runs over
     spins left and spins awarded)."""
+    if game.line_multipliers == "add":
+        # engines that read the key: the full-cycle automaton (lines, free spins, a wheel) and
+        # the free-spin state chains; the others multiply a run's multipliers (a cascade game
+        # with "add" was analysed and simulated as "multiply", both alike)
+        for section in ADD_UNREAD:
+            if getattr(game, section, None):
+                raise RuleError("line_multipliers", f'"add" with [{section}] is not supported: '
+                                f"its engine and simulator multiply a line's multipliers")
     fs = game.free_spins
     if fs is None or fs.plain:
         if game.line_multipliers not in LINE_MULTIPLIERS:
@@ -624,6 +632,8 @@ def check_sticky_size(game) -> None:
                         "kinds of sticky wild")
 
 
+#: sections whose engines do not read ``line_multipliers = "add"`` (refused with it)
+ADD_UNREAD = ("cascades", "modifiers", "hold_and_win", "conveyor", "random_wilds")
 #: how the multipliers of a line's run combine (``Game.line_multipliers``)
 LINE_MULTIPLIERS = ("multiply", "add")
 

@@ -85,7 +85,7 @@ def ways_in_play_data(result: Any) -> pd.DataFrame:
     >>> a = slotmath.analyze(slotmath.load_game("tests/data/grid/megaways_tiny.toml"))
     >>> ways_in_play_data(a).tail(1)
        ways  probability exact
-    3    36     0.296296  8/27
+    5    36     0.296296  8/27
     """
     from slotmath.report.grid import _ways_law
 

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from slotmath.features.base import Kind
 from slotmath.publish.table import ROUNDINGS, LookupTable, lookup_table, round_amount
 
 __all__ = ["MODES", "StakeExport", "export_stake", "refusal"]
@@ -58,11 +57,19 @@ def refusal(game) -> str | None:
     from slotmath.features.registry import declared
 
     have = declared(game)
-    carried = [f for f in have if f.kind in (Kind.STATIONARY, Kind.OWNER)]
+    carried = [f for f in have if f.stateful]
     if carried:
         names = " and ".join(f.title.lower() for f in carried)
         return (f"Stake Engine takes stateless games only: {game.name} has {names}, a state "
                 "carried between rounds")
+    if game.modes:
+        return (f"{game.name}: its game modes ({', '.join(m.name for m in game.modes)}) are not "
+                "exported yet: only a game without [modes] is")
+    fs = game.free_spins
+    if fs is not None and (fs.award_laws is not None or fs.growth is not None
+                           or fs.state is not None):
+        return (f"{game.name}: no player of real rounds for the books yet for free spins with "
+                "random awards, a growing multiplier or a state")
     from slotmath.publish.books import unsupported
 
     missing = [f for f in unsupported(have)]
@@ -302,8 +309,8 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
     modes = tuple(MODES if modes is None else modes)
     unknown = [m for m in modes if m not in MODES]
     if unknown:
-        raise ValueError(f"mode {unknown[0]!r}: the game format has no modes yet ([modes.NAME] "
-                         f"is not in this version); only {', '.join(MODES)!s} exports")
+        raise ValueError(f"mode {unknown[0]!r}: only {', '.join(MODES)!s} exports (the game "
+                         "modes of [modes.NAME] are not exported yet)")
     if rounding not in ROUNDINGS:
         raise ValueError(f"rounding must be one of {', '.join(ROUNDINGS)}, got {rounding!r}")
     why = refusal(game)

@@ -471,11 +471,8 @@ def _stake_limits():
 
 
 def _stake_stateless(levels: _Levels, limits, rule: Rule) -> list[Finding]:
-    from slotmath.features.base import Kind
-
     a = levels[levels.levels[0]]
-    # stationary features (a state between rounds) and owners (a state that plays the round)
-    carried = [f.title.lower() for f in a.declared if f.kind in (Kind.STATIONARY, Kind.OWNER)]
+    carried = [f.title.lower() for f in a.declared if f.stateful]
     return [Finding(rule.rule_set, rule.id, rule.source, "state carried between rounds", "-",
                     ", ".join(carried) if carried else "none", "none", not carried,
                     note="Stake takes stateless games only")]
@@ -485,23 +482,38 @@ def _stake_rtp(levels: _Levels, limits, rule: Rule) -> list[Finding]:
     lo, hi = _stake_limits()["min_rtp"], _stake_limits()["max_rtp"]
     rows = []
     for level, a in levels.items():
-        rtp, error = a.rtp, a.rtp_error
-        if isinstance(rtp, Fraction):
-            passed = lo <= rtp <= hi
-        else:
-            passed = float(lo) <= rtp - error and rtp + error <= float(hi)
-        rows.append(Finding(rule.rule_set, rule.id, rule.source, "RTP of mode base",
-                            str(level), _rtp_text(rtp), f"{float(lo):.0%} .. {float(hi):.0%}",
-                            passed, value=float(rtp), probability=_exact_text(rtp),
-                            note="exact" if not error else f"numerical, error <= {error:.1e}"))
+        for mode, m in {"base": a, **a.modes}.items():
+            rtp, error = m.rtp, m.rtp_error
+            if isinstance(rtp, Fraction):
+                passed = lo <= rtp <= hi
+            else:
+                passed = float(lo) <= rtp - error and rtp + error <= float(hi)
+            rows.append(Finding(rule.rule_set, rule.id, rule.source, f"RTP of mode {mode}",
+                                str(level), _rtp_text(rtp),
+                                f"{float(lo):.0%} .. {float(hi):.0%}", passed, value=float(rtp),
+                                probability=_exact_text(rtp),
+                                note="exact" if not error else
+                                f"numerical, error <= {error:.1e}"))
     return rows
 
 
 def _stake_spread(levels: _Levels, limits, rule: Rule) -> list[Finding]:
-    spread = _stake_limits()["mode_spread"]
-    return [Finding(rule.rule_set, rule.id, rule.source, "RTP spread between modes", "-",
-                    "one mode (base)", f"<= {float(spread):.1%}", True,
-                    note="the game format has no modes yet: base only")]
+    limit = _stake_limits()["mode_spread"]
+    rows = []
+    for level, a in levels.items():
+        rtps = {mode: m.rtp for mode, m in {"base": a, **a.modes}.items()}
+        error = max(m.rtp_error for m in (a, *a.modes.values()))
+        low, high = min(rtps, key=lambda k: rtps[k]), max(rtps, key=lambda k: rtps[k])
+        spread = rtps[high] - rtps[low]
+        exact = all(isinstance(r, Fraction) for r in rtps.values())
+        passed = spread <= limit if exact else float(spread) + 2 * error <= float(limit)
+        rows.append(Finding(rule.rule_set, rule.id, rule.source, "RTP spread between modes",
+                            str(level), f"{_rtp_text(spread)} ({high} - {low})"
+                            if len(rtps) > 1 else "one mode (base)",
+                            f"<= {float(limit):.1%}", passed, value=float(spread),
+                            probability=_exact_text(spread),
+                            note="; ".join(f"{k} {_rtp_text(v)}" for k, v in rtps.items())))
+    return rows
 
 
 def _stake_max_win(levels: _Levels, limits, rule: Rule) -> list[Finding]:
@@ -536,6 +548,7 @@ def _stake_hit_rate(levels: _Levels, limits, rule: Rule) -> list[Finding]:
                             str(level), _one_in_text(hit), f"1 in {plays} or better",
                             _meets(hit, 0.0 if isinstance(hit, Fraction) else a.rtp_error,
                                    plays), value=float(hit), probability=_exact_text(hit)))
+    return rows
 
 
 # -- across game modes ([modes.NAME]; the rule set applies to a game that has modes) --------

@@ -30,7 +30,7 @@ def round_simulator(game: Game, mode: str | None = None) -> Feature:
 
     >>> import slotmath
     >>> round_simulator(slotmath.load_game("data/games/gus_gold_christmas.toml")).name
-    'hold_and_win'
+    'modifiers'
     """
     from slotmath.features.registry import declared
 

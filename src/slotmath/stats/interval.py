@@ -33,7 +33,7 @@ normal approximation cut at 0, and says so in ``method``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -221,7 +221,13 @@ def rtp_intervals(analysis, spins, confidences) -> dict[tuple[int, float], MeanI
                     "its state), lower end cut at 0")
         return out
     if not comp.carried and not comp.operations:
-        return mean_intervals(analysis.distribution, spins, confidences)
+        out = mean_intervals(analysis.distribution, spins, confidences)
+        if comp.cost == 1:
+            return out
+        # a game mode: the round's win per amount wagered (its RTP's scale)
+        return {k: replace(i, lower=i.lower / float(comp.cost), upper=i.upper / float(comp.cost),
+                           resolution=i.resolution / float(comp.cost))
+                for k, i in out.items()}
     carried = [f.title.lower() for f in comp.declared if f.name in comp.carried]
     why = (f"the round's law with {', '.join(carried)} is not computed: they carry a state "
            "over between rounds" if carried else

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from statistics import NormalDist
 
@@ -38,6 +38,7 @@ __all__ = [
     "hit_frequency_one_in",
     "normal_quantile",
     "par_summary",
+    "per_amount_wagered",
     "rtp",
     "rtp_confidence_interval",
     "standard_deviation",
@@ -266,6 +267,20 @@ class WinSizeRow:
     probability: Fraction | float
     one_in: float
     rtp_share: Fraction | float
+
+
+def per_amount_wagered(rows: tuple[WinSizeRow, ...], cost) -> tuple[WinSizeRow, ...]:
+    """Win-size rows of a round that costs ``cost`` total bets (a game mode): each band's
+    RTP share per amount wagered (the shares add up to the mode's RTP); the bands stay in
+    total bets.
+
+    >>> row = WinSizeRow("> 2", Fraction(2), None, Fraction(1, 5), Fraction(3, 5))
+    >>> per_amount_wagered((row,), 100)[0].rtp_share
+    Fraction(3, 500)
+    """
+    if cost == 1:
+        return rows
+    return tuple(replace(r, rtp_share=r.rtp_share / cost) for r in rows)
 
 
 def win_size_table(

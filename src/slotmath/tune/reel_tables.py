@@ -96,6 +96,17 @@ def check_tunable(game: Game, level: int = 1) -> Composition:
         raise ValueError(
             f"{game.name}: {bad[0].title} ({bad[0].kind.value}) is not tuned by window tables: "
             f"only lines or ways games with free spins or a bonus wheel are")
+    counted = [m for m in comp.marks if m.kind == "count"]
+    if counted and len(comp.marks) > 1:
+        raise ValueError(
+            f"{game.name}: its features count {', '.join(m.column for m in comp.marks)} jointly "
+            "in one spin: window tables hold one counted symbol or the trigger (with its "
+            "bonus lines) only, not tuned yet")
+    fs = game.free_spins
+    if fs is not None and (fs.state is not None or fs.award_laws is not None
+                           or fs.growth is not None):
+        raise ValueError(f"{game.name}: free spins with a state, random awards or a growing "
+                         "multiplier are not tuned by window tables yet")
     return comp
 
 
@@ -173,7 +184,7 @@ class ReelTables:
                 marks = ("trigger", "bonus_lines")
             else:
                 weights = {(int(t), int(c)): int(out[t, b, c]) for t, b, c in zip(*idx)}
-                marks = ("count",) if shape == "count" else ("trigger",)
+                marks = (self.marks[0].column,) if shape == "count" else ("trigger",)
             table = MarkedTable(marks, weights, int(out.sum()), cpb, cap)
             self._tables[window] = table if shape == "count" else table.project(kinds)
 
