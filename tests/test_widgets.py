@@ -213,3 +213,15 @@ def test_a_game_without_a_round_distribution_gets_every_tab():
     assert "needs the round's win distribution" in w.panels["player"].value
     texts = [t.get_text() for ax in w.panels["strips"].figure.axes for t in ax.texts]
     assert any(t.startswith("Win distribution not computed") for t in texts)
+
+
+def test_a_hold_and_win_game_gets_its_panel_through_the_registry():
+    # the workbench and feature_panel pass draw= to every panel; the hold & win and modifiers
+    # panels took only the analysis (TypeError: a hold & win game's workbench failed)
+    from slotmath.widgets import feature_panel, workbench
+
+    game = slotmath.load_game(ROOT / "tests/data/link_modes.toml")
+    w = workbench(game, draw=False)
+    assert "Hold & win" in w.titles
+    panel = feature_panel(w.analysis, "hold_and_win", draw=False)
+    assert "game RTP" in panel.children[-2].value

@@ -73,12 +73,16 @@ def free_port() -> int:
 
 def workspace(tmp: Path, notebooks: list[Path] | None = None) -> Path:
     """A temporary folder holding copies of ``notebooks`` (default: every notebook in
-    notebooks/) under ``notebooks/``, with the repository's ``data/`` linked beside it."""
+    notebooks/) under ``notebooks/``, with the repository's ``data/``, ``docs/`` and
+    ``tests/data/`` linked beside it (the game files the notebooks read)."""
     root = Path(tempfile.mkdtemp(prefix="slotmath-browser-", dir=tmp))
     (root / "notebooks").mkdir()
     for nb in notebooks if notebooks is not None else sorted(NOTEBOOKS.glob("*.ipynb")):
         shutil.copy(nb, root / "notebooks" / nb.name)
     (root / "data").symlink_to(REPO / "data")
+    (root / "docs").symlink_to(REPO / "docs")  # the worked examples (feature_gallery)
+    (root / "tests").mkdir()
+    (root / "tests" / "data").symlink_to(REPO / "tests" / "data")
     return root
 
 

@@ -64,8 +64,9 @@ def figures_html(spec: HoldAndWin, analysis: Analysis) -> str:
     return figure_table(rows)
 
 
-def hold_and_win_panel(analysis: Analysis) -> widgets.VBox:
-    """Sliders for ``analysis.game``'s hold & win, a button to recompute, the figures."""
+def hold_and_win_panel(analysis: Analysis, draw: bool = True) -> widgets.VBox:
+    """Sliders for ``analysis.game``'s hold & win, a button to recompute, the figures (and,
+    with ``draw``, the booster chart)."""
     spec = analysis.game.hold_and_win
     if spec is None:
         raise ValueError(f"{analysis.game.name} has no hold & win")
@@ -84,6 +85,8 @@ def hold_and_win_panel(analysis: Analysis) -> widgets.VBox:
         edited = edited_spec(spec, cash.value, {k: s.value for k, s in gems.items()},
                              low.value)
         out.value = figures_html(edited, analysis)
+        if not draw:
+            return
         from slotmath.plot.hold_and_win import plot_boosters
         figure = Figure(figsize=(6, 3), layout="constrained")
         chain = HoldAndWinChain(edited).figures(spec.trigger)

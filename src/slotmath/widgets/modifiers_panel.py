@@ -43,8 +43,9 @@ def modifiers_html(analysis: Analysis, frequencies: dict[str, Fraction]) -> str:
     return figure_table(rows)
 
 
-def modifiers_panel(analysis: Analysis) -> widgets.VBox:
-    """Frequency sliders for ``analysis.game``'s modifiers, the RTP breakdown at once."""
+def modifiers_panel(analysis: Analysis, draw: bool = True) -> widgets.VBox:
+    """Frequency sliders for ``analysis.game``'s modifiers, the RTP breakdown at once (drawn
+    with ``draw``)."""
     mods = analysis.game.modifiers
     if mods is None:
         raise ValueError(f"{analysis.game.name} has no modifiers")
@@ -58,6 +59,8 @@ def modifiers_panel(analysis: Analysis) -> widgets.VBox:
     def recompute(_=None):
         frequencies = {k: Fraction(1, s.value) for k, s in sliders.items()}
         out.value = modifiers_html(analysis, frequencies)
+        if not draw:
+            return
         figure = Figure(figsize=(6, 3), layout="constrained")
         plot_rtp_breakdown(components_at(analysis.components,
                                          analysis.features["modifiers"].shares, frequencies),
