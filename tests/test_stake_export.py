@@ -342,7 +342,7 @@ def test_cli_export_and_verify(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, says", [
     (["export-stake", FROG, "--out", "{tmp}/x"], "stateless games only"),
-    (["export-stake", CLASSIC, "--out", "{tmp}/x", "--mode", "bonus"], "no modes yet"),
+    (["export-stake", CLASSIC, "--out", "{tmp}/x", "--mode", "bonus"], "not exported yet"),
     (["export-stake", CLASSIC, "--out", "{tmp}/x", "--rounding", "up"], "invalid choice"),
     (["export-stake", CLASSIC], "--out"),
     (["export-stake", CLASSIC, "--out", "{tmp}/no/such/folder"], "does not exist"),

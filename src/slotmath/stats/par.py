@@ -274,7 +274,7 @@ def per_amount_wagered(rows: tuple[WinSizeRow, ...], cost) -> tuple[WinSizeRow, 
     RTP share per amount wagered (the shares add up to the mode's RTP); the bands stay in
     total bets.
 
-    >>> row = WinSizeRow("> 2", Fraction(2), None, Fraction(1, 5), Fraction(3, 5))
+    >>> row = WinSizeRow("> 2", Fraction(2), None, Fraction(1, 5), 5.0, Fraction(3, 5))
     >>> per_amount_wagered((row,), 100)[0].rtp_share
     Fraction(3, 500)
     """
