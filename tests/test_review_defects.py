@@ -90,3 +90,14 @@ def test_the_players_view_of_a_game_without_a_round_law_is_one_line(capsys):
     code = main(["player", str(ROOT / "tests/data/conveyor_tiny.toml")])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "not computed" in err, err
+
+
+def test_the_hold_and_win_panel_holds_the_other_features_game_rtp(link):
+    # its "game RTP" added the paid spin and hold & win from it only: 290 % on this game,
+    # whose RTP is 1157 %; the other features are now held as analysed, on a row that says so
+    from slotmath.widgets.hold_and_win_panel import figures_html
+
+    html = figures_html(link.game.hold_and_win, link)
+    shown = float(re.search(r"game RTP</td><td[^>]*>([\d.]+)%", html).group(1)) / 100
+    assert abs(shown - float(link.rtp)) < 1e-6
+    assert "free spins, as in the file (not recomputed here)" in html.lower()

@@ -42,23 +42,40 @@ def edited_spec(spec: HoldAndWin, cash_one_in: int, booster_one_in: dict[str, in
                    value_weights=(low_weight, *spec.value_weights[1:]))
 
 
+#: features whose part of the RTP this panel recomputes (the paid spin's window, its
+#: modifiers' mixture, hold & win started from it); any other is held as in the file
+RECOMPUTED = ("pays", "hold_and_win", "modifiers")
+
+
 def figures_html(spec: HoldAndWin, analysis: Analysis) -> str:
     """The round's figures and the game's RTP for ``spec`` (the paid spin of ``analysis``
-    unchanged: the respin rules do not touch it)."""
+    unchanged: the respin rules do not touch it). In a game with other features (free spins,
+    a wheel, a cap) their part is held as the file's analysis gives it, and said so: a hold &
+    win inside free spins is not recomputed by the panel."""
     start = analysis.round.start_probabilities("hold_and_win")
     chain = HoldAndWinChain(spec)
     trigger = sum(start.values(), Fraction(0))
     feature = sum(float(p) * chain.figures(k).mean for k, p in start.items())
     # the paid spin's window as the round reads it (with modifiers: their mixture)
     lines = float(analysis.round.base.mean_bets)
+    others = [f for f in analysis.declared if f.name not in RECOMPUTED]
+    rest = 0.0
+    if others:  # the rest of the file's RTP, at the file's own rules
+        filed = HoldAndWinChain(analysis.game.hold_and_win)
+        rest = float(analysis.rtp) - lines - sum(float(p) * filed.figures(k).mean
+                                                 for k, p in start.items())
     k0 = min(start)
     fig = chain.figures(k0)
-    rows = [("game RTP", f"{lines + feature:.4%}"),
-            ("  paid spin's window", f"{lines:.4%}"), ("  hold & win", f"{feature:.4%}"),
-            ("trigger", f"1 in {1 / float(trigger):,.1f}"),
-            (f"round from {k0} held: expected win", f"{fig.mean:.3f} x bet"),
-            ("  expected respins", f"{fig.expected_respins:.3f}"),
-            ("  fill probability", f"{fig.fill_probability:.3e}")]
+    rows = [("game RTP", f"{lines + feature + rest:.4%}"),
+            ("  paid spin's window", f"{lines:.4%}"),
+            ("  hold & win from the paid spin", f"{feature:.4%}")]
+    if others:
+        held = f"  {', '.join(f.title.lower() for f in others)}, as in the file (not recomputed here)"
+        rows.append((held, f"{rest:.4%}"))
+    rows += [("trigger from the paid spin", f"1 in {1 / float(trigger):,.1f}"),
+             (f"round from {k0} held: expected win", f"{fig.mean:.3f} x bet"),
+             ("  expected respins", f"{fig.expected_respins:.3f}"),
+             ("  fill probability", f"{fig.fill_probability:.3e}")]
     rows += [(f"  {kind} fires at least once", f"{levels[0]:.4f}")
              for kind, levels in fig.booster_levels.items()]
     return figure_table(rows)
@@ -82,8 +99,9 @@ def hold_and_win_panel(analysis: Analysis, draw: bool = True) -> widgets.VBox:
     button = widgets.Button(description="recompute")
 
     def recompute(_=None):
-        edited = edited_spec(spec, cash.value, {k: s.value for k, s in gems.items()},
-                             low.value)
+        # the file's own rules until a slider moves (the sliders round them to 1 in n)
+        edited = spec if _ is None else edited_spec(
+            spec, cash.value, {k: s.value for k, s in gems.items()}, low.value)
         out.value = figures_html(edited, analysis)
         if not draw:
             return
