@@ -27,6 +27,26 @@ def test_help_imports_nothing_heavy(argv):
     assert proc.stdout.rstrip().splitlines()[-1] == "[]"
 
 
+def test_a_small_analysis_imports_only_what_it_uses():
+    # a fresh `slotmath analyze tiny_lines.toml` spent 0.4-0.8 s importing scipy.signal (for one
+    # FFT convolution) and 0.2 s importing sympy (for a root it never needs): issue 25, item 4
+    probe = ("import sys; from slotmath.cli import main; code = main(sys.argv[1:]); "
+             "print(sorted(m for m in ('scipy.signal', 'sympy', 'matplotlib', 'ipywidgets') "
+             "if m in sys.modules)); sys.exit(code)")
+    proc = subprocess.run([sys.executable, "-c", probe, "analyze", "data/games/tiny_lines.toml"],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "RTP" in proc.stdout
+    assert proc.stdout.rstrip().splitlines()[-1] == "[]"
+
+
+def test_python_dash_m_runs_the_command_line():
+    proc = subprocess.run([sys.executable, "-m", "slotmath", "analyze", "--help"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "usage: slotmath analyze" in proc.stdout
+
+
 def test_the_lazy_package_keeps_its_public_names():
     probe = ("import slotmath, slotmath.simulate, slotmath.analysis, inspect; "
              "assert inspect.isfunction(slotmath.simulate), slotmath.simulate; "

@@ -24,9 +24,12 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import sympy
+
+if TYPE_CHECKING:
+    import sympy
 
 from slotmath.exact.distribution import NumericWinDistribution
 from slotmath.exact.spin_table import MarkedTable
@@ -132,6 +135,8 @@ def _exact_sum(terms) -> Fraction | sympy.Expr:
     terms = list(terms)
     if all(isinstance(t, (int, Fraction)) for t in terms):
         return sum(terms, Fraction(0))
+    import sympy  # only for the rare exact sympy terms: a fresh start does not import it
+
     return sum((sympy.Rational(t.numerator, t.denominator) if isinstance(t, (int, Fraction))
                 else t for t in terms), sympy.Integer(0))
 

@@ -41,9 +41,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import sympy
+
+if TYPE_CHECKING:
+    import sympy
 
 from slotmath.exact.distribution import NumericWinDistribution
 from slotmath.exact.spin_table import SpinTable
@@ -389,6 +392,8 @@ class FreeSpinsFeature:
         q = {k.award: Fraction(k.zero, cyc) for k in self.classes if k.zero}
         if all(a == 0 for a in q):
             return q.get(0, Fraction(0))
+        import sympy  # a tree's root is rare: a fresh start does not import sympy
+
         x = sympy.Symbol("z")
         poly = sympy.Poly(
             sum(sympy.Rational(p.numerator, p.denominator) * x**a for a, p in q.items()) - x, x
