@@ -225,3 +225,18 @@ def test_a_hold_and_win_game_gets_its_panel_through_the_registry():
     assert "Hold & win" in w.titles
     panel = feature_panel(w.analysis, "hold_and_win", draw=False)
     assert "game RTP" in panel.children[-2].value
+
+
+def test_a_move_shows_its_figures_before_its_charts_are_drawn(fruits, monkeypatch):
+    """Each widget's value goes to the page when it is set: the summary with the new exact
+    RTP is set before the charts are drawn, so the RTP answers a move while the charts are
+    being drawn (issue 25 item 3); the timings say how long each took."""
+    panel = strip_editor(fruits)
+    seen = []
+    show = panel.charts.show
+    monkeypatch.setattr(panel.charts, "show",
+                        lambda fig, **kw: seen.append(shown_rtp(panel)) or show(fig, **kw))
+    panel.sliders[(1, "W")].value = 3
+    edited = replace_reel(fruits, "base", 1, with_symbol_count(fruits.base.reels[1], "W", 3))
+    assert seen == [str(slotmath.analyze(edited).rtp)]
+    assert 0 < panel.timings["figures"] <= panel.timings["charts"]

@@ -153,6 +153,10 @@ class StripEditor(StaticFallback, widgets.VBox):
         edited slider.
     figure : matplotlib.figure.Figure or None
         The figure last shown in ``charts`` (None with ``draw=False``).
+    timings : dict
+        Seconds from the last move to its figures shown (``"figures"``: the analysis and the
+        summary, sent to the page before any chart is drawn) and to its charts drawn
+        (``"charts"``).
     """
 
     def __init__(self, game: Game, reel_set: str = "base", *, level: int = 1,
@@ -161,6 +165,10 @@ class StripEditor(StaticFallback, widgets.VBox):
         self.original = game
         self.slow_after = slow_after
         self.seconds = 0.0  # how long the last analysis took
+        #: seconds of the last move: to its figures shown (the analysis included) and to its
+        #: charts drawn (both from the move)
+        self.timings: dict[str, float] = {}
+        self._shown = self._drawn = 0.0
         self.reel_set = reel_set
         self.level = level
         self.sweep = sweep
@@ -292,6 +300,8 @@ class StripEditor(StaticFallback, widgets.VBox):
             return
         self.game, self.analysis = game, analysis
         self._refresh()
+        self.timings = {"figures": self.seconds + self._shown,
+                        "charts": self.seconds + max(self._shown, self._drawn)}
 
     def _set_sliders(self, game) -> None:
         """Every slider to ``game``'s value, without recomputing."""
@@ -315,11 +325,16 @@ class StripEditor(StaticFallback, widgets.VBox):
 
     # -- display ----------------------------------------------------------------------------
     def _refresh(self) -> None:
+        """The figures first (each widget's new value goes to the page as it is set, so the
+        RTP is shown before the charts are drawn), then the charts."""
+        start = time.perf_counter()
         for j, reel in enumerate(self.game.reel_sets[self.reel_set].reels):
             self.reel_headers[j].value = reel_header_html(j, reel)
         self.summary.value = summary_html(self.analysis)
         self.notice.value = self._notice()
         self.run_button.layout.display = None if self.on_demand else "none"
+        self._shown = time.perf_counter() - start
+        self._drawn = 0.0
         if not self.draw:
             return
         n = 3 if self.sweep and self._last is not None and not self.on_demand else 2
@@ -341,6 +356,7 @@ class StripEditor(StaticFallback, widgets.VBox):
             plot_rtp_sweep(data, ax=axes[2], current=value, label=f"{s} {what} on reel {j + 1}")
         self.figure = fig
         self.charts.show(fig, keep_layout=True)
+        self._drawn = time.perf_counter() - start
 
     def _sweep_data(self, j: int, symbol: str, values: list[int]) -> pd.DataFrame:
         """:func:`~slotmath.plot.rtp_sweep_data` of ``symbol`` on reel ``j`` at ``values``:
