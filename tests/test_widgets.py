@@ -209,7 +209,7 @@ def test_a_game_without_a_round_distribution_gets_every_tab():
     from slotmath.widgets import workbench
 
     w = workbench(slotmath.load_game(ROOT / "tests/data/conveyor_tiny.toml"), draw=True)
-    assert w.titles[-1] == "Player's view" and "Bauble conveyor" in w.titles
+    assert w.titles[-2:] == ("Player's view", "Tuning") and "Bauble conveyor" in w.titles
     assert "needs the round's win distribution" in w.panels["player"].value
     texts = [t.get_text() for ax in w.panels["strips"].figure.axes for t in ax.texts]
     assert any(t.startswith("Win distribution not computed") for t in texts)

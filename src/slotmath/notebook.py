@@ -50,7 +50,7 @@ def workbench_notebook(file: str | os.PathLike, notebook_dir: str | os.PathLike 
     --------
     >>> nb = workbench_notebook("tests/data/doc_game.toml")
     >>> [c.source.splitlines()[0] for c in nb.cells if c.cell_type == "markdown"]
-    ['# Workbench: Doc Wheel', '## PAR sheet', '## Distribution and breakdown', '## Strip editor', '## Bonus wheel', "## Player's view"]
+    ['# Workbench: Doc Wheel', '## PAR sheet', '## Distribution and breakdown', '## Strip editor', '## Bonus wheel', "## Player's view", '## Tuning']
     """
     import nbformat
 
@@ -84,7 +84,7 @@ if not hasattr(slotmath, "load_game"):  # a folder named slotmath, not the insta
 import matplotlib.pyplot as plt
 from slotmath import report
 from slotmath.plot import plot_rtp_breakdown, plot_win_distribution
-from slotmath.widgets import PlayerPanel, feature_panel, strip_editor
+from slotmath.widgets import PlayerPanel, TuningPanel, feature_panel, strip_editor
 from slotmath.widgets.workbench import stand_in
 
 game, note = stand_in(slotmath.load_game({where!r}))
@@ -114,6 +114,10 @@ plt.show()
                   "the risk of ruin over N paid rounds, exact (or within stated bounds) beside "
                   "the normal approximation (`docs/player.md`)."),
               _code("player = PlayerPanel(analysis)\nplayer")]
+    cells += [_md(f"## {CLOSING['tuning']}\n\nTargets in, the tuned game's PAR beside the "
+                  "original's out; the exact change of the RTP per symbol added; Apply writes "
+                  "the tuned game file (`docs/tuning.md`)."),
+              _code(f"tuning = TuningPanel(game, level={level})\ntuning")]
     nb = nbformat.v4.new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python",
                                  "name": "python3"}

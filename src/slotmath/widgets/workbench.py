@@ -33,8 +33,9 @@ SECTIONS = {
     "strips": "Strip editor",
 }
 #: The sections every workbench ends with, after the features' panels: the player's view over
-#: N rounds (:class:`~slotmath.widgets.player_panel.PlayerPanel`).
-CLOSING = {"player": "Player's view"}
+#: N rounds (:class:`~slotmath.widgets.player_panel.PlayerPanel`) and the tuning panel
+#: (:class:`~slotmath.widgets.tuning_panel.TuningPanel`).
+CLOSING = {"player": "Player's view", "tuning": "Tuning"}
 
 
 def _declared(game: Game):
@@ -46,15 +47,15 @@ def _declared(game: Game):
 def sections(game: Game) -> dict[str, str]:
     """The sections of a workbench for ``game``, in order, with their titles: the PAR sheet,
     the charts and the strip editor always, then each declared feature's panel, then the
-    player's view.
+    player's view and the tuning panel.
 
     Examples
     --------
     >>> import slotmath
     >>> list(sections(slotmath.load_game("data/games/classic_fruits.toml")))
-    ['par', 'charts', 'strips', 'player']
+    ['par', 'charts', 'strips', 'player', 'tuning']
     >>> list(sections(slotmath.load_game("data/games/gold_money_frog.toml")))
-    ['par', 'charts', 'strips', 'bonus_wheel', 'jackpots', 'player']
+    ['par', 'charts', 'strips', 'bonus_wheel', 'jackpots', 'player', 'tuning']
     """
     out = dict(SECTIONS)
     out |= {f.name: f.title for f in _declared(game) if f.panel is not None}
@@ -156,6 +157,9 @@ class Workbench(widgets.Tab):
             panel = widgets.HTML(f"<p>The player's view needs the round's win distribution: "
                                  f"{html.escape(str(exc))}.</p>")
         self.panels["player"] = widgets.VBox([note, panel]) if note else panel
+        from slotmath.widgets.tuning_panel import TuningPanel
+
+        self.panels["tuning"] = TuningPanel(self.game, level=level, draw=draw)
         super().__init__(list(self.panels.values()))
         self.titles = tuple(titles[name] for name in self.panels)
 
@@ -187,7 +191,7 @@ def workbench(game: Game, *, level: int = 1, draw: bool = True) -> Workbench:
     >>> from slotmath.widgets import workbench
     >>> w = workbench(slotmath.load_game("tests/data/doc_game.toml"), draw=False)
     >>> w.titles
-    ('PAR sheet', 'Distribution and breakdown', 'Strip editor', 'Bonus wheel', "Player's view")
+    ('PAR sheet', 'Distribution and breakdown', 'Strip editor', 'Bonus wheel', "Player's view", 'Tuning')
     >>> w.panels["bonus_wheel"].sliders[0].value = 80        # the one-bet division twice as likely
     >>> w.panels["bonus_wheel"].analysis.rtp < w.analysis.rtp
     True

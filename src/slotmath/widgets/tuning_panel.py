@@ -1,0 +1,255 @@
+"""The tuning panel: targets in, the tuned game's PAR beside the original's out, the exact
+sensitivity heat map, and "apply" to write the tuned game file.
+
+Only wiring: the solver is :func:`slotmath.tune.tune`, the sensitivities
+:func:`slotmath.tune.sensitivities`, the PAR rows :func:`slotmath.report.summary_frame` of
+:func:`slotmath.analyze` on each game (the tuned game is analysed afresh, not read from the
+solver's tables), the file :func:`slotmath.tune.game_file.tuned_text`. A game the solver does
+not cover gets the solver's one-line reason instead of controls.
+"""
+
+from __future__ import annotations
+
+import html
+from fractions import Fraction
+from pathlib import Path
+
+import ipywidgets as widgets
+import pandas as pd
+from matplotlib.figure import Figure
+
+from slotmath import report
+from slotmath.analysis import Analysis, analyze
+from slotmath.model.game import Game
+from slotmath.plot.tuning import plot_sensitivity_heatmap
+from slotmath.tune import check_tunable, sensitivities, tune
+from slotmath.tune.game_file import tuned_text
+from slotmath.tune.solver import Step, TuneResult, step_line
+from slotmath.widgets.figure_view import FigureView
+
+__all__ = ["TuningPanel", "par_side_by_side", "strip_changes"]
+
+
+def par_side_by_side(original: Analysis, tuned: Analysis) -> pd.DataFrame:
+    """The PAR summary rows of both games side by side, and whether each row changed.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> a = slotmath.analyze(slotmath.load_game("data/games/classic_3reel.toml"))
+    >>> par_side_by_side(a, a).loc[0].tolist()
+    ['RTP', '95.344858%  (317035/332514)', '95.344858%  (317035/332514)', '']
+    """
+    left = dict(zip(*report.summary_frame(original).to_dict("list").values()))
+    right = dict(zip(*report.summary_frame(tuned).to_dict("list").values()))
+    rows = [{"figure": k, "original": left.get(k, "-"), "tuned": right.get(k, "-"),
+             "changed": "" if left.get(k) == right.get(k) else "changed"}
+            for k in dict.fromkeys([*left, *right])]  # the original's order, then new rows
+    return pd.DataFrame(rows, columns=["figure", "original", "tuned", "changed"])
+
+
+def strip_changes(original: Game, tuned: Game, reel_set: str) -> pd.DataFrame:
+    """Per reel and symbol, the count (or, on a weighted reel, the total stop weight) before
+    and after, for the pairs that changed.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> from slotmath.model.edit import replace_reel, with_symbol_count
+    >>> g = slotmath.load_game("data/games/tiny_lines.toml")
+    >>> t = replace_reel(g, "base", 0, with_symbol_count(g.base.reels[0], "BAR", 3))
+    >>> strip_changes(g, t, "base").to_dict("records")
+    [{'reel': 1, 'symbol': 'BAR', 'before': 1, 'after': 3}]
+    """
+    rows = []
+    pairs = zip(original.reel_sets[reel_set].reels, tuned.reel_sets[reel_set].reels)
+    for j, (a, b) in enumerate(pairs):
+        for s in dict.fromkeys(a.symbols + b.symbols):
+            before, after = _amount(a, s), _amount(b, s)
+            if before != after:
+                rows.append({"reel": j + 1, "symbol": s, "before": before, "after": after})
+    return pd.DataFrame(rows, columns=["reel", "symbol", "before", "after"])
+
+
+def _amount(reel, symbol: str) -> int:
+    return sum(w for s, w in zip(reel.symbols, reel.stop_weights) if s == symbol)
+
+
+def _percent(x) -> str:
+    return f"{float(x):.6%}"
+
+
+class TuningPanel(widgets.VBox):
+    """Targets in (RTP, and optionally a hit-frequency range and a feature "1 in N" range),
+    the tuned game's PAR beside the original's out, the sensitivity heat map, and a button
+    that writes the tuned game file.
+
+    Parameters
+    ----------
+    game : Game
+    reel_set : str
+        The reel set the solver may change.
+    level : int
+    draw : bool
+        Draw the heat map (False: figures only, e.g. in tests).
+
+    Attributes
+    ----------
+    result : TuneResult or None
+        The last run of the solver.
+    tuned : Analysis or None
+        :func:`slotmath.analyze` of the tuned game.
+    refusal : str or None
+        Why the solver does not cover this game (then the panel shows only that).
+    written : pathlib.Path or None
+        The file the last "apply" wrote.
+    figure : matplotlib.figure.Figure or None
+        The sensitivity heat map shown (None with ``draw=False``).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> p = TuningPanel(slotmath.load_game("data/games/classic_3reel.toml"), draw=False)
+    >>> p.target.value = 96.0
+    >>> p.run()
+    >>> p.result.met, p.tuned.rtp == p.result.figures.rtp
+    (True, True)
+    """
+
+    def __init__(self, game: Game, reel_set: str = "base", *, level: int = 1,
+                 draw: bool = True):
+        self.game, self.reel_set, self.level, self.draw = game, reel_set, level, draw
+        self.result: TuneResult | None = None
+        self.tuned: Analysis | None = None
+        self.written: Path | None = None
+        self.refusal: str | None = None
+        self.figure: Figure | None = None
+        title = widgets.HTML(f"<b>{html.escape(game.name)}</b>: tune reel set "
+                             f"<code>{html.escape(reel_set)}</code>, bet level {level}")
+        try:
+            check_tunable(game, level)
+        except ValueError as exc:
+            self.refusal = str(exc)
+            super().__init__([title, widgets.HTML(
+                f"<p>Not tuned by the solver: {html.escape(self.refusal)}</p>")])
+            self.add_class("slotmath-tuning-panel")
+            return
+        self.original = analyze(game, level)
+        rtp = float(self.original.rtp) * 100
+        style = {"description_width": "170px"}
+        wide = widgets.Layout(width="330px")
+        self.target = widgets.BoundedFloatText(value=round(rtp, 2), min=1.0, max=500.0,
+                                               step=0.01, description="target RTP %",
+                                               style=style, layout=wide)
+        self.tolerance = widgets.BoundedFloatText(value=0.001, min=0.0, max=5.0, step=0.001,
+                                                  description="within (points of %)",
+                                                  style=style, layout=wide)
+        hit = float(self.original.hit_frequency) * 100
+        self.hit_on = widgets.Checkbox(value=False, description="hit frequency % in",
+                                       indent=False, layout=widgets.Layout(width="170px"))
+        self.hit_lo = widgets.FloatText(value=round(hit - 1, 2), layout=widgets.Layout(width="90px"))
+        self.hit_hi = widgets.FloatText(value=round(hit + 1, 2), layout=widgets.Layout(width="90px"))
+        self.feature_on = widgets.Checkbox(value=False, description="feature 1 in N, N in",
+                                           indent=False, layout=widgets.Layout(width="170px"))
+        self.feature_lo = widgets.FloatText(value=100.0, layout=widgets.Layout(width="90px"))
+        self.feature_hi = widgets.FloatText(value=200.0, layout=widgets.Layout(width="90px"))
+        self.time_limit = widgets.IntSlider(value=30, min=5, max=300, step=5,
+                                            description="time limit s", style=style,
+                                            layout=wide)
+        self.tune_button = widgets.Button(description="Tune", icon="sliders")
+        self.tune_button.on_click(lambda _: self.run())
+        self.progress = widgets.HTML()
+        self.par = widgets.HTML()
+        self.changes = widgets.HTML()
+        stem = Path(game.source).stem if game.source else "game"
+        self.path = widgets.Text(value=f"{stem}_tuned.toml", description="write to",
+                                 style={"description_width": "70px"},
+                                 layout=widgets.Layout(width="330px"))
+        self.apply_button = widgets.Button(description="Apply", icon="save", disabled=True)
+        self.apply_button.on_click(lambda _: self.apply())
+        self.applied = widgets.HTML()
+        self.heatmap = FigureView()
+        self.sensitivities = sensitivities(game, reel_set, level)
+        controls = widgets.VBox([
+            self.target, self.tolerance,
+            widgets.HBox([self.hit_on, self.hit_lo, self.hit_hi]),
+            widgets.HBox([self.feature_on, self.feature_lo, self.feature_hi]),
+            self.time_limit, self.tune_button])
+        super().__init__([title, controls, self.progress, self.par, self.changes,
+                          widgets.HBox([self.path, self.apply_button]), self.applied,
+                          widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
+                                       "(percentage points)"),
+                          self.heatmap])
+        self.add_class("slotmath-tuning-panel")  # found by the browser suite
+        self.par.value = self._par_html(self.original, self.original)
+        if draw:
+            fig = Figure(figsize=(7, 3.2), layout="constrained")
+            plot_sensitivity_heatmap(self.sensitivities, ax=fig.subplots())
+            self.figure = fig
+            self.heatmap.show(fig)
+
+    def _par_html(self, original: Analysis, tuned: Analysis) -> str:
+        frame = par_side_by_side(original, tuned)
+        return frame.to_html(index=False, escape=True, classes="slotmath-tuning-par")
+
+    def run(self) -> None:
+        """Run the solver on the targets the controls give; show each step as it is taken,
+        then the tuned game's PAR beside the original's. Bad targets are said in one line."""
+        if self.refusal is not None:
+            return
+        lines: list[str] = []
+
+        def heard(step: Step) -> None:
+            lines.append(html.escape(step_line(step)))
+            self.progress.value = "<pre>" + "\n".join(lines[-8:]) + "</pre>"
+
+        try:
+            kwargs = {}
+            if self.hit_on.value:
+                kwargs["hit_frequency"] = (Fraction(str(self.hit_lo.value)) / 100,
+                                           Fraction(str(self.hit_hi.value)) / 100)
+            if self.feature_on.value:
+                kwargs["feature_one_in"] = (self.feature_lo.value, self.feature_hi.value)
+            self.progress.value = "<i>tuning...</i>"
+            result = tune(self.game, Fraction(str(self.target.value)) / 100, self.reel_set,
+                          tolerance=Fraction(str(self.tolerance.value)) / 100,
+                          time_limit=float(self.time_limit.value), level=self.level,
+                          progress=heard, **kwargs)
+        except ValueError as exc:
+            self.progress.value = (f"<span style='color:#b00'>cannot tune: "
+                                   f"{html.escape(str(exc))}</span>")
+            return
+        self.result = result
+        self.tuned = analyze(result.game, self.level)
+        met = "every target met" if result.met else "not every target met: " + ", ".join(
+            f"{k} misses by {float(v):.6g}" for k, v in result.misses.items() if v)
+        self.progress.value = (
+            f"<pre>{chr(10).join(lines[-8:])}</pre><p>{len(result.steps)} steps in "
+            f"{result.seconds:.1f} s; RTP {_percent(result.start.rtp)} &rarr; "
+            f"{_percent(self.tuned.rtp)}; {html.escape(met)}.</p>")
+        self.par.value = self._par_html(self.original, self.tuned)
+        changes = strip_changes(self.game, result.game, self.reel_set)
+        self.changes.value = ("<p>No strip changed.</p>" if changes.empty else
+                              "<b>Strip changes</b>" + changes.to_html(index=False))
+        self.apply_button.disabled = self.game.source is None
+
+    def apply(self, path: str | Path | None = None) -> Path | None:
+        """Write the tuned game file (the original file with the tuned reel set) to ``path``
+        (default: the panel's path box); say where, or why not."""
+        if self.result is None or self.game.source is None:
+            self.applied.value = "<i>tune first (and the game must come from a file)</i>"
+            return None
+        path = Path(path if path is not None else self.path.value)
+        header = (f"Tuned by slotmath's tuning panel from {Path(self.game.source).name}: "
+                  f"RTP {_percent(self.result.start.rtp)} -> {_percent(self.tuned.rtp)} "
+                  f"(exact {self.tuned.rtp})")
+        try:
+            path.write_text(tuned_text(self.game.source, self.result.game, self.reel_set,
+                                       header), encoding="utf-8")
+        except OSError as exc:
+            self.applied.value = (f"<span style='color:#b00'>cannot write {html.escape(str(path))}"
+                                  f": {html.escape(exc.strerror or str(exc))}</span>")
+            return None
+        self.written = path
+        self.applied.value = f"<p>Wrote <code>{html.escape(str(path))}</code>.</p>"
+        return path
