@@ -1,0 +1,90 @@
+"""Peak resident memory of ``slotmath analyze GAME --json`` for each bundled game, baseline and
+now, side by side (issue 24 item 2: every bundled game's peak in a table).
+
+Each run is a fresh process; its peak resident set is the kernel's ``ru_maxrss`` of that one
+child (``os.wait4``), with its wall time and the load average when it started. The baseline is
+a commit exported with ``git archive`` into a temporary folder (its numba kernels compiled by
+one unmeasured run first, so both sides load theirs from a cache); ``--baseline none`` measures
+this checkout only::
+
+    python benchmarks/bench_memory.py                           # every bundled game but Frozen Gems
+    python benchmarks/bench_memory.py --baseline be08dac        # beside a commit
+    python benchmarks/bench_memory.py --games frozen_gems       # minutes, GBs
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ROOT / "data" / "games"
+PROBE = ("import sys, slotmath; assert slotmath.__file__.startswith(sys.argv[1]), "
+         "slotmath.__file__; from slotmath.cli import main; sys.exit(main(sys.argv[2:]))")
+#: minutes and several GB each: measured only when named
+HEAVY = {"frozen_gems"}
+
+
+def export(commit: str, into: Path) -> Path:
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "src/slotmath"],
+                          capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def measure(tree: Path, game: Path) -> tuple[float, float, float]:
+    """(peak resident MB, wall s, load average at the start) of one fresh analysis."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "SLOTMATH_COMPILE_NOTICE": "0"}
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([sys.executable, "-c", PROBE, str(tree), "analyze", str(game),
+                                 "--json"], cwd=tree, env=env, stdout=subprocess.DEVNULL,
+                                stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode:
+            err.seek(0)
+            raise SystemExit(f"{game.name} failed in {tree}:\n{err.read().decode()[-2000:]}")
+    return usage.ru_maxrss / 1024, time.perf_counter() - start, load
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="*", help="game names (default: every bundled game "
+                        f"but {', '.join(sorted(HEAVY))})")
+    parser.add_argument("--baseline", default="none", help="a commit to measure beside this checkout")
+    args = parser.parse_args(argv)
+    names = args.games or sorted(p.stem for p in GAMES.glob("*.toml") if p.stem not in HEAVY)
+    with tempfile.TemporaryDirectory(prefix="slotmath-memory-") as tmp:
+        trees = {"now": ROOT / "src"}
+        if args.baseline != "none":
+            trees = {"base": export(args.baseline, Path(tmp)), **trees}
+        print(f"peak resident memory of 'slotmath analyze GAME --json', {os.cpu_count()} cores;"
+              f" baseline {args.baseline}")
+        head = "".join(f"{side + ' MB':>10}{side + ' s':>9}" for side in trees)
+        print(f"{'game':<22}{head}{'load':>7}")
+        for name in names:
+            game = GAMES / f"{name}.toml"
+            if not game.exists():
+                raise SystemExit(f"no bundled game {name!r} (data/games/{name}.toml)")
+            row, load = "", os.getloadavg()[0]
+            for tree in trees.values():
+                if tree != ROOT / "src":
+                    measure(tree, game)  # compile the baseline's kernels once, unmeasured
+                mb, wall, _ = measure(tree, game)
+                row += f"{mb:>10,.0f}{wall:>9.1f}"
+            print(f"{name:<22}{row}{load:>7.1f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
