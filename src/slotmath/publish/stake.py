@@ -29,6 +29,7 @@ line, as is a feature with no player for the books yet.
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import math
@@ -88,6 +89,11 @@ def refusal(game) -> str | None:
     if missing:
         return (f"{game.name}: no player of real rounds for the books yet for "
                 + ", ".join(f.title.lower() for f in missing))
+    for f in have:  # a player may refuse what it cannot play (its module's ``refusal``)
+        check = getattr(importlib.import_module(f.book.split(":")[0]), "refusal", None)
+        why = None if check is None else check(game)
+        if why is not None:
+            return why
     return None
 
 
