@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from slotmath.evaluate.window import PayModel
 from slotmath.publish.spins import amount_fields, board
 
-__all__ = ["CYCLE_MAX", "CascadeSpins", "book", "refusal"]
+__all__ = ["CYCLE_MAX", "CascadePlayer", "CascadeSpins", "book", "refusal"]
 
 #: the most stop combinations x bonus orderings the plain player visits
 CYCLE_MAX = 1 << 20
@@ -104,32 +104,19 @@ class Fall:
     removed: frozenset
 
 
-class CascadeSpins:
-    """The paid spins of a cascading game (``analysis``: its paid reels and exact table)."""
+class CascadePlayer:
+    """Cascading spins of ``game`` at bet ``level`` on ``reel_set``, played by the rules
+    (:meth:`spin`), in :class:`~slotmath.evaluate.window.PayModel` credits."""
 
-    def __init__(self, analysis, progress=None):
-        self.analysis = analysis
-        self.game = game = analysis.game
-        self.progress = progress
-        why = refusal(game, analysis.composition.paid_reels)
-        if why is not None:
-            raise ValueError(why)
-        self.table = analysis.round.base
-        if self.table.marks:
-            raise ValueError(f"{game.name}: the books' cascade player counts no marks")
-        self.model = PayModel(game, analysis.level)
-        self.credits_per_bet = self.table.credits_per_bet
-        self.scale, rest = divmod(self.credits_per_bet, self.model.credits_per_bet)
-        if rest:
-            raise ValueError("the cascade table's credits are not on the pay model's grid")
-        self.reel_set = analysis.composition.paid_reels
-        self.reels = game.reel_sets[self.reel_set].reels
+    def __init__(self, game, level: int = 1, reel_set: str = "base"):
+        self.game = game
+        self.model = PayModel(game, level)
+        self.reel_set = reel_set
+        self.reels = game.reel_sets[reel_set].reels
         self.orderings = _orderings(game)
         self.rule = game.cascades.rule(free=False)
         self.bonus = game.bonus_symbols
         self.scatters = set(game.scatters)
-        self._found: dict[tuple[int, ...], tuple[tuple[int, ...], tuple]] = {}
-        self._complete = False
 
     # -- one spin, by the rules -------------------------------------------------------------
     def _effective(self, window, freed):
@@ -227,6 +214,31 @@ class CascadeSpins:
                                               for r, s in enumerate(col) if s == name],
                                 "credits": pays[count]})
         return falls, scatter, total
+
+
+
+class CascadeSpins(CascadePlayer):
+    """The paid spins of a cascading game for the books (``analysis``: its paid reels and
+    exact table): one stop combination and bonus ordering per key, found by visiting the
+    full cycle."""
+
+    def __init__(self, analysis, progress=None):
+        game = analysis.game
+        why = refusal(game, analysis.composition.paid_reels)
+        if why is not None:
+            raise ValueError(why)
+        super().__init__(game, analysis.level, analysis.composition.paid_reels)
+        self.analysis = analysis
+        self.progress = progress
+        self.table = analysis.round.base
+        if self.table.marks:
+            raise ValueError(f"{game.name}: the books' cascade player counts no marks")
+        self.credits_per_bet = self.table.credits_per_bet
+        self.scale, rest = divmod(self.credits_per_bet, self.model.credits_per_bet)
+        if rest:
+            raise ValueError("the cascade table's credits are not on the pay model's grid")
+        self._found: dict[tuple[int, ...], tuple[tuple[int, ...], tuple]] = {}
+        self._complete = False
 
     # -- finding a spin for each key ------------------------------------------------------
     def _visit(self) -> None:

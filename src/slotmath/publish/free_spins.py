@@ -118,7 +118,8 @@ class FreeSpinsPlayer:
                 spins.append((v, a, key))
         values = np.array([v for v, _, _ in spins], np.int64)
         awards = np.array([a for _, a, _ in spins], np.int64)
-        most_left = 2 * max(self._starts()) + 20
+        # a bonus buy may start with a count the paid spin cannot show: any award
+        most_left = 2 * max(self._starts() + list(self.spec.awards.values())) + 20
         fewest, choice = _reach(values, awards, most_left, int(most_credits))
         self._tables = (spins, fewest, choice)
         self._most_credits = int(most_credits)
