@@ -13,8 +13,14 @@ bet, and its RTP is ``E[payout] / cost``. Every figure is read back from the fil
   by the plain evaluator; of the bonus buy: a ``bonusBuy`` start with the count of the
   declared law and no paid spin, every free spin's board against the free strips, their wins
   adding up to the payout;
-* the Link fixture (hold & win has no book player yet: refused in one line), its modes'
-  tables against the analysis' exact mode RTPs, and Stake's RTP rule failing on its 1157 %.
+* the Link fixture (hold & win inside free spins has no book player yet: refused in one
+  line), its modes' laws against the analysis' exact mode RTPs, and Stake's RTP rule failing
+  on its 1157 %;
+* a hold & win game with a bonus buy of the respins and an ante
+  (``tests/data/stake_hold_and_win.toml``): each mode's table against the exact RTP from
+  ``tests/hold_and_win_reference.py`` (a plain recursion over every landing), the bought
+  round's table row by row against the reference's laws, and every book's respins replayed
+  by the rules.
 """
 
 from __future__ import annotations
@@ -193,12 +199,14 @@ def test_one_mode_on_request(tmp_path):
 
 
 def test_link_modes_laws_against_the_exact_mode_rtps():
-    # no books yet (hold & win has no book player): the law each mode's table is made from,
+    # no books yet (hold & win inside free spins has no player): the law each mode's table
+    # is made from,
     # in bets of the base bet (the analysis' FFT of the round), over the cost, against the
     # mode's exact RTP (its chains' exact means), within the mass the FFT may misplace times
     # the largest amount
     game = slotmath.load_game(LINK)
-    assert refusal(game) == "Link modes: no player of real rounds for the books yet for hold & win"
+    assert refusal(game) == ("Link modes: no player of real rounds for the books yet for hold & "
+                             "win started in free spins")
     a = slotmath.analyze(game)
     for name, m in {"base": a, **a.modes}.items():
         cost = Fraction(1) if name == "base" else Fraction(game.mode(name).cost)
@@ -236,3 +244,138 @@ def test_an_unknown_mode_is_one_line(tmp_path, capsys):
     code = main(["export-stake", str(MODES), "--out", str(tmp_path / "x"), "--mode", "bonus"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "base, buy, ante" in err
+
+
+# -- hold & win (tests/data/stake_hold_and_win.toml), against tests/hold_and_win_reference.py
+
+HOLD = ROOT / "tests/data/stake_hold_and_win.toml"
+
+
+def amount(event: dict, name: str) -> Fraction:
+    exact = event.get(name + "Exact")
+    return Fraction(exact) if exact else Fraction(event[name], 100)
+
+
+@pytest.fixture(scope="module")
+def hold_export(tmp_path_factory):
+    from hold_and_win_reference import reference_start_law
+
+    game = slotmath.load_game(HOLD)
+    out = tmp_path_factory.mktemp("hold") / "export"
+    export_stake(game, out)
+    laws = {h: reference_start_law(game.hold_and_win, h) for h in range(3, 7)}
+    return game, out, laws
+
+
+def replay_hold_and_win(game, events: list[dict], held_count: int, shown=None) -> Fraction:
+    """The round's respins by the rules: each respin lands on empty positions of the grid
+    values of the law, resets the respins when one lands, spends one otherwise; the round
+    ends out of respins or full, paying the values held and the prize when full."""
+    spec = game.hold_and_win
+    allowed = {v for v, w in zip(spec.values, spec.value_weights) if w}
+    (trigger,) = [e for e in events if e["type"] == "holdAndWinTrigger"]
+    held = {(c["reel"], c["row"]): amount(c, "value") for c in trigger["held"]}
+    assert len(held) == held_count and set(held.values()) <= allowed
+    if shown is not None:
+        assert set(held) == shown  # the cash symbols the paid window showed
+    size = spec.reels * spec.rows
+    left = spec.respins
+    for e in [e for e in events if e["type"] == "respin"]:
+        assert left > 0 and len(held) < size  # played only with respins left and room
+        for c in e["landed"]:
+            at = (c["reel"], c["row"])
+            assert at not in held and c["reel"] < spec.reels and c["row"] < spec.rows
+            held[at] = amount(c, "value")
+            assert held[at] in allowed
+        left = spec.respins if e["landed"] else left - 1
+        assert e["respinsLeft"] == left
+    full = len(held) == size
+    assert left == 0 or full  # it ends only then
+    assert any(e["type"] == "fullGrid" for e in events) == full
+    return sum(held.values(), Fraction(0)) + (spec.full_grid_prize if full else 0)
+
+
+def hold_rtp_by_reference(game, reel_set: str, laws) -> Fraction:
+    """A paid round's mean win: the paid spin over its full cycle by the plain evaluator, and
+    the reference's exact hold & win mean for the cash symbols it shows."""
+    model = PayModel(game, 1)
+    reels = game.reel_sets[reel_set].reels
+    total, n = Fraction(0), 0
+    for stops in itertools.product(*(range(len(r.symbols)) for r in reels)):
+        window = tuple(tuple(c) for c in window_at(reels, stops, game.rows))
+        total += Fraction(model.spin_win(window), model.credits_per_bet)
+        count = sum(c.count("O") for c in window)
+        if count >= 3:
+            total += sum((w * p for w, p in laws[count].items()), Fraction(0))
+        n += 1
+    return total / n
+
+
+def test_hold_and_win_modes_tables_against_the_reference(hold_export):
+    game, out, laws = hold_export
+    means = {h: sum((w * p for w, p in law.items()), Fraction(0)) for h, law in laws.items()}
+    exact = {"base": hold_rtp_by_reference(game, "base", laws),
+             "ante": hold_rtp_by_reference(game, "ante", laws) / Fraction(3, 2),
+             "buy_cash": (2 * means[3] + means[4]) / 3 / 15}
+    a = slotmath.analyze(game)
+    assert {"base": a.rtp, **{n: m.rtp for n, m in a.modes.items()}} == exact
+    reports = {r["mode"]: r for r in json.loads((out / "report.json").read_text())["modes"]}
+    for entry in read_index(out)["modes"]:
+        name = entry["name"]
+        rtp = table_rtp(read_rows(out, name), entry["cost"])
+        bound = reports[name]["rtp_error_bound"]
+        assert bound < 1e-12 and abs(rtp - exact[name]) <= Fraction(bound), name
+    # the bought round's table row by row: the reference's laws mixed 2:1 (counts 3 and 4)
+    rows = read_rows(out, "buy_cash")
+    total = sum(w for _, w, _ in rows)
+    mixed: dict[int, Fraction] = {}
+    for h, share in ((3, Fraction(2, 3)), (4, Fraction(1, 3))):
+        for win, p in laws[h].items():
+            mixed[int(100 * win)] = mixed.get(int(100 * win), Fraction(0)) + share * p
+    assert {p for _, _, p in rows} == set(mixed)
+    assert max(abs(Fraction(w, total) - mixed[p]) for _, w, p in rows) < 1e-12
+
+
+def test_hold_and_win_books_are_rounds_of_the_rules(hold_export):
+    game, out, _ = hold_export
+    model = PayModel(game, 1)
+    started = 0
+    for name in ("base", "ante", "buy_cash"):
+        rows, books = read_rows(out, name), read_books(out, name)
+        assert [(b["id"], b["payoutMultiplier"]) for b in books] == [(i, p) for i, _, p in rows]
+        for b in books:
+            events = b["events"]
+            if name == "buy_cash":
+                assert events[0]["type"] == "bonusBuy" and events[0]["triggerCount"] in (3, 4)
+                paid, count, shown = Fraction(0), events[0]["triggerCount"], None
+            else:
+                reveal = events[0]
+                reels = game.reel_sets[reveal["reelSet"]].reels
+                assert reveal["reelSet"] == ("ante" if name == "ante" else "base")
+                window = window_at(reels, reveal["stops"], game.rows)
+                assert [[c["name"] for c in col] for col in reveal["board"]] == window
+                paid = Fraction(model.spin_win(tuple(map(tuple, window))), model.credits_per_bet)
+                shown = {(j, r) for j, col in enumerate(window) for r, s in enumerate(col)
+                         if s == "O"}
+                count = len(shown)
+            won = paid
+            if any(e["type"] == "holdAndWinTrigger" for e in events):
+                assert count >= 3
+                started += 1
+                won += replay_hold_and_win(game, events, count, shown)
+            else:
+                assert count < 3
+            assert 100 * won == b["payoutMultiplier"] == events[-1]["amount"]
+    assert started > 100
+
+
+BOOSTER = 'full_grid_prize = 30\n[hold_and_win.boosters.respins]\nprobability = "1/12"'
+
+
+def test_hold_and_win_the_books_cannot_play_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "game.toml"
+    path.write_text(HOLD.read_text().replace("full_grid_prize = 30", BOOSTER))
+    why = refusal(slotmath.load_game(path))
+    assert why.endswith("hold & win boosters") and "\n" not in why
+    assert refusal(slotmath.load_game(ROOT / "data/games/gus_gold_christmas.toml")).endswith(
+        "no player of real rounds for the books yet for base-game modifiers")

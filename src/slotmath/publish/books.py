@@ -190,6 +190,10 @@ def build_books(analysis, law, rows, rounding: str, paid, rounds, *,
             plain.setdefault(key[-1] * scale, []).append(key)
     top = int(rows.max()) * unit // 10 + unit  # the largest amount a row may need
     players = [rounds[f.name] for f in features]
+    for f, p in zip(features, players):
+        if unit % p.credits_per_bet:
+            raise ValueError(f"the books' player of {f.name} pays in {p.credits_per_bet} credits "
+                             f"a bet, not on the law's grid ({unit} a bet)")
 
     def assign(found: set):
         best = _Best(rows, unit, rounding)

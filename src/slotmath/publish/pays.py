@@ -29,7 +29,7 @@ class PaidSpins:
             raise ValueError(f"the books play a paid spin counting one mark, not {marks}")
         counted, cap = None, None
         if marks:
-            mark = next(m for f in a.round.features for m in (f.mark,) if m.kind == marks[0])
+            mark = next(m for f in a.round.features for m in (f.mark,) if m.column == marks[0])
             counted = mark.symbol or a.game.trigger_symbol
             cap = self.table.trigger_cap if marks[0] == "trigger" else None
         self.marked = bool(marks)
