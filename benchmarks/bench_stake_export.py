@@ -35,7 +35,7 @@ def main() -> None:
     print(f"load average {os.getloadavg()}")
     paths = [GAMES / f"{name}.toml" for name in args.games] + [Path(f) for f in args.files]
     for path in paths:
-        name = path.stem
+        name = path.stem if path.parent == GAMES else str(path)
         game = slotmath.load_game(path)
         why = refusal(game)
         if why is not None:
