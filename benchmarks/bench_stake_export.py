@@ -3,12 +3,13 @@ RTP error, beside the baseline run in the same process, the game's exact analysi
 (``slotmath.analyze`` + its RTP), which the export starts from.
 
 For each game and rounding: the analysis' time, the export's (analysis, table, books, write)
-and their ratio; the files' sizes; the table's RTP minus the exact RTP (exact where it is)
-and the stated bound of |table RTP - true RTP|. A game Stake does not take (a state carried
+and their ratio; the files' sizes; per mode (the standard game and each ``[modes.NAME]``),
+the table's RTP minus the exact RTP, both per amount wagered (exact where it is), and the
+stated bound of |table RTP - true RTP|. A game Stake does not take (a state carried
 between rounds) or with no player of books yet is listed with the one-line reason.
 
 Run: ``python benchmarks/bench_stake_export.py [--games classic_3reel tiny_lines ...]
-[--roundings nearest keep-rtp]``.
+[--roundings nearest keep-rtp] [--files tests/data/stake_modes.toml ...]``.
 """
 
 from __future__ import annotations
@@ -29,34 +30,40 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", nargs="*", default=sorted(g.stem for g in GAMES.glob("*.toml")))
     p.add_argument("--roundings", nargs="*", default=["nearest", "keep-rtp"])
+    p.add_argument("--files", nargs="*", default=[], help="other game files (e.g. fixtures)")
     args = p.parse_args()
     print(f"load average {os.getloadavg()}")
-    for name in args.games:
-        game = slotmath.load_game(GAMES / f"{name}.toml")
+    paths = [GAMES / f"{name}.toml" for name in args.games] + [Path(f) for f in args.files]
+    for path in paths:
+        name = path.stem if path.parent == GAMES else str(path)
+        game = slotmath.load_game(path)
         why = refusal(game)
         if why is not None:
             print(f"{name}: not exported: {why}")
             continue
         for rounding in args.roundings:
             t = time.perf_counter()
-            rtp = slotmath.analyze(game).rtp  # the baseline: the exact analysis alone
+            a = slotmath.analyze(game)  # the baseline: the exact analysis alone, every mode
+            _ = [a.rtp, *(m.rtp for m in a.modes.values())]
             base = time.perf_counter() - t
             with tempfile.TemporaryDirectory() as tmp:
                 t = time.perf_counter()
                 e = export_stake(game, Path(tmp) / "out", rounding=rounding)
                 took = time.perf_counter() - t
-            r = e.report
-            change = r["rtp_change"]["total"]
             steps = ", ".join(f"{k} {v:.2f}" for k, v in e.seconds.items() if k != "total")
             print(f"{name} [{rounding}]: export {took:.2f} s ({steps}); analysis alone "
                   f"{base:.2f} s; ratio {took / base:.1f}x")
             print("    sizes: " + ", ".join(f"{k} {v:,} B" for k, v in e.sizes.items()))
-            print(f"    rows {r['table']['rows']}, total weight {r['table']['total_weight_bits']}"
-                  f" bits, exact weights {r['table']['exact_weights']}; table RTP - exact RTP "
-                  f"{change['float']:+.3e}" + (f" (exactly {change['exact']})"
-                                               if change["exact"] and len(change["exact"]) < 40
-                                               else "")
-                  + f"; bound {r['rtp_error_bound']:.3e}; exact RTP {float(rtp):.10f}")
+            for r in e.report["modes"]:
+                change = r["rtp_change"]["total"]
+                exact = change["exact"]
+                print(f"    [{r['mode']}, cost {r['cost_exact']}] rows {r['table']['rows']}, "
+                      f"total weight {r['table']['total_weight_bits']} bits, exact weights "
+                      f"{r['table']['exact_weights']}; table RTP - exact RTP "
+                      f"{change['float']:+.3e}"
+                      + (f" (exactly {exact})" if exact and len(exact) < 40 else "")
+                      + f"; bound {r['rtp_error_bound']:.3e}; exact RTP "
+                      f"{r['exact_rtp']['float']:.10f}")
     print(f"load average {os.getloadavg()}")
 
 

@@ -240,7 +240,8 @@ def _publish_parsers(sub) -> None:
     e.add_argument("--out", required=True, metavar="DIR",
                    help="the export directory (created; see --force)")
     e.add_argument("--mode", action="append", default=None, metavar="NAME",
-                   help="a mode to export (repeatable; default and only choice today: base)")
+                   help="a mode to export (repeatable; default: base, the standard game, and "
+                        "every [modes.NAME])")
     e.add_argument("--rounding", choices=STAKE_ROUNDINGS, default="nearest",
                    help="how a win becomes a payout in 0.1x steps (default nearest; keep-rtp "
                         "shares a win between its two neighbouring steps so the RTP is kept)")

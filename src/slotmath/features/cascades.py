@@ -253,5 +253,6 @@ FEATURE = Feature(
     charts="slotmath.plot.cascades:charts",
     simulator="slotmath.simulate.cascades:simulate_cascades",
     round_simulator="slotmath.simulate.cascades:simulate_rounds",
+    book="slotmath.publish.cascades:book",
     plays=("pays", "cascades", "free_spins"),
 )

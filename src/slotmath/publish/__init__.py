@@ -12,9 +12,17 @@
 See ``docs/publish.md``.
 """
 
-from slotmath.publish.stake import MODES, StakeExport, export_stake, refusal
+from slotmath.publish.stake import (
+    STANDARD,
+    ModeExport,
+    StakeExport,
+    export_stake,
+    mode_names,
+    refusal,
+)
 from slotmath.publish.table import ROUNDINGS, LookupTable, lookup_table, round_amount
 from slotmath.publish.verify import BadExport, VerifyReport, verify_stake
 
-__all__ = ["MODES", "ROUNDINGS", "BadExport", "LookupTable", "StakeExport", "VerifyReport",
-           "export_stake", "lookup_table", "refusal", "round_amount", "verify_stake"]
+__all__ = ["ROUNDINGS", "STANDARD", "BadExport", "LookupTable", "ModeExport", "StakeExport",
+           "VerifyReport", "export_stake", "lookup_table", "mode_names", "refusal",
+           "round_amount", "verify_stake"]

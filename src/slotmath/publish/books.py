@@ -29,7 +29,7 @@ import numpy as np
 from slotmath.features.base import Kind, hook
 from slotmath.publish.spins import amount_fields
 
-__all__ = ["Book", "Books", "build_books", "players", "unsupported"]
+__all__ = ["Book", "Books", "BoughtStart", "build_books", "players", "unsupported"]
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,50 @@ def unsupported(declared) -> list:
     return [f for f in declared if getattr(f, "book", None) is None]
 
 
+@dataclass
+class BoughtStart:
+    """The start of a bonus-buy round (a game mode with ``buys``, :mod:`slotmath.model.modes`):
+    there is no paid spin; the round is the bought feature, started with a trigger count of
+    the mode's declared law. Its "table" is the analysis' paid table of that mode (keys
+    ``(marks..., 0)`` weighted by the law), so every key has its round at once: the
+    ``bonusBuy`` event that names the count drawn.
+    """
+
+    analysis: object
+
+    def __post_init__(self):
+        a = self.analysis
+        self.mode = a.game.mode(a.mode)
+        self.table = a.round.base
+        self.credits_per_bet = self.table.credits_per_bet
+
+    def found(self) -> set[tuple[int, ...]]:
+        return set(self.table.weights)
+
+    def sample(self) -> None:
+        """Nothing to seek: every count of the law is a start."""
+
+    def find(self, wanted) -> None:
+        """Nothing to seek: every count of the law is a start."""
+
+    def play(self, key: tuple[int, ...], first_index: int = 0) -> tuple[list[dict], None]:
+        """The ``bonusBuy`` event of the start ``key`` (its count drawn from the law) and no
+        window."""
+        if key[-1]:
+            raise AssertionError("a bought round has no paid spin to pay anything")
+        count = next(v for v in key[:-1] if v)
+        law = self.mode.trigger_probabilities
+        p = law[count]
+        return [{"index": first_index, "type": "bonusBuy", "mode": self.mode.name,
+                 "feature": self.mode.buys, "triggerCount": count,
+                 "triggerWeights": {str(k): w for k, w in self.mode.trigger},
+                 "triggerProbability": f"{p.numerator}/{p.denominator}"}], None
+
+
 def players(analysis, progress=None):
     """The paid spin's player and each round feature's, from the declarations' ``book``
-    hooks: ``(paid, {round feature name: player})``.
+    hooks: ``(paid, {round feature name: player})``. In a bonus-buy mode the paid spin's
+    player is :class:`BoughtStart` (no paid spin; no paid-spin feature acts).
 
     The hook is called ``book(analysis, part, progress)``: ``part`` None for the paid spin
     (the ``outcome`` feature's, else the ``pays`` one's); the plain paid spin's player for a
@@ -69,10 +110,14 @@ def players(analysis, progress=None):
     declared = analysis.declared
     outcome = next((f for f in declared if f.kind is Kind.OUTCOME), None)
     pays = next(f for f in declared if f.kind is Kind.PAYS)
-    paid = hook(outcome or pays, "book")(analysis, None, progress)
-    for f in declared:
-        if f.kind is Kind.PAID_SPIN:
-            paid = hook(f, "book")(analysis, paid, progress)
+    mode = None if analysis.mode is None else analysis.game.mode(analysis.mode)
+    if mode is not None and mode.buys:
+        paid = BoughtStart(analysis)
+    else:
+        paid = hook(outcome or pays, "book")(analysis, None, progress)
+        for f in declared:
+            if f.kind is Kind.PAID_SPIN:
+                paid = hook(f, "book")(analysis, paid, progress)
     rounds = {}
     for built in analysis.round.features:
         owner = outcome if outcome is not None and built.name in outcome.replaces else \
@@ -145,6 +190,10 @@ def build_books(analysis, law, rows, rounding: str, paid, rounds, *,
             plain.setdefault(key[-1] * scale, []).append(key)
     top = int(rows.max()) * unit // 10 + unit  # the largest amount a row may need
     players = [rounds[f.name] for f in features]
+    for f, p in zip(features, players):
+        if unit % p.credits_per_bet:
+            raise ValueError(f"the books' player of {f.name} pays in {p.credits_per_bet} credits "
+                             f"a bet, not on the law's grid ({unit} a bet)")
 
     def assign(found: set):
         best = _Best(rows, unit, rounding)

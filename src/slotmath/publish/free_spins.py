@@ -118,7 +118,8 @@ class FreeSpinsPlayer:
                 spins.append((v, a, key))
         values = np.array([v for v, _, _ in spins], np.int64)
         awards = np.array([a for _, a, _ in spins], np.int64)
-        most_left = 2 * max(self._starts()) + 20
+        # a bonus buy may start with a count the paid spin cannot show: any award
+        most_left = 2 * max(self._starts() + list(self.spec.awards.values())) + 20
         fewest, choice = _reach(values, awards, most_left, int(most_credits))
         self._tables = (spins, fewest, choice)
         self._most_credits = int(most_credits)
@@ -131,8 +132,8 @@ class FreeSpinsPlayer:
     # -- one round --------------------------------------------------------------------------
     def play(self, spins: int, credits: int, trigger_window, first_index: int) -> list[dict]:
         """The events of a feature of ``spins`` spins paying ``credits`` (free table credits),
-        started by the paid spin showing ``trigger_window``; event indices from
-        ``first_index``."""
+        started by the paid spin showing ``trigger_window`` (None: bought, no paid spin); event
+        indices from ``first_index``."""
         chosen, fewest, choice = self._tables
         if fewest[spins, credits] < 0:
             raise ValueError(f"no feature of {spins} spins pays {credits} credits")
@@ -141,8 +142,8 @@ class FreeSpinsPlayer:
 
         def add(event):
             events.append({"index": first_index + len(events)} | event)
-        add({"type": "freeSpinTrigger", "totalFs": spins,
-             "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window)
+        add({"type": "freeSpinTrigger", "totalFs": spins,  # a bonus buy: no window
+             "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
                            for r, s in enumerate(col) if s == self.spec.trigger]})
         left, total, played, paid = spins, spins, 0, 0
         s = credits

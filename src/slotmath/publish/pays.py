@@ -1,5 +1,6 @@
 """The paid spin for the books of a lines or ways game: one enumerated stop combination of the
-base reels per outcome of the paid spin's exact table (its marks and credits), and its events.
+paid reels (``base``, or a game mode's ``reels``: an ante bet) per outcome of the paid spin's
+exact table (its marks and credits), and its events.
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ class PaidSpins:
             raise ValueError(f"the books play a paid spin counting one mark, not {marks}")
         counted, cap = None, None
         if marks:
-            mark = next(m for f in a.round.features for m in (f.mark,) if m.kind == marks[0])
+            mark = next(m for f in a.round.features for m in (f.mark,) if m.column == marks[0])
             counted = mark.symbol or a.game.trigger_symbol
             cap = self.table.trigger_cap if marks[0] == "trigger" else None
         self.marked = bool(marks)
         self.credits_per_bet = self.table.credits_per_bet
-        self.index = SpinIndex(a.game, a.level, "base", counted, cap, self.progress)
+        self.reel_set = a.composition.paid_reels
+        self.index = SpinIndex(a.game, a.level, self.reel_set, counted, cap, self.progress)
 
     def _index_key(self, key: tuple[int, ...]) -> tuple[int, int]:
         return (key[0], key[-1]) if self.marked else (0, key[-1])
@@ -59,7 +61,8 @@ class PaidSpins:
         spin = self.index.spin(self._index_key(key))
         model = self.index.model
         events = [{"index": first_index, "type": "reveal", "gameType": "basegame",
-                   "reelSet": "base", "stops": list(spin.stops), "board": board(spin.window)}]
+                   "reelSet": self.reel_set, "stops": list(spin.stops),
+                   "board": board(spin.window)}]
         wins, won = window_events(model, spin.window)
         if won != key[-1]:
             raise AssertionError("the paid spin pays other than its table key says")

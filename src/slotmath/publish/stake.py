@@ -1,7 +1,8 @@
 """``slotmath export-stake``: a game as Stake Engine's RGS upload (math-sdk
 ``docs/rgs_docs/data_format.md``), with a report of what the export did to the RTP.
 
-The directory holds, per mode (only ``base`` until the game format has modes):
+The directory holds, per mode (``base``, the standard game at cost 1, and each game mode of
+``[modes.NAME]`` under its own name and cost):
 
 * ``index.json``: ``{"modes": [{"name", "cost", "events", "weights"}]}``;
 * ``lookUpTable_<mode>_0.csv``: ``id,weight,payoutMultiplier`` per row, no header, unsigned
@@ -9,10 +10,17 @@ The directory holds, per mode (only ``base`` until the game format has modes):
   from 0 in order of payout (:mod:`slotmath.publish.table`);
 * ``books_<mode>.jsonl.zst``: zstandard-compressed JSON lines, one real round per row with
   the row's ``id`` and ``payoutMultiplier`` and its ``events`` (:mod:`slotmath.publish.books`);
-* ``report.txt`` and ``report.json``: the exact RTP, the table's RTP and each step between
-  them (the law's own error, rounding to 0.1x, rows without a book, integer weights and
-  truncation), every figure exact where it is. These two files are not part of Stake's
+* ``report.txt`` and ``report.json``: per mode, the exact RTP, the table's RTP and each step
+  between them (the law's own error, rounding to 0.1x, rows without a book, integer weights
+  and truncation), every figure exact where it is. These two files are not part of Stake's
   format: the upload needs only ``index.json`` and the files it names.
+
+Stake's unit in a mode that costs ``cost`` bets: ``payoutMultiplier`` is the round's payout
+in hundredths of the *base* bet (not of the amount wagered), and the mode's RTP is
+``E[payout] / cost`` (the SDK's ``calculate_rtp(dist, bet_cost)``). The table of a mode is
+therefore its round's win law in bets of the game's bet (what the analysis' mode
+distribution holds), and every RTP figure of the report is per amount wagered: the table's
+``E[payout] / cost`` against the mode's exact RTP (:attr:`slotmath.analysis.Analysis.modes`).
 
 Stake takes stateless games only (its approval guidelines: no jackpots, no state carried
 between rounds): a game with a feature that carries a state between rounds is refused in one
@@ -21,6 +29,7 @@ line, as is a feature with no player for the books yet.
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import math
@@ -34,10 +43,10 @@ from pathlib import Path
 
 from slotmath.publish.table import ROUNDINGS, LookupTable, lookup_table, round_amount
 
-__all__ = ["MODES", "StakeExport", "export_stake", "refusal"]
+__all__ = ["STANDARD", "ModeExport", "StakeExport", "export_stake", "mode_names", "refusal"]
 
-#: the modes an export can have today (the game format has no [modes] yet)
-MODES = ("base",)
+#: the name of the standard mode in an export (cost 1, the paid spin on the base reels)
+STANDARD = "base"
 #: zstandard level of the books
 ZSTD_LEVEL = 10
 #: the most probability rows without a book may carry (moved to a neighbour) by default:
@@ -62,9 +71,13 @@ def refusal(game) -> str | None:
         names = " and ".join(f.title.lower() for f in carried)
         return (f"Stake Engine takes stateless games only: {game.name} has {names}, a state "
                 "carried between rounds")
-    if game.modes:
-        return (f"{game.name}: its game modes ({', '.join(m.name for m in game.modes)}) are not "
-                "exported yet: only a game without [modes] is")
+    for m in game.modes:
+        if m.name == STANDARD:
+            return (f"{game.name}: its game mode [modes.{STANDARD}] would take the name of "
+                    f"the standard game's mode ({STANDARD!r}, cost 1) in the export: rename it")
+        if Fraction(repr(float(m.cost))) != m.cost:
+            return (f"{game.name}: the cost of mode {m.name} ({m.cost}) is not a decimal that "
+                    "index.json's cost (a float) holds exactly")
     fs = game.free_spins
     if fs is not None and (fs.award_laws is not None or fs.growth is not None
                            or fs.state is not None):
@@ -76,18 +89,56 @@ def refusal(game) -> str | None:
     if missing:
         return (f"{game.name}: no player of real rounds for the books yet for "
                 + ", ".join(f.title.lower() for f in missing))
+    from slotmath.features.base import Kind
+
+    rounds = [f for f in have if f.kind is Kind.ROUND]
+    if len(rounds) > 1:
+        return (f"{game.name}: the books play a paid spin that can start one round feature, "
+                f"not {' and '.join(f.title.lower() for f in rounds)}")
+    for f in have:  # a player may refuse what it cannot play (its module's ``refusal``)
+        check = getattr(importlib.import_module(f.book.split(":")[0]), "refusal", None)
+        why = None if check is None else check(game)
+        if why is not None:
+            return why
     return None
+
+
+def mode_names(game) -> tuple[str, ...]:
+    """The modes of ``game``'s export: the standard one, then each game mode.
+
+    >>> import slotmath
+    >>> mode_names(slotmath.load_game("tests/data/link_modes.toml"))
+    ('base', 'buy_free', 'buy_cash', 'ante')
+    """
+    return (STANDARD, *(m.name for m in game.modes))
+
+
+def mode_cost(game, name: str) -> Fraction:
+    """What a round of mode ``name`` costs, in bets."""
+    return Fraction(1) if name == STANDARD else Fraction(game.mode(name).cost)
+
+
+@dataclass
+class ModeExport:
+    """One mode of an export: its analysis, law, table, books and report."""
+
+    name: str
+    cost: Fraction
+    analysis: object
+    law: object
+    table: LookupTable
+    books: object
+    report: dict
+    seconds: dict = field(default_factory=dict)
 
 
 @dataclass
 class StakeExport:
-    """What :func:`export_stake` wrote and measured."""
+    """What :func:`export_stake` wrote and measured: each mode's part, the whole report
+    (``report["modes"]``: one entry per mode), the seconds by stage and the files' sizes."""
 
     directory: Path
-    mode: str
-    table: LookupTable
-    law: object
-    books: object
+    modes: dict[str, ModeExport]
     report: dict
     seconds: dict = field(default_factory=dict)
     sizes: dict = field(default_factory=dict)
@@ -100,7 +151,7 @@ def _figure(value) -> dict:
 
 
 def _rounding_changes(law: dict[Fraction, Fraction]) -> dict[str, Fraction]:
-    """What each rounding to tenths does to the law's mean, exactly."""
+    """What each rounding to tenths does to the law's mean (bets), exactly."""
     out = {}
     for rounding in ROUNDINGS:
         change = Fraction(0)
@@ -111,10 +162,23 @@ def _rounding_changes(law: dict[Fraction, Fraction]) -> dict[str, Fraction]:
     return out
 
 
-def _report(game, analysis, mode: str, law, probabilities, table: LookupTable, books,
-            rounding: str) -> dict:
+def _per(value, cost: Fraction):
+    """An amount in bets per round as a share of the amount wagered (``cost`` bets)."""
+    if isinstance(value, (int, Fraction)):
+        return Fraction(value) / cost
+    return float(value) / float(cost)
+
+
+def _report(game, analysis, mode: str, cost: Fraction, law, probabilities,
+            table: LookupTable, books, rounding: str) -> dict:
+    """One mode's report; every RTP figure per amount wagered (the table's mean payout over
+    ``cost``), the mean payout itself in bets."""
     exact_rtp = analysis.rtp
     top, top_p = table.max_payout
+    total_change = _per(table.total_change, cost)
+    # the table aimed at the mean payout, exact_rtp x cost: as a float, one more rounding
+    slack = 0.0 if isinstance(exact_rtp, Fraction) or cost == 1 \
+        else abs(float(exact_rtp)) * 2**-52
     kinds: dict[str, int] = {}
     on_payout = 0
     for k, _ in table.rows:
@@ -123,13 +187,10 @@ def _report(game, analysis, mode: str, law, probabilities, table: LookupTable, b
         on_payout += b.win * 10 == k
     truncated_p = sum((p for _, p in table.truncated), Fraction(0))
     unplayed_p = sum((p for _, _, p in table.unplayed), Fraction(0))
-    total_change = table.total_change
     return {
-        "game": game.name,
-        "source": game.source,
         "mode": mode,
-        "cost": 1.0,
-        "bet_level": analysis.level,
+        "cost": float(cost),
+        "cost_exact": str(cost),
         "rounding": rounding,
         "exact_rtp": _figure(exact_rtp),
         "exact_rtp_error": analysis.rtp_error,
@@ -142,39 +203,42 @@ def _report(game, analysis, mode: str, law, probabilities, table: LookupTable, b
             "numerical_scale": law.scale,
             "numerical_error_bound": law.error_bound,
             "moved_bets": law.moved_bets,
-            "rtp": _figure(table.law_rtp),
+            "rtp": _figure(_per(table.law_rtp, cost)),
         },
         "rtp_change": {
-            "law": _figure(table.law_change),
-            "rounding": _figure(table.rounding_change),
-            "rows_without_a_book": _figure(table.placement_change),
-            "integer_weights": _figure(table.weights_change),
+            "law": _figure(_per(table.law_change, cost)),
+            "rounding": _figure(_per(table.rounding_change, cost)),
+            "rows_without_a_book": _figure(_per(table.placement_change, cost)),
+            "integer_weights": _figure(_per(table.weights_change, cost)),
             "total": _figure(total_change),
         },
-        "rounding_changes": {r: _figure(c) for r, c in _rounding_changes(probabilities).items()},
+        "rounding_changes": {r: _figure(_per(c, cost))
+                             for r, c in _rounding_changes(probabilities).items()},
         "table": {
             "rows": len(table.rows),
             "total_weight": str(table.total),
             "total_weight_bits": table.total.bit_length(),
             "exact_weights": table.exact_weights,
             "exact_denominator_bits": table.denominator.bit_length(),
-            "rtp": _figure(table.rtp),
+            "rtp": _figure(_per(table.rtp, cost)),
+            "mean_payout": _figure(table.rtp),
             "hit_rate": _figure(table.hit_rate),
             "max_payout": top / 10,
             "max_payout_probability": _figure(top_p),
         },
         "truncated": {"rows": len(table.truncated), "probability": _figure(truncated_p),
-                      "rtp": _figure(table.truncated_rtp)},
+                      "rtp": _figure(_per(table.truncated_rtp, cost))},
         "rows_without_a_book": {"rows": len(table.unplayed), "probability": _figure(unplayed_p),
                                 "payouts": [k / 10 for k, _, _ in table.unplayed][:50]},
         "moved": {"units": table.moved,
                   "between": None if table.moved_between is None
                   else [k / 10 for k in table.moved_between],
-                  "gap_left": _figure(table.target_gap)},
+                  "gap_left": _figure(_per(table.target_gap, cost))},
         "books": {"count": len(table.rows), "by_kind": kinds,
                   "paying_the_payout_exactly": on_payout,
                   "full_cycles_visited": books.visited_full_cycles},
-        "rtp_error_bound": _upper(_upper(abs(float(total_change))) + analysis.rtp_error),
+        "rtp_error_bound": _upper(_upper(_upper(abs(float(total_change))) + analysis.rtp_error)
+                                  + slack),
     }
 
 
@@ -200,8 +264,11 @@ def _change(fig: dict) -> str:
 
 
 def report_text(report: dict) -> str:
-    """The report as plain lines (``report.txt``)."""
-    r = report
+    """The report as plain lines (``report.txt``): each mode's, one after the other."""
+    return "\n".join(_mode_text(report, m) for m in report["modes"])
+
+
+def _mode_text(doc: dict, r: dict) -> str:
     t, c, law = r["table"], r["rtp_change"], r["law"]
     exact = r["exact_rtp"]
     if exact["exact"] and len(exact["exact"]) < 80:
@@ -223,9 +290,12 @@ def report_text(report: dict) -> str:
     else:
         weights = (f"scaled: the exact weights need a denominator of "
                    f"{t['exact_denominator_bits']} bits")
+    cost = "" if r["cost_exact"] == "1" else (
+        f"; cost {r['cost_exact']} bets, RTP = mean payout {t['mean_payout']['float']:.6g}x / "
+        "cost")
     lines = [
-        (f"Stake Engine export: {r['game']} (mode {r['mode']}, bet level {r['bet_level']}, "
-         f"rounding {r['rounding']})"),
+        (f"Stake Engine export: {doc['game']} (mode {r['mode']}, bet level {doc['bet_level']}, "
+         f"rounding {r['rounding']}{cost})"),
         f"exact RTP: {exact['float']:.10%}{exact_text}",
         f"table RTP: {t['rtp']['float']:.10%}{table_text}",
         (f"table RTP - exact RTP: {_change(c['total'])}; |table RTP - true RTP| <= "
@@ -286,7 +356,8 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
     directory : path
         Created; an existing non-empty one is refused unless ``force`` (then replaced).
     modes : sequence of str, optional
-        The modes to export (default and only choice today: ``("base",)``).
+        The modes to export: ``"base"`` (the standard game) and game modes by name (default:
+        every one, :func:`mode_names`).
     rounding : str
         ``"nearest"``, ``"down"`` or ``"keep-rtp"`` (:mod:`slotmath.publish.table`).
     level : int, optional
@@ -294,23 +365,21 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
     progress : callable, optional
         ``progress(stage, done, total)`` while the full cycles are visited.
     unplayed_max : float
-        The most probability the rows without a real round (no book) may carry; it goes to
-        the nearest row with one, and the report states what that does to the RTP. Above
-        it the export is refused (ValueError), nothing written.
+        The most probability the rows without a real round (no book) may carry in a mode; it
+        goes to the nearest row with one, and the report states what that does to the RTP.
+        Above it the export is refused (ValueError), nothing written.
 
     Returns
     -------
     StakeExport
     """
     import slotmath
-    from slotmath.publish.books import build_books, players
-    from slotmath.publish.law import export_law
 
-    modes = tuple(MODES if modes is None else modes)
-    unknown = [m for m in modes if m not in MODES]
+    every = mode_names(game)
+    modes = every if modes is None else tuple(dict.fromkeys(modes))
+    unknown = [m for m in modes if m not in every]
     if unknown:
-        raise ValueError(f"mode {unknown[0]!r}: only {', '.join(MODES)!s} exports (the game "
-                         "modes of [modes.NAME] are not exported yet)")
+        raise ValueError(f"mode {unknown[0]!r}: {game.name} has the modes {', '.join(every)}")
     if rounding not in ROUNDINGS:
         raise ValueError(f"rounding must be one of {', '.join(ROUNDINGS)}, got {rounding!r}")
     why = refusal(game)
@@ -323,55 +392,75 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
     level = game.bet_levels[0] if level is None else level
     game.check_level(level)
     clock = time.perf_counter
-    seconds: dict[str, float] = {}
     start = clock()
     analysis = slotmath.analyze(game, level)
+    parts = {}
+    for name in modes:
+        a = analysis if name == STANDARD else analysis.modes[name]
+        parts[name] = _export_mode(game, a, name, rounding, unplayed_max, progress)
+    t = clock()
+    doc = {"game": game.name, "source": game.source, "bet_level": level, "rounding": rounding,
+           "modes": [p.report for p in parts.values()]}
+    index = {"modes": [{"name": name, "cost": float(p.cost),
+                        "events": f"books_{name}.jsonl.zst",
+                        "weights": f"lookUpTable_{name}_0.csv"} for name, p in parts.items()]}
+    files = {"index.json": json.dumps(index, indent=2).encode() + b"\n"}
+    for name, p in parts.items():
+        files[f"lookUpTable_{name}_0.csv"] = _table_bytes(p.table)
+        files[f"books_{name}.jsonl.zst"] = _books_bytes(p.table, p.books)
+    files["report.json"] = json.dumps(doc, indent=2).encode() + b"\n"
+    files["report.txt"] = report_text(doc).encode()
+    _write_directory(directory, files)
+    seconds = {stage: sum(p.seconds[stage] for p in parts.values())
+               for stage in ("analysis", "table", "books")}
+    seconds["write"] = clock() - t
+    seconds["total"] = clock() - start
+    doc["seconds"] = seconds
+    sizes = {name: len(data) for name, data in files.items()}
+    return StakeExport(directory, parts, doc, seconds, sizes)
+
+
+def _export_mode(game, analysis, name: str, rounding: str, unplayed_max: float,
+                 progress) -> ModeExport:
+    """The table, books and report of one mode (``analysis``: the mode's)."""
+    from slotmath.publish.books import build_books, players
+    from slotmath.publish.law import export_law
+
+    clock = time.perf_counter
+    seconds: dict[str, float] = {}
+    cost = mode_cost(game, name)
+    t = clock()
     law = export_law(analysis)
-    seconds["analysis"] = clock() - start
+    rtp = analysis.rtp
+    # the table holds payouts in bets of the game's bet: it aims at the mean payout
+    mean = rtp * cost if isinstance(rtp, Fraction) else float(rtp) * float(cost)
+    seconds["analysis"] = clock() - t
     t = clock()
     probabilities = law.probabilities()
-    first = lookup_table(probabilities, rounding, exact_rtp=analysis.rtp)
+    first = lookup_table(probabilities, rounding, exact_rtp=mean)
     seconds["table"] = clock() - t
     t = clock()
 
     def report(done, total):
         if progress is not None:
-            progress("books", done, total)
+            progress(f"books {name}", done, total)
     paid, rounds = players(analysis, report)
     books = build_books(analysis, law, [k for k, _ in first.rows], rounding, paid, rounds)
     table = first
     if books.missing:
-        table = lookup_table(probabilities, rounding, exact_rtp=analysis.rtp,
-                             allowed=set(books.books))
+        table = lookup_table(probabilities, rounding, exact_rtp=mean, allowed=set(books.books))
         moved = sum((p for _, _, p in table.unplayed), Fraction(0))
         if moved > Fraction(unplayed_max):
             top = max(k for k, _, _ in table.unplayed)
             raise ValueError(
-                f"{game.name}: no real round of the game was found for {len(table.unplayed)} "
-                f"payouts (up to {top / 10:g}x) with probability {float(moved):.3g} in all; "
-                f"moving it to other payouts would change the RTP by "
-                f"{float(table.placement_change):+.3g} (allowed: probability "
+                f"{game.name}: no real round of mode {name} was found for "
+                f"{len(table.unplayed)} payouts (up to {top / 10:g}x) with probability "
+                f"{float(moved):.3g} in all; moving it to other payouts would change the RTP "
+                f"by {float(table.placement_change / cost):+.3g} (allowed: probability "
                 f"{unplayed_max:g}): no export")
     seconds["books"] = clock() - t
-    t = clock()
-    mode = modes[0]
-    doc = _report(game, analysis, mode, law, probabilities, table, books, rounding)
-    files = {
-        "index.json": json.dumps({"modes": [{"name": mode, "cost": 1.0,
-                                             "events": f"books_{mode}.jsonl.zst",
-                                             "weights": f"lookUpTable_{mode}_0.csv"}]},
-                                 indent=2).encode() + b"\n",
-        f"lookUpTable_{mode}_0.csv": _table_bytes(table),
-        f"books_{mode}.jsonl.zst": _books_bytes(table, books),
-        "report.json": json.dumps(doc, indent=2).encode() + b"\n",
-        "report.txt": report_text(doc).encode(),
-    }
-    _write_directory(directory, files)
-    seconds["write"] = clock() - t
-    seconds["total"] = clock() - start
-    doc["seconds"] = seconds
-    sizes = {name: len(data) for name, data in files.items()}
-    return StakeExport(directory, mode, table, law, books, doc, seconds, sizes)
+    doc = _report(game, analysis, name, cost, law, probabilities, table, books, rounding)
+    return ModeExport(name, cost, analysis, law, table, books, doc, seconds)
 
 
 def _write_directory(directory: Path, files: dict[str, bytes]) -> None:

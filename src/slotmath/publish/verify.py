@@ -18,8 +18,10 @@ Two kinds of rule (read 2025 from StakeEngine/math-sdk and Stake's approval guid
   rate of non-zero wins more frequent than 1 in 20 bets.
 
 Figures are computed from the table in exact integer arithmetic (the RTP as a fraction).
-When the export's ``report.json`` is there (a slotmath export), the table's RTP is also held
-to the exact RTP it states, within the stated bound.
+The RTP of a mode is the table's mean payout over the mode's ``cost`` (``payoutMultiplier`` is
+in hundredths of the base bet; the SDK's ``calculate_rtp(dist, bet_cost)``). When the
+export's ``report.json`` is there (a slotmath export), each mode's table RTP is also held to
+the exact RTP it states for that mode, within the stated bound.
 """
 
 from __future__ import annotations
@@ -241,7 +243,10 @@ def _mode_checks(directory: Path, mode: dict, report: dict | None) -> tuple[list
     checks.append(Check("hit rate more often than 1 in 20", name,
                         hit * APPROVAL["hit_plays"] >= 1,
                         f"1 in {float(1 / hit):,.2f} ({_pct(hit)})" if hit else "never", GUIDE))
-    if report is not None and report.get("mode") == name:
+    if report is not None:
+        report = next((m for m in report.get("modes", ()) if isinstance(m, dict)
+                       and m.get("mode") == name), None)
+    if report is not None:
         from slotmath.report.figures import read_figure
 
         exact = read_figure(report["exact_rtp"])
