@@ -150,7 +150,8 @@ def _pruning(g: CompiledGame) -> tuple:
             count[r, :L] += (window == s).sum(axis=1)
         top_scatter = max(top_scatter, int(g.is_scatter[window].sum(axis=1).max()))
     ok = (len(scatters) <= 1 and g.entry_bits.shape[1] == 1 and prefix >= 1 and R > 0
-          and units > 0 and not (g.has_bonus and top_scatter >= g.threshold))
+          and units > 0 and not (g.has_bonus and top_scatter >= g.threshold)
+          and not g.every_fall)  # every_fall: a block without a line win may win scatters
     tail = np.zeros(int(g.rows.sum()) + 1, np.int64)
     tail[0] = 1
     for r in range(prefix, n_reels):
@@ -167,7 +168,8 @@ def _pruning(g: CompiledGame) -> tuple:
 # A chain's state: cols [reel, row] (the window), top [reel] (the strip index on the top row),
 # count [reel] (positions removed so far: the freeing counter), effect [reel] (the freed
 # effect, or -1), possible [ordering] (1 while that placement of the bonus symbols may be),
-# acc (first-drop credits, later-drop credits, A, cascade index) and entry [entry, run]
+# acc (first-drop credits, later-drop credits, A, cascade index, and with every-fall scatters
+# the scatter credits so far and the highest winning trigger count) and entry [entry, run]
 # (credits won by each pay-table entry); the stack of branches still to follow holds the same
 # with a leading slot axis (s_cols, ...).
 
@@ -222,11 +224,11 @@ def _new_state(g, pending_rows):
     D = 4 * n_reels * n_eff + 4  # deepest stack: a branch per effect per reel, and slack
     ch = _Chain(np.zeros((n_reels, R), np.int64), np.zeros(n_reels, np.int64),
                 np.zeros(n_reels, np.int64), np.zeros(n_reels, np.int64),
-                np.zeros(n_ord, np.int64), np.zeros(4, np.int64),
+                np.zeros(n_ord, np.int64), np.zeros(6, np.int64),
                 np.zeros((n_keys, n_runs), np.int64))
     st = _Chain(np.zeros((D, n_reels, R), np.int64), np.zeros((D, n_reels), np.int64),
                 np.zeros((D, n_reels), np.int64), np.zeros((D, n_reels), np.int64),
-                np.zeros((D, n_ord), np.int64), np.zeros((D, 4), np.int64),
+                np.zeros((D, n_ord), np.int64), np.zeros((D, 6), np.int64),
                 np.zeros((D, n_keys, n_runs), np.int64))
     dr = _Scratch(np.zeros((n_reels, R), np.int64), np.zeros((n_reels, R), np.int64),
                   np.zeros((n_reels, R), np.int64),
@@ -257,7 +259,7 @@ def _start(stops, cols, top, count, effect, possible, acc, entry, n_ent, strips,
         effect[r] = -1
     for o in range(possible.shape[0]):
         possible[o] = 1
-    for a in range(4):
+    for a in range(acc.shape[0]):
         acc[a] = 0
     for a in range(n_ent):
         for b in range(entry.shape[1]):
@@ -277,7 +279,7 @@ def _save(cols, top, count, effect, possible, acc, entry, n_ent, s_cols, s_top, 
         s_effect[sp, r] = effect[r]
     for o in range(possible.shape[0]):
         s_possible[sp, o] = possible[o]
-    for a in range(4):
+    for a in range(acc.shape[0]):
         s_acc[sp, a] = acc[a]
     for a in range(n_ent):
         for b in range(entry.shape[1]):
@@ -296,7 +298,7 @@ def _load(cols, top, count, effect, possible, acc, entry, n_ent, s_cols, s_top, 
         effect[r] = s_effect[sp, r]
     for o in range(possible.shape[0]):
         possible[o] = s_possible[sp, o]
-    for a in range(4):
+    for a in range(acc.shape[0]):
         acc[a] = s_acc[sp, a]
     for a in range(n_ent):
         for b in range(entry.shape[1]):
@@ -568,6 +570,37 @@ def _scatters(cols, rows, scatter_ids, scatter_credits, scatter_factor, trigger)
     return scat * scatter_factor, trig
 
 
+@njit(cache=True, inline="always")
+def _fall_scatters(cols, removed, rows, scatter_ids, scatter_wins, scatter_credits, trigger,
+                   acc):
+    """Every-fall scatters: each scatter symbol whose count on this fall wins
+    (``scatter_wins``) has its positions marked in ``removed``, its credits (before any
+    factor) are returned, and the trigger's count raises ``acc[5]`` (the highest winning
+    trigger count of the chain). Returns (credits, whether any scatter won)."""
+    credits = 0
+    won = False
+    for i in range(scatter_ids.shape[0]):
+        sid = scatter_ids[i]
+        if sid < 0:
+            continue
+        n = 0
+        for r in range(cols.shape[0]):
+            for y in range(rows[r]):
+                if cols[r, y] == sid:
+                    n += 1
+        if scatter_wins[i, n] == 0:
+            continue
+        won = True
+        credits += scatter_credits[i, n]
+        if sid == trigger and n > acc[5]:
+            acc[5] = n
+        for r in range(cols.shape[0]):
+            for y in range(rows[r]):
+                if cols[r, y] == sid:
+                    removed[r, y] = 1
+    return credits, won
+
+
 @njit(cache=True)
 def _add_sparse(table, credits, a, trig, k, w):
     """``table[(credits, a, trig, k)] += w`` (the one place that hashes)."""
@@ -685,6 +718,7 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
     scatter_factor, trigger = g.scatter_factor, g.trigger
     multiplier, spin_multiplier = g.multiplier, g.spin_multiplier
     has_bonus, threshold, accumulate = g.has_bonus, g.threshold, g.accumulate
+    every_fall, scatter_wins, multiplied = g.every_fall, g.scatter_wins, g.scatter_multiplied
     effect_wild, effect_split = g.effect_wild, g.effect_split
     ordering_effect, ordering_weight = g.ordering_effect, g.ordering_weight
     cols, top, count, effect = ch.cols, ch.top, ch.count, ch.effect
@@ -739,13 +773,23 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
                     d = _drop_lines(sym, bits, removed, target, paylines, line_positions,
                                     symbol_multiplier, entry_credits, entry_pays, m_entry,
                                     entries, units, n_units if k == 0 else n_lines, k == 0)
-                if d == 0:
+                won = False
+                sc = 0
+                if every_fall:
+                    sc, won = _fall_scatters(cols, removed, rows, scatter_ids, scatter_wins,
+                                             scatter_credits, trigger, acc)
+                if d == 0 and not won:
                     break
                 if k == 0:
                     acc[0] += m * d
                 else:
                     acc[1] += m * d
                 acc[2] += d
+                if multiplied:  # the scatter pay at the fall's index: carried like a drop
+                    acc[4] += sc * scatter_factor * multiplier[k]
+                    acc[2] += sc if scatter_factor != 0 else 0
+                else:
+                    acc[4] += sc * scatter_factor
                 acc[3] = k + 1
                 _refill_strip(cols, top, count, removed, keep, strips, lengths, rows,
                               accumulate)
@@ -762,8 +806,11 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
                         w += ordering_weight[o] * possible[o]
                     break
             w *= sw
-            scat, trig = _scatters(cols, rows, scatter_ids, scatter_credits, scatter_factor,
-                                   trigger)
+            if every_fall:  # paid on the falls; the final window's do not win
+                scat, trig = acc[4], acc[5]
+            else:
+                scat, trig = _scatters(cols, rows, scatter_ids, scatter_credits,
+                                       scatter_factor, trigger)
             if _leaf(w, scat, trig, acc, effect, entry, keep_a, chain_entries, min_trigger, rows,
                      effect_split, dense, cascades, freed, ways_hist, sums, entry_sum):
                 j = n_pending[0]
@@ -1146,7 +1193,9 @@ class _RandomChain:
         m = int(g.multiplier[k]) * g.spin_multiplier
         a = np.array([list(c) + [0] * (max(rows) - len(c)) for c in cols], np.int64)
         d, removed, drop_entry = _window_drop(g, a, np.array(eff, np.int64), m)
-        if d == 0:
+        sc, sc_a, trig, won = (self._fall_scatters(cols, removed, k) if g.every_fall
+                               else (0, 0, 0, False))
+        if d == 0 and not won:
             return self._end(cols, eff)
         entries = tuple((kk, run, int(drop_entry[kk, run]))
                         for kk, run in zip(*np.nonzero(drop_entry)))
@@ -1162,10 +1211,32 @@ class _RandomChain:
         for p, newcols in self._draws(survivors, gaps):
             for key, q in self.law(newcols, newcnt, eff, mask, k + 1).items():
                 c, aa, t, casc, first, later, scat, freed, n_w, ent = key
-                key2 = (c + m * int(d), aa + int(d), t, casc + 1, first + first_add,
-                        later + later_add, scat, freed, n_w, _add_entries(ent, entries))
+                key2 = (c + m * int(d) + sc, aa + int(d) + sc_a, max(t, trig), casc + 1,
+                        first + first_add, later + later_add, scat + sc, freed, n_w,
+                        _add_entries(ent, entries))
                 out[key2] += p * q
         return dict(out)
+
+    def _fall_scatters(self, cols, removed, k):
+        """Every-fall scatters of this fall (the kernel's rule, :func:`_fall_scatters`):
+        (credits, their part of A, the winning trigger count, whether any won); marks their
+        positions in ``removed``."""
+        g = self.g
+        credits, trig, won = 0, 0, False
+        for i, s in enumerate(int(x) for x in g.scatter_ids):
+            n = sum(c.count(s) for c in cols) if s >= 0 else 0
+            if s < 0 or not g.scatter_wins[i, n]:
+                continue
+            won = True
+            credits += int(g.scatter_credits[i, n])
+            trig = n if s == g.trigger else trig
+            for r, c in enumerate(cols):
+                for y, sym in enumerate(c):
+                    if sym == s:
+                        removed[r, y] = 1
+        factor = g.scatter_factor * (int(g.multiplier[k]) if g.scatter_multiplied else 1)
+        a = credits if (g.scatter_multiplied and g.scatter_factor) else 0
+        return credits * factor, a, trig, won
 
     def _draws(self, survivors, gaps):
         """Every refill draw: (probability, the new columns), the new symbols on top."""
@@ -1178,10 +1249,11 @@ class _RandomChain:
             yield p, tuple(tuple(s for s, _ in draw[r]) + survivors[r] for r in range(len(gaps)))
 
     def _end(self, cols, eff) -> dict:
-        """A drop that wins nothing: the scatters pay and count; the freed reels, the ways."""
+        """A drop that wins nothing: the scatters pay and count (every_fall: they were paid
+        on the falls; the final window's do not win); the freed reels, the ways."""
         g, rows = self.g, self.rows
         trig, scat = 0, 0
-        for i, s in enumerate(g.scatter_ids):
+        for i, s in enumerate(g.scatter_ids if not g.every_fall else ()):
             n = sum(c.count(int(s)) for c in cols) if s >= 0 else 0
             scat += int(g.scatter_credits[i, n]) * g.scatter_factor if s >= 0 else 0
             trig = n if s == g.trigger else trig

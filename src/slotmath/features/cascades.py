@@ -63,7 +63,9 @@ def window(context):
     (:class:`slotmath.features.pays.Window`): components first drop ("lines"/"ways"), later
     drops ("cascades", multiplied) and "scatter"; pay rows by entry and run (RTP only: one
     spin can pay an entry in several drops); scatter rows by the trigger symbol's count in
-    the spin's final window."""
+    the spin's final window (none with ``cascades.scatters = "every_fall"``: a chain's
+    scatters pay on several falls, so no row by one count holds them; the "scatter"
+    component does)."""
     from slotmath.features.pays import PayRow, Window, scatter_rows
 
     context.table("base", ())
@@ -78,7 +80,8 @@ def window(context):
     counts: dict = {}
     for (_c, _a, t, _k), w in law.joint.items():
         counts[t] = counts.get(t, 0) + w
-    scatters = () if name is None else scatter_rows(
+    every_fall = game.cascades.scatters == "every_fall"
+    scatters = () if (name is None or every_fall) else scatter_rows(
         game, {name: counts}, {name: model.scatter_credits.get(name, ())}, law.cycle, cpb)
     components = {first: law.mean_first, "cascades": law.mean_later}
     if game.scatters:
