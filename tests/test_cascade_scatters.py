@@ -372,3 +372,22 @@ def test_multiplied_needs_every_fall(tmp_path):
     with pytest.raises(GameFileError) as err:
         slotmath.load_game(path)
     assert "cascades.scatter_multiplied" in str(err.value)
+
+
+# -- the worked example -----------------------------------------------------------------------
+def test_avalanche_example_header_and_simulation():
+    """docs/examples/avalanche_style.toml: the exact figures its header states (a regression
+    anchor for the engine), and a seeded simulation through the cascade simulator, which
+    shares no evaluation code with the engine, within 4 standard errors of the exact RTP."""
+    path = Path(__file__).parent.parent / "docs" / "examples" / "avalanche_style.toml"
+    game = slotmath.load_game(path)
+    analysis = slotmath.analyze(game)
+    assert analysis.components["lines"] == Fraction(14012807, 35937500)
+    assert analysis.components["cascades"] == Fraction(7053970697, 17250000000)
+    assert analysis.components["scatter"] == Fraction(168, 14375)
+    assert analysis.features["free_spins"].trigger_probability == Fraction(84, 14375)
+    assert abs(analysis.rtp * 100 - Fraction("95.99922708186387")) < Fraction(1, 10**13)
+    assert "95.99922708186387 %" in path.read_text()
+    sim = simulate_cascades(game, 300_000, seed=7)
+    assert abs(sim.z_score(analysis.rtp)) < 4, (sim.rtp, float(analysis.rtp), sim.std_error)
+    assert abs(sim.trigger_rate - 84 / 14375) < 4 * (84 / 14375 / 300_000) ** 0.5
