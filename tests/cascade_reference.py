@@ -276,6 +276,7 @@ class SpinResult:
     final_multiplier: int  # the multiplier value at that index
     freed: tuple          # per reel: the effect name freed there, or None
     ways_in_play: int
+    scatter_falls: tuple = ()  # every_fall: (name, count, pay) of each winning fall, sorted
 
     @property
     def win(self) -> Fraction:
@@ -329,8 +330,8 @@ def play_spin(game: RefGame, reel_set: str, stops, arrangement, start_index: int
 
 def fall_scatters(game: RefGame, window, k: int, rule, free: bool):
     """Every-fall scatters of one fall: (pay, highest winning count of the counted mark,
-    positions of the winning scatters)."""
-    pay, trigger, positions = Fraction(0), 0, set()
+    positions of the winning scatters, (name, count, pay) of each winning scatter)."""
+    pay, trigger, positions, wins = Fraction(0), 0, set(), []
     spec = game.free_spins
     for name in game.scatter_names:
         count = sum(reel.count(name) for reel in window)
@@ -349,15 +350,16 @@ def fall_scatters(game: RefGame, window, k: int, rule, free: bool):
         if game.scatter_multiplied:
             credit *= game.multiplier_value(rule, k)
         pay += credit
+        wins.append((name, count, credit))
         if name == game.counted_mark:
             trigger = max(trigger, count)
         for r, reel in enumerate(window):
             positions |= {(r, row) for row, s in enumerate(reel) if s == name}
-    return pay, trigger, positions
+    return pay, trigger, positions, wins
 
 
 def _drop(game, reel_set, strips, window, tops, counters, freed, arrangement, start_index, k,
-          first, later, free, probability, seen, results, falls=(Fraction(0), 0)):
+          first, later, free, probability, seen, results, falls=(Fraction(0), 0, ())):
     """One pass of the spec's loop (steps 1-5), then the refill(s) and the next pass."""
     freed = list(freed)
     # 1. freeing
@@ -386,9 +388,9 @@ def _drop(game, reel_set, strips, window, tops, counters, freed, arrangement, st
     # every_fall: the scatters of this fall win, pay and go with the winners
     scatter_won = False
     if game.every_fall and game.mutation != "final_only":
-        pay, trigger, positions = fall_scatters(game, window, k, rule, free)
+        pay, trigger, positions, wins = fall_scatters(game, window, k, rule, free)
         if positions:
-            falls = (falls[0] + pay, max(falls[1], trigger))
+            falls = (falls[0] + pay, max(falls[1], trigger), tuple(sorted(falls[2] + tuple(wins))))
             if game.mutation != "not_removed":
                 scatter_won = True
                 removed = removed | positions
@@ -440,7 +442,7 @@ def _drop(game, reel_set, strips, window, tops, counters, freed, arrangement, st
 
 
 def _end(game, window, arrangement, freed, first, later, cascades, rule, k, free,
-         falls=(Fraction(0), 0)):
+         falls=(Fraction(0), 0, ())):
     scatters = sum(1 for reel in window for s in reel if game.is_scatter(s))
     trigger = 0
     if game.free_spins is not None:
@@ -452,7 +454,7 @@ def _end(game, window, arrangement, freed, first, later, cascades, rule, k, free
         else:
             pay = Fraction(0)
     if game.every_fall and game.mutation != "final_only":  # paid and counted on the falls
-        pay, trigger = falls
+        pay, trigger = falls[0], falls[1]
     ways = 1
     freed_names = []
     for r in range(game.n_reels):
@@ -465,7 +467,7 @@ def _end(game, window, arrangement, freed, first, later, cascades, rule, k, free
             freed_names.append(None)
         ways *= game.rows[r] * split
     return SpinResult(first, later, pay, scatters, trigger, cascades, k,
-                      game.multiplier_value(rule, k), tuple(freed_names), ways)
+                      game.multiplier_value(rule, k), tuple(freed_names), ways, falls[2])
 
 
 def spin_outcomes(game: RefGame, reel_set: str, start_index: int = 0, free: bool = False):

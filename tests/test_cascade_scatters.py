@@ -50,8 +50,11 @@ def reference(data: dict, mutation: str | None = None) -> dict:
               if game.free_spins is not None else {})
     out = {"probabilities": {}, "cascade_counts": {}, "final_multiplier": {},
            "first": Fraction(0), "later": Fraction(0), "scatter": Fraction(0),
-           "feature": Fraction(0), "trigger": Fraction(0)}
+           "feature": Fraction(0), "trigger": Fraction(0), "scatter_rows": {}}
     for result, p in law.items():
+        for name, count, pay in result.scatter_falls:  # per winning fall: (falls, RTP)
+            falls, rtp = out["scatter_rows"].get((name, count), (0, 0))
+            out["scatter_rows"][(name, count)] = (falls + p, rtp + p * pay)
         key = (result.win, result.trigger, result.cascades)
         out["probabilities"][key] = out["probabilities"].get(key, 0) + p
         out["cascade_counts"][result.cascades] = out["cascade_counts"].get(result.cascades,
@@ -86,7 +89,9 @@ def engine(data: dict) -> dict:
            "feature": c.get("free_spins", Fraction(0)), "rtp": analysis.rtp,
            "components": (c["ways" if data.get("ways") else "lines"], c.get("cascades", 0),
                           c.get("scatter", 0)),
-           "trigger": Fraction(0)}
+           "trigger": Fraction(0),
+           "scatter_rows": {(r.symbol, r.count): (Fraction(r.weight, law.cycle), r.rtp)
+                            for r in analysis.features["pays"].scatters}}
     if game.free_spins is not None:
         out["trigger"] = analysis.features["free_spins"].trigger_probability
     return out
@@ -99,7 +104,7 @@ def assert_equal(data: dict) -> dict:
     assert got["probabilities"] == _nonzero(expected["probabilities"]), context
     assert got["cascade_counts"] == _nonzero(expected["cascade_counts"]), context
     assert got["final_multiplier"] == _nonzero(expected["final_multiplier"]), context
-    for name in ("first", "later", "scatter", "feature", "trigger", "rtp"):
+    for name in ("first", "later", "scatter", "feature", "trigger", "rtp", "scatter_rows"):
         assert got[name] == expected[name], (name, context)
     assert got["components"] == (expected["first"], expected["later"], expected["scatter"])
     assert isinstance(got["rtp"], Fraction)

@@ -59,7 +59,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from itertools import product
@@ -103,6 +103,7 @@ class _Prepared:
     effect_names: tuple[str, ...]
     min_trigger: int  # fewest trigger symbols that start free spins (window + 1: none)
     pruning: tuple  # (prefix, prefix_bits, scatter_count, tail_hist): see _pruning
+    scatter_names: tuple[str, ...] = ()
 
 
 def _prepare(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
@@ -112,7 +113,7 @@ def _prepare(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
     window = sum(game.rows)
     min_trigger = (min(fs.awards) if fs is not None and not free else window + 1) if lean else 0
     effects = tuple(game.bonus_symbols.effects) if game.bonus_symbols is not None else ()
-    return _Prepared(g, model.keys, effects, min_trigger, _pruning(g))
+    return _Prepared(g, model.keys, effects, min_trigger, _pruning(g), tuple(game.scatters))
 
 
 def _pruning(g: CompiledGame) -> tuple:
@@ -169,7 +170,8 @@ def _pruning(g: CompiledGame) -> tuple:
 # count [reel] (positions removed so far: the freeing counter), effect [reel] (the freed
 # effect, or -1), possible [ordering] (1 while that placement of the bonus symbols may be),
 # acc (first-drop credits, later-drop credits, A, cascade index, and with every-fall scatters
-# the scatter credits so far and the highest winning trigger count) and entry [entry, run]
+# the scatter credits so far, the highest winning trigger count and from 6 on, per scatter
+# and count, the falls it won and their credits) and entry [entry, run]
 # (credits won by each pay-table entry); the stack of branches still to follow holds the same
 # with a leading slot axis (s_cols, ...).
 
@@ -210,6 +212,8 @@ class _Tally(NamedTuple):
     error: np.ndarray  # [0] = 1: a chain too long, at stops [1:]
     pending: np.ndarray  # [i]: (credits, A, trigger, cascades, weight) for the sparse table
     n_pending: np.ndarray  # [0]: rows of pending in use
+    scatter_falls: np.ndarray  # every_fall, [2 * (scatter * (window + 1) + count) + j]: the
+    #   weighted falls on which that count won (j = 0) and the credits they paid (j = 1)
 
 
 @njit(cache=True)
@@ -222,13 +226,15 @@ def _new_state(g, pending_rows):
     n_ord, n_eff = g.ordering_weight.shape[0], g.effect_split.shape[0]
     n_keys, n_runs = g.entry_credits.shape
     D = 4 * n_reels * n_eff + 4  # deepest stack: a branch per effect per reel, and slack
+    # every_fall: a chain also counts its winning falls and their credits by scatter and count
+    n_falls = 2 * g.scatter_credits.shape[0] * g.scatter_credits.shape[1] if g.every_fall else 0
     ch = _Chain(np.zeros((n_reels, R), np.int64), np.zeros(n_reels, np.int64),
                 np.zeros(n_reels, np.int64), np.zeros(n_reels, np.int64),
-                np.zeros(n_ord, np.int64), np.zeros(6, np.int64),
+                np.zeros(n_ord, np.int64), np.zeros(6 + n_falls, np.int64),
                 np.zeros((n_keys, n_runs), np.int64))
     st = _Chain(np.zeros((D, n_reels, R), np.int64), np.zeros((D, n_reels), np.int64),
                 np.zeros((D, n_reels), np.int64), np.zeros((D, n_reels), np.int64),
-                np.zeros((D, n_ord), np.int64), np.zeros((D, 6), np.int64),
+                np.zeros((D, n_ord), np.int64), np.zeros((D, 6 + n_falls), np.int64),
                 np.zeros((D, n_keys, n_runs), np.int64))
     dr = _Scratch(np.zeros((n_reels, R), np.int64), np.zeros((n_reels, R), np.int64),
                   np.zeros((n_reels, R), np.int64),
@@ -240,7 +246,8 @@ def _new_state(g, pending_rows):
                 np.zeros(MAX_CASCADES + 1, np.int64), np.zeros((n_reels, n_eff), np.int64),
                 np.zeros(max_ways + 1, np.int64), np.zeros(3, np.int64),
                 np.zeros((n_keys, n_runs), np.int64), np.zeros(n_reels + 1, np.int64),
-                np.zeros((pending_rows + n_ord, 5), np.int64), np.zeros(1, np.int64))
+                np.zeros((pending_rows + n_ord, 5), np.int64), np.zeros(1, np.int64),
+                np.zeros(n_falls, np.int64))
     return ch, st, dr, tl
 
 
@@ -572,13 +579,15 @@ def _scatters(cols, rows, scatter_ids, scatter_credits, scatter_factor, trigger)
 
 @njit(cache=True, inline="always")
 def _fall_scatters(cols, removed, rows, scatter_ids, scatter_wins, scatter_credits, trigger,
-                   acc):
+                   acc, factor):
     """Every-fall scatters: each scatter symbol whose count on this fall wins
     (``scatter_wins``) has its positions marked in ``removed``, its credits (before any
-    factor) are returned, and the trigger's count raises ``acc[5]`` (the highest winning
-    trigger count of the chain). Returns (credits, whether any scatter won)."""
+    factor) are returned, the trigger's count raises ``acc[5]`` (the highest winning trigger
+    count of the chain) and the count's falls and credits (x ``factor``) are counted from
+    ``acc[6]`` on. Returns (credits, whether any scatter won)."""
     credits = 0
     won = False
+    width = scatter_credits.shape[1]
     for i in range(scatter_ids.shape[0]):
         sid = scatter_ids[i]
         if sid < 0:
@@ -592,6 +601,8 @@ def _fall_scatters(cols, removed, rows, scatter_ids, scatter_wins, scatter_credi
             continue
         won = True
         credits += scatter_credits[i, n]
+        acc[6 + 2 * (i * width + n)] += 1
+        acc[7 + 2 * (i * width + n)] += scatter_credits[i, n] * factor
         if sid == trigger and n > acc[5]:
             acc[5] = n
         for r in range(cols.shape[0]):
@@ -728,6 +739,7 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
     sym, wgt, removed, bits, keep = dr.sym, dr.wgt, dr.removed, dr.bits, dr.keep
     dense, cascades, freed, ways_hist = tl.dense, tl.cascades, tl.freed, tl.ways
     sums, entry_sum, pending, n_pending = tl.sums, tl.entry, tl.pending, tl.n_pending
+    scatter_falls = tl.scatter_falls
     # Credits by entry: a chain that cannot branch (no bonus symbols) has its weight from the
     # start, so each drop adds weight x credits to the sums at once; a chain that can keeps
     # its own until its leaves (and copies them into its branches).
@@ -776,8 +788,9 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
                 won = False
                 sc = 0
                 if every_fall:
-                    sc, won = _fall_scatters(cols, removed, rows, scatter_ids, scatter_wins,
-                                             scatter_credits, trigger, acc)
+                    sc, won = _fall_scatters(
+                        cols, removed, rows, scatter_ids, scatter_wins, scatter_credits, trigger,
+                        acc, scatter_factor * (multiplier[k] if multiplied else 1))
                 if d == 0 and not won:
                     break
                 if k == 0:
@@ -811,6 +824,8 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
             else:
                 scat, trig = _scatters(cols, rows, scatter_ids, scatter_credits,
                                        scatter_factor, trigger)
+            for j in range(scatter_falls.shape[0]):
+                scatter_falls[j] += w * acc[6 + j]
             if _leaf(w, scat, trig, acc, effect, entry, keep_a, chain_entries, min_trigger, rows,
                      effect_split, dense, cascades, freed, ways_hist, sums, entry_sum):
                 j = n_pending[0]
@@ -964,6 +979,9 @@ class CascadeLaw:
     entry_weights: dict  # (pay-table key, run) -> weighted credits of later... (all drops)
     max_cascades: int = 0
     lean: bool = False
+    # every_fall: (scatter, count) -> (weighted falls on which the count won, weighted credits
+    # they paid); a spin may count on several falls
+    scatter_falls: dict = field(default_factory=dict)
 
     def _p(self, w) -> Fraction:
         return Fraction(w, self.cycle)
@@ -1082,6 +1100,7 @@ def _merge(game, prep: _Prepared, model: PayModel, results) -> CascadeLaw:
         g.ordering_weight.sum())
     exact = np.int64 if cycle < 1 << 62 else object  # every weight sum is at most the cycle
     total = None
+    falls = 0
     all_keys, all_values = [], []
     for keys, values, t in results:
         if t.error[0]:
@@ -1092,6 +1111,7 @@ def _merge(game, prep: _Prepared, model: PayModel, results) -> CascadeLaw:
         all_values.append(values)
         part = [np.asarray(a).astype(exact) for a in t[:6]]
         total = part if total is None else [x + y for x, y in zip(total, part)]
+        falls = falls + np.asarray(t.scatter_falls).astype(exact)
     dense, casc, freed, ways, sums, entry = total
     trigger, credits = np.nonzero(dense)
     rows = np.zeros((len(trigger), 4), np.int64)
@@ -1102,7 +1122,18 @@ def _merge(game, prep: _Prepared, model: PayModel, results) -> CascadeLaw:
                       else dense[trigger, credits])
     joint = _sum_rows(np.concatenate(all_keys), np.concatenate(all_values), cycle)
     return _law(prep, model, joint, cycle, tuple(int(s) for s in sums), casc, freed, ways,
-                entry)
+                entry, _fall_weights(prep, falls))
+
+
+def _fall_weights(prep: _Prepared, falls) -> dict:
+    """The kernel's flat every-fall tally as ``{(scatter, count): (falls, credits)}``."""
+    width = prep.game.scatter_credits.shape[1]
+    out = {}
+    for j in range(0, len(np.atleast_1d(falls)), 2):
+        if falls[j]:
+            i, n = divmod(j // 2, width)
+            out[(prep.scatter_names[i], n)] = (int(falls[j]), int(falls[j + 1]))
+    return out
 
 
 def _sum_rows(keys: np.ndarray, values: np.ndarray, total: int) -> dict:
@@ -1123,7 +1154,8 @@ def _sum_rows(keys: np.ndarray, values: np.ndarray, total: int) -> dict:
     return dict(zip(map(tuple, keys[at].tolist()), np.add.reduceat(values, at).tolist()))
 
 
-def _law(prep: _Prepared, model, joint, cycle, sums, casc, freed, ways, entry) -> CascadeLaw:
+def _law(prep: _Prepared, model, joint, cycle, sums, casc, freed, ways, entry,
+         scatter_falls: dict | None = None) -> CascadeLaw:
     g = prep.game
     cascade_weights = {k: int(w) for k, w in enumerate(casc) if w}
     freed_weights = {}
@@ -1140,7 +1172,8 @@ def _law(prep: _Prepared, model, joint, cycle, sums, casc, freed, ways, entry) -
                 entry_weights[(key, run)] = int(entry[k, run])
     return CascadeLaw(joint, cycle, model.credits_per_bet, sums, cascade_weights,
                       tuple(int(v) for v in g.multiplier[: MAX_CASCADES + 2]), freed_weights,
-                      ways_weights, entry_weights, max(cascade_weights, default=0))
+                      ways_weights, entry_weights, max(cascade_weights, default=0),
+                      scatter_falls=scatter_falls or {})
 
 
 # -- random refill: memoised recursion in exact fractions ------------------------------------
@@ -1149,8 +1182,8 @@ class _RandomChain:
 
     A state is (columns, freeing counters, effects, placements still possible, cascade
     index); its law is a dict of summaries (credits from here, A from here, trigger,
-    cascades from here, first, later, scatter, freed reels, ways, credits by entry) ->
-    probability (:class:`~fractions.Fraction`)."""
+    cascades from here, first, later, scatter, freed reels, ways, credits by entry, every-fall
+    scatter wins by scatter and count) -> probability (:class:`~fractions.Fraction`)."""
 
     def __init__(self, name: str, g: CompiledGame):
         self.name, self.g = name, g
@@ -1193,8 +1226,8 @@ class _RandomChain:
         m = int(g.multiplier[k]) * g.spin_multiplier
         a = np.array([list(c) + [0] * (max(rows) - len(c)) for c in cols], np.int64)
         d, removed, drop_entry = _window_drop(g, a, np.array(eff, np.int64), m)
-        sc, sc_a, trig, won = (self._fall_scatters(cols, removed, k) if g.every_fall
-                               else (0, 0, 0, False))
+        sc, sc_a, trig, won, falls = (self._fall_scatters(cols, removed, k) if g.every_fall
+                                      else (0, 0, 0, False, ()))
         if d == 0 and not won:
             return self._end(cols, eff)
         entries = tuple((kk, run, int(drop_entry[kk, run]))
@@ -1210,25 +1243,26 @@ class _RandomChain:
         first_add, later_add = (m * int(d), 0) if k == 0 else (0, m * int(d))
         for p, newcols in self._draws(survivors, gaps):
             for key, q in self.law(newcols, newcnt, eff, mask, k + 1).items():
-                c, aa, t, casc, first, later, scat, freed, n_w, ent = key
+                c, aa, t, casc, first, later, scat, freed, n_w, ent, sf = key
                 key2 = (c + m * int(d) + sc, aa + int(d) + sc_a, max(t, trig), casc + 1,
                         first + first_add, later + later_add, scat + sc, freed, n_w,
-                        _add_entries(ent, entries))
+                        _add_entries(ent, entries), _add_falls(sf, falls))
                 out[key2] += p * q
         return dict(out)
 
     def _fall_scatters(self, cols, removed, k):
         """Every-fall scatters of this fall (the kernel's rule, :func:`_fall_scatters`):
-        (credits, their part of A, the winning trigger count, whether any won); marks their
-        positions in ``removed``."""
+        (credits, their part of A, the winning trigger count, whether any won, the winning
+        (scatter, count, credits)); marks their positions in ``removed``."""
         g = self.g
-        credits, trig, won = 0, 0, False
+        credits, trig, won, falls = 0, 0, False, []
         for i, s in enumerate(int(x) for x in g.scatter_ids):
             n = sum(c.count(s) for c in cols) if s >= 0 else 0
             if s < 0 or not g.scatter_wins[i, n]:
                 continue
             won = True
             credits += int(g.scatter_credits[i, n])
+            falls.append((i, n, int(g.scatter_credits[i, n])))
             trig = n if s == g.trigger else trig
             for r, c in enumerate(cols):
                 for y, sym in enumerate(c):
@@ -1236,7 +1270,8 @@ class _RandomChain:
                         removed[r, y] = 1
         factor = g.scatter_factor * (int(g.multiplier[k]) if g.scatter_multiplied else 1)
         a = credits if (g.scatter_multiplied and g.scatter_factor) else 0
-        return credits * factor, a, trig, won
+        return (credits * factor, a, trig, won,
+                tuple((i, n, 1, c * factor) for i, n, c in falls))
 
     def _draws(self, survivors, gaps):
         """Every refill draw: (probability, the new columns), the new symbols on top."""
@@ -1261,7 +1296,7 @@ class _RandomChain:
         for r in range(len(rows)):
             n_w *= rows[r] * (int(g.effect_split[eff[r]]) if eff[r] >= 0 else 1)
         freed = tuple((r, eff[r]) for r in range(len(rows)) if eff[r] >= 0)
-        return {(scat, 0, trig, 0, 0, 0, scat, freed, n_w, ()): Fraction(1)}
+        return {(scat, 0, trig, 0, 0, 0, scat, freed, n_w, (), ()): Fraction(1)}
 
 
 def _random_law(game: Game, prep: _Prepared, model: PayModel, keep_a: bool) -> CascadeLaw:
@@ -1298,7 +1333,8 @@ def _integer_law(prep: _Prepared, model: PayModel, total: dict, keep_a: bool) ->
     ways = np.zeros(max_w + 1, dtype=object)
     entry = np.zeros(g.entry_credits.shape, dtype=object)
     sums = [0, 0, 0]
-    for (c, aa, t, k, first, later, scat, fr, n_w, ent), q in total.items():
+    falls: dict = defaultdict(lambda: [0, 0])
+    for (c, aa, t, k, first, later, scat, fr, n_w, ent, sf), q in total.items():
         w = int(q * den)
         joint[(c, aa if keep_a else 0, t, k)] += w
         casc[k] += w
@@ -1310,7 +1346,20 @@ def _integer_law(prep: _Prepared, model: PayModel, total: dict, keep_a: bool) ->
         sums[0] += w * first
         sums[1] += w * later
         sums[2] += w * scat
-    return _law(prep, model, dict(joint), den, tuple(sums), casc, freed, ways, entry)
+        for i, n, times, credits in sf:
+            falls[(prep.scatter_names[i], n)][0] += w * times
+            falls[(prep.scatter_names[i], n)][1] += w * credits
+    return _law(prep, model, dict(joint), den, tuple(sums), casc, freed, ways, entry,
+                {key: tuple(v) for key, v in sorted(falls.items())})
+
+
+def _add_falls(a: tuple, b: tuple) -> tuple:
+    """Every-fall scatter wins (scatter, count, falls, credits) of two stretches of a chain."""
+    acc: dict = defaultdict(lambda: [0, 0])
+    for i, n, times, credits in a + b:
+        acc[(i, n)][0] += times
+        acc[(i, n)][1] += credits
+    return tuple(sorted((i, n, v[0], v[1]) for (i, n), v in acc.items()))
 
 
 def _add_entries(a: tuple, b: tuple) -> tuple:
