@@ -16,6 +16,13 @@ states, absorbed when a drop wins nothing:
   freed reels, arrangements still possible, cascade index), in exact fractions. Its state space
   grows fast: it is meant for small games and for checking.
 
+With ``cascades.scatters = "every_fall"`` each drop also counts the scatters of its window
+(:func:`_fall_scatters`): a count that pays or awards spins on this spin wins, pays (times the
+drop's multiplier with ``scatter_multiplied``), is removed with the line/ways winners and
+keeps the chain going; the spin's trigger count is the highest winning count of the trigger
+symbol, and nothing is read from the final window. Blocks of stop combinations are then never
+settled at once (their scatters may win without a line), so every combination is followed.
+
 The result, :class:`CascadeLaw`, is the joint law of (credits, A, trigger count, cascades):
 ``credits`` is the spin's whole win with the multiplier rule started at index 0 (scatter pays
 included), ``A`` the sum of its drop wins before any multiplier (kept only for free spins that
