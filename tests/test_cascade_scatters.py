@@ -166,6 +166,32 @@ trigger = "S"
 awards = { 1 = 2 }
 reels = "free"
 """, "scatter_multiplied = true\n"),
+    # two scatter symbols, each counted, paid and removed on its own; S triggers (strips
+    # drawn at random among those whose chains all end)
+    "two_scatters": """
+rows = 2
+bet = 1
+ways = true
+[symbols]
+A = { pays = { 3 = 1 } }
+B = { pays = { 3 = 2 } }
+S = { scatter = true, pays = { 2 = 1 } }
+T = { scatter = true, pays = { 2 = 3, 3 = 5 } }
+X = {}
+[reels]
+base = [["S", "S", "B", "A", "B"], ["S", "T", "B", "A", "A"], ["X", "T", "A", "B", "X"]]
+free = [["S", "T", "T", "B"], ["A", "T", "S"], ["B", "X", "B"]]
+[cascades]
+scatters = "every_fall"
+multiplier = { start = 1, step = 1 }
+free_multiplier = { ladder = [2, 4] }
+[free_spins]
+trigger = "S"
+awards = { 2 = 2 }
+reels = "free"
+retrigger = true
+max_spins = 4
+""",
     # frozen bonus symbols: the removed scatters count towards freeing
     "bonus": _every_fall("""
 rows = 2
