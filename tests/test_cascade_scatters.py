@@ -422,3 +422,15 @@ def test_avalanche_example_header_and_simulation():
     sim = simulate_cascades(game, 300_000, seed=7)
     assert abs(sim.z_score(analysis.rtp)) < 4, (sim.rtp, float(analysis.rtp), sim.std_error)
     assert abs(sim.trigger_rate - 84 / 14375) < 4 * (84 / 14375 / 300_000) ** 0.5
+
+
+def test_docs_snippet_is_the_example():
+    """The Gonzo-style snippet in docs/game-format.md says what the worked example holds."""
+    root = Path(__file__).parent.parent
+    doc = (root / "docs" / "game-format.md").read_text(encoding="utf-8")
+    section = doc[doc.index("A Gonzo-style game (the whole worked example"):]
+    snippet = tomllib.loads(section[section.index("```toml\n") + 8: section.index("```\n", 10)])
+    example = tomllib.loads((root / "docs" / "examples" / "avalanche_style.toml").read_text())
+    for table, values in snippet.items():
+        for key, value in values.items():
+            assert example[table][key] == value, (table, key)
