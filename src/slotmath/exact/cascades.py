@@ -20,8 +20,9 @@ With ``cascades.scatters = "every_fall"`` each drop also counts the scatters of 
 (:func:`_fall_scatters`): a count that pays or awards spins on this spin wins, pays (times the
 drop's multiplier with ``scatter_multiplied``), is removed with the line/ways winners and
 keeps the chain going; the spin's trigger count is the highest winning count of the trigger
-symbol, and nothing is read from the final window. Blocks of stop combinations are then never
-settled at once (their scatters may win without a line), so every combination is followed.
+symbol, and nothing is read from the final window. A block of stop combinations that wins no
+first drop is then settled at once only for the scatter counts that do not win; its
+combinations whose count wins are followed.
 
 The result, :class:`CascadeLaw`, is the joint law of (credits, A, trigger count, cascades):
 ``credits`` is the spin's whole win with the multiplier rule started at index 0 (scatter pays
@@ -58,7 +59,9 @@ drop's arrays were counted on every drop).
 Winless blocks: when no pay-table entry runs through the first reels of a block of stop
 combinations on any line (lines) or at all (ways), none of them wins a first drop, so each
 ends at once on its scatters; a game with at most one scatter symbol settles such a block
-from the tail reels' scatter-count law (:func:`_settle_block`) instead of visiting it.
+from the tail reels' scatter-count law (:func:`_settle_block`) instead of visiting it. With
+every-fall scatters a first fall can also be won by its scatters: the block's counts that do
+not win are settled so, and its combinations whose count wins are visited (the others skipped).
 """
 
 from __future__ import annotations
@@ -132,7 +135,8 @@ def _pruning(g: CompiledGame) -> tuple:
     A block whose prefix shows no entry running through every prefix reel on any unit wins
     no first drop when the prefix is no longer than any entry's shortest paying run. It is
     settled from the tail law when that is the whole story: at most one scatter symbol, at
-    most 62 entries, and no reel window with enough scatters to free a bonus symbol."""
+    most 62 entries, and no reel window with enough scatters to free a bonus symbol (with
+    every-fall scatters, only its combinations whose scatter count does not win)."""
     n_reels = len(g.lengths)
     n_keys = g.member.shape[0]
     min_run = [min([c for c in range(g.entry_credits.shape[1]) if g.entry_credits[k, c] > 0]
@@ -158,8 +162,7 @@ def _pruning(g: CompiledGame) -> tuple:
             count[r, :L] += (window == s).sum(axis=1)
         top_scatter = max(top_scatter, int(g.is_scatter[window].sum(axis=1).max()))
     ok = (len(scatters) <= 1 and g.entry_bits.shape[1] == 1 and prefix >= 1 and R > 0
-          and units > 0 and not (g.has_bonus and top_scatter >= g.threshold)
-          and not g.every_fall)  # every_fall: a block without a line win may win scatters
+          and units > 0 and not (g.has_bonus and top_scatter >= g.threshold))
     tail = np.zeros(int(g.rows.sum()) + 1, np.int64)
     tail[0] = 1
     for r in range(prefix, n_reels):
@@ -679,20 +682,33 @@ def _block_units(prefix_bits, stops, prefix, units):
 
 @njit(cache=True)
 def _settle_block(stops, prefix, scatter_count, tail_hist, stop_weights, scatter_credits,
-                  scatter_factor, w_rest, base_ways, table, dense, cascades, ways_hist, sums):
+                  scatter_factor, w_rest, base_ways, table, dense, cascades, ways_hist, sums,
+                  every_fall, scatter_wins):
     """The block of stop combinations that share the prefix stops ``stops[:prefix]`` and win
     no first drop: each ends at once on its scatter count (the prefix's plus the tail's, by
     the tail law ``tail_hist``), the window as it landed; ``w_rest``: the weight of the bonus
-    placements."""
+    placements. With ``every_fall`` only the counts that do not win end there (paying and
+    counting nothing); returns whether the block has combinations whose count wins (the
+    caller follows those)."""
     swp = w_rest
     tp = 0
     for r in range(prefix):
         swp *= stop_weights[r, stops[r]]
         tp += scatter_count[r, stops[r]]
     if swp == 0:
-        return
+        return False
+    left = False
     for tt in range(tail_hist.shape[0]):
         if tail_hist[tt] == 0:
+            continue
+        if every_fall:
+            w = swp * tail_hist[tt]
+            if scatter_wins[0, tp + tt]:
+                left = True
+            else:
+                dense[0, 0] += w
+                cascades[0] += w
+                ways_hist[base_ways] += w
             continue
         w = swp * tail_hist[tt]
         n = tp + tt
@@ -704,6 +720,7 @@ def _settle_block(stops, prefix, scatter_count, tail_hist, stop_weights, scatter
         cascades[0] += w
         sums[2] += w * scat
         ways_hist[base_ways] += w
+    return left
 
 
 @njit(cache=True, inline="always")
@@ -719,12 +736,14 @@ def _next_stops(stops, lengths):
 
 @njit(cache=True)
 def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, ways, units,
-                  n_units):
+                  n_units, scatter_count, settled):
     """Follow the chains of ``n`` stop combinations, from ``stops`` on (the odometer goes on
     after each), every branch of each to its end, into the tallies ``tl``. Returns how many
     were done: fewer when the buffer of sparse outcomes fills up (the caller empties it and
     goes on) or a chain runs too long (``tl.error``). ``units[:n_units]``: the lines that can
-    pay the first drop (:func:`_block_units`), the only ones it evaluates.
+    pay the first drop (:func:`_block_units`), the only ones it evaluates. ``settled``: the
+    block's combinations whose scatter count (``scatter_count``) does not win were settled
+    by :func:`_settle_block` (every_fall): they are skipped.
 
     The pieces are inlined: one compiled loop whose pieces' arrays are read once, here.
     ``ways`` (the game's) is a compile-time constant (see :func:`_run`)."""
@@ -766,9 +785,11 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
         if n_pending[0] > limit:  # (a leaf per placement at most: see _new_state)
             return i
         sw = 1
+        n_sc = 0
         for r in range(strips.shape[0]):
             sw *= stop_weights[r, stops[r]]
-        if sw == 0:
+            n_sc += scatter_count[r, stops[r]]
+        if sw == 0 or (settled and scatter_wins[0, n_sc] == 0):
             continue
         _start(stops, cols, top, count, effect, possible, acc, entry, n_ent, strips, lengths,
                rows)
@@ -895,13 +916,16 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
         for r in range(1, n_reels):
             stops[r] = 0
         c = 0
+        left = False  # every_fall: the block without a first win has winning scatter counts
         while c < total_combos:
             if prefix > 0 and c % block == 0:
                 n_units = _block_units(prefix_bits, stops, prefix, units)
-            if n_units == 0:
-                _settle_block(stops, prefix, scatter_count, tail_hist, g.stop_weights,
-                              g.scatter_credits, g.scatter_factor, placements, base_ways, table,
-                              tl.dense, tl.cascades, tl.ways, tl.sums)
+                if n_units == 0:
+                    left = _settle_block(stops, prefix, scatter_count, tail_hist,
+                                         g.stop_weights, g.scatter_credits, g.scatter_factor,
+                                         placements, base_ways, table, tl.dense, tl.cascades,
+                                         tl.ways, tl.sums, g.every_fall, g.scatter_wins)
+            if n_units == 0 and not left:
                 for r in range(prefix, n_reels):  # on to the next block
                     stops[r] = lengths[r] - 1
                 _next_stops(stops, lengths)
@@ -909,7 +933,7 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
                 continue
             n = block - c % block
             done = _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger,
-                                 ways, units, n_units)
+                                 ways, units, n_units, scatter_count, n_units == 0)
             _flush(table, tl.pending, tl.n_pending)
             if tl.error[0]:
                 return table, tl
