@@ -24,6 +24,21 @@ Choices where the spec is silent (the simplest reading; also in the helper's not
   In random mode this means every refill draw that could loop must be impossible.
 * A retriggering feature needs ``max_spins`` (else the recursion need not end).
 * Bet level 1 only (``level_pays`` is not read).
+
+Scatters on every fall (``cascades.scatters = "every_fall"``, issue 21), written from
+docs/game-format.md ("Cascades", the every-fall spin order) only:
+
+* On each fall, after the line/ways evaluation, each scatter symbol is counted; its count
+  WINS when it pays on this spin (its pay, x ``free_spins.multiplier`` in free spins, 0 there
+  without ``scatter_pays``) or, for ``free_spins.trigger``, awards spins (``awards`` in a paid
+  spin, ``retrigger_awards`` in a free one when ``retrigger``, else none). A winning count
+  pays (x the fall's cascade multiplier with ``scatter_multiplied``) and its positions are
+  removed with the line/ways winners; a fall with any win goes on (index + 1).
+* The chain's trigger count is the highest count of the counted mark (``free_spins.trigger``,
+  else the first scatter) over the falls where it won; nothing is read from the final window.
+* ``RefGame.mutation`` ("not_removed": winning scatters pay but stay, and only a line/ways win
+  goes on; "final_only": scatters as ``"final"`` whatever the file says) exists only so that
+  the tests can show a wrong rule is caught.
 """
 
 from __future__ import annotations
@@ -112,6 +127,9 @@ class RefGame:
         self.free_rule = cascades.get("free_multiplier", self.rule)
         self.carry = bool(cascades.get("carry_multiplier", False))
         self.refill_weights = cascades.get("refill_weights", {})
+        self.every_fall = cascades.get("scatters", "final") == "every_fall"
+        self.scatter_multiplied = bool(cascades.get("scatter_multiplied", False))
+        self.mutation = None
 
         self.bonus = data.get("bonus_symbols")
         if self.bonus is not None:
@@ -120,6 +138,10 @@ class RefGame:
                     raise ValueError(f"bonus symbol {name}: split is for ways games only")
 
         self.free_spins = data.get("free_spins")
+        if self.free_spins is not None:
+            self.counted_mark = self.free_spins["trigger"]
+        else:
+            self.counted_mark = self.scatter_names[0] if self.scatter_names else None
 
     def plain(self, symbol: str) -> bool:
         d = self.symbols[symbol]
@@ -254,6 +276,7 @@ class SpinResult:
     final_multiplier: int  # the multiplier value at that index
     freed: tuple          # per reel: the effect name freed there, or None
     ways_in_play: int
+    scatter_falls: tuple = ()  # every_fall: (name, count, pay) of each winning fall, sorted
 
     @property
     def win(self) -> Fraction:
@@ -305,8 +328,38 @@ def play_spin(game: RefGame, reel_set: str, stops, arrangement, start_index: int
     return results
 
 
+def fall_scatters(game: RefGame, window, k: int, rule, free: bool):
+    """Every-fall scatters of one fall: (pay, highest winning count of the counted mark,
+    positions of the winning scatters, (name, count, pay) of each winning scatter)."""
+    pay, trigger, positions, wins = Fraction(0), 0, set(), []
+    spec = game.free_spins
+    for name in game.scatter_names:
+        count = sum(reel.count(name) for reel in window)
+        credit = Fraction(above_highest(count_table(game.symbols[name].get("pays", {})), count))
+        if free:
+            credit = credit * spec.get("multiplier", 1) if spec.get("scatter_pays", True) else 0
+        spins = 0
+        if spec is not None and name == spec["trigger"]:
+            if not free:
+                spins = above_highest({int(c): n for c, n in spec["awards"].items()}, count)
+            elif spec.get("retrigger", False):
+                table = spec.get("retrigger_awards", spec["awards"])
+                spins = above_highest({int(c): n for c, n in table.items()}, count)
+        if credit == 0 and spins == 0:
+            continue
+        if game.scatter_multiplied:
+            credit *= game.multiplier_value(rule, k)
+        pay += credit
+        wins.append((name, count, credit))
+        if name == game.counted_mark:
+            trigger = max(trigger, count)
+        for r, reel in enumerate(window):
+            positions |= {(r, row) for row, s in enumerate(reel) if s == name}
+    return pay, trigger, positions, wins
+
+
 def _drop(game, reel_set, strips, window, tops, counters, freed, arrangement, start_index, k,
-          first, later, free, probability, seen, results):
+          first, later, free, probability, seen, results, falls=(Fraction(0), 0, ())):
     """One pass of the spec's loop (steps 1-5), then the refill(s) and the next pass."""
     freed = list(freed)
     # 1. freeing
@@ -332,10 +385,19 @@ def _drop(game, reel_set, strips, window, tops, counters, freed, arrangement, st
     drop = win * game.multiplier_value(rule, k)
     if free:
         drop *= game.free_spins.get("multiplier", 1)
+    # every_fall: the scatters of this fall win, pay and go with the winners
+    scatter_won = False
+    if game.every_fall and game.mutation != "final_only":
+        pay, trigger, positions, wins = fall_scatters(game, window, k, rule, free)
+        if positions:
+            falls = (falls[0] + pay, max(falls[1], trigger), tuple(sorted(falls[2] + tuple(wins))))
+            if game.mutation != "not_removed":
+                scatter_won = True
+                removed = removed | positions
     # 4. a drop that wins nothing ends the spin
-    if drop == 0:
+    if drop == 0 and not scatter_won:
         results.append((probability, _end(game, window, arrangement, freed, first, later,
-                                          k - start_index, rule, k, free)))
+                                          k - start_index, rule, k, free, falls)))
         return
     if k == start_index:
         first += drop
@@ -358,7 +420,7 @@ def _drop(game, reel_set, strips, window, tops, counters, freed, arrangement, st
             new_window.append(fresh + survivors[r])
             new_tops.append((p - n) % len(strip))
         _drop(game, reel_set, strips, new_window, new_tops, new_counters, freed, arrangement,
-              start_index, k + 1, first, later, free, probability, seen, results)
+              start_index, k + 1, first, later, free, probability, seen, results, falls)
     else:
         tables = game.refill_weights[reel_set]
         choices = []  # per reel: every sequence of n new symbols, with its probability
@@ -375,10 +437,12 @@ def _drop(game, reel_set, strips, window, tops, counters, freed, arrangement, st
                 p_draw *= math.prod(p for p, _ in combo[r])
                 new_window.append(fresh + survivors[r])
             _drop(game, reel_set, strips, new_window, tops, new_counters, freed, arrangement,
-                  start_index, k + 1, first, later, free, probability * p_draw, seen, results)
+                  start_index, k + 1, first, later, free, probability * p_draw, seen, results,
+                  falls)
 
 
-def _end(game, window, arrangement, freed, first, later, cascades, rule, k, free):
+def _end(game, window, arrangement, freed, first, later, cascades, rule, k, free,
+         falls=(Fraction(0), 0, ())):
     scatters = sum(1 for reel in window for s in reel if game.is_scatter(s))
     trigger = 0
     if game.free_spins is not None:
@@ -389,6 +453,8 @@ def _end(game, window, arrangement, freed, first, later, cascades, rule, k, free
             pay *= game.free_spins.get("multiplier", 1)
         else:
             pay = Fraction(0)
+    if game.every_fall and game.mutation != "final_only":  # paid and counted on the falls
+        pay, trigger = falls[0], falls[1]
     ways = 1
     freed_names = []
     for r in range(game.n_reels):
@@ -401,7 +467,7 @@ def _end(game, window, arrangement, freed, first, later, cascades, rule, k, free
             freed_names.append(None)
         ways *= game.rows[r] * split
     return SpinResult(first, later, pay, scatters, trigger, cascades, k,
-                      game.multiplier_value(rule, k), tuple(freed_names), ways)
+                      game.multiplier_value(rule, k), tuple(freed_names), ways, falls[2])
 
 
 def spin_outcomes(game: RefGame, reel_set: str, start_index: int = 0, free: bool = False):

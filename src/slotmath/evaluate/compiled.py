@@ -77,6 +77,9 @@ class CompiledGame(NamedTuple):
     multiplier_step: int  # growth past the table (a rule without ceiling), else 0
     spin_multiplier: int  # the free-spin multiplier on line/ways wins (1 in a paid spin)
     carry: bool  # free spins carry the cascade index
+    every_fall: bool  # cascades.scatters = "every_fall": scatters win, pay and go on each fall
+    scatter_multiplied: bool  # every_fall: a fall's scatter pay x its cascade multiplier
+    scatter_wins: np.ndarray  # [scatter, count 0..window]: 1 when the count pays or awards spins
     # frozen bonus symbols (none: one ordering of no effect, threshold never reached)
     has_bonus: bool
     threshold: int
@@ -168,6 +171,14 @@ def compile_game(game: Game, reel_set: str = "base", level: int = 1, *,
     if free and fs is not None:
         scatter_factor = fs.multiplier if fs.scatter_pays else 0
     trigger = sid[fs.trigger] if fs is not None else (sid[scatters[0]] if scatters else -1)
+    # every_fall: a scatter count wins on a fall when it pays credits on this spin or, for the
+    # trigger, awards spins (free_spins.awards in a paid spin, retrigger awards in a free one)
+    scatter_wins = (scatter_credits * scatter_factor > 0).astype(np.int64)
+    for i, s in enumerate(scatters):
+        if fs is not None and s == fs.trigger:
+            for c in range(window + 1):
+                spins = (fs.retrigger_for(c) if fs.retrigger else 0) if free else fs.award_for(c)
+                scatter_wins[i, c] |= int(spins > 0)
 
     reels = game.reel_sets[reel_set].reels
     strips = _padded([[sid[s] for s in r.symbols] for r in reels])
@@ -239,6 +250,9 @@ def compile_game(game: Game, reel_set: str = "base", level: int = 1, *,
         multiplier=multiplier, multiplier_step=int(multiplier_step),
         spin_multiplier=fs.multiplier if (free and fs is not None) else 1,
         carry=bool(cascades is not None and cascades.carry_multiplier),
+        every_fall=bool(cascades is not None and cascades.scatters == "every_fall"),
+        scatter_multiplied=bool(cascades is not None and cascades.scatter_multiplied),
+        scatter_wins=scatter_wins,
         has_bonus=bonus is not None, threshold=int(threshold), accumulate=bool(accumulate),
         effect_wild=effect_wild, effect_split=effect_split, ordering_effect=ordering_effect,
         ordering_weight=ordering_weight, arrangement_effect=arrangement_effect,

@@ -16,6 +16,14 @@ states, absorbed when a drop wins nothing:
   freed reels, arrangements still possible, cascade index), in exact fractions. Its state space
   grows fast: it is meant for small games and for checking.
 
+With ``cascades.scatters = "every_fall"`` each drop also counts the scatters of its window
+(:func:`_fall_scatters`): a count that pays or awards spins on this spin wins, pays (times the
+drop's multiplier with ``scatter_multiplied``), is removed with the line/ways winners and
+keeps the chain going; the spin's trigger count is the highest winning count of the trigger
+symbol, and nothing is read from the final window. A block of stop combinations that wins no
+first drop is then settled at once only for the scatter counts that do not win; its
+combinations whose count wins are followed.
+
 The result, :class:`CascadeLaw`, is the joint law of (credits, A, trigger count, cascades):
 ``credits`` is the spin's whole win with the multiplier rule started at index 0 (scatter pays
 included), ``A`` the sum of its drop wins before any multiplier (kept only for free spins that
@@ -51,7 +59,9 @@ drop's arrays were counted on every drop).
 Winless blocks: when no pay-table entry runs through the first reels of a block of stop
 combinations on any line (lines) or at all (ways), none of them wins a first drop, so each
 ends at once on its scatters; a game with at most one scatter symbol settles such a block
-from the tail reels' scatter-count law (:func:`_settle_block`) instead of visiting it.
+from the tail reels' scatter-count law (:func:`_settle_block`) instead of visiting it. With
+every-fall scatters a first fall can also be won by its scatters: the block's counts that do
+not win are settled so, and its combinations whose count wins are visited (the others skipped).
 """
 
 from __future__ import annotations
@@ -59,7 +69,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from itertools import product
@@ -103,6 +113,7 @@ class _Prepared:
     effect_names: tuple[str, ...]
     min_trigger: int  # fewest trigger symbols that start free spins (window + 1: none)
     pruning: tuple  # (prefix, prefix_bits, scatter_count, tail_hist): see _pruning
+    scatter_names: tuple[str, ...] = ()
 
 
 def _prepare(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
@@ -112,7 +123,7 @@ def _prepare(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
     window = sum(game.rows)
     min_trigger = (min(fs.awards) if fs is not None and not free else window + 1) if lean else 0
     effects = tuple(game.bonus_symbols.effects) if game.bonus_symbols is not None else ()
-    return _Prepared(g, model.keys, effects, min_trigger, _pruning(g))
+    return _Prepared(g, model.keys, effects, min_trigger, _pruning(g), tuple(game.scatters))
 
 
 def _pruning(g: CompiledGame) -> tuple:
@@ -124,7 +135,8 @@ def _pruning(g: CompiledGame) -> tuple:
     A block whose prefix shows no entry running through every prefix reel on any unit wins
     no first drop when the prefix is no longer than any entry's shortest paying run. It is
     settled from the tail law when that is the whole story: at most one scatter symbol, at
-    most 62 entries, and no reel window with enough scatters to free a bonus symbol."""
+    most 62 entries, and no reel window with enough scatters to free a bonus symbol (with
+    every-fall scatters, only its combinations whose scatter count does not win)."""
     n_reels = len(g.lengths)
     n_keys = g.member.shape[0]
     min_run = [min([c for c in range(g.entry_credits.shape[1]) if g.entry_credits[k, c] > 0]
@@ -167,7 +179,9 @@ def _pruning(g: CompiledGame) -> tuple:
 # A chain's state: cols [reel, row] (the window), top [reel] (the strip index on the top row),
 # count [reel] (positions removed so far: the freeing counter), effect [reel] (the freed
 # effect, or -1), possible [ordering] (1 while that placement of the bonus symbols may be),
-# acc (first-drop credits, later-drop credits, A, cascade index) and entry [entry, run]
+# acc (first-drop credits, later-drop credits, A, cascade index, and with every-fall scatters
+# the scatter credits so far, the highest winning trigger count and from 6 on, per scatter
+# and count, the falls it won and their credits) and entry [entry, run]
 # (credits won by each pay-table entry); the stack of branches still to follow holds the same
 # with a leading slot axis (s_cols, ...).
 
@@ -208,6 +222,8 @@ class _Tally(NamedTuple):
     error: np.ndarray  # [0] = 1: a chain too long, at stops [1:]
     pending: np.ndarray  # [i]: (credits, A, trigger, cascades, weight) for the sparse table
     n_pending: np.ndarray  # [0]: rows of pending in use
+    scatter_falls: np.ndarray  # every_fall, [2 * (scatter * (window + 1) + count) + j]: the
+    #   weighted falls on which that count won (j = 0) and the credits they paid (j = 1)
 
 
 @njit(cache=True)
@@ -220,13 +236,15 @@ def _new_state(g, pending_rows):
     n_ord, n_eff = g.ordering_weight.shape[0], g.effect_split.shape[0]
     n_keys, n_runs = g.entry_credits.shape
     D = 4 * n_reels * n_eff + 4  # deepest stack: a branch per effect per reel, and slack
+    # every_fall: a chain also counts its winning falls and their credits by scatter and count
+    n_falls = 2 * g.scatter_credits.shape[0] * g.scatter_credits.shape[1] if g.every_fall else 0
     ch = _Chain(np.zeros((n_reels, R), np.int64), np.zeros(n_reels, np.int64),
                 np.zeros(n_reels, np.int64), np.zeros(n_reels, np.int64),
-                np.zeros(n_ord, np.int64), np.zeros(4, np.int64),
+                np.zeros(n_ord, np.int64), np.zeros(6 + n_falls, np.int64),
                 np.zeros((n_keys, n_runs), np.int64))
     st = _Chain(np.zeros((D, n_reels, R), np.int64), np.zeros((D, n_reels), np.int64),
                 np.zeros((D, n_reels), np.int64), np.zeros((D, n_reels), np.int64),
-                np.zeros((D, n_ord), np.int64), np.zeros((D, 4), np.int64),
+                np.zeros((D, n_ord), np.int64), np.zeros((D, 6 + n_falls), np.int64),
                 np.zeros((D, n_keys, n_runs), np.int64))
     dr = _Scratch(np.zeros((n_reels, R), np.int64), np.zeros((n_reels, R), np.int64),
                   np.zeros((n_reels, R), np.int64),
@@ -238,7 +256,8 @@ def _new_state(g, pending_rows):
                 np.zeros(MAX_CASCADES + 1, np.int64), np.zeros((n_reels, n_eff), np.int64),
                 np.zeros(max_ways + 1, np.int64), np.zeros(3, np.int64),
                 np.zeros((n_keys, n_runs), np.int64), np.zeros(n_reels + 1, np.int64),
-                np.zeros((pending_rows + n_ord, 5), np.int64), np.zeros(1, np.int64))
+                np.zeros((pending_rows + n_ord, 5), np.int64), np.zeros(1, np.int64),
+                np.zeros(n_falls, np.int64))
     return ch, st, dr, tl
 
 
@@ -257,7 +276,7 @@ def _start(stops, cols, top, count, effect, possible, acc, entry, n_ent, strips,
         effect[r] = -1
     for o in range(possible.shape[0]):
         possible[o] = 1
-    for a in range(4):
+    for a in range(acc.shape[0]):
         acc[a] = 0
     for a in range(n_ent):
         for b in range(entry.shape[1]):
@@ -277,7 +296,7 @@ def _save(cols, top, count, effect, possible, acc, entry, n_ent, s_cols, s_top, 
         s_effect[sp, r] = effect[r]
     for o in range(possible.shape[0]):
         s_possible[sp, o] = possible[o]
-    for a in range(4):
+    for a in range(acc.shape[0]):
         s_acc[sp, a] = acc[a]
     for a in range(n_ent):
         for b in range(entry.shape[1]):
@@ -296,7 +315,7 @@ def _load(cols, top, count, effect, possible, acc, entry, n_ent, s_cols, s_top, 
         effect[r] = s_effect[sp, r]
     for o in range(possible.shape[0]):
         possible[o] = s_possible[sp, o]
-    for a in range(4):
+    for a in range(acc.shape[0]):
         acc[a] = s_acc[sp, a]
     for a in range(n_ent):
         for b in range(entry.shape[1]):
@@ -568,6 +587,41 @@ def _scatters(cols, rows, scatter_ids, scatter_credits, scatter_factor, trigger)
     return scat * scatter_factor, trig
 
 
+@njit(cache=True, inline="always")
+def _fall_scatters(cols, removed, rows, scatter_ids, scatter_wins, scatter_credits, trigger,
+                   acc, factor):
+    """Every-fall scatters: each scatter symbol whose count on this fall wins
+    (``scatter_wins``) has its positions marked in ``removed``, its credits (before any
+    factor) are returned, the trigger's count raises ``acc[5]`` (the highest winning trigger
+    count of the chain) and the count's falls and credits (x ``factor``) are counted from
+    ``acc[6]`` on. Returns (credits, whether any scatter won)."""
+    credits = 0
+    won = False
+    width = scatter_credits.shape[1]
+    for i in range(scatter_ids.shape[0]):
+        sid = scatter_ids[i]
+        if sid < 0:
+            continue
+        n = 0
+        for r in range(cols.shape[0]):
+            for y in range(rows[r]):
+                if cols[r, y] == sid:
+                    n += 1
+        if scatter_wins[i, n] == 0:
+            continue
+        won = True
+        credits += scatter_credits[i, n]
+        acc[6 + 2 * (i * width + n)] += 1
+        acc[7 + 2 * (i * width + n)] += scatter_credits[i, n] * factor
+        if sid == trigger and n > acc[5]:
+            acc[5] = n
+        for r in range(cols.shape[0]):
+            for y in range(rows[r]):
+                if cols[r, y] == sid:
+                    removed[r, y] = 1
+    return credits, won
+
+
 @njit(cache=True)
 def _add_sparse(table, credits, a, trig, k, w):
     """``table[(credits, a, trig, k)] += w`` (the one place that hashes)."""
@@ -628,20 +682,33 @@ def _block_units(prefix_bits, stops, prefix, units):
 
 @njit(cache=True)
 def _settle_block(stops, prefix, scatter_count, tail_hist, stop_weights, scatter_credits,
-                  scatter_factor, w_rest, base_ways, table, dense, cascades, ways_hist, sums):
+                  scatter_factor, w_rest, base_ways, table, dense, cascades, ways_hist, sums,
+                  every_fall, scatter_wins):
     """The block of stop combinations that share the prefix stops ``stops[:prefix]`` and win
     no first drop: each ends at once on its scatter count (the prefix's plus the tail's, by
     the tail law ``tail_hist``), the window as it landed; ``w_rest``: the weight of the bonus
-    placements."""
+    placements. With ``every_fall`` only the counts that do not win end there (paying and
+    counting nothing); returns whether the block has combinations whose count wins (the
+    caller follows those)."""
     swp = w_rest
     tp = 0
     for r in range(prefix):
         swp *= stop_weights[r, stops[r]]
         tp += scatter_count[r, stops[r]]
     if swp == 0:
-        return
+        return False
+    left = False
     for tt in range(tail_hist.shape[0]):
         if tail_hist[tt] == 0:
+            continue
+        if every_fall:
+            w = swp * tail_hist[tt]
+            if scatter_wins[0, tp + tt]:
+                left = True
+            else:
+                dense[0, 0] += w
+                cascades[0] += w
+                ways_hist[base_ways] += w
             continue
         w = swp * tail_hist[tt]
         n = tp + tt
@@ -653,6 +720,7 @@ def _settle_block(stops, prefix, scatter_count, tail_hist, stop_weights, scatter
         cascades[0] += w
         sums[2] += w * scat
         ways_hist[base_ways] += w
+    return left
 
 
 @njit(cache=True, inline="always")
@@ -668,12 +736,14 @@ def _next_stops(stops, lengths):
 
 @njit(cache=True)
 def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, ways, units,
-                  n_units):
+                  n_units, scatter_count, settled):
     """Follow the chains of ``n`` stop combinations, from ``stops`` on (the odometer goes on
     after each), every branch of each to its end, into the tallies ``tl``. Returns how many
     were done: fewer when the buffer of sparse outcomes fills up (the caller empties it and
     goes on) or a chain runs too long (``tl.error``). ``units[:n_units]``: the lines that can
-    pay the first drop (:func:`_block_units`), the only ones it evaluates.
+    pay the first drop (:func:`_block_units`), the only ones it evaluates. ``settled``: the
+    block's combinations whose scatter count (``scatter_count``) does not win were settled
+    by :func:`_settle_block` (every_fall): they are skipped.
 
     The pieces are inlined: one compiled loop whose pieces' arrays are read once, here.
     ``ways`` (the game's) is a compile-time constant (see :func:`_run`)."""
@@ -685,6 +755,7 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
     scatter_factor, trigger = g.scatter_factor, g.trigger
     multiplier, spin_multiplier = g.multiplier, g.spin_multiplier
     has_bonus, threshold, accumulate = g.has_bonus, g.threshold, g.accumulate
+    every_fall, scatter_wins, multiplied = g.every_fall, g.scatter_wins, g.scatter_multiplied
     effect_wild, effect_split = g.effect_wild, g.effect_split
     ordering_effect, ordering_weight = g.ordering_effect, g.ordering_weight
     cols, top, count, effect = ch.cols, ch.top, ch.count, ch.effect
@@ -694,6 +765,7 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
     sym, wgt, removed, bits, keep = dr.sym, dr.wgt, dr.removed, dr.bits, dr.keep
     dense, cascades, freed, ways_hist = tl.dense, tl.cascades, tl.freed, tl.ways
     sums, entry_sum, pending, n_pending = tl.sums, tl.entry, tl.pending, tl.n_pending
+    scatter_falls = tl.scatter_falls
     # Credits by entry: a chain that cannot branch (no bonus symbols) has its weight from the
     # start, so each drop adds weight x credits to the sums at once; a chain that can keeps
     # its own until its leaves (and copies them into its branches).
@@ -713,9 +785,11 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
         if n_pending[0] > limit:  # (a leaf per placement at most: see _new_state)
             return i
         sw = 1
+        n_sc = 0
         for r in range(strips.shape[0]):
             sw *= stop_weights[r, stops[r]]
-        if sw == 0:
+            n_sc += scatter_count[r, stops[r]]
+        if sw == 0 or (settled and scatter_wins[0, n_sc] == 0):
             continue
         _start(stops, cols, top, count, effect, possible, acc, entry, n_ent, strips, lengths,
                rows)
@@ -739,13 +813,24 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
                     d = _drop_lines(sym, bits, removed, target, paylines, line_positions,
                                     symbol_multiplier, entry_credits, entry_pays, m_entry,
                                     entries, units, n_units if k == 0 else n_lines, k == 0)
-                if d == 0:
+                won = False
+                sc = 0
+                if every_fall:
+                    sc, won = _fall_scatters(
+                        cols, removed, rows, scatter_ids, scatter_wins, scatter_credits, trigger,
+                        acc, scatter_factor * (multiplier[k] if multiplied else 1))
+                if d == 0 and not won:
                     break
                 if k == 0:
                     acc[0] += m * d
                 else:
                     acc[1] += m * d
                 acc[2] += d
+                if multiplied:  # the scatter pay at the fall's index: carried like a drop
+                    acc[4] += sc * scatter_factor * multiplier[k]
+                    acc[2] += sc if scatter_factor != 0 else 0
+                else:
+                    acc[4] += sc * scatter_factor
                 acc[3] = k + 1
                 _refill_strip(cols, top, count, removed, keep, strips, lengths, rows,
                               accumulate)
@@ -762,8 +847,13 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
                         w += ordering_weight[o] * possible[o]
                     break
             w *= sw
-            scat, trig = _scatters(cols, rows, scatter_ids, scatter_credits, scatter_factor,
-                                   trigger)
+            if every_fall:  # paid on the falls; the final window's do not win
+                scat, trig = acc[4], acc[5]
+            else:
+                scat, trig = _scatters(cols, rows, scatter_ids, scatter_credits,
+                                       scatter_factor, trigger)
+            for j in range(scatter_falls.shape[0]):
+                scatter_falls[j] += w * acc[6 + j]
             if _leaf(w, scat, trig, acc, effect, entry, keep_a, chain_entries, min_trigger, rows,
                      effect_split, dense, cascades, freed, ways_hist, sums, entry_sum):
                 j = n_pending[0]
@@ -826,13 +916,16 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
         for r in range(1, n_reels):
             stops[r] = 0
         c = 0
+        left = False  # every_fall: the block without a first win has winning scatter counts
         while c < total_combos:
             if prefix > 0 and c % block == 0:
                 n_units = _block_units(prefix_bits, stops, prefix, units)
-            if n_units == 0:
-                _settle_block(stops, prefix, scatter_count, tail_hist, g.stop_weights,
-                              g.scatter_credits, g.scatter_factor, placements, base_ways, table,
-                              tl.dense, tl.cascades, tl.ways, tl.sums)
+                if n_units == 0:
+                    left = _settle_block(stops, prefix, scatter_count, tail_hist,
+                                         g.stop_weights, g.scatter_credits, g.scatter_factor,
+                                         placements, base_ways, table, tl.dense, tl.cascades,
+                                         tl.ways, tl.sums, g.every_fall, g.scatter_wins)
+            if n_units == 0 and not left:
                 for r in range(prefix, n_reels):  # on to the next block
                     stops[r] = lengths[r] - 1
                 _next_stops(stops, lengths)
@@ -840,7 +933,7 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
                 continue
             n = block - c % block
             done = _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger,
-                                 ways, units, n_units)
+                                 ways, units, n_units, scatter_count, n_units == 0)
             _flush(table, tl.pending, tl.n_pending)
             if tl.error[0]:
                 return table, tl
@@ -917,6 +1010,9 @@ class CascadeLaw:
     entry_weights: dict  # (pay-table key, run) -> weighted credits of later... (all drops)
     max_cascades: int = 0
     lean: bool = False
+    # every_fall: (scatter, count) -> (weighted falls on which the count won, weighted credits
+    # they paid); a spin may count on several falls
+    scatter_falls: dict = field(default_factory=dict)
 
     def _p(self, w) -> Fraction:
         return Fraction(w, self.cycle)
@@ -1035,6 +1131,7 @@ def _merge(game, prep: _Prepared, model: PayModel, results) -> CascadeLaw:
         g.ordering_weight.sum())
     exact = np.int64 if cycle < 1 << 62 else object  # every weight sum is at most the cycle
     total = None
+    falls = 0
     all_keys, all_values = [], []
     for keys, values, t in results:
         if t.error[0]:
@@ -1045,6 +1142,7 @@ def _merge(game, prep: _Prepared, model: PayModel, results) -> CascadeLaw:
         all_values.append(values)
         part = [np.asarray(a).astype(exact) for a in t[:6]]
         total = part if total is None else [x + y for x, y in zip(total, part)]
+        falls = falls + np.asarray(t.scatter_falls).astype(exact)
     dense, casc, freed, ways, sums, entry = total
     trigger, credits = np.nonzero(dense)
     rows = np.zeros((len(trigger), 4), np.int64)
@@ -1055,7 +1153,18 @@ def _merge(game, prep: _Prepared, model: PayModel, results) -> CascadeLaw:
                       else dense[trigger, credits])
     joint = _sum_rows(np.concatenate(all_keys), np.concatenate(all_values), cycle)
     return _law(prep, model, joint, cycle, tuple(int(s) for s in sums), casc, freed, ways,
-                entry)
+                entry, _fall_weights(prep, falls))
+
+
+def _fall_weights(prep: _Prepared, falls) -> dict:
+    """The kernel's flat every-fall tally as ``{(scatter, count): (falls, credits)}``."""
+    width = prep.game.scatter_credits.shape[1]
+    out = {}
+    for j in range(0, len(np.atleast_1d(falls)), 2):
+        if falls[j]:
+            i, n = divmod(j // 2, width)
+            out[(prep.scatter_names[i], n)] = (int(falls[j]), int(falls[j + 1]))
+    return out
 
 
 def _sum_rows(keys: np.ndarray, values: np.ndarray, total: int) -> dict:
@@ -1076,7 +1185,8 @@ def _sum_rows(keys: np.ndarray, values: np.ndarray, total: int) -> dict:
     return dict(zip(map(tuple, keys[at].tolist()), np.add.reduceat(values, at).tolist()))
 
 
-def _law(prep: _Prepared, model, joint, cycle, sums, casc, freed, ways, entry) -> CascadeLaw:
+def _law(prep: _Prepared, model, joint, cycle, sums, casc, freed, ways, entry,
+         scatter_falls: dict | None = None) -> CascadeLaw:
     g = prep.game
     cascade_weights = {k: int(w) for k, w in enumerate(casc) if w}
     freed_weights = {}
@@ -1093,7 +1203,8 @@ def _law(prep: _Prepared, model, joint, cycle, sums, casc, freed, ways, entry) -
                 entry_weights[(key, run)] = int(entry[k, run])
     return CascadeLaw(joint, cycle, model.credits_per_bet, sums, cascade_weights,
                       tuple(int(v) for v in g.multiplier[: MAX_CASCADES + 2]), freed_weights,
-                      ways_weights, entry_weights, max(cascade_weights, default=0))
+                      ways_weights, entry_weights, max(cascade_weights, default=0),
+                      scatter_falls=scatter_falls or {})
 
 
 # -- random refill: memoised recursion in exact fractions ------------------------------------
@@ -1102,8 +1213,8 @@ class _RandomChain:
 
     A state is (columns, freeing counters, effects, placements still possible, cascade
     index); its law is a dict of summaries (credits from here, A from here, trigger,
-    cascades from here, first, later, scatter, freed reels, ways, credits by entry) ->
-    probability (:class:`~fractions.Fraction`)."""
+    cascades from here, first, later, scatter, freed reels, ways, credits by entry, every-fall
+    scatter wins by scatter and count) -> probability (:class:`~fractions.Fraction`)."""
 
     def __init__(self, name: str, g: CompiledGame):
         self.name, self.g = name, g
@@ -1146,7 +1257,9 @@ class _RandomChain:
         m = int(g.multiplier[k]) * g.spin_multiplier
         a = np.array([list(c) + [0] * (max(rows) - len(c)) for c in cols], np.int64)
         d, removed, drop_entry = _window_drop(g, a, np.array(eff, np.int64), m)
-        if d == 0:
+        sc, sc_a, trig, won, falls = (self._fall_scatters(cols, removed, k) if g.every_fall
+                                      else (0, 0, 0, False, ()))
+        if d == 0 and not won:
             return self._end(cols, eff)
         entries = tuple((kk, run, int(drop_entry[kk, run]))
                         for kk, run in zip(*np.nonzero(drop_entry)))
@@ -1161,11 +1274,35 @@ class _RandomChain:
         first_add, later_add = (m * int(d), 0) if k == 0 else (0, m * int(d))
         for p, newcols in self._draws(survivors, gaps):
             for key, q in self.law(newcols, newcnt, eff, mask, k + 1).items():
-                c, aa, t, casc, first, later, scat, freed, n_w, ent = key
-                key2 = (c + m * int(d), aa + int(d), t, casc + 1, first + first_add,
-                        later + later_add, scat, freed, n_w, _add_entries(ent, entries))
+                c, aa, t, casc, first, later, scat, freed, n_w, ent, sf = key
+                key2 = (c + m * int(d) + sc, aa + int(d) + sc_a, max(t, trig), casc + 1,
+                        first + first_add, later + later_add, scat + sc, freed, n_w,
+                        _add_entries(ent, entries), _add_falls(sf, falls))
                 out[key2] += p * q
         return dict(out)
+
+    def _fall_scatters(self, cols, removed, k):
+        """Every-fall scatters of this fall (the kernel's rule, :func:`_fall_scatters`):
+        (credits, their part of A, the winning trigger count, whether any won, the winning
+        (scatter, count, credits)); marks their positions in ``removed``."""
+        g = self.g
+        credits, trig, won, falls = 0, 0, False, []
+        for i, s in enumerate(int(x) for x in g.scatter_ids):
+            n = sum(c.count(s) for c in cols) if s >= 0 else 0
+            if s < 0 or not g.scatter_wins[i, n]:
+                continue
+            won = True
+            credits += int(g.scatter_credits[i, n])
+            falls.append((i, n, int(g.scatter_credits[i, n])))
+            trig = n if s == g.trigger else trig
+            for r, c in enumerate(cols):
+                for y, sym in enumerate(c):
+                    if sym == s:
+                        removed[r, y] = 1
+        factor = g.scatter_factor * (int(g.multiplier[k]) if g.scatter_multiplied else 1)
+        a = credits if (g.scatter_multiplied and g.scatter_factor) else 0
+        return (credits * factor, a, trig, won,
+                tuple((i, n, 1, c * factor) for i, n, c in falls))
 
     def _draws(self, survivors, gaps):
         """Every refill draw: (probability, the new columns), the new symbols on top."""
@@ -1178,10 +1315,11 @@ class _RandomChain:
             yield p, tuple(tuple(s for s, _ in draw[r]) + survivors[r] for r in range(len(gaps)))
 
     def _end(self, cols, eff) -> dict:
-        """A drop that wins nothing: the scatters pay and count; the freed reels, the ways."""
+        """A drop that wins nothing: the scatters pay and count (every_fall: they were paid
+        on the falls; the final window's do not win); the freed reels, the ways."""
         g, rows = self.g, self.rows
         trig, scat = 0, 0
-        for i, s in enumerate(g.scatter_ids):
+        for i, s in enumerate(g.scatter_ids if not g.every_fall else ()):
             n = sum(c.count(int(s)) for c in cols) if s >= 0 else 0
             scat += int(g.scatter_credits[i, n]) * g.scatter_factor if s >= 0 else 0
             trig = n if s == g.trigger else trig
@@ -1189,7 +1327,7 @@ class _RandomChain:
         for r in range(len(rows)):
             n_w *= rows[r] * (int(g.effect_split[eff[r]]) if eff[r] >= 0 else 1)
         freed = tuple((r, eff[r]) for r in range(len(rows)) if eff[r] >= 0)
-        return {(scat, 0, trig, 0, 0, 0, scat, freed, n_w, ()): Fraction(1)}
+        return {(scat, 0, trig, 0, 0, 0, scat, freed, n_w, (), ()): Fraction(1)}
 
 
 def _random_law(game: Game, prep: _Prepared, model: PayModel, keep_a: bool) -> CascadeLaw:
@@ -1226,7 +1364,8 @@ def _integer_law(prep: _Prepared, model: PayModel, total: dict, keep_a: bool) ->
     ways = np.zeros(max_w + 1, dtype=object)
     entry = np.zeros(g.entry_credits.shape, dtype=object)
     sums = [0, 0, 0]
-    for (c, aa, t, k, first, later, scat, fr, n_w, ent), q in total.items():
+    falls: dict = defaultdict(lambda: [0, 0])
+    for (c, aa, t, k, first, later, scat, fr, n_w, ent, sf), q in total.items():
         w = int(q * den)
         joint[(c, aa if keep_a else 0, t, k)] += w
         casc[k] += w
@@ -1238,7 +1377,20 @@ def _integer_law(prep: _Prepared, model: PayModel, total: dict, keep_a: bool) ->
         sums[0] += w * first
         sums[1] += w * later
         sums[2] += w * scat
-    return _law(prep, model, dict(joint), den, tuple(sums), casc, freed, ways, entry)
+        for i, n, times, credits in sf:
+            falls[(prep.scatter_names[i], n)][0] += w * times
+            falls[(prep.scatter_names[i], n)][1] += w * credits
+    return _law(prep, model, dict(joint), den, tuple(sums), casc, freed, ways, entry,
+                {key: tuple(v) for key, v in sorted(falls.items())})
+
+
+def _add_falls(a: tuple, b: tuple) -> tuple:
+    """Every-fall scatter wins (scatter, count, falls, credits) of two stretches of a chain."""
+    acc: dict = defaultdict(lambda: [0, 0])
+    for i, n, times, credits in a + b:
+        acc[(i, n)][0] += times
+        acc[(i, n)][1] += credits
+    return tuple(sorted((i, n, v[0], v[1]) for (i, n), v in acc.items()))
 
 
 def _add_entries(a: tuple, b: tuple) -> tuple:

@@ -63,8 +63,10 @@ def window(context):
     (:class:`slotmath.features.pays.Window`): components first drop ("lines"/"ways"), later
     drops ("cascades", multiplied) and "scatter"; pay rows by entry and run (RTP only: one
     spin can pay an entry in several drops); scatter rows by the trigger symbol's count in
-    the spin's final window."""
-    from slotmath.features.pays import PayRow, Window, scatter_rows
+    the spin's final window; with ``cascades.scatters = "every_fall"``, by the count each
+    fall won with: a row's weight counts winning falls (a spin may count on several) and its
+    RTP is what those falls paid (times their multiplier with ``scatter_multiplied``)."""
+    from slotmath.features.pays import PayRow, ScatterRow, Window, awards_of, scatter_rows
 
     context.table("base", ())
     law = context.laws["base"]
@@ -78,12 +80,22 @@ def window(context):
     counts: dict = {}
     for (_c, _a, t, _k), w in law.joint.items():
         counts[t] = counts.get(t, 0) + w
-    scatters = () if name is None else scatter_rows(
-        game, {name: counts}, {name: model.scatter_credits.get(name, ())}, law.cycle, cpb)
+    if game.cascades.scatters == "every_fall":
+        scatters = tuple(
+            ScatterRow(s, n, falls, Fraction(_credit(model.scatter_credits.get(s, ()), n), cpb),
+                       awards_of(game, s, n), Fraction(credits, law.cycle * cpb))
+            for (s, n), (falls, credits) in sorted(law.scatter_falls.items()))
+    else:
+        scatters = () if name is None else scatter_rows(
+            game, {name: counts}, {name: model.scatter_credits.get(name, ())}, law.cycle, cpb)
     components = {first: law.mean_first, "cascades": law.mean_later}
     if game.scatters:
         components["scatter"] = law.mean_scatter
     return Window(first, law.cycle, cpb, components, pays, scatters)
+
+
+def _credit(credits: tuple, count: int) -> int:
+    return credits[count] if count < len(credits) else 0
 
 
 def _marks(game) -> tuple[Mark, ...]:

@@ -67,7 +67,8 @@ STICKY_KEYS = {"symbols"}
 COLLECTOR_KEYS = {"cash", "values", "collector", "every", "retrigger", "ladder", "applies"}
 GROWTH_KEYS = {"per", "start", "step", "max", "ladder"}
 CELLS_KEYS = {"cells", "cell"}
-CASCADE_KEYS = {"refill", "multiplier", "free_multiplier", "carry_multiplier", "refill_weights"}
+CASCADE_KEYS = {"refill", "multiplier", "free_multiplier", "carry_multiplier", "refill_weights",
+                "scatters", "scatter_multiplied"}
 MULTIPLIER_RULE_KEYS = {"start", "step", "max", "ladder"}
 BONUS_SYMBOL_KEYS = {"threshold", "accumulate", "effects", "arrangements", "shuffle"}
 BONUS_EFFECT_KEYS = {"wild", "split"}
@@ -861,7 +862,11 @@ class _Builder:
             if not isinstance(tables, list) or not all(isinstance(t, Mapping) for t in tables):
                 self.fail(where, "must be a list with one { symbol = weight } table per reel")
             weights[set_name] = tuple(_frozen_map(t) for t in tables)
-        return self._rule(key, Cascades, refill, multiplier, free, carry, _frozen_map(weights))
+        scatters = spec.get("scatters", "final")
+        multiplied = self._bool(spec.get("scatter_multiplied", False),
+                                f"{key}.scatter_multiplied")
+        return self._rule(key, Cascades, refill, multiplier, free, carry, _frozen_map(weights),
+                          scatters, multiplied)
 
     def _bonus_symbols(self, spec) -> BonusSymbols:
         key = "bonus_symbols"

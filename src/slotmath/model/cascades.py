@@ -73,6 +73,10 @@ class Cascades:
     ``refill_weights[set][reel]`` maps symbol -> weight (random refill only).
     ``carry_multiplier``: free spins start at the index the trigger spin ended on and never
     reset it between spins (needs a linear rule in free spins).
+    ``scatters``: ``"final"`` (scatters stay and pay on the final window) or ``"every_fall"``
+    (each fall whose scatters pay or award spins counts as a win: they pay, are removed with
+    the line/ways winners, and the chain goes on); ``scatter_multiplied``: with
+    ``"every_fall"``, the scatter pay is multiplied by the fall's cascade multiplier.
     """
 
     refill: str = "strip"
@@ -81,6 +85,8 @@ class Cascades:
     carry_multiplier: bool = False
     refill_weights: Mapping[str, tuple[Mapping[str, int], ...]] = field(
         default_factory=dict)
+    scatters: str = "final"
+    scatter_multiplied: bool = False
 
     def __post_init__(self):
         rules.check_cascades(self)

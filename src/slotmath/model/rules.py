@@ -640,6 +640,8 @@ LINE_MULTIPLIERS = ("multiply", "add")
 
 # -- cascades and bonus symbols ---------------------------------------------------------------------
 CASCADE_REFILLS = ("strip", "random")
+#: where the scatters of a cascading spin are checked: the final window, or every fall
+CASCADE_SCATTERS = ("final", "every_fall")
 
 
 def check_multiplier_rule(rule) -> None:
@@ -691,6 +693,13 @@ def check_cascades(cascades) -> None:
     if cascades.carry_multiplier and not cascades.rule(free=True).linear:
         raise RuleError("carry_multiplier", "a carried multiplier needs a free-spin rule "
                                             "start + step*k without max (no ladder)")
+    if cascades.scatters not in CASCADE_SCATTERS:
+        raise RuleError("scatters", 'must be "final" (scatters stay and pay on the final '
+                                    'window) or "every_fall" (they pay, trigger and are removed '
+                                    "on every fall)", cascades.scatters)
+    if cascades.scatter_multiplied and cascades.scatters != "every_fall":
+        raise RuleError("scatter_multiplied", 'multiplies the scatter pay of each fall: it '
+                                              'needs scatters = "every_fall"')
 
 
 def check_bonus_effect(effect) -> None:

@@ -81,7 +81,9 @@ def tables(a) -> list:
         ("multiplier", f"ladder {list(rule.ladder)}" if rule.ladder is not None else
          f"start {rule.start}, step {rule.step}, max {rule.max}"),
         ("carried through free spins", "yes" if spec.carry_multiplier else "no"),
-    ])
+    ] + ([("scatters", "every fall: they pay, trigger and go with the winners"
+                       + (", x the fall's multiplier" if spec.scatter_multiplied else ""))]
+         if spec.scatters == "every_fall" else []))
     expected = sum((k * p for k, p in law.cascade_counts.items()), Fraction(0))
     out = [("Cascades: rules", rules),
            ("Cascades: figures", figure_table([

@@ -5,7 +5,9 @@ A round is played spin by spin exactly as the rules say (the cascade spec in the
 notes): the paid spin on reel set ``"base"`` drops, wins, removes its winning positions,
 refills (from the strip above, or by drawing each new symbol from the reel's refill weights),
 frees the frozen bonus symbols whose reels reach the threshold, and ends on a drop that wins
-nothing; its scatters pay and may trigger the free spins, which play one after another on the
+nothing; its scatters pay and may trigger the free spins (with ``cascades.scatters =
+"every_fall"`` each fall's winning scatters pay, count and are removed, and a fall they win
+goes on), which play one after another on the
 free reels with the cascade index carried (``carry_multiplier``) or restarting at 0, until
 the awards (retriggers cut at ``max_spins``) are used up.
 
@@ -176,6 +178,8 @@ def _play_spin(rng, g, start_index, out, w):
     k = start_index
     first = 0
     later = 0
+    fall_scatter = 0  # every_fall: the scatter pays of the falls and the highest trigger
+    fall_trigger = 0
     while True:
         if g.has_bonus:
             for r in range(n_reels):
@@ -199,8 +203,31 @@ def _play_spin(rng, g, start_index, out, w):
                         eff_factor[r, i] = effect_split[e]
         win = _evaluate(eff_symbol, eff_factor, removed, w.reel_counts, rows, g.ways,
                         g.paylines, g.member, g.entry_credits, g.symbol_multiplier)
-        drop = win * multiplier_value(multiplier, multiplier_step, k) * g.spin_multiplier
-        if drop == 0:
+        value = multiplier_value(multiplier, multiplier_step, k)
+        drop = win * value * g.spin_multiplier
+        scatter_won = False
+        if g.every_fall:  # the scatters of this fall: pay, count and go if their count wins
+            counts = w.scatter_counts
+            counts[:] = 0
+            for r in range(n_reels):
+                for i in range(rows[r]):
+                    j = g.scatter_index[window[r, i]]
+                    if j >= 0:
+                        counts[j] += 1
+            for j in range(counts.shape[0]):
+                n = counts[j]
+                if g.scatter_ids[j] < 0 or not g.scatter_wins[j, n]:
+                    continue
+                scatter_won = True
+                fall_pay = g.scatter_credits[j, n] * g.scatter_factor
+                fall_scatter += fall_pay * value if g.scatter_multiplied else fall_pay
+                if g.scatter_ids[j] == g.trigger and n > fall_trigger:
+                    fall_trigger = n
+                for r in range(n_reels):
+                    for i in range(rows[r]):
+                        if window[r, i] == g.scatter_ids[j]:
+                            removed[r, i] = True
+        if drop == 0 and not scatter_won:
             break
         if k == start_index:
             first += drop
@@ -232,6 +259,11 @@ def _play_spin(rng, g, start_index, out, w):
         k += 1
         if k - start_index > _MAX_DROPS:
             return 0, -1, k
+    if g.every_fall:  # paid on the falls: the final window's scatters do not win
+        out[0] = first
+        out[1] = later
+        out[2] = fall_scatter
+        return fall_trigger, k - start_index, k
     # the end of the spin: scatters
     pay = 0
     trigger = 0
