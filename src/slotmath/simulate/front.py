@@ -84,6 +84,10 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     game.check_level(level)
     if mode is not None:
         game.mode(mode)
+    from slotmath import parallel
+
+    if parallel.current() is not None and not parallel.in_chunk():  # slotmath.executor(...)
+        return parallel.simulate_streams(game, spins, seed, level, mode)
     play = hook(round_simulator(game, mode), "round_simulator")
     if mode is None:
         return play(game, spins, seed, level, progress)
