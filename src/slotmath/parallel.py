@@ -259,10 +259,10 @@ def executor(target=None, *, dask: str | None = None, workers: int | None = None
         with _entered(target):
             yield target
         return
+    if workers is not None and int(workers) < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
     distributed = _distributed()
     if workers is not None:
-        if int(workers) < 1:
-            raise ValueError(f"workers must be >= 1, got {workers}")
         import logging
 
         cluster = distributed.LocalCluster(n_workers=int(workers), threads_per_worker=1,
