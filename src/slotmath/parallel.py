@@ -114,10 +114,10 @@ class _Box:
         self.value = value
 
     def __getstate__(self):
-        return self.value
+        return (self.value,)  # never falsy: pickle skips __setstate__ for a falsy state
 
-    def __setstate__(self, value):
-        self.value = value
+    def __setstate__(self, state):
+        self.value = state[0]
 
 
 def _run_chunk(fn: Callable, box: _Box, chunk):
@@ -265,9 +265,11 @@ def executor(target=None, *, dask: str | None = None, workers: int | None = None
     if workers is not None:
         import logging
 
+        # one core per worker: numba's parallel loops on one thread there too
         cluster = distributed.LocalCluster(n_workers=int(workers), threads_per_worker=1,
                                            processes=True, dashboard_address=":0",
-                                           silence_logs=logging.ERROR)
+                                           silence_logs=logging.ERROR,
+                                           env={"NUMBA_NUM_THREADS": "1"})
         try:
             with distributed.Client(cluster) as client, _entered(client):
                 yield client
