@@ -66,6 +66,9 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     mode : str, optional
         Play the game mode of that name (``[modes.NAME]``): money per amount it costs.
 
+    Inside ``slotmath.executor(...)`` the rounds play in independent seed streams through it
+    (:func:`slotmath.parallel.simulate_streams`): the same figures on any number of workers.
+
     Returns
     -------
     SimulationResult
