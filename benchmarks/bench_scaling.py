@@ -60,11 +60,14 @@ def _load() -> float:
     return os.getloadavg()[0]
 
 
-def timed(fn):
+def timed(fn, label=""):
     load = _load()
     t = time.perf_counter()
     out = fn()
-    return out, time.perf_counter() - t, load
+    seconds = time.perf_counter() - t
+    if label:
+        print(f"  {label}: {seconds:.1f} s (load {load:.2f} at its start)", flush=True)
+    return out, seconds, load
 
 
 def run_all(args, engine):
@@ -86,12 +89,13 @@ def run_all(args, engine):
         out["noop"] = timed(lambda: list(map_parts(_noop, range(args.noop), 2)))
     if "cascade" not in args.skip:
         g = resampled(gems, args.stops)
-        out["cascade"] = timed(lambda: cascade_law(g, "base", lean=True).mean)
+        out["cascade"] = timed(lambda: cascade_law(g, "base", lean=True).mean, "cascade")
     if "dynamite" not in args.skip:
         out["dynamite"] = timed(lambda: dict(modifier_table(
-            gus, dynamite, count_symbol=gus.hold_and_win.symbol).weights))
+            gus, dynamite, count_symbol=gus.hold_and_win.symbol).weights), "dynamite")
     if "simulation" not in args.skip:
-        out["simulation"] = timed(lambda: slotmath.simulate(fruits, args.rounds, seed=2024))
+        out["simulation"] = timed(lambda: slotmath.simulate(fruits, args.rounds, seed=2024),
+                                  "simulation")
     return out
 
 
@@ -108,6 +112,7 @@ def main() -> int:
                ("Dask, 2 workers", 2)]
     results, starts = {}, {}
     for name, n in engines:
+        print(name, flush=True)
         if n is None:
             results[name] = run_all(args, False)
             continue
