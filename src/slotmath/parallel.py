@@ -56,6 +56,7 @@ __all__ = [
     "current",
     "executor",
     "in_chunk",
+    "iter_chunks",
     "map_chunks",
     "simulate_streams",
     "worker_count",
