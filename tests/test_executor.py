@@ -100,6 +100,19 @@ def test_hold_and_win_laws_on_two_workers_equal_in_process(client):
     assert got == ref
 
 
+def test_sticky_wild_states_with_progress_on_two_workers_equal_in_process(client):
+    """The free-spin states' spins in chunks; the progress reporter stays here (it does not
+    pickle) and still hears every stage."""
+    game = slotmath.load_game("tests/data/free_spin_state/tiny_sticky.toml")
+    heard, heard_here = [], []
+    ref = _figures(slotmath.analyze(game, progress=lambda *a: heard_here.append(a[0])))
+    got, workers = _on_workers(client, lambda: _figures(
+        slotmath.analyze(game, progress=lambda *a: heard.append(a[0]))))
+    assert workers
+    assert got == ref
+    assert set(heard) == set(heard_here) and heard
+
+
 def test_modifier_table_on_two_workers_equals_the_brute_force(client, tmp_path, monkeypatch):
     monkeypatch.setenv("SLOTMATH_CACHE_DIR", str(tmp_path))  # computed, not read back
     game = loads_game(_text(BIG))
