@@ -20,7 +20,11 @@ must be equal on every engine (the benchmark fails otherwise); the simulation's 
 1 and 2 workers. The load average is printed beside every row: on a shared machine the wall time
 also counts others' work.
 
-Run: ``python benchmarks/bench_scaling.py [--stops 50] [--rounds 1e8] [--skip dynamite]``.
+``--streams`` instead times 8 simulation streams of 2**22 rounds, each on its worker (its wall
+and CPU seconds there), on 1 and on 2 workers: whether the workers compute or wait for cores.
+
+Run: ``python benchmarks/bench_scaling.py [--stops 50] [--rounds 1e8] [--skip dynamite]
+[--streams]``.
 """
 
 from __future__ import annotations
@@ -54,6 +58,29 @@ def resampled(game, n):
 
 def _noop(shared, chunk):
     return chunk
+
+
+def _one_stream(game, rounds):
+    """A simulation stream timed on its worker: (wall, CPU) seconds there."""
+    from slotmath.simulate.front import simulate
+
+    t, c = time.perf_counter(), time.process_time()
+    simulate(game, rounds, 5)
+    return time.perf_counter() - t, time.process_time() - c
+
+
+def streams() -> None:
+    fruits = slotmath.load_game(ROOT / "data" / "games" / "classic_fruits.toml")
+    for n in (1, 2):
+        with slotmath.executor(workers=n):
+            parallel.map_chunks(_one_stream, [1 << 20] * n, shared=fruits)  # warm-up
+            load = _load()
+            t = time.perf_counter()
+            r = parallel.map_chunks(_one_stream, [1 << 22] * 8, shared=fruits)
+            wall = time.perf_counter() - t
+        print(f"{n} worker(s): {8 * (1 << 22) / wall / 1e6:.1f} M rounds/s, {wall:.1f} s; "
+              "each stream's wall/CPU s on its worker: "
+              + " ".join(f"{w:.1f}/{c:.1f}" for w, c in r) + f" (load {load:.2f})", flush=True)
 
 
 def _load() -> float:
@@ -106,7 +133,12 @@ def main() -> int:
     ap.add_argument("--noop", type=int, default=200, help="empty chunks for the overhead")
     ap.add_argument("--skip", nargs="*", default=[],
                     choices=["cascade", "dynamite", "simulation"])
+    ap.add_argument("--streams", action="store_true",
+                    help="only time simulation streams on their workers (1 and 2)")
     args = ap.parse_args()
+    if args.streams:
+        streams()
+        return 0
     args.rounds = int(args.rounds)
     engines = [("in process (forked pool)", None), ("Dask, 1 worker", 1),
                ("Dask, 2 workers", 2)]
