@@ -25,10 +25,11 @@ _LAZY = {
     "load_game": "slotmath.io.toml_loader",
     "loads_game": "slotmath.io.toml_loader",
     "SimulationResult": "slotmath.simulate",
+    "executor": "slotmath.parallel",
     "simulate": "slotmath.simulate",
 }
 
-__all__ = ["Analysis", "GameFileError", "SimulationResult", "analyze", "direct_method",
+__all__ = ["Analysis", "GameFileError", "SimulationResult", "analyze", "direct_method", "executor",
            "load_game", "loads_game", "simulate", "spin_table"]
 
 

@@ -8,6 +8,7 @@ status 2; the CLI never prints a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -63,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--mode", default=None, metavar="NAME",
                    help="analyse the game mode [modes.NAME] (a bonus buy, an ante bet): money "
                         "per amount it costs")
+    _executor_arguments(a)
     s = sub.add_parser("simulate", help="seeded Monte Carlo cross-check")
     s.add_argument("file", help=FILE_HELP)
     s.add_argument("--spins", type=_whole_number, required=True, metavar="N",
@@ -81,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--mode", default=None, metavar="NAME",
                    help="play the game mode [modes.NAME] (a bonus buy, an ante bet): money per "
                         "amount it costs")
+    _executor_arguments(s)
     _check_parser(sub)
     _report_parser(sub)
     _tune_parser(sub)
@@ -88,6 +91,35 @@ def _parser() -> argparse.ArgumentParser:
     _player_parser(sub)
     _publish_parsers(sub)
     return p
+
+
+def _executor_arguments(a) -> None:
+    """``--dask`` and ``--workers``: the chunked work on a Dask cluster (docs/scaling.md)."""
+    g = a.add_mutually_exclusive_group()
+    g.add_argument("--dask", default=None, metavar="ADDRESS",
+                   help="run the chunked work on the Dask scheduler at ADDRESS "
+                        "(tcp://HOST:8786; needs pip install 'slotmath[dask]')")
+    g.add_argument("--workers", type=_whole_number, default=None, metavar="N",
+                   help="run the chunked work on a local Dask cluster of N processes "
+                        "(simulations then play in seed streams: the same on any N)")
+
+
+@contextlib.contextmanager
+def _executor(args):
+    """The executor ``--dask`` or ``--workers`` asks for, current for the command."""
+    dask, workers = getattr(args, "dask", None), getattr(args, "workers", None)
+    if dask is None and workers is None:
+        yield
+        return
+    from slotmath import parallel
+
+    label = "--dask" if dask is not None else "--workers"
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(parallel.executor(dask=dask, workers=workers))
+        except ValueError as exc:  # Dask missing, no scheduler there, workers < 1
+            raise GameFileError(None, label, str(exc)) from None
+        yield
 
 
 def _settings_arguments(a) -> None:
@@ -562,10 +594,11 @@ def main(argv: list[str] | None = None) -> int:
                     "report": _report, "workbench": _workbench, "tune": _tune,
                     "player": _player, "export-stake": _export_stake, "verify-stake": _verify_stake}
         if os.environ.get("SLOTMATH_COMPILE_NOTICE", "1") == "0":
-            return commands[args.command](args)
+            with _executor(args):
+                return commands[args.command](args)
         from slotmath.compiling import announced
 
-        with announced(sys.stderr):
+        with announced(sys.stderr), _executor(args):
             return commands[args.command](args)
     except GameFileError as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)

@@ -21,9 +21,11 @@ from typing import TypeVar
 import numpy as np
 from numba import njit
 
+from slotmath import parallel
 from slotmath.evaluate.window import PayModel
 from slotmath.exact.automata import line_automaton, ways_automaton
 from slotmath.exact.spin_table import LineTriggerTable, SpinTable
+from slotmath.exact.workers import map_parts
 from slotmath.model.game import Game, ReelSet
 
 _INT64_SAFE = 2**62
@@ -1018,6 +1020,13 @@ def _run(prep: _Prepared, first_stops=None, reel: int = 0) -> np.ndarray:
 PROGRESS_PARTS = 20
 
 
+def _part_run(prep: _Prepared, part: list[int]):
+    """:func:`_run` over the reel-1 stops ``part`` (None if none of them has a weight): one
+    chunk of :func:`slotmath.exact.workers.map_parts`."""
+    weights = prep.rs.reels[0].stop_weights
+    return _run(prep, part) if any(weights[s] for s in part) else None
+
+
 def _checked_stops(rs: ReelSet, first_stops) -> list[int]:
     n_stops = len(rs.reels[0].stop_weights)
     stops = list(first_stops)
@@ -1042,23 +1051,24 @@ def _enumerate(game: Game, rs: ReelSet, model: PayModel,
     prep = _prepare(game, rs, model, line_trigger, line_cap, counts)
     reel_weights = rs.reels[0].stop_weights
     rest = rs.cycle // rs.reels[0].cycle
-    if first_stops is None and progress is None:
+    spread = parallel.current() is not None and not parallel.in_chunk()  # slotmath.executor
+    if first_stops is None and progress is None and not spread:
         out = _run(prep)
         return out.reshape(prep.dims + (out.shape[1],)), prep.dims, rs.cycle
     stops = list(range(len(reel_weights))) if first_stops is None else _checked_stops(
         rs, first_stops)
     covered = sum(reel_weights[s] for s in stops) * rest
-    if progress is None:
+    if progress is None and not spread:
         parts = [stops]
     else:
         k = max(1, min(PROGRESS_PARTS, len(stops)))
         parts = [stops[i * len(stops) // k:(i + 1) * len(stops) // k] for i in range(k)]
+    if progress is not None:
         progress(0, len(stops))
     total = np.zeros((prep.n_rows, 1), dtype=np.int64)
     done = 0
-    for part in parts:
-        if any(reel_weights[s] for s in part):
-            out = _run(prep, part)
+    for part, out in zip(parts, map_parts(_part_run, parts, 1, shared=prep)):
+        if out is not None:
             if out.shape[1] > total.shape[1]:
                 total = np.concatenate(
                     [total, np.zeros((total.shape[0], out.shape[1] - total.shape[1]),

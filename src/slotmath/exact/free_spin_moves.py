@@ -259,6 +259,9 @@ class StickyMoves:
         self._reels: dict = {}
         self._tables: dict = {}  # enumerated ahead (prepare), not yet made moves
 
+    def __getstate__(self):  # sent to a worker of slotmath.executor: it reports no progress
+        return {**self.__dict__, "progress": None}
+
     @property
     def states(self) -> int:
         """How many states the cells can be in: the product over cells of (the wilds their

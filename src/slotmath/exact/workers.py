@@ -22,11 +22,19 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 
+from slotmath import parallel
+
 __all__ = ["default_workers", "map_parts"]
 
 
 def default_workers() -> int:
-    """Worker processes to use: the cores, at most 2 (the machines this runs on)."""
+    """Workers to cut the work for: the current executor's worker slots
+    (:func:`slotmath.parallel.worker_count`), else the cores, at most 2 (the machines this runs
+    on); 1 inside a part already running on a worker."""
+    if parallel.in_chunk():
+        return 1
+    if parallel.current() is not None:
+        return parallel.worker_count()
     return min(os.cpu_count() or 1, 2)
 
 
@@ -35,7 +43,8 @@ _SHARED_LOCK = threading.Lock()
 
 
 def map_parts(fn: Callable, parts: Iterable, workers: int, shared=None) -> Iterator:
-    """``fn(shared, part)`` for every part, in order: over ``workers`` forked processes when
+    """``fn(shared, part)`` for every part, in order: through the current executor when there
+    is one (:func:`slotmath.parallel.current`), else over ``workers`` forked processes when
     ``workers > 1`` and fork exists, else here.
 
     ``fn`` must be a module-level function, with every kernel it calls already compiled;
@@ -47,7 +56,12 @@ def map_parts(fn: Callable, parts: Iterable, workers: int, shared=None) -> Itera
     [1, -2, 3]
     """
     parts = list(parts)
-    if workers <= 1 or len(parts) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if parallel.current() is not None and not parallel.in_chunk():
+        yield from parallel.iter_chunks(fn, parts, shared=shared)
+        return
+    if (workers <= 1 or len(parts) <= 1 or parallel.in_chunk()
+            or multiprocessing.current_process().daemon
+            or "fork" not in multiprocessing.get_all_start_methods()):
         for part in parts:
             yield fn(shared, part)
         return

@@ -80,9 +80,12 @@ class HoldAndWinRound:
         if not todo:
             return
         if self.exact:
+            from slotmath.exact.workers import map_parts
+
             unit = self.chain.unit
-            for held in todo:
-                law = self.chain.exact_distribution(held)
+            # one chunk per start count: through slotmath.executor when one is set, else here
+            for held, law in zip(todo, map_parts(_exact_distribution, todo, 1,
+                                                 shared=self.chain)):
                 probs = np.zeros(int(max(law) / unit) + 1)
                 for w, p in law.items():
                     probs[int(w / unit)] += float(p)
@@ -144,6 +147,11 @@ class HoldAndWinRound:
             probs, err, _ = self._dense_law(k)
             out[k] = DenseLaw(probs, unit.numerator, unit.denominator, err)
         return out
+
+
+def _exact_distribution(chain, held: int) -> dict:
+    """One chunk of the exact laws (:func:`slotmath.exact.workers.map_parts`)."""
+    return chain.exact_distribution(held)
 
 
 def _marks(game) -> tuple[Mark, ...]:

@@ -66,6 +66,9 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     mode : str, optional
         Play the game mode of that name (``[modes.NAME]``): money per amount it costs.
 
+    Inside ``slotmath.executor(...)`` the rounds play in independent seed streams through it
+    (:func:`slotmath.parallel.simulate_streams`): the same figures on any number of workers.
+
     Returns
     -------
     SimulationResult
@@ -84,6 +87,10 @@ def simulate(game: Game, spins: int, seed: int, level: int = 1,
     game.check_level(level)
     if mode is not None:
         game.mode(mode)
+    from slotmath import parallel
+
+    if parallel.current() is not None and not parallel.in_chunk():  # slotmath.executor(...)
+        return parallel.simulate_streams(game, spins, seed, level, mode)
     play = hook(round_simulator(game, mode), "round_simulator")
     if mode is None:
         return play(game, spins, seed, level, progress)

@@ -33,6 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from slotmath import parallel
 from slotmath.evaluate.grid import K_C, K_CPB, K_NEDGES, K_S, K_W, GridModel, tables
 from slotmath.model.game import Game
 from slotmath.simulate import _grid_kernels as k
@@ -42,6 +43,8 @@ from slotmath.stats.par import DEFAULT_EDGES, TopAward, WinSizeRow
 __all__ = ["BLOCK", "GRID_EDGES", "PILOT", "GridSimulation", "grid_tables", "simulate_grid",
            "simulate_rounds"]
 
+#: blocks per chunk handed to a worker of slotmath.executor(...)
+SPREAD_BLOCKS = 8
 #: rounds per block (each block one seed stream)
 BLOCK = 1 << 16
 #: rounds of the pilot that measures the SD before the rounds for an accuracy are chosen
@@ -295,6 +298,16 @@ def _states(root: np.random.SeedSequence, count: int) -> np.ndarray:
     return out
 
 
+def _play_blocks(t, job) -> _Sums:
+    """One chunk of blocks on a worker of :func:`slotmath.executor`: ``job`` is the blocks'
+    generator states (drawn in order here, so the blocks are those of a run in process) and
+    their rounds."""
+    states, block_rounds = job
+    sums = _Sums.zeros(t, len(block_rounds))
+    k.play_blocks(t, states, np.array(block_rounds, np.int64), *sums.arrays())
+    return sums
+
+
 def _run(t, root, block_rounds: list[int]) -> _Sums:
     sums = _Sums.zeros(t, len(block_rounds))
     k.play_blocks(t, _states(root, len(block_rounds)), np.array(block_rounds, np.int64),
@@ -355,6 +368,15 @@ def simulate_grid(game: Game, level: int = 1, *, rounds: int | None = None,
 
         def play(count: int) -> None:
             nonlocal played
+            if parallel.current() is not None and not parallel.in_chunk():  # the same blocks
+                sizes = [block] * (count // block) + ([count % block] if count % block else [])
+                jobs = [(_states(root, len(c)), c) for c in
+                        (sizes[i:i + SPREAD_BLOCKS] for i in range(0, len(sizes), SPREAD_BLOCKS))]
+                parts.extend(parallel.map_chunks(_play_blocks, jobs, shared=t))
+                played += count
+                if bar is not None:
+                    bar.update(count)
+                return
             chunk = block * max(used, 1) * 8
             while count > 0:
                 now = min(count, chunk)
