@@ -391,3 +391,23 @@ def test_cli_help_names_the_rule_sets_and_limits_the_check_has():
     assert cli.CHECK_RULE_SETS == ",".join(DEFAULT_RULE_SETS)
     assert set(DEFAULT_RULE_SETS) < set(RULE_SETS)  # stake: on request
     assert cli.CHECK_LIMITS == ", ".join(f"{n} (default {v.default:g})" for n, v in LIMITS.items())
+
+
+def test_a_cascading_game_with_free_spins_is_checked():
+    # `slotmath check` on any cascading game with free spins (Frozen Gems included) was
+    # "internal error: KeyError: 'free:free'": the free spins' table name was read as a reel set.
+    # A pay's rate per game is the first window's rate on the paid reels plus the expected free
+    # spins times its rate on the free reels (later falls are not counted, as on the paid spin)
+    path = ROOT / "tests/data/cascades/gonzo_tiny.toml"
+    game = slotmath.load_game(path)
+    base, cycle = plain_line_hits(game)
+    free, free_cycle = plain_line_hits(game, reel_set="free")
+    spins = slotmath.analyze(game).round.feature_spins("free_spins")
+    checked = 0
+    for (key, count), hits in free.items():
+        f = one(check(game, ["gli11"]), "GLI-11 odds: pay table", f"pay {key} x{count}")
+        assert Fraction(f.probability) == (Fraction(base.get((key, count), 0), cycle)
+                                           + spins * Fraction(hits, free_cycle))
+        checked += 1
+    assert checked
+    assert main(["check", str(path)]) in (0, 1)

@@ -123,6 +123,11 @@ class CascadeFreeSpins:
     def mark(self) -> Mark:
         return Mark("trigger_index", self.spec.trigger)
 
+    @property
+    def reel_set(self) -> str:
+        """The game's reel set its spins play on (``reels`` names the table)."""
+        return self.spec.reels
+
     def start(self, value: int):
         trig, index = value % STRIDE, value // STRIDE
         n = self.spec.award_for(trig)

@@ -226,7 +226,9 @@ def _game_rates(analysis) -> dict[str, Fraction]:
     for f in analysis.composition.round_features:
         if f.reels:
             spins = analysis.round.feature_spins(f.name)
-            for subject, rate in _pattern_rates(analysis, f.reels).items():
+            # a feature whose spins play their own table names the reel set under it
+            reel_set = getattr(f, "reel_set", f.reels)
+            for subject, rate in _pattern_rates(analysis, reel_set).items():
                 rates[subject] = rates.get(subject, Fraction(0)) + spins * rate
     return rates
 
