@@ -113,6 +113,17 @@ def test_sticky_wild_states_with_progress_on_two_workers_equal_in_process(client
     assert set(heard) == set(heard_here) and heard
 
 
+def test_random_wild_spin_law_on_two_workers_equals_in_process(client, monkeypatch):
+    from slotmath.exact.random_wilds import WildSpinLaw
+
+    monkeypatch.setenv("SLOTMATH_CACHE", "off")  # computed, not read from the table store
+    game = slotmath.load_game("tests/data/conveyor_tiny.toml")
+    here = WildSpinLaw(game, "base")._all_rows
+    got, workers = _on_workers(client, lambda: WildSpinLaw(game, "base")._all_rows)
+    assert workers
+    assert got.dtype == here.dtype and np.array_equal(got, here)
+
+
 def test_modifier_table_on_two_workers_equals_the_brute_force(client, tmp_path, monkeypatch):
     monkeypatch.setenv("SLOTMATH_CACHE_DIR", str(tmp_path))  # computed, not read back
     game = loads_game(_text(BIG))
