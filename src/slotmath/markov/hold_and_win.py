@@ -617,29 +617,46 @@ class HoldAndWinChain:
 
     def exact_distribution(self, held: int) -> dict[Fraction, Fraction]:
         """Exact law of the round's win in total bets (small grids: it convolves value laws
-        exactly, record by record)."""
+        exactly, record by record).
+
+        The value laws are convolved in integers over their common denominator (a power
+        ``k`` of a law with denominator ``d`` has denominator ``d ** k``), and the powers are
+        kept for every start, so a Link-style game's starts inside free spins share them."""
         ladder = self.spec.values
         prize = self.spec.full_grid_prize
-        laws = [{ladder[j]: p for j, p in law.items()} for law in self.value_step_laws]
-        powers: dict[tuple[int, int], dict] = {}
+        if not hasattr(self, "_integer_powers"):
+            self._integer_powers = {}
+        powers = self._integer_powers
+        laws = []
+        for law in self.value_step_laws:
+            d = math.lcm(*(Fraction(p).denominator for p in law.values()))
+            laws.append(({ladder[j]: int(Fraction(p) * d) for j, p in law.items()}, d))
 
-        def power(s: int, k: int) -> dict:
+        def power(s: int, k: int) -> tuple[dict, int]:
             if (s, k) not in powers:
                 if k == 0:
-                    powers[s, k] = {Fraction(0): Fraction(1)}
+                    powers[s, k] = ({0: 1}, 1)
                 else:
-                    powers[s, k] = _convolve(power(s, k - 1), laws[s])
+                    below, d = power(s, k - 1)
+                    powers[s, k] = (_convolve(below, laws[s][0]), d * laws[s][1])
             return powers[s, k]
 
-        out: dict[Fraction, Fraction] = {}
+        parts = []
         for (m, full, f, rec), p in self.records(held).items():
-            law = {Fraction(0): Fraction(1)}
+            law, denominator = {0: 1}, 1
             for s, k in _groups(rec, f):
-                law = _convolve(law, power(s, k))
+                part, d = power(s, k)
+                law, denominator = _convolve(law, part), denominator * d
+            parts.append((m, full, Fraction(p) / denominator, law))
+        # one common denominator: integer sums, one fraction per win at the end
+        common = math.lcm(*(scale.denominator for _, _, scale, _ in parts)) if parts else 1
+        sums: dict = {}
+        for m, full, scale, law in parts:
+            factor = scale.numerator * (common // scale.denominator)
             for v, q in law.items():
                 w = m * (v + (prize if full else 0))
-                out[w] = out.get(w, Fraction(0)) + Fraction(p) * q
-        return dict(sorted(out.items()))
+                sums[w] = sums.get(w, 0) + factor * q
+        return {Fraction(w): Fraction(q, common) for w, q in sorted(sums.items())}
 
 
 def _step_counts(recs, rec_id, f_arr, steps: int) -> np.ndarray:
