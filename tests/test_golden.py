@@ -4,7 +4,11 @@ The golden files (``tests/golden/GAME_levelN.json``) are the ``slotmath analyze 
 output recorded before the feature redesign (issue 8) moved any code; they were written by
 the code of commit 1aa760c, which shares nothing with today's composition (Classic Fruits' and
 Tiny Lines' were recorded again by that same code when their free-spin reels changed, issue
-23: so their wild's own pays can land).
+23: so their wild's own pays can land). The four studio games of issue 21 (:data:`STUDIO`,
+designed by ``benchmarks/design_studio_games.py``) have no older recording: theirs were written
+by the code that designed them (``slotmath analyze --json`` less :data:`ADDED`), so for them
+this suite guards against change, and their independent checks are the seeded simulation
+(tests/test_analysis.py) and the brute-force references of their mechanics on small games.
 
 How each figure is held (issue 23: an error bound compared to its last digit failed on another
 machine, where the FFT's roundoff came out otherwise):
@@ -465,3 +469,33 @@ def test_a_float_no_rule_holds_fails():
     want["new_numerical_figure"] = 0.5
     assert _differences(want, json.loads(json.dumps(want))) == [
         ".new_numerical_figure: no rule holds this float (0.5 vs 0.5): add one to RULES"]
+
+
+#: the studio games of issue 21, designed to their target by benchmarks/design_studio_games.py
+STUDIO = ("book_of_gold", "sticky_paws", "big_catch", "golden_link")
+
+
+def _header_fraction(header: str, label: str) -> Fraction:
+    found = re.search(re.escape(label) + r" =\s*([\d\s]+)/([\d\s]+)", header)
+    assert found, f"no {label} = p/q in the header"
+    return Fraction(*(int(re.sub(r"\s", "", g)) for g in found.groups()))
+
+
+@pytest.mark.parametrize("stem", STUDIO)
+def test_a_studio_game_states_its_exact_rtp_within_a_hundredth_of_a_percent(stem):
+    """The header's exact RTP is the recorded one, within 0.01 % of ``target_rtp``; a bonus
+    buy's (Link style) is within 0.5 % of the base game's (Stake's spread rule)."""
+    path = ROOT / "data" / "games" / f"{stem}.toml"
+    header = "\n".join(line[1:].strip() for line in path.read_text().splitlines()
+                       if line.startswith("#"))
+    golden = _golden(f"{stem}_level1")
+    rtp = _header_fraction(header, "RTP")
+    assert rtp == Fraction(golden["rtp"]["exact"])
+    target = Fraction(str(slotmath.load_game(path).target_rtp)) / 100
+    assert abs(rtp - target) <= Fraction(1, 10_000)
+    assert f"{100 * float(rtp):.4f}%" in header
+    for mode, doc in golden.get("modes", {}).items():
+        stated = _header_fraction(header, f"RTP({mode})")
+        assert stated == Fraction(doc["rtp"]["exact"])
+        assert abs(stated - rtp) <= Fraction(5, 1000)
+    assert set(STUDIO) <= {p.stem for p in GAMES}
