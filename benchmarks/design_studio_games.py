@@ -129,6 +129,14 @@ def weighted(strip: list[str], window: dict[str, int], knob: tuple[int, int] | N
 
 
 # -- the four games ---------------------------------------------------------------------------
+DESCRIPTION = {
+    "book_of_gold": "Book style: a wild scatter BOOK, 10 free spins with an expanding symbol",
+    "sticky_paws": "Dog House style: x2/x3 wilds that stick in free spins",
+    "big_catch": "Big Bass style: cash fish collected by the fisherman, a x2/x3/x10 ladder",
+    "golden_link": "Link style: hold & win in free spins, fixed jackpots, a 100x bonus buy",
+}
+
+
 def book_of_gold(knob: int) -> dict:
     high = {"EXPLORER": {2: 10, 3: 100, 4: 1000, 5: 5000},
             "PHARAOH": {2: 5, 3: 40, 4: 400, 5: 2000},
@@ -145,7 +153,7 @@ def book_of_gold(knob: int) -> dict:
         knobbed = (strip.index("T"), knob) if j == 4 else None
         reels.append(weighted(strip, {"BOOK": 105}, knobbed))
     return {
-        "top": {"name": "Book of Gold", "rows": 3, "bet": 10, "target_rtp": 96.0,
+        "top": {"name": "Book of Gold", "description": DESCRIPTION["book_of_gold"], "rows": 3, "bet": 10, "target_rtp": 96.0,
                 "paylines": LINES_10},
         "symbols": symbols, "reels": {"base": reels},
         "tables": {"free_spins": {
@@ -183,7 +191,7 @@ def sticky_paws(knob: int, free_wild_reels=(1, 3)) -> dict:
             f |= {"W2": 2, "W3": 1}
         free.append(shuffled(f, f"sticky_paws-free-{j}"))
     return {
-        "top": {"name": "Sticky Paws", "rows": 3, "bet": 20, "target_rtp": 96.0,
+        "top": {"name": "Sticky Paws", "description": DESCRIPTION["sticky_paws"], "rows": 3, "bet": 20, "target_rtp": 96.0,
                 "paylines": LINES_20},
         "symbols": symbols, "reels": {"base": base, "free": free},
         "tables": {"free_spins": {
@@ -210,7 +218,7 @@ def big_catch(knob: int) -> dict:
         f = dict(free_counts) | ({"W": 1} if j else {})
         free.append(shuffled(f, f"big_catch-free-{j}"))
     return {
-        "top": {"name": "Big Catch", "rows": 3, "bet": 10, "target_rtp": 96.0,
+        "top": {"name": "Big Catch", "description": DESCRIPTION["big_catch"], "rows": 3, "bet": 10, "target_rtp": 96.0,
                 "paylines": LINES_10},
         "symbols": symbols, "reels": {"base": base, "free": free},
         "tables": {"free_spins": {
@@ -246,7 +254,7 @@ def golden_link(knob: int, buy_knob: int = 10_000) -> dict:
         f = dict(free_counts) | ({"W": 2} if j else {})
         free.append(shuffled(f, f"golden_link-free-{j}"))
     return {
-        "top": {"name": "Golden Link", "rows": 3, "bet": 20, "target_rtp": 96.0,
+        "top": {"name": "Golden Link", "description": DESCRIPTION["golden_link"], "rows": 3, "bet": 20, "target_rtp": 96.0,
                 "paylines": LINES_20},
         "symbols": symbols, "reels": {"base": base, "free": free},
         "tables": {
@@ -414,7 +422,10 @@ Design choices:
 * Orb values in total bets: 1, 2, 3, 5, 10 (weights 400/300/150/80/40) and the fixed
   jackpots MINI = 20 (weight 12), MINOR = 50 (weight 4), MAJOR = 200 (weight 1); the GRAND,
   1000 total bets, is the full-grid prize (all 15 cells held), added to the values held.
-  (The jackpots are orb values and the full-grid prize; the reports do not name them.)
+  (The jackpots are orb values and the full-grid prize; the reports do not name them.
+  With 1/9 a cell a round fills the grid 7.4 % of the time, so the GRAND comes once in 6,400
+  paid rounds from the base game alone: far more often than in commercial Link games. A rarer grand needs a
+  lower landing rate and richer values or triggers; not designed here.)
 * Mode bonus_buy: 100 total bets buy the free spins as if 3, 4 or 5 scatters had landed
   (weights knob:2000:200: the weight of 3 is the buy's knob, set so that its RTP per amount
   wagered is within 0.01 % of the base game's; Stake Engine asks for 0.5 %).

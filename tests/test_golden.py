@@ -122,6 +122,14 @@ def _rtp_share(w_root, g_root, keys, want, got):
             + g_root["round_distribution"]["mean_error"] + others)
 
 
+def _one_in_within_noise(w_root, g_root, keys, want, got):
+    """A mode's top award's ``one_in = 1 / p``, ``p`` within the noise floors of both
+    documents: ``|1/p - 1/q| = |p - q| / (p q)``."""
+    noise = _bound("modes", "{1}", "round_max_win", "noise_floor")(w_root, g_root, keys,
+                                                                    want, got)
+    return noise * abs(want) * abs(got)
+
+
 def _reading(w_root, g_root, keys, want, got):
     return READING_ULPS * math.ulp(max(abs(want), abs(got)))
 
@@ -165,6 +173,7 @@ BOUNDS = (
     ".jackpots.wheel_spins_law_error", ".jackpots.pools.*.rtp_error", ".max_win_cap.error",
     ".max_win_cap.resolution", ".hold_and_win.rtp_error", ".hold_and_win.law_error",
     ".hit_frequency_error", ".variance_error", ".consecutive_rounds.covariances_error",
+    ".modes.*.rtp_error", ".modes.*.round_max_win.noise_floor",
 )
 
 #: numerical figures the document states no bound for (held to UNBOUNDED_RELATIVE)
@@ -175,7 +184,7 @@ UNBOUNDED = (
     ".jackpots.pools.*.mean_*", ".hold_and_win.boosters.*", ".hold_and_win.expected_respins",
     ".hold_and_win.expected_win", ".hold_and_win.fill_probability",
     ".modifiers.by_modifier.*", ".rtp_by_visible_state.*", ".rtp_from_reset.*",
-    ".advantage_play.*", ".consecutive_rounds.asymptotic_std",
+    ".advantage_play.*", ".consecutive_rounds.asymptotic_std", ".modes.*.std",
 )
 
 #: readings of exact figures
@@ -209,6 +218,11 @@ RULES = (
        # the SD of the whole return and the index on it read the jackpots' figures too: a
        # reading only where the RTP is exact (no stationary part)
        (".std_with_jackpots", _reading_if_exact("rtp")),
+       # a game mode's (Golden Link's bonus buy): its top award's odds are read off its own
+       # numerical round distribution, near its noise floor
+       (".modes.*.round_max_win.probability",
+        _bound("modes", "{1}", "round_max_win", "noise_floor")),
+       (".modes.*.round_max_win.one_in", _one_in_within_noise),
        (".volatility_index.*", _reading_if_exact("rtp"))]
     + [(p, _reading) for p in READINGS]
     + [(p, _unbounded) for p in UNBOUNDED]

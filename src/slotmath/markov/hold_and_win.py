@@ -622,15 +622,21 @@ class HoldAndWinChain:
         The value laws are convolved in integers over their common denominator (a power
         ``k`` of a law with denominator ``d`` has denominator ``d ** k``), and the powers are
         kept for every start, so a Link-style game's starts inside free spins share them."""
-        ladder = self.spec.values
-        prize = self.spec.full_grid_prize
-        if not hasattr(self, "_integer_powers"):
-            self._integer_powers = {}
-        powers = self._integer_powers
+        ladder = [Fraction(v) for v in self.spec.values]
+        prize = Fraction(self.spec.full_grid_prize)
+        unit = math.lcm(*(v.denominator for v in ladder), prize.denominator)
+        steps = [tuple(sorted((j, Fraction(p)) for j, p in law.items()))
+                 for law in self.value_step_laws]
+        key = (tuple(ladder), tuple(steps))
+        if key not in _POWERS:
+            if len(_POWERS) >= 16:
+                _POWERS.clear()
+            _POWERS[key] = {}
+        powers = _POWERS[key]
         laws = []
-        for law in self.value_step_laws:
-            d = math.lcm(*(Fraction(p).denominator for p in law.values()))
-            laws.append(({ladder[j]: int(Fraction(p) * d) for j, p in law.items()}, d))
+        for law in steps:  # integer weights over a common denominator, values in 1/unit
+            d = math.lcm(*(p.denominator for _, p in law))
+            laws.append(({int(ladder[j] * unit): int(p * d) for j, p in law}, d))
 
         def power(s: int, k: int) -> tuple[dict, int]:
             if (s, k) not in powers:
@@ -650,13 +656,23 @@ class HoldAndWinChain:
             parts.append((m, full, Fraction(p) / denominator, law))
         # one common denominator: integer sums, one fraction per win at the end
         common = math.lcm(*(scale.denominator for _, _, scale, _ in parts)) if parts else 1
+        top = int(prize * unit)
         sums: dict = {}
         for m, full, scale, law in parts:
             factor = scale.numerator * (common // scale.denominator)
             for v, q in law.items():
-                w = m * (v + (prize if full else 0))
+                w = (m, v + (top if full else 0))
                 sums[w] = sums.get(w, 0) + factor * q
-        return {Fraction(w): Fraction(q, common) for w, q in sorted(sums.items())}
+        out: dict = {}
+        for (m, v), q in sums.items():
+            w = m * Fraction(v, unit)
+            out[w] = out.get(w, 0) + Fraction(q, common)
+        return dict(sorted(out.items()))
+
+
+#: the integer powers of the value laws, by (ladder, value-step laws): shared by every chain of
+#: the same values (a game's analysis and its modes' build their own chains)
+_POWERS: dict = {}
 
 
 def _step_counts(recs, rec_id, f_arr, steps: int) -> np.ndarray:

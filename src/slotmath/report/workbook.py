@@ -42,17 +42,22 @@ MAX_WIDTH = 60
 
 def cell_value(value):
     """What a cell holds for a table entry: plain Python numbers, text for infinities
-    ("inf"), None (an empty cell) for missing values.
+    ("inf"), None (an empty cell) for missing values, and text for an integer a spreadsheet
+    number (float64) cannot hold exactly (past 2**53: a hit count of a large full cycle).
 
     Examples
     --------
     >>> cell_value(np.float64(0.5)), cell_value(float("inf")), cell_value(float("nan"))
     (0.5, 'inf', None)
+    >>> cell_value(164829706924067488), cell_value(2**53)
+    ('164829706924067488', 9007199254740992)
     """
     if value is None or value is pd.NA:
         return None
     if isinstance(value, (np.integer,)):
-        return int(value)
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+        return str(value)
     if isinstance(value, (float, np.floating)):
         value = float(value)
         if math.isnan(value):
