@@ -627,7 +627,7 @@ class HoldAndWinChain:
         unit = math.lcm(*(v.denominator for v in ladder), prize.denominator)
         steps = [tuple(sorted((j, Fraction(p)) for j, p in law.items()))
                  for law in self.value_step_laws]
-        key = (tuple(ladder), tuple(steps))
+        key = (tuple(ladder), unit, tuple(steps))  # (the powers' values are in 1/unit)
         if key not in _POWERS:
             if len(_POWERS) >= 16:
                 _POWERS.clear()
