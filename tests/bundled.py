@@ -29,6 +29,21 @@ ANALYSED = [p for p in ALL if p.stem not in BENCHMARK_ONLY]
 SIMULATION_SPINS = {"Jingle Spin": 20_000}
 
 
+#: how far (bets) a game's round distribution's mean may be from its exact RTP, by game name
+#: where that is more than float roundoff (1e-9 of the RTP): free spins with a state are laid on
+#: an FFT grid whose length the state chain caps by memory (slotmath.markov.free_spin_state,
+#: CHUNK_BYTES), so the biggest wins fold back and are rounded to a coarser unit (the JSON's
+#: aliased_mass_bound and win_rounding_bets). Measured when these games were bundled (issue
+#: 21: 1.16e-3, 7.8e-4, 7.1e-4); a limit of that grid, not of the RTP (exact), still to fix
+ROUND_MEAN_TOLERANCE = {"Book of Gold": 1.5e-3, "Big Catch": 1e-3, "Sticky Paws": 1e-3}
+
+
+def round_mean_tolerance(game) -> float:
+    """Bets the round distribution's mean of ``game`` may be off its exact RTP, beyond
+    roundoff (0 unless :data:`ROUND_MEAN_TOLERANCE` declares it)."""
+    return ROUND_MEAN_TOLERANCE.get(game.name, 0.0)
+
+
 def simulation_spins(game) -> int:
     """Paid rounds of ``game`` a generic suite's seeded simulation plays."""
     return SIMULATION_SPINS.get(game.name, 200_000)

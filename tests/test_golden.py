@@ -4,7 +4,11 @@ The golden files (``tests/golden/GAME_levelN.json``) are the ``slotmath analyze 
 output recorded before the feature redesign (issue 8) moved any code; they were written by
 the code of commit 1aa760c, which shares nothing with today's composition (Classic Fruits' and
 Tiny Lines' were recorded again by that same code when their free-spin reels changed, issue
-23: so their wild's own pays can land).
+23: so their wild's own pays can land). The four studio games of issue 21 (:data:`STUDIO`,
+designed by ``benchmarks/design_studio_games.py``) have no older recording: theirs were written
+by the code that designed them (``slotmath analyze --json`` less :data:`ADDED`), so for them
+this suite guards against change, and their independent checks are the seeded simulation
+(tests/test_analysis.py) and the brute-force references of their mechanics on small games.
 
 How each figure is held (issue 23: an error bound compared to its last digit failed on another
 machine, where the FFT's roundoff came out otherwise):
@@ -118,6 +122,14 @@ def _rtp_share(w_root, g_root, keys, want, got):
             + g_root["round_distribution"]["mean_error"] + others)
 
 
+def _one_in_within_noise(w_root, g_root, keys, want, got):
+    """A mode's top award's ``one_in = 1 / p``, ``p`` within the noise floors of both
+    documents: ``|1/p - 1/q| = |p - q| / (p q)``."""
+    noise = _bound("modes", "{1}", "round_max_win", "noise_floor")(w_root, g_root, keys,
+                                                                    want, got)
+    return noise * abs(want) * abs(got)
+
+
 def _reading(w_root, g_root, keys, want, got):
     return READING_ULPS * math.ulp(max(abs(want), abs(got)))
 
@@ -161,6 +173,7 @@ BOUNDS = (
     ".jackpots.wheel_spins_law_error", ".jackpots.pools.*.rtp_error", ".max_win_cap.error",
     ".max_win_cap.resolution", ".hold_and_win.rtp_error", ".hold_and_win.law_error",
     ".hit_frequency_error", ".variance_error", ".consecutive_rounds.covariances_error",
+    ".modes.*.rtp_error", ".modes.*.round_max_win.noise_floor",
 )
 
 #: numerical figures the document states no bound for (held to UNBOUNDED_RELATIVE)
@@ -171,7 +184,7 @@ UNBOUNDED = (
     ".jackpots.pools.*.mean_*", ".hold_and_win.boosters.*", ".hold_and_win.expected_respins",
     ".hold_and_win.expected_win", ".hold_and_win.fill_probability",
     ".modifiers.by_modifier.*", ".rtp_by_visible_state.*", ".rtp_from_reset.*",
-    ".advantage_play.*", ".consecutive_rounds.asymptotic_std",
+    ".advantage_play.*", ".consecutive_rounds.asymptotic_std", ".modes.*.std",
 )
 
 #: readings of exact figures
@@ -205,6 +218,11 @@ RULES = (
        # the SD of the whole return and the index on it read the jackpots' figures too: a
        # reading only where the RTP is exact (no stationary part)
        (".std_with_jackpots", _reading_if_exact("rtp")),
+       # a game mode's (Golden Link's bonus buy): its top award's odds are read off its own
+       # numerical round distribution, near its noise floor
+       (".modes.*.round_max_win.probability",
+        _bound("modes", "{1}", "round_max_win", "noise_floor")),
+       (".modes.*.round_max_win.one_in", _one_in_within_noise),
        (".volatility_index.*", _reading_if_exact("rtp"))]
     + [(p, _reading) for p in READINGS]
     + [(p, _unbounded) for p in UNBOUNDED]
@@ -465,3 +483,33 @@ def test_a_float_no_rule_holds_fails():
     want["new_numerical_figure"] = 0.5
     assert _differences(want, json.loads(json.dumps(want))) == [
         ".new_numerical_figure: no rule holds this float (0.5 vs 0.5): add one to RULES"]
+
+
+#: the studio games of issue 21, designed to their target by benchmarks/design_studio_games.py
+STUDIO = ("book_of_gold", "sticky_paws", "big_catch", "golden_link")
+
+
+def _header_fraction(header: str, label: str) -> Fraction:
+    found = re.search(re.escape(label) + r" =\s*([\d\s]+)/([\d\s]+)", header)
+    assert found, f"no {label} = p/q in the header"
+    return Fraction(*(int(re.sub(r"\s", "", g)) for g in found.groups()))
+
+
+@pytest.mark.parametrize("stem", STUDIO)
+def test_a_studio_game_states_its_exact_rtp_within_a_hundredth_of_a_percent(stem):
+    """The header's exact RTP is the recorded one, within 0.01 % of ``target_rtp``; a bonus
+    buy's (Link style) is within 0.5 % of the base game's (Stake's spread rule)."""
+    path = ROOT / "data" / "games" / f"{stem}.toml"
+    header = "\n".join(line[1:].strip() for line in path.read_text().splitlines()
+                       if line.startswith("#"))
+    golden = _golden(f"{stem}_level1")
+    rtp = _header_fraction(header, "RTP")
+    assert rtp == Fraction(golden["rtp"]["exact"])
+    target = Fraction(str(slotmath.load_game(path).target_rtp)) / 100
+    assert abs(rtp - target) <= Fraction(1, 10_000)
+    assert f"{100 * float(rtp):.4f}%" in header
+    for mode, doc in golden.get("modes", {}).items():
+        stated = _header_fraction(header, f"RTP({mode})")
+        assert stated == Fraction(doc["rtp"]["exact"])
+        assert abs(stated - rtp) <= Fraction(5, 1000)
+    assert set(STUDIO) <= {p.stem for p in GAMES}

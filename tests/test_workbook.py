@@ -357,9 +357,23 @@ def check_features(a, tables):
             check_numerical(figures["RTP removed"], cap.effect, cap.error)
 
 
+def check_modes(a, tables):
+    """Each game mode's row: its cost and its RTP per amount wagered, exact where it is, as
+    ``analysis.modes[NAME]`` gives them (the standard game's as the analysis' own)."""
+    rows = {r["mode"]: r for r in tables["Game modes"]}
+    assert set(rows) == {"(standard)", *a.modes}
+    for name, row in rows.items():
+        m = a if name == "(standard)" else a.modes[name]
+        assert close(row["rtp"], m.rtp), row
+        if m.exact:
+            assert row["rtp_exact"] == str(Fraction(m.rtp)), row
+    for mode in a.game.modes:
+        assert close(rows[mode.name]["cost_x_bet"], mode.cost)
+
+
 CHECKS = {"Summary": check_summary, "Pay table": check_pays, "Reel strips": check_reels,
           "Win sizes": check_win_sizes, "Confidence": check_confidence,
-          "Features": check_features}
+          "Features": check_features, "Modes": check_modes}
 
 
 def has_features(a) -> bool:
@@ -367,7 +381,8 @@ def has_features(a) -> bool:
 
 
 def check_all(a, sheets: dict[str, dict[str, list]]):
-    expected = [*CHECKS] if has_features(a) else [s for s in CHECKS if s != "Features"]
+    expected = [s for s in CHECKS if (s != "Features" or has_features(a))
+                and (s != "Modes" or a.game.modes)]
     assert list(sheets) == expected
     for name, tables in sheets.items():
         data = {t: rows for t, rows in tables.items() if t != "Notes"}

@@ -617,29 +617,62 @@ class HoldAndWinChain:
 
     def exact_distribution(self, held: int) -> dict[Fraction, Fraction]:
         """Exact law of the round's win in total bets (small grids: it convolves value laws
-        exactly, record by record)."""
-        ladder = self.spec.values
-        prize = self.spec.full_grid_prize
-        laws = [{ladder[j]: p for j, p in law.items()} for law in self.value_step_laws]
-        powers: dict[tuple[int, int], dict] = {}
+        exactly, record by record).
 
-        def power(s: int, k: int) -> dict:
+        The value laws are convolved in integers over their common denominator (a power
+        ``k`` of a law with denominator ``d`` has denominator ``d ** k``), and the powers are
+        kept for every start, so a Link-style game's starts inside free spins share them."""
+        ladder = [Fraction(v) for v in self.spec.values]
+        prize = Fraction(self.spec.full_grid_prize)
+        unit = math.lcm(*(v.denominator for v in ladder), prize.denominator)
+        steps = [tuple(sorted((j, Fraction(p)) for j, p in law.items()))
+                 for law in self.value_step_laws]
+        key = (tuple(ladder), unit, tuple(steps))  # (the powers' values are in 1/unit)
+        if key not in _POWERS:
+            if len(_POWERS) >= 16:
+                _POWERS.clear()
+            _POWERS[key] = {}
+        powers = _POWERS[key]
+        laws = []
+        for law in steps:  # integer weights over a common denominator, values in 1/unit
+            d = math.lcm(*(p.denominator for _, p in law))
+            laws.append(({int(ladder[j] * unit): int(p * d) for j, p in law}, d))
+
+        def power(s: int, k: int) -> tuple[dict, int]:
             if (s, k) not in powers:
                 if k == 0:
-                    powers[s, k] = {Fraction(0): Fraction(1)}
+                    powers[s, k] = ({0: 1}, 1)
                 else:
-                    powers[s, k] = _convolve(power(s, k - 1), laws[s])
+                    below, d = power(s, k - 1)
+                    powers[s, k] = (_convolve(below, laws[s][0]), d * laws[s][1])
             return powers[s, k]
 
-        out: dict[Fraction, Fraction] = {}
+        parts = []
         for (m, full, f, rec), p in self.records(held).items():
-            law = {Fraction(0): Fraction(1)}
+            law, denominator = {0: 1}, 1
             for s, k in _groups(rec, f):
-                law = _convolve(law, power(s, k))
+                part, d = power(s, k)
+                law, denominator = _convolve(law, part), denominator * d
+            parts.append((m, full, Fraction(p) / denominator, law))
+        # one common denominator: integer sums, one fraction per win at the end
+        common = math.lcm(*(scale.denominator for _, _, scale, _ in parts)) if parts else 1
+        top = int(prize * unit)
+        sums: dict = {}
+        for m, full, scale, law in parts:
+            factor = scale.numerator * (common // scale.denominator)
             for v, q in law.items():
-                w = m * (v + (prize if full else 0))
-                out[w] = out.get(w, Fraction(0)) + Fraction(p) * q
+                w = (m, v + (top if full else 0))
+                sums[w] = sums.get(w, 0) + factor * q
+        out: dict = {}
+        for (m, v), q in sums.items():
+            w = m * Fraction(v, unit)
+            out[w] = out.get(w, 0) + Fraction(q, common)
         return dict(sorted(out.items()))
+
+
+#: the integer powers of the value laws, by (ladder, value-step laws): shared by every chain of
+#: the same values (a game's analysis and its modes' build their own chains)
+_POWERS: dict = {}
 
 
 def _step_counts(recs, rec_id, f_arr, steps: int) -> np.ndarray:

@@ -120,9 +120,10 @@ def tables(a) -> list:
     tail = pd.DataFrame([{"round win at least (x bet)": x, "probability": h.at_least(x),
                           "error": h.law_error} for x in TAIL_AT],
                         columns=["round win at least (x bet)", "probability", "error"])
+    # (a game without boosters has no boosters table: an empty one would be an empty sheet)
     return [("Hold & win: rules", rules), ("Hold & win: figures", figures),
             ("Hold & win: start counts (per paid round)", starts),
-            ("Hold & win: boosters (per started round)", boosters),
+            *([("Hold & win: boosters (per started round)", boosters)] if len(boosters) else []),
             ("Hold & win: tail of a started round's win", tail)]
 
 

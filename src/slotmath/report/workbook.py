@@ -67,6 +67,22 @@ def cell_value(value):
     return str(value)
 
 
+def _sheet_value(value):
+    """What a workbook cell holds: :func:`cell_value`, and the text of an integer a
+    spreadsheet number (float64) cannot hold exactly (past 2**53: the hit count of a large
+    full cycle), so that no digit is lost.
+
+    Examples
+    --------
+    >>> _sheet_value(164829706924067488), _sheet_value(2**53), _sheet_value(0.5)
+    ('164829706924067488', 9007199254740992, 0.5)
+    """
+    value = cell_value(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+        return str(value)
+    return value
+
+
 def _write_sheet(ws, title: str, sheet: Sheet) -> None:
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
@@ -91,7 +107,7 @@ def _write_sheet(ws, title: str, sheet: Sheet) -> None:
         for i, c in enumerate(frame.columns, 1):
             widths[i] = max(widths.get(i, 0), len(str(c)))
         for row in frame.itertuples(index=False):
-            values = [cell_value(v) for v in row]
+            values = [_sheet_value(v) for v in row]
             ws.append(values)
             for i, v in enumerate(values, 1):
                 shown = len(v) if isinstance(v, str) else 12 if isinstance(v, float) else 8
