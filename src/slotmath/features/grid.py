@@ -40,6 +40,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
+import numpy as np
+
 from slotmath.evaluate.grid import GridModel
 from slotmath.exact.distribution import WinDistribution
 from slotmath.exact.spin_table import MarkedTable, SpinTable
@@ -284,11 +286,13 @@ class GridFigures:
     checks: tuple = ()  # (figure, exact, simulated Estimate)
     free_spins: dict = field(default_factory=dict)  # the free-spin figures
     round_law: RoundLaw | None = None
+    rtp_error: float = 0.0  # a numerical (not simulated) RTP's error bound
 
     @property
     def error(self) -> float:
-        """The RTP's error: 0 when exact; a simulated RTP's 95 % half-width."""
-        return self.rtp.half_width() if isinstance(self.rtp, Estimate) else 0.0
+        """The RTP's error: 0 when exact; a simulated RTP's 95 % half-width; a numerical
+        one's bound (the cap read off the round's FFT law: :func:`capped_rtp_error`)."""
+        return self.rtp.half_width() if isinstance(self.rtp, Estimate) else self.rtp_error
 
     @property
     def exact(self) -> bool:
@@ -343,7 +347,6 @@ class GridFigures:
         (a simulated round, or an engine that keeps no per-drop hits: then no entry is named
         dead). Scatter entries all count as shown: the spin laws keep the trigger's count,
         not each scatter's."""
-        import numpy as np
 
         g = self.game
         sets = ["base"] + (["free"] if g.free_spins is not None else [])
@@ -433,9 +436,12 @@ class GridGame:
         from slotmath.exact.grid_ways import ways_law
 
         g = self.game
-        if g.multipliers is not None:
+        # multiplier symbols only on other reels than the paid spin's: its first drop is plain
+        if g.multipliers is not None and any(g.multipliers.symbol in reel.symbols
+                                             for reel in g.reel_sets["base"].reels):
             return None
-        plain = replace(g, tumbles=None, free_spins=None, max_win=None, analysis=None)
+        plain = replace(g, tumbles=None, free_spins=None, max_win=None, analysis=None,
+                        multipliers=None)
         limit = (g.analysis or AnalysisSettings()).exact_limit
         from slotmath.exact import grid_ways
 
@@ -519,11 +525,16 @@ class GridGame:
                         if not features else rl.distribution())
         rtp = rl.mean
         round_exact = True
+        rtp_error = 0.0
         if g.max_win is not None:
             effect, exact = _cap_effect(distribution, g, self.level)
             comps["max_win_cap"] = -effect
             rtp = rtp - effect if exact else float(rtp) - float(effect)
             round_exact = exact
+            if not exact:
+                rtp_error = capped_rtp_error(distribution, rl.mean,
+                                             _cap_credits(g, self.level,
+                                                          distribution.credits_per_bet))
             distribution = _capped(distribution, g, self.level)
         variance = rl.variance
         if g.max_win is not None:
@@ -535,7 +546,7 @@ class GridGame:
             Fraction(table.hit_weight, table.cycle), variance, top,
             par.win_size_table(distribution, _edges()), _exact_window(g, base),
             round_exact, distribution=distribution, base_table=table, laws=laws,
-            free_spins=fs_figures, round_law=rl)
+            free_spins=fs_figures, round_law=rl, rtp_error=rtp_error)
 
     def _count_laws_exact(self) -> GridFigures:
         """Pay anywhere without tumbles or free spins, whose joint count state fits: the whole
@@ -668,6 +679,35 @@ def _cap_effect(distribution, game: Game, level: int):
     excess = sum((float(c) - top) * float(p) for c, p in zip(distribution.credits,
                                                              distribution.probs) if c > top)
     return excess / cpb, False
+
+
+def capped_rtp_error(d, exact_mean: Fraction, cap: int) -> float:
+    """A bound on the error of the capped RTP ``exact_mean - E[(R - cap)+]`` when the
+    excess is read off a numerical (FFT) round law ``d`` (``cap`` in its credits).
+
+    That figure equals ``E_d[min(R, cap)] + (exact_mean - E_d[R])``. The second term is known
+    (the law's own mean error). In the first, every unit of probability the FFT misplaced
+    (folded back from beyond its grid: ``aliased_mass_bound``; dropped as noise:
+    ``dropped_bound``; the total's shortfall from 1) moves ``min(R, cap)`` by at most
+    ``cap``, and every kept amount carries roundoff below the noise floor. The law may be
+    cut anywhere above the cap: what lies beyond it counts at most ``cap`` each.
+
+    Examples
+    --------
+    >>> from slotmath.exact.distribution import NumericWinDistribution
+    >>> d = NumericWinDistribution([0, 10, 40], [0.5, 0.25, 0.25 - 1e-9], 10, 1e-9)
+    >>> e = capped_rtp_error(d, Fraction(5, 4), 20)
+    >>> 7.9e-9 < e < 8.1e-9  # 1e-9 misplaced and 1e-9 short of 1, x the cap's 2 bets; + the
+    ...                      # law's mean, 4e-9 short of the exact 5/4
+    True
+    """
+    cpb = d.credits_per_bet
+    capped = np.minimum(d.credits, cap).astype(np.float64)
+    misplaced = d.aliased_mass_bound + d.dropped_bound + abs(1.0 - d.total_mass)
+    noise = d.noise_floor * float(capped.sum())
+    mean_gap = abs(float(exact_mean) - d.mean_bets)
+    roundoff = 8 * np.finfo(float).eps * (float(exact_mean) + float(capped @ d.probs) / cpb)
+    return float((misplaced * cap + noise) / cpb + mean_gap + roundoff + 1e-15)
 
 
 def _capped(distribution, game: Game, level: int):
