@@ -788,3 +788,55 @@ def report_error(a) -> float:
     from slotmath import report
 
     return report.analysis_dict(a)["rtp_error"]
+
+
+
+def _with_dead_entries(name: str, edits: list[tuple[str, str]]):
+    from pathlib import Path
+
+    text = Path(f"tests/data/grid/{name}.toml").read_text()
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return slotmath.loads_game(text, f"<{name} with dead entries>")
+
+
+@pytest.mark.parametrize("method", ["exact", "simulate"])
+def test_dead_pays_no_window_can_hold_are_named_exact_or_simulated(method):
+    """Pay anywhere: Y x4 and S x7 need more cells than the reels they land on give (Y: reel
+    1, 3 cells; S: reels 1 and 3, 6 cells; the loader refuses only counts above the whole
+    window's 9), Z is on no strip. A simulated analysis cannot see which entries never land,
+    but these no window can hold: it names exactly them; the exact one names them among
+    those no drop shows (the brute force's, tests/grid_reference.py)."""
+    from slotmath.model.grid import with_settings
+    from slotmath.report.dead_pays import dead_pays
+
+    g = _with_dead_entries("anywhere_tiny", [
+        ("S = { scatter = true, pays = { 3 = 5 } }",
+         "S = { scatter = true, pays = { 3 = 5, 7 = 50 } }"),
+        ("X = {}", "X = {}\nY = { pays = { 2 = 1, 4 = 50 } }\nZ = { pays = { 3 = 1 } }"),
+        ('base = [["A", "B", "X", "S"],', 'base = [["A", "B", "X", "S", "Y"],')])
+    structural = {("pay", "Y", 4), ("scatter", "S", 7), ("pay", "Z", 3)}
+    a = slotmath.analyze(with_settings(g, method=method, rounds=1 << 14))
+    assert _owner(a).plan.method == ("exact" if method == "exact" else "simulated")
+    dead = {(e["kind"], e["symbol"], e["count"]) for e in dead_pays(a)}
+    if method == "simulate":
+        assert dead == structural
+    else:
+        shown = {("pay",) + e for e in _anywhere_entries_shown(g)}
+        listed = {("pay", n, c) for n in ref._paying(g) for c in g.symbols[n].pays}
+        assert dead == (listed - shown) | structural
+
+
+def test_dead_ways_pays_of_a_simulated_megaways_game():
+    """Megaways: C lands on reel 3 only and no wild reaches reel 1, so C x2 (two reels from
+    the left) is dead; A's entries and the scatter's are not (a wild on reel 2 and the top
+    reel joins them)."""
+    from slotmath.model.grid import with_settings
+    from slotmath.report.dead_pays import dead_pays
+
+    g = _with_dead_entries("megaways_tiny", [
+        ("X = {}", "X = {}\nC = { pays = { 2 = 1 } }"),
+        ('["B", "A", "S", "X", "A", "B"]', '["B", "A", "S", "X", "A", "B", "C"]')])
+    a = slotmath.analyze(with_settings(g, method="simulate", rounds=1 << 14))
+    assert [(e["kind"], e["symbol"], e["count"]) for e in dead_pays(a)] == [("pay", "C", 2)]

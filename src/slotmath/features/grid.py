@@ -343,15 +343,17 @@ class GridFigures:
     def shown_pays(self) -> frozenset | None:
         """The pay-table entries some outcome of the round shows, as ``("pay", symbol,
         count)`` with ``count`` the listed entry paid (every drop, the paid and the free
-        reels), for :mod:`slotmath.report.dead_pays`; None when that is not known exactly
-        (a simulated round, or an engine that keeps no per-drop hits: then no entry is named
-        dead). Scatter entries all count as shown: the spin laws keep the trigger's count,
-        not each scatter's."""
+        reels), for :mod:`slotmath.report.dead_pays`. Where that is not known exactly (a
+        simulated round, or an engine that keeps no per-drop hits), the entries the game's
+        structure does not rule out (:func:`possible_entries`): a dead pay is then one no
+        window can hold. Scatter entries count as shown where their count fits: the spin
+        laws keep the trigger's count, not each scatter's."""
 
         g = self.game
+        possible = possible_entries(g)
         sets = ["base"] + (["free"] if g.free_spins is not None else [])
         if not all(k in self.laws for k in sets):
-            return None
+            return possible
         out = {("scatter", n, c) for n in g.scatters for c in g.symbols[n].pays}
         for key in sets:
             law = self.laws[key]
@@ -364,7 +366,7 @@ class GridFigures:
                     reached = [k for k in g.symbols[name].pays if k <= c]
                     if reached:
                         out.add(("pay", name, max(reached)))
-        return frozenset(out)
+        return frozenset(out) & possible
 
     def part(self, name: str):
         """The figures of a part feature (``tumbles``, ``multiplier_symbols``)."""
@@ -392,6 +394,75 @@ class PartFigures:
         if sim is None:
             return {}
         return {k: Estimate.proportion(v, sim.rounds) for k, v in sim.drops.items()}
+
+
+def possible_entries(game: Game) -> frozenset:
+    """The listed pay-table entries (``("pay" or "scatter", symbol, count)``) the game's
+    structure does not rule out: an entry is out when no window of any reel set the round
+    plays (the paid and the free reels, their top reel and random refills) can hold its
+    count, counting every cell where the symbol or a wild can land.
+
+    Pay anywhere, clusters and scatters count cells; ways count reels from the left (a ways
+    entry of ``count`` needs the symbol or a wild on each of the first ``count`` reels).
+    Sound, not complete: an entry it keeps may still never land (the exact engines find
+    those where they apply).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("tests/data/grid/anywhere_tiny.toml")
+    >>> sorted(e for e in possible_entries(g) if e[1] == "A")
+    [('pay', 'A', 3), ('pay', 'A', 5)]
+    """
+    grid = game.grid
+    sets = {"base"} | ({game.free_spins.reels} if game.free_spins is not None else set())
+    wilds = {n for n, s in game.symbols.items() if s.wild}
+    refill = game.tumbles.refill_weights if game.tumbles is not None else {}
+    top = grid.top_reel
+
+    def lands(reel_set: str, reel: int) -> set:
+        """The symbols that can show on 0-based ``reel`` (its strip and its random refill)."""
+        out = set(game.reel_sets[reel_set].reels[reel].symbols)
+        tables = refill.get(reel_set, ())
+        if reel < len(tables):
+            out |= {n for n, w in tables[reel].items() if w > 0}
+        return out
+
+    def top_lands(reel_set: str) -> set:
+        if top is None or reel_set not in top.strips:
+            return set()
+        out = set(top.strips[reel_set].symbols)
+        tables = refill.get(reel_set, ())
+        if len(tables) > grid.n_reels:
+            out |= {n for n, w in tables[grid.n_reels].items() if w > 0}
+        return out
+
+    def cells(name: str, reel_set: str) -> int:
+        hold = {name} | (wilds if not game.symbols[name].scatter else set())
+        n = sum(h for j, h in enumerate(grid.max_rows) if lands(reel_set, j) & hold)
+        return n + (top.width if top is not None and top_lands(reel_set) & hold else 0)
+
+    def reels_from_left(name: str, reel_set: str) -> int:
+        hold = {name} | wilds
+        n = 0
+        for j in range(grid.n_reels):
+            on_top = top is not None and top.covers(j) and top_lands(reel_set) & hold
+            if not (lands(reel_set, j) & hold or on_top):
+                break
+            n += 1
+        return n
+
+    out = set()
+    for name, sym in game.symbols.items():
+        kind = "scatter" if sym.scatter else "pay"
+        for count in sym.pays:
+            if sym.scatter or grid.pays != "ways":
+                reach = max(cells(name, rs) for rs in sets)
+            else:
+                reach = max(reels_from_left(name, rs) for rs in sets)
+            if count <= reach:
+                out.add((kind, name, count))
+    return frozenset(out)
 
 
 # -- the analysis ---------------------------------------------------------------------------
