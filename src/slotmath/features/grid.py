@@ -507,12 +507,9 @@ class GridGame:
         from slotmath.exact.grid_ways import ways_law
 
         g = self.game
-        # multiplier symbols only on other reels than the paid spin's: its first drop is plain
-        if g.multipliers is not None and any(g.multipliers.symbol in reel.symbols
-                                             for reel in g.reel_sets["base"].reels):
+        if g.multipliers is not None:
             return None
-        plain = replace(g, tumbles=None, free_spins=None, max_win=None, analysis=None,
-                        multipliers=None)
+        plain = replace(g, tumbles=None, free_spins=None, max_win=None, analysis=None)
         limit = (g.analysis or AnalysisSettings()).exact_limit
         from slotmath.exact import grid_ways
 
