@@ -1,7 +1,7 @@
 """Grid games: the worked examples' up-front estimates and simulated figures, the simulator's
 speed on 1 and 2 threads, and the exact Megaways programme against the full enumeration.
 
-Prints, for each game of ``docs/examples/`` (Megaways Bonanza, Sugar Tumble, Cluster Crush):
+Prints, for each bundled grid game of ``data/games/`` (Megaways Bonanza, Sugar Tumble, Cluster Crush):
 the estimate of every exact engine (steps, states), the method ``auto`` chooses and why, the
 seeded simulated RTP with its 95 % interval over ``--rounds`` rounds, and rounds per second
 on 1 and on 2 threads (whole rounds, free spins included, after a warm-up), with the load
@@ -27,7 +27,7 @@ from slotmath.exact.grid_ways import ways_law
 from slotmath.features.grid import plan
 from slotmath.simulate.grid import simulate_grid
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "games"
 GAMES = ("megaways_bonanza", "sugar_tumble", "cluster_crush")
 
 

@@ -1,5 +1,14 @@
 """The bundled games (data/games/*.toml) the generic per-game suites analyse.
 
+A game no exact engine reaches is simulated (its file's header says why; ``slotmath analyze``
+plays the rounds its ``[analysis]`` gives, a minute or more): ``SUITE_ROUNDS`` names it with the
+paid rounds the generic suites play instead, through ``Game.with_analysis`` (:func:`load`), so
+every figure they check is read with its own interval at those rounds. A suite that cannot
+apply to such a game (figures recorded as exact fractions, a full-cycle table split into parts)
+leaves it out by declaration in ``NOT_APPLICABLE``, with the reason and the test that covers
+it instead; ``test_bundled_grid_games_are_declared`` (tests/test_grid_games.py) checks every
+simulated game is named there and that each suite reads its games through :func:`games_for`.
+
 A game whose whole exact analysis takes minutes is measured by a benchmark, not re-analysed by
 every generic suite (analysis, report, workbook, compliance, golden, chunks, architecture):
 ``BENCHMARK_ONLY`` names it with its benchmark and its own quick test file, and
@@ -44,6 +53,46 @@ def round_mean_tolerance(game) -> float:
     return ROUND_MEAN_TOLERANCE.get(game.name, 0.0)
 
 
+#: simulated games -> the paid rounds (seed: the file's) the generic suites analyse them over
+SUITE_ROUNDS = {"cluster_crush": 1 << 16, "megaways_bonanza": 1 << 16,
+                "sugar_tumble": 1 << 17}
+
+#: suite -> {game: why the suite cannot apply, and what checks that instead}
+NOT_APPLICABLE = {
+    "golden": {name: "a golden file records exact fractions (and numerical figures with their "
+                     "error bounds) written by code older than the simulator; a simulated "
+                     "figure's record would be its own output: the seeded run is checked to "
+                     "repeat on any number of cores and its RTP against the brute force "
+                     "(tests/test_grid_games.py)" for name in SUITE_ROUNDS},
+    "chunks": {name: "no full-cycle spin table to split into first-reel parts: the simulation "
+                     "is split into seed blocks instead, the same on any number of cores "
+                     "(tests/test_grid_games.py::test_simulator_same_on_any_number_of_threads_"
+                     "and_differs_by_seed)" for name in SUITE_ROUNDS},
+    "compliance": {name: "its odds rules read each pay-table entry's exact rate over the full "
+                         "cycle (paid spin plus expected free spins); a simulated game counts "
+                         "only the entries its first drops happened to show, so an entry not "
+                         "seen would read 'never', a false finding: its simulated RTP and "
+                         "intervals are checked by the report and workbook suites"
+                   for name in SUITE_ROUNDS},
+}
+
+
+def games_for(suite: str) -> list[Path]:
+    """The analysed games the generic ``suite`` runs over (those ``NOT_APPLICABLE`` declares
+    out of it left out)."""
+    return [p for p in ANALYSED if p.stem not in NOT_APPLICABLE.get(suite, {})]
+
+
+def load(path):
+    """The bundled game at ``path`` as the generic suites analyse it: a simulated one over its
+    ``SUITE_ROUNDS`` (its file's ``[analysis]`` gives the full report's rounds)."""
+    import slotmath
+
+    game = slotmath.load_game(path)
+    rounds = SUITE_ROUNDS.get(Path(path).stem)
+    return game if rounds is None else game.with_analysis(rounds=rounds)
+
+
 def simulation_spins(game) -> int:
     """Paid rounds of ``game`` a generic suite's seeded simulation plays."""
     return SIMULATION_SPINS.get(game.name, 200_000)
@@ -53,7 +102,7 @@ def simulation_spins(game) -> int:
 def _analysed(path: str, level: int):
     import slotmath
 
-    return slotmath.analyze(slotmath.load_game(path), level)
+    return slotmath.analyze(load(path), level)
 
 
 def analysed(path, level: int = 1):

@@ -692,7 +692,7 @@ def test_dead_pays_of_a_grid_game_are_those_no_drop_shows(name):
     assert dead_pays(slotmath.analyze(simulated)) == []
 
 
-# -- the worked examples (docs/examples: simulated, too slow to join every bundled suite) ---
+# -- the worked examples (data/games: simulated; the generic suites play them over fewer rounds) --
 
 EXAMPLES = {"megaways_bonanza": "the drop multiplier carries over free spins",
             "sugar_tumble": "accumulates over free spins",
@@ -706,13 +706,43 @@ def test_worked_examples_plan_and_simulate(name):
     from slotmath.features.grid import plan
     from slotmath.simulate.grid import simulate_grid
 
-    game = slotmath.load_game(f"docs/examples/{name}.toml")
+    game = slotmath.load_game(f"data/games/{name}.toml")
     p = plan(game)
     assert p.method == "simulated"
     assert EXAMPLES[name] in p.why, p.why
     sim = simulate_grid(game, rounds=8192, block=4096, seed=1)
     assert sim.rounds == 8192
     assert 0 < float(sim.components["first"]) <= float(sim.rtp) + 4 * sim.rtp.std_error
+
+
+def test_bundled_grid_games_are_declared():
+    """Every bundled game whose analysis simulates is named in tests/bundled.py's
+    SUITE_ROUNDS (the rounds the generic suites play, fewer than its file's full report); each
+    suite that leaves one out says why and reads its games through ``games_for``: leaving a
+    game out of a suite is never silent."""
+    from pathlib import Path
+
+    import bundled
+
+    from slotmath.features.grid import plan
+
+    simulated = set()
+    for path in bundled.ALL:
+        game = slotmath.load_game(path)
+        if game.grid is not None and plan(game).method != "exact":
+            simulated.add(path.stem)
+            suite = bundled.load(path)
+            assert suite.analysis.rounds == bundled.SUITE_ROUNDS[path.stem]
+            assert game.analysis.rounds is not None and game.analysis.rounds > 100 * (
+                suite.analysis.rounds), f"{path.stem}: its file states the full report's rounds"
+    assert simulated == set(bundled.SUITE_ROUNDS) == set(EXAMPLES)
+    assert set(bundled.SUITE_ROUNDS) <= {p.stem for p in bundled.ANALYSED}
+    tests = Path(__file__).resolve().parent
+    for suite, games in bundled.NOT_APPLICABLE.items():
+        assert set(games) <= simulated, suite
+        assert all(len(why) > 60 for why in games.values()), suite
+        assert f'games_for("{suite}")' in (tests / f"test_{suite}.py").read_text(), suite
+        assert not set(games) & {p.stem for p in bundled.games_for(suite)}
 
 
 def test_report_of_a_simulated_grid_game():
@@ -732,3 +762,81 @@ def test_report_of_a_simulated_grid_game():
     assert "Grid: win sizes" in titles
     assert workbook_bytes(a, charts, sheets)[:2] == b"PK"
     assert "simulated" in html_text(a, charts, sheets)
+
+
+def test_capped_numerical_rtp_states_a_bound_that_holds_the_brute_force():
+    """Free spins and a max-win cap: the round's law is numerical (FFT), so is the capped
+    RTP; its error is a real bound (misplaced mass x the cap, the law's mean error,
+    roundoff), not 0, and it holds the brute force's exact capped RTP."""
+    import dataclasses
+
+    from slotmath.model.game import MaxWin
+
+    g = dataclasses.replace(_bombs(False), max_win=MaxWin(bet_multiple=Fraction(6)))
+    want = ref.mean(ref.round_law(g))
+    uncapped = ref.mean(ref.round_law(_bombs(False)))
+    assert want < uncapped  # the cap binds
+    a = slotmath.analyze(g)
+    assert _owner(a).plan.method == "exact" and not a.exact
+    assert isinstance(a.rtp, float)
+    assert 0 < a.rtp_error < 1e-6
+    assert abs(a.rtp - float(want)) <= a.rtp_error
+    assert report_error(a) == a.rtp_error
+
+
+def report_error(a) -> float:
+    from slotmath import report
+
+    return report.analysis_dict(a)["rtp_error"]
+
+
+
+def _with_dead_entries(name: str, edits: list[tuple[str, str]]):
+    from pathlib import Path
+
+    text = Path(f"tests/data/grid/{name}.toml").read_text()
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return slotmath.loads_game(text, f"<{name} with dead entries>")
+
+
+@pytest.mark.parametrize("method", ["exact", "simulate"])
+def test_dead_pays_no_window_can_hold_are_named_exact_or_simulated(method):
+    """Pay anywhere: Y x4 and S x7 need more cells than the reels they land on give (Y: reel
+    1, 3 cells; S: reels 1 and 3, 6 cells; the loader refuses only counts above the whole
+    window's 9), Z is on no strip. A simulated analysis cannot see which entries never land,
+    but these no window can hold: it names exactly them; the exact one names them among
+    those no drop shows (the brute force's, tests/grid_reference.py)."""
+    from slotmath.model.grid import with_settings
+    from slotmath.report.dead_pays import dead_pays
+
+    g = _with_dead_entries("anywhere_tiny", [
+        ("S = { scatter = true, pays = { 3 = 5 } }",
+         "S = { scatter = true, pays = { 3 = 5, 7 = 50 } }"),
+        ("X = {}", "X = {}\nY = { pays = { 2 = 1, 4 = 50 } }\nZ = { pays = { 3 = 1 } }"),
+        ('base = [["A", "B", "X", "S"],', 'base = [["A", "B", "X", "S", "Y"],')])
+    structural = {("pay", "Y", 4), ("scatter", "S", 7), ("pay", "Z", 3)}
+    a = slotmath.analyze(with_settings(g, method=method, rounds=1 << 14))
+    assert _owner(a).plan.method == ("exact" if method == "exact" else "simulated")
+    dead = {(e["kind"], e["symbol"], e["count"]) for e in dead_pays(a)}
+    if method == "simulate":
+        assert dead == structural
+    else:
+        shown = {("pay",) + e for e in _anywhere_entries_shown(g)}
+        listed = {("pay", n, c) for n in ref._paying(g) for c in g.symbols[n].pays}
+        assert dead == (listed - shown) | structural
+
+
+def test_dead_ways_pays_of_a_simulated_megaways_game():
+    """Megaways: C lands on reel 3 only and no wild reaches reel 1, so C x2 (two reels from
+    the left) is dead; A's entries and the scatter's are not (a wild on reel 2 and the top
+    reel joins them)."""
+    from slotmath.model.grid import with_settings
+    from slotmath.report.dead_pays import dead_pays
+
+    g = _with_dead_entries("megaways_tiny", [
+        ("X = {}", "X = {}\nC = { pays = { 2 = 1 } }"),
+        ('["B", "A", "S", "X", "A", "B"]', '["B", "A", "S", "X", "A", "B", "C"]')])
+    a = slotmath.analyze(with_settings(g, method="simulate", rounds=1 << 14))
+    assert [(e["kind"], e["symbol"], e["count"]) for e in dead_pays(a)] == [("pay", "C", 2)]

@@ -52,7 +52,9 @@ PEER_CYCLES = {
 def _check_consistent(game: Game) -> None:
     """What must hold for any loaded game, whatever file it came from."""
     assert game.n_reels == len(game.rows) >= 1
-    assert (game.paylines is None) == game.ways
+    # (a grid game paying anywhere or by clusters has neither lines nor ways)
+    assert (game.paylines is None) == (game.ways or (
+        game.grid is not None and game.grid.pays in ("anywhere", "cluster")))
     for line in game.paylines or ():
         assert len(line) == game.n_reels
         assert all(0 <= r < rows for r, rows in zip(line, game.rows))

@@ -160,19 +160,40 @@ def check_numerical(row, value, error):
     assert close(row["error"], error), row
 
 
+def check_simulated_summary(a, figures):
+    """A simulated game's headline rows: each is its simulated figure with the 95 %
+    half-width it states, read off the simulation's own interval."""
+    for name, value in [("hit frequency", a.hit_frequency),
+                        ("base-spin hit frequency", a.base_hit_frequency)]:
+        row = figures[name]
+        lo, hi = value.interval()
+        assert blank(row["exact"]) and close(row["value"], value), row
+        assert close(row["error"], (hi - lo) / 2) and row["method"].startswith("simulated: ")
+    assert close(figures["SD (x bet)"]["value"], math.sqrt(a.variance))
+    for level in (0.90, 0.95):
+        assert close(figures[f"volatility index {level:.0%}"]["value"], a.volatility_index(level))
+
+
 def check_summary(a, tables):
     figures = by_figure(tables["Headline figures"])
     if a.exact:
         check_exact(figures["RTP"], a.rtp)
     else:
         check_numerical(figures["RTP"], a.rtp, a.rtp_error)
-        assert "numerical" in figures["RTP"]["method"]
+        # numerical: a bound (float64 methods) or a simulated interval (tests/bundled.py)
+        assert "numerical" in figures["RTP"]["method"] or (
+            figures["RTP"]["method"].startswith("simulated: ")
+            and f"{a.game.analysis.rounds:,} rounds" in figures["RTP"]["method"])
     for name, value in a.components.items():
         row = figures[f"RTP: {name}"]
         if isinstance(value, (int, Fraction)):
             check_exact(row, value)
+        elif value == 0 and row["method"].startswith("simulated: "):  # no round played it
+            assert blank(row["exact"]) and number(row["error"]) == 0, row
         else:
             assert blank(row["exact"]) and close(row["value"], value) and number(row["error"]) > 0
+    if a.game.analysis is not None and a.game.analysis.rounds is not None:
+        return check_simulated_summary(a, figures)  # a simulated game (tests/bundled.py)
     check_exact(figures["hit frequency"], a.hit_frequency)
     check_exact(figures["hit frequency: 1 in"], 1 / a.hit_frequency)
     check_exact(figures["base-spin hit frequency"], a.base_hit_frequency)
@@ -380,14 +401,58 @@ def has_features(a) -> bool:
     return any(f.tables is not None and f.name != "pays" for f in a.declared)
 
 
+def check_simulated_pays(a, tables):
+    (title,) = [t for t in tables if t.startswith("Pay table")]
+    rows, window = tables[title], a.features["pays"]
+    assert [(r["symbol"], int(r["count"])) for r in rows] == [
+        (p.symbol, p.count) for p in window.pays]
+    for r, p in zip(rows, window.pays):
+        assert blank(r["rtp_exact"]) and close(r["rtp"], p.rtp)
+    # the kernel's per-entry counters against its first drop's total
+    assert sum(number(r["rtp"]) for r in rows) == pytest.approx(
+        float(a.components[window.kind]), rel=1e-9)
+
+
+def check_simulated_win_sizes(a, tables):
+    (rows,) = [v for k, v in tables.items() if k != "Notes"]
+    assert [r["band"] for r in rows] == [w.label for w in a.win_sizes]
+    for row, w in zip(rows, a.win_sizes):
+        assert close(row["probability"], w.probability) and close(row["rtp_share"], w.rtp_share)
+        assert blank(row["probability_exact"]) and blank(row["rtp_share_exact"])
+        lo, hi = w.probability.interval()
+        assert close(row["probability_lower_95"], lo) and close(row["probability_upper_95"], hi)
+    assert sum(number(r["probability"]) for r in rows) == pytest.approx(1, abs=1e-12)
+    # the bands' shares (counted per band) add up to the RTP (the round totals)
+    assert sum(number(r["rtp_share"]) for r in rows) == pytest.approx(float(a.rtp), rel=1e-9)
+
+
+def check_simulated_features(a, tables):
+    (title,) = [t for t in tables if t.endswith("simulated figures (95% intervals)")]
+    rows = by_figure(tables[title])
+    for name, value in [("rtp", a.rtp), ("hit_frequency", a.hit_frequency)]:
+        assert close(rows[name]["value"], value)
+        lo, hi = value.interval()
+        assert close(rows[name]["lower_95"], lo) and close(rows[name]["upper_95"], hi)
+    for row in rows.values():
+        assert int(row["rounds"]) == a.game.analysis.rounds
+        if not any(blank(row[k]) for k in ("lower_95", "value", "upper_95")):  # (a largest)
+            assert number(row["lower_95"]) <= number(row["value"]) <= number(row["upper_95"])
+
+
+#: a simulated game's sheets (tests/bundled.py): no full cycle, every figure an estimate
+SIMULATED_CHECKS = {**CHECKS, "Pay table": check_simulated_pays,
+                    "Win sizes": check_simulated_win_sizes, "Features": check_simulated_features}
+
+
 def check_all(a, sheets: dict[str, dict[str, list]]):
     expected = [s for s in CHECKS if (s != "Features" or has_features(a))
                 and (s != "Modes" or a.game.modes)]
     assert list(sheets) == expected
+    simulated = a.game.analysis is not None and a.game.analysis.rounds is not None
     for name, tables in sheets.items():
         data = {t: rows for t, rows in tables.items() if t != "Notes"}
         assert data and all(data.values()), f"{name}: an empty table"
-        CHECKS[name](a, tables)
+        (SIMULATED_CHECKS if simulated else CHECKS)[name](a, tables)
 
 
 def html_sheets(text: str, sheets_like: dict[str, dict[str, list]]):

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
+import numpy as np
+
 from slotmath.evaluate.grid import GridModel
 from slotmath.exact.distribution import WinDistribution
 from slotmath.exact.spin_table import MarkedTable, SpinTable
@@ -284,11 +286,13 @@ class GridFigures:
     checks: tuple = ()  # (figure, exact, simulated Estimate)
     free_spins: dict = field(default_factory=dict)  # the free-spin figures
     round_law: RoundLaw | None = None
+    rtp_error: float = 0.0  # a numerical (not simulated) RTP's error bound
 
     @property
     def error(self) -> float:
-        """The RTP's error: 0 when exact; a simulated RTP's 95 % half-width."""
-        return self.rtp.half_width() if isinstance(self.rtp, Estimate) else 0.0
+        """The RTP's error: 0 when exact; a simulated RTP's 95 % half-width; a numerical
+        one's bound (the cap read off the round's FFT law: :func:`capped_rtp_error`)."""
+        return self.rtp.half_width() if isinstance(self.rtp, Estimate) else self.rtp_error
 
     @property
     def exact(self) -> bool:
@@ -339,16 +343,17 @@ class GridFigures:
     def shown_pays(self) -> frozenset | None:
         """The pay-table entries some outcome of the round shows, as ``("pay", symbol,
         count)`` with ``count`` the listed entry paid (every drop, the paid and the free
-        reels), for :mod:`slotmath.report.dead_pays`; None when that is not known exactly
-        (a simulated round, or an engine that keeps no per-drop hits: then no entry is named
-        dead). Scatter entries all count as shown: the spin laws keep the trigger's count,
-        not each scatter's."""
-        import numpy as np
+        reels), for :mod:`slotmath.report.dead_pays`. Where that is not known exactly (a
+        simulated round, or an engine that keeps no per-drop hits), the entries the game's
+        structure does not rule out (:func:`possible_entries`): a dead pay is then one no
+        window can hold. Scatter entries count as shown where their count fits: the spin
+        laws keep the trigger's count, not each scatter's."""
 
         g = self.game
+        possible = possible_entries(g)
         sets = ["base"] + (["free"] if g.free_spins is not None else [])
         if not all(k in self.laws for k in sets):
-            return None
+            return possible
         out = {("scatter", n, c) for n in g.scatters for c in g.symbols[n].pays}
         for key in sets:
             law = self.laws[key]
@@ -361,7 +366,7 @@ class GridFigures:
                     reached = [k for k in g.symbols[name].pays if k <= c]
                     if reached:
                         out.add(("pay", name, max(reached)))
-        return frozenset(out)
+        return frozenset(out) & possible
 
     def part(self, name: str):
         """The figures of a part feature (``tumbles``, ``multiplier_symbols``)."""
@@ -389,6 +394,75 @@ class PartFigures:
         if sim is None:
             return {}
         return {k: Estimate.proportion(v, sim.rounds) for k, v in sim.drops.items()}
+
+
+def possible_entries(game: Game) -> frozenset:
+    """The listed pay-table entries (``("pay" or "scatter", symbol, count)``) the game's
+    structure does not rule out: an entry is out when no window of any reel set the round
+    plays (the paid and the free reels, their top reel and random refills) can hold its
+    count, counting every cell where the symbol or a wild can land.
+
+    Pay anywhere, clusters and scatters count cells; ways count reels from the left (a ways
+    entry of ``count`` needs the symbol or a wild on each of the first ``count`` reels).
+    Sound, not complete: an entry it keeps may still never land (the exact engines find
+    those where they apply).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("tests/data/grid/anywhere_tiny.toml")
+    >>> sorted(e for e in possible_entries(g) if e[1] == "A")
+    [('pay', 'A', 3), ('pay', 'A', 5)]
+    """
+    grid = game.grid
+    sets = {"base"} | ({game.free_spins.reels} if game.free_spins is not None else set())
+    wilds = {n for n, s in game.symbols.items() if s.wild}
+    refill = game.tumbles.refill_weights if game.tumbles is not None else {}
+    top = grid.top_reel
+
+    def lands(reel_set: str, reel: int) -> set:
+        """The symbols that can show on 0-based ``reel`` (its strip and its random refill)."""
+        out = set(game.reel_sets[reel_set].reels[reel].symbols)
+        tables = refill.get(reel_set, ())
+        if reel < len(tables):
+            out |= {n for n, w in tables[reel].items() if w > 0}
+        return out
+
+    def top_lands(reel_set: str) -> set:
+        if top is None or reel_set not in top.strips:
+            return set()
+        out = set(top.strips[reel_set].symbols)
+        tables = refill.get(reel_set, ())
+        if len(tables) > grid.n_reels:
+            out |= {n for n, w in tables[grid.n_reels].items() if w > 0}
+        return out
+
+    def cells(name: str, reel_set: str) -> int:
+        hold = {name} | (wilds if not game.symbols[name].scatter else set())
+        n = sum(h for j, h in enumerate(grid.max_rows) if lands(reel_set, j) & hold)
+        return n + (top.width if top is not None and top_lands(reel_set) & hold else 0)
+
+    def reels_from_left(name: str, reel_set: str) -> int:
+        hold = {name} | wilds
+        n = 0
+        for j in range(grid.n_reels):
+            on_top = top is not None and top.covers(j) and top_lands(reel_set) & hold
+            if not (lands(reel_set, j) & hold or on_top):
+                break
+            n += 1
+        return n
+
+    out = set()
+    for name, sym in game.symbols.items():
+        kind = "scatter" if sym.scatter else "pay"
+        for count in sym.pays:
+            if sym.scatter or grid.pays != "ways":
+                reach = max(cells(name, rs) for rs in sets)
+            else:
+                reach = max(reels_from_left(name, rs) for rs in sets)
+            if count <= reach:
+                out.add((kind, name, count))
+    return frozenset(out)
 
 
 # -- the analysis ---------------------------------------------------------------------------
@@ -519,11 +593,16 @@ class GridGame:
                         if not features else rl.distribution())
         rtp = rl.mean
         round_exact = True
+        rtp_error = 0.0
         if g.max_win is not None:
             effect, exact = _cap_effect(distribution, g, self.level)
             comps["max_win_cap"] = -effect
             rtp = rtp - effect if exact else float(rtp) - float(effect)
             round_exact = exact
+            if not exact:
+                rtp_error = capped_rtp_error(distribution, rl.mean,
+                                             _cap_credits(g, self.level,
+                                                          distribution.credits_per_bet))
             distribution = _capped(distribution, g, self.level)
         variance = rl.variance
         if g.max_win is not None:
@@ -535,7 +614,7 @@ class GridGame:
             Fraction(table.hit_weight, table.cycle), variance, top,
             par.win_size_table(distribution, _edges()), _exact_window(g, base),
             round_exact, distribution=distribution, base_table=table, laws=laws,
-            free_spins=fs_figures, round_law=rl)
+            free_spins=fs_figures, round_law=rl, rtp_error=rtp_error)
 
     def _count_laws_exact(self) -> GridFigures:
         """Pay anywhere without tumbles or free spins, whose joint count state fits: the whole
@@ -668,6 +747,35 @@ def _cap_effect(distribution, game: Game, level: int):
     excess = sum((float(c) - top) * float(p) for c, p in zip(distribution.credits,
                                                              distribution.probs) if c > top)
     return excess / cpb, False
+
+
+def capped_rtp_error(d, exact_mean: Fraction, cap: int) -> float:
+    """A bound on the error of the capped RTP ``exact_mean - E[(R - cap)+]`` when the
+    excess is read off a numerical (FFT) round law ``d`` (``cap`` in its credits).
+
+    That figure equals ``E_d[min(R, cap)] + (exact_mean - E_d[R])``. The second term is known
+    (the law's own mean error). In the first, every unit of probability the FFT misplaced
+    (folded back from beyond its grid: ``aliased_mass_bound``; dropped as noise:
+    ``dropped_bound``; the total's shortfall from 1) moves ``min(R, cap)`` by at most
+    ``cap``, and every kept amount carries roundoff below the noise floor. The law may be
+    cut anywhere above the cap: what lies beyond it counts at most ``cap`` each.
+
+    Examples
+    --------
+    >>> from slotmath.exact.distribution import NumericWinDistribution
+    >>> d = NumericWinDistribution([0, 10, 40], [0.5, 0.25, 0.25 - 1e-9], 10, 1e-9)
+    >>> e = capped_rtp_error(d, Fraction(5, 4), 20)
+    >>> 7.9e-9 < e < 8.1e-9  # 1e-9 misplaced and 1e-9 short of 1, x the cap's 2 bets; + the
+    ...                      # law's mean, 4e-9 short of the exact 5/4
+    True
+    """
+    cpb = d.credits_per_bet
+    capped = np.minimum(d.credits, cap).astype(np.float64)
+    misplaced = d.aliased_mass_bound + d.dropped_bound + abs(1.0 - d.total_mass)
+    noise = d.noise_floor * float(capped.sum())
+    mean_gap = abs(float(exact_mean) - d.mean_bets)
+    roundoff = 8 * np.finfo(float).eps * (float(exact_mean) + float(capped @ d.probs) / cpb)
+    return float((misplaced * cap + noise) / cpb + mean_gap + roundoff + 1e-15)
 
 
 def _capped(distribution, game: Game, level: int):

@@ -122,7 +122,6 @@ def json_section(a) -> dict:
     """The whole ``slotmath analyze --json`` document of a grid game (the owner plays the
     round): the head and round figures in the one figure shape, the method, every simulated
     figure's interval, and each part's section."""
-    from slotmath.report.json_report import distribution_notes
     from slotmath.report.pays import pay_records, scatter_records
     from slotmath.report.tables import confidence_frame
 
@@ -163,7 +162,7 @@ def json_section(a) -> dict:
             {"spins": int(r.spins), "95": [r.lower_95, r.upper_95], "90": [r.lower_90, r.upper_90]}
             for r in intervals.itertuples()],
         "confidence_intervals_method": intervals.attrs["method"],
-        "round_distribution": (distribution_notes(a) if f.distribution is not None else
+        "round_distribution": (_distribution_notes(f) if f.distribution is not None else
                                {"method": "not computed: the round's law is simulated (the "
                                           "win sizes are simulated bands)", "exact": False}),
         "win_sizes": [{"band": r.label, "probability": figure(r.probability),
@@ -183,6 +182,22 @@ def json_section(a) -> dict:
                       "inside": _inside(exact, sim)} for name, exact, sim in f.checks]
     doc["simulated"] = {path: _interval(v) for path, v in _estimates(a)}
     return doc
+
+
+def _distribution_notes(f) -> dict:
+    """How the owner's round law was computed and its bounds (the generic notes read the
+    composition's round, which a grid owner plays itself)."""
+    from slotmath.exact.distribution import WinDistribution
+
+    d = f.distribution
+    if isinstance(d, WinDistribution):
+        return {"method": "exact full-cycle enumeration", "exact": True}
+    capped = " and capped" if f.game.max_win is not None else ""
+    return {"method": f"FFT over the free-spins chain, convolved with the exact paid "
+                      f"spin{capped}",
+            "exact": False, "aliased_mass_bound": d.aliased_mass_bound,
+            "dropped_mass": d.dropped_mass, "noise_floor": d.noise_floor,
+            "mean_error": abs(d.mean_bets - float(f.rtp))}  # against its own RTP
 
 
 def _estimates(a):
