@@ -110,7 +110,7 @@ def test_two_features_on_one_mark_equal_brute_force(weights, free_weights):
 
 
 HOOKS = ("json", "tables", "summary", "errors", "charts", "panel", "simulator",
-         "round_simulator", "simulation", "simulation_text", "checks", "disclosure")
+         "round_simulator", "simulation", "simulation_text", "checks", "rates", "disclosure")
 
 
 def test_every_declared_hook_exists_and_every_kind_is_used():

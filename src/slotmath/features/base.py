@@ -16,7 +16,9 @@ a mechanic. A declaration says:
   it (its JSON section, its PAR tables, its rows of the summary, the error bounds of the RTP
   components it makes numerical, its report charts, its workbench panel, its Monte Carlo
   counterpart, its compliance entries, its player of real rounds for the books of a Stake
-  Engine export, :mod:`slotmath.publish.books`), named
+  Engine export, :mod:`slotmath.publish.books`; ``rates``: an owner's rate per game of each
+  advertised pay-table entry, for the compliance odds rules, where the lines and ways direct
+  method does not read its pays), named
   ``"module:function"`` so that this layer imports none of them.
 
 The kinds, and what ``build`` returns (:mod:`slotmath.features.composition` composes them):
@@ -181,6 +183,7 @@ class Feature:
     simulation_text: str | None = None
     plays: tuple[str, ...] = ()
     checks: str | None = None
+    rates: str | None = None
     disclosure: str | None = None
     errors: str | None = None
     awards: Callable[[Game, str, int], int] | None = None

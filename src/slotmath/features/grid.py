@@ -949,6 +949,7 @@ def owner_feature(name: str, pays: str, title: str):
         charts="slotmath.plot.grid:charts",
         panel="slotmath.widgets.grid_panel:feature_panel",
         checks="slotmath.report.grid:entries",
+        rates="slotmath.report.grid:rates",
         simulator="slotmath.simulate.grid:simulate_grid",
         round_simulator="slotmath.simulate.grid:simulate_rounds",
         plays=("pays", name, "tumbles", "multiplier_symbols", "free_spins", "max_win_cap"),

@@ -257,10 +257,24 @@ def _worst(rule: Rule, limits, per_level: dict[int, dict[str, tuple]], plays_lim
     return rows
 
 
+def _owner_rates(a) -> dict[str, tuple] | None:
+    """An owner feature's own rates of the pay-table entries (its ``rates`` hook: (rate,
+    error, note) each), where the lines and ways direct method does not read its pays."""
+    owner = a.composition.owner
+    rates = hook(owner, "rates") if owner is not None else None
+    return rates(a) if rates is not None else None
+
+
 def _gli_pays(levels: _Levels, limits, rule: Rule) -> list[Finding]:
-    per_level = {level: {s: (r, 0.0) for s, r in _game_rates(a).items()}
-                 for level, a in levels.items()}
-    return _worst(rule, limits, per_level, f"1 in {limits[rule.limit]:,.0f} games")
+    per_level, notes = {}, {}
+    for level, a in levels.items():
+        owned = _owner_rates(a)
+        if owned is None:
+            per_level[level] = {s: (r, 0.0) for s, r in _game_rates(a).items()}
+        else:
+            per_level[level] = {s: (r, e) for s, (r, e, _) in owned.items()}
+            notes |= {s: note for s, (_, _, note) in owned.items() if note}
+    return _worst(rule, limits, per_level, f"1 in {limits[rule.limit]:,.0f} games", notes)
 
 
 def _gli_top_award(levels: _Levels, limits, rule: Rule) -> list[Finding]:
@@ -269,11 +283,15 @@ def _gli_top_award(levels: _Levels, limits, rule: Rule) -> list[Finding]:
     for level, a in levels.items():
         top = a.top_award
         p = top.probability
+        note, passed = ("" if p else "the paid spin never wins"), _meets(p, 0.0, plays)
+        if hasattr(p, "interval"):  # simulated: the largest win seen, not the game's top award
+            note = (f"simulated: the largest win seen in {p.rounds:,} rounds; the game's top "
+                    "award may be larger and rarer, so its odds are not shown")
+            passed = False
         rows.append(Finding(rule.rule_set, rule.id, rule.source,
                             f"top award {float(top.multiple):,g} x bet", str(level),
-                            _one_in_text(p), f"1 in {plays:,.0f} games", _meets(p, 0.0, plays),
-                            value=float(p), probability=_exact_text(p),
-                            note="" if p else "the paid spin never wins"))
+                            _one_in_text(p), f"1 in {plays:,.0f} games", passed,
+                            value=float(p), probability=_exact_text(p), note=note))
     return rows
 
 
@@ -332,15 +350,22 @@ def _ways_or_lines(game) -> int:
 def _anz_patterns(levels: _Levels, limits, rule: Rule) -> list[Finding]:
     """Base-game patterns only (1.22.16a); one that only free spins can show is listed as not
     offered in the base game and does not fail this rule (GLI-11's row checks it)."""
-    per_level, free_only = {}, {}
+    per_level, free_only, notes = {}, {}, {}
     for level, a in levels.items():
+        owned = _owner_rates(a)
+        if owned is not None:  # the owner's rates are the paid spin's (base game) already
+            per_level[level] = {s: (r, e) for s, (r, e, _) in owned.items()}
+            notes |= {s: note for s, (_, _, note) in owned.items() if note}
+            continue
         base, anywhere = _pattern_rates(a), _game_rates(a)
         per_level[level] = {s: (r, 0.0) for s, r in base.items() if r or not anywhere[s]}
         free_only |= {s: level for s, r in base.items() if not r and anywhere[s]}
     lines = _ways_or_lines(levels.game)
     unit = ("line" if lines == 1 else "lines") if levels.game.paylines is not None else "ways"
     limit = f"1 in {limits[rule.limit]:,.0f} plays (per line x {lines} {unit})"
-    rows = _worst(rule, limits, per_level, limit)
+    if notes:  # an owner's rates are per paid round, not per line or way
+        limit = f"1 in {limits[rule.limit]:,.0f} plays"
+    rows = _worst(rule, limits, per_level, limit, notes)
     for subject in free_only:
         if not any(r.subject == subject for r in rows):
             rows.append(Finding(rule.rule_set, rule.id, rule.source, subject,

@@ -20,9 +20,18 @@ from slotmath.report.figures import figure, figure_row, figure_table, is_exact, 
 from slotmath.stats.estimate import Estimate, is_estimate, reciprocal, scaled
 from slotmath.stats.par import normal_quantile
 
-__all__ = ["entries", "errors", "json_section", "multiplier_symbols_summary",
-           "multiplier_symbols_tables", "summary", "tables", "tumbles_summary",
-           "tumbles_tables"]
+__all__ = [
+    "entries",
+    "errors",
+    "json_section",
+    "multiplier_symbols_summary",
+    "multiplier_symbols_tables",
+    "rates",
+    "summary",
+    "tables",
+    "tumbles_summary",
+    "tumbles_tables",
+]
 
 
 def _owner(a):
@@ -385,6 +394,87 @@ def entries(a) -> dict[str, tuple]:
     error = p.half_width() if is_estimate(p) else 0.0
     note = "simulated" if is_estimate(p) else ""
     return {"free spins trigger": (p, error, note)}
+
+
+def _advertised(game, level: int) -> list[tuple[str, str, int, list[int]]]:
+    """(subject, symbol, count, the symbol's listed counts) of every pay-table entry that pays
+    at ``level``, named as the compliance rules name them."""
+    out = []
+    for name, sym in game.symbols.items():
+        listed = sorted(set(sym.pays) | {c for col in sym.level_pays.values() for c in col})
+        for c in listed:
+            if sym.pay_at(c, level) > 0:
+                kind = "scatter" if sym.scatter else "pay"
+                out.append((f"{kind} {name} x{c}", name, c, listed))
+    return out
+
+
+def _in_entry(k: int, c: int, listed: list[int]) -> bool:
+    """Whether a count ``k`` is paid as the listed entry ``c`` (the highest listed reached)."""
+    higher = [x for x in listed if x > c]
+    return k >= c and (not higher or k < higher[0])
+
+
+def rates(a) -> dict[str, tuple]:
+    """Each advertised pay-table entry -> (rate per paid game, error, note) for the
+    compliance odds rules: how often the paid spin pays it.
+
+    Exact engines count the hits of the paid spin's first drop over the full cycle: a lower
+    bound of the rate per game (later drops and free spins can only add), said in the note. A
+    simulation counts the paid spin's drops that paid the entry (first and later) and the
+    scatters' final counts over its rounds: a rate with the 95 % half-width of a Poisson
+    count as its error; an entry no simulated round paid has rate 0 and says in how many
+    rounds it was not seen (its odds cannot be shown by that simulation).
+    """
+    _, f = _owner(a)
+    entries = _advertised(a.game, a.level)
+    sim = f.simulation if not f.window.pays or f.window.pays[0].hits is None else None
+    out: dict[str, tuple] = {}
+    if sim is None:  # exact first-drop hits and final-window scatter weights
+        w = f.window
+        hits = {(r.symbol, r.count): r.hits for r in w.pays}
+        by_count = {(r.symbol, r.count): r.weight for r in w.scatters}
+        counted = {r.symbol for r in w.scatters}
+        for subject, name, c, listed in entries:
+            if subject.startswith("scatter") and name not in counted:
+                out[subject] = (Fraction(0), 0.0, ("its count is not tallied by the exact "
+                                                  "engine (only the trigger scatter's is)"))
+                continue
+            rows = by_count if subject.startswith("scatter") else hits  # by count shown
+            weight = sum(v for (n, k), v in rows.items() if n == name and _in_entry(k, c, listed))
+            note = ("" if subject.startswith("scatter") else
+                    "exact: the paid spin's first drop (later drops and free spins add to it)")
+            out[subject] = (Fraction(weight, w.cycle), 0.0, note)
+        return out
+    n = sim.rounds
+    paid: dict[tuple[str, int], int] = {}
+    for first in (True, False):
+        for name, c, hits, _ in sim.pay_rows(first=first):
+            paid[name, c] = paid.get((name, c), 0) + hits
+    # the simulator tallies the final count of one scatter: the trigger, else the only one
+    scatters = [name for name, sym in a.game.symbols.items() if sym.scatter]
+    trigger = (a.game.free_spins.trigger if a.game.free_spins is not None
+               else scatters[0] if len(scatters) == 1 else None)
+    for subject, name, c, listed in entries:
+        if subject.startswith("scatter"):
+            if name != trigger:
+                out[subject] = (0.0, 0.0, ("simulated: only the trigger scatter's count is "
+                                          "tallied"))
+                continue
+            count = sum(v for k, v in sim.trigger_counts.items() if _in_entry(k, c, listed))
+        else:  # rows by the count shown: the entry is the highest listed count reached
+            count = sum(v for (m, k), v in paid.items() if m == name and _in_entry(k, c, listed))
+        if count == 0:
+            out[subject] = (0.0, 0.0, (f"simulated: not seen in {n:,} paid rounds (below 1 in "
+                                      f"{n / 3:,.0f} at 95 %); a simulation that short cannot "
+                                      "show its odds"))
+        else:
+            error = 1.959964 * math.sqrt(count) / n
+            low = ("" if count / n > error else
+                   "; too few to show its odds: the interval reaches 0")
+            out[subject] = (count / n, error, (f"simulated: {count:,} in {n:,} paid rounds "
+                                              f"(rate +- {error:.3g} at 95 %){low}"))
+    return out
 
 
 # -- the parts -------------------------------------------------------------------------------
