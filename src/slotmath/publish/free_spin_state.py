@@ -1,0 +1,339 @@
+"""Free spins with a state played for the books (:mod:`slotmath.features.free_spin_state`):
+the free spins a round needs to pay a given amount, each an enumerated stop combination of the
+free reels, played by the game's rules with the feature's state.
+
+Expanding symbol (:class:`ExpandingPlayer`)
+-------------------------------------------
+The state is the symbol drawn when the feature starts; it never changes. For each symbol
+``X`` that can be drawn, the free spins are found by key *(trigger count, credits)*, the
+credits being the window's pays plus the expansion (``lines x pay(X, reels showing X)``),
+times the free-spin multiplier: seeded random draws first, then, for the keys still missing,
+the full cycle visited in order (:class:`ExpandingIndex`, the compiled spin kernel and a
+count of the reels showing each symbol). Every key found must be one of the exact engine's
+moves (:class:`slotmath.exact.free_spin_moves.ExpandingMoves`), and every spin of a book is
+paid again by the plain evaluator with the expansion added (the two must agree).
+
+Which totals ``s`` a feature of ``n`` spins drawing ``X`` can pay is a table over (spins
+awarded so far ``a``, spins left ``r``, credits still to pay ``s``), as
+:mod:`slotmath.publish.free_spins` does without ``a``: here a retrigger is cut to the cap
+(``max_spins - a``), which needs ``a``, so retriggering spins are used under a cap too. A spin
+that pays nothing and awards nothing lowers ``r``; one that pays nothing and awards spins raises
+``a``: the table is filled by increasing ``s``, decreasing ``a``, increasing ``r``. Each entry
+keeps the first spin of the shortest way to complete it (among equally short ones, the most
+frequent spin).
+
+A start with random awards (``random_awards``) draws its spins from the law the trigger count
+starts; the books play, for a total, the first count of spins (most likely first) and symbol
+(most likely first) that can pay it. The draws are written as events (``freeSpinsDrawn``,
+``expandingSymbol``) with their probabilities.
+
+Not yet played here (refused by :func:`refusal`): sticky wilds, the collector, and a growing
+multiplier.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from numba import njit
+
+from slotmath.evaluate.window import window_at
+from slotmath.publish.spins import SpinIndex, amount_fields, board, window_events
+
+__all__ = ["ExpandingIndex", "ExpandingPlayer", "book", "refusal"]
+
+#: the free-spin states the books play
+PLAYED = ("expanding_symbol",)
+
+
+def refusal(game) -> str | None:
+    """Why the books cannot play ``game``'s free spins with a state (None: they can).
+
+    >>> import slotmath
+    >>> refusal(slotmath.load_game("data/games/book_of_gold.toml")) is None
+    True
+    >>> refusal(slotmath.load_game("data/games/big_catch.toml"))
+    'Big Catch: no player of real rounds for the books yet for free spins with a collector'
+    """
+    fs = game.free_spins
+    if fs is None or (fs.state is None and fs.award_laws is None and fs.growth is None):
+        return None
+    if fs.growth is not None:
+        return (f"{game.name}: no player of real rounds for the books yet for free spins with "
+                "a growing multiplier")
+    if fs.state is None:
+        return (f"{game.name}: no player of real rounds for the books yet for free spins with "
+                "random awards and no state")
+    if fs.state.kind not in PLAYED:
+        what = fs.state.kind.replace("_", " ")
+        what = {"collector": "a collector"}.get(what, what)
+        return f"{game.name}: no player of real rounds for the books yet for free spins with {what}"
+    return None
+
+
+@njit(cache=True)
+def _reach(values, awards, levels, cap, most_credits):
+    """``spins[i, r, s]``: the fewest spins that pay ``s`` credits with ``r`` spins left and
+    ``levels[i]`` spins awarded so far (-1: none do); ``choice[i, r, s]``: the first spin of
+    such a sequence (index into values / awards; the first listed among equally short ones).
+    A spin's award is cut to ``cap - a`` (``cap`` < 0: no cap; an ``a`` not in ``levels`` is
+    not reachable)."""
+    none = np.iinfo(np.int32).max
+    n_levels = levels.shape[0]
+    most_left = levels[n_levels - 1]
+    spins = np.full((n_levels, most_left + 1, most_credits + 1), -1, np.int32)
+    choice = np.full((n_levels, most_left + 1, most_credits + 1), -1, np.int32)
+    for i in range(n_levels):
+        spins[i, 0, 0] = 0
+    n = values.shape[0]
+    after = np.full((n_levels, n), -1, np.int64)  # level index after spin k from level i
+    gain = np.zeros((n_levels, n), np.int64)
+    for i in range(n_levels):
+        for k in range(n):
+            u = awards[k]
+            if cap >= 0:
+                u = min(u, cap - levels[i])
+            gain[i, k] = u
+            for j in range(n_levels):
+                if levels[j] == levels[i] + u:
+                    after[i, k] = j
+    for s in range(most_credits + 1):
+        for i in range(n_levels - 1, -1, -1):
+            for r in range(1, levels[i] + 1):
+                best = none
+                for k in range(n):
+                    v = values[k]
+                    if v > s or after[i, k] < 0:
+                        continue
+                    j = after[i, k]
+                    rest = spins[j, r - 1 + gain[i, k], s - v]
+                    if rest >= 0 and rest + 1 < best:
+                        best = rest + 1
+                        choice[i, r, s] = k
+                if best != none:
+                    spins[i, r, s] = best
+    return spins, choice
+
+
+def _levels(starts, awards, cap) -> list[int]:
+    """The spins awarded so far that a feature can reach: from each start, adding the capped
+    retrigger awards (without a cap, at most three retriggers past the largest start)."""
+    bound = cap if cap is not None else max(starts) + 3 * max(awards, default=0)
+    seen, todo = set(), list(starts)
+    while todo:
+        a = todo.pop()
+        if a in seen or a > bound:
+            continue
+        seen.add(a)
+        for u in awards:
+            u = min(u, cap - a) if cap is not None else u
+            if u > 0:
+                todo.append(a + u)
+    return sorted(seen)
+
+
+class ExpandingIndex(SpinIndex):
+    """Stop combinations of the free reels by key ``(symbol, trigger count, credits)``: the
+    credits a free spin pays when ``symbol`` is the expanding symbol (window pays plus the
+    expansion, times ``multiplier``)."""
+
+    def __init__(self, game, level, reel_set, counted, cap, symbols, multiplier, progress=None):
+        super().__init__(game, level, reel_set, counted, cap, progress)
+        self.symbols = tuple(symbols)
+        self.multiplier = multiplier
+        lines = game.n_lines
+        self._extra = {x: np.array([lines * self.model.key_credits[x].get(k, 0)
+                                    for k in range(game.n_reels + 1)], np.int64)
+                       for x in self.symbols}
+        self._shows = {x: [np.asarray([int(x in r.window(s, rows)) for s in range(len(r.symbols))],
+                                      np.int64) for r, rows in zip(self.reels, game.rows)]
+                       for x in self.symbols}
+
+    def _record(self, stops: np.ndarray) -> None:
+        count, credits = self._keys(stops)
+        for x in self.symbols:
+            k = np.zeros(len(stops), np.int64)
+            for j, per_stop in enumerate(self._shows[x]):
+                k += per_stop[stops[:, j]]
+            total = (credits + self._extra[x][k]) * self.multiplier
+            _, first = np.unique(count * (1 << 40) + total, return_index=True)
+            for i in first.tolist():
+                key = (x, int(count[i]), int(total[i]))
+                if key not in self.found:
+                    self.found[key] = tuple(int(s) for s in stops[i])
+
+    def window(self, key):
+        """The stops and window of the spin found for ``key``."""
+        stops = self.found[key]
+        return stops, window_at(self.game, self.game.reel_sets[self.reel_set], stops)
+
+
+class ExpandingPlayer:
+    """The free spins with an expanding symbol of ``feature`` (a built
+    :class:`~slotmath.features.free_spins.StateRound`) in ``game`` at ``level``: which totals
+    a started feature can pay (:meth:`reachable`, in the mechanic's credits) and a round that
+    pays one (:meth:`play`)."""
+
+    def __init__(self, game, level, feature, progress=None):
+        self.game, self.level, self.feature = game, level, feature
+        self.spec = game.free_spins
+        self.mechanic = feature.mechanic
+        self.credits_per_bet = self.mechanic.credits_per_bet
+        self.multiplier = self.mechanic.multiplier
+        self.draw = {x: w for w, x in self.mechanic.start()}
+        self.cap = max(self.spec.awards) if self.spec.retrigger else None
+        self.index = ExpandingIndex(game, level, feature.reels,
+                                    self.spec.trigger if self.spec.retrigger else None,
+                                    self.cap, self.draw, self.multiplier, progress)
+        self.model = self.index.model
+        self._tables: dict = {}
+
+    # -- which totals -----------------------------------------------------------------------
+    def _award(self, count: int) -> int:
+        return self.spec.retrigger_for(count) if self.spec.retrigger and count else 0
+
+    def _table_keys(self) -> dict:
+        """The exact engine's keys (symbol, trigger, credits) -> weight."""
+        out = {}
+        for x in self.draw:
+            for move in self.mechanic.moves(x):
+                credits, weights = self.mechanic._laws.arrays[move.law]
+                for c, w in zip(credits.tolist(), weights.tolist()):
+                    out[(x, move.trigger, c)] = w
+        return out
+
+    def _starts(self) -> list[int]:
+        out = set()
+        for c in range(max(self.spec.awards) + 1):
+            key = self.feature.start(c)
+            if key is not None:
+                out |= {n for n, w in key if w}
+        return sorted(out)
+
+    def prepare(self, most_credits: int, *, complete: bool = False) -> None:
+        """Find free spins (sampled, or the whole cycle with ``complete``) and fill the tables
+        of totals up to ``most_credits`` credits, one per symbol drawn."""
+        if complete:
+            self.index.find()
+        else:
+            self.index.sample()
+        weights = self._table_keys()
+        self.index.check(weights)
+        cap = self.spec.max_spins
+        starts = self._starts()
+        awards = sorted({self._award(t) for _, t, _ in self.index.found} - {0})
+        levels = _levels(starts, awards, cap)
+        self._levels = {a: i for i, a in enumerate(levels)}
+        self._tables = {}
+        for x in self.draw:
+            keys = sorted((k for k in self.index.found if k[0] == x),
+                          key=lambda k: (-weights[k], k))
+            spins, seen = [], set()
+            for key in keys:  # one spin per (win, award), the most frequent
+                va = (key[2], self._award(key[1]))
+                if va not in seen:
+                    seen.add(va)
+                    spins.append((*va, key))
+            fewest, choice = _reach(np.array([v for v, _, _ in spins], np.int64),
+                                    np.array([a for _, a, _ in spins], np.int64),
+                                    np.array(levels, np.int64), -1 if cap is None else cap,
+                                    int(most_credits))
+            self._tables[x] = (spins, fewest, choice)
+
+    def reachable(self, start) -> np.ndarray:
+        """The totals (credits) a feature started by ``start`` (the round's key: its award
+        law) can pay."""
+        out = None
+        for n, w in start:
+            if not w:
+                continue
+            for _, fewest, _ in self._tables.values():
+                row = fewest[self._levels[n], n] >= 0
+                out = row if out is None else out | row
+        return np.flatnonzero(out)
+
+    # -- one round --------------------------------------------------------------------------
+    def play(self, start, credits: int, trigger_window, first_index: int) -> list[dict]:
+        """The events of a feature started by ``start`` paying ``credits``, started by the
+        paid spin showing ``trigger_window`` (None: bought); event indices from
+        ``first_index``."""
+        law = dict(start)
+        spins_total = sum(law.values())
+        draws = sum(self.draw.values())
+        choice = None
+        for n in sorted(law, key=lambda n: (-law[n], n)):
+            for x in sorted(self.draw, key=lambda x: (-self.draw[x], x)):
+                if law[n] and self._tables[x][1][self._levels[n], n, credits] >= 0:
+                    choice = (n, x)
+                    break
+            if choice:
+                break
+        if choice is None:
+            raise ValueError(f"no feature of {start} pays {credits} credits")
+        n, x = choice
+        chosen, _, table = self._tables[x]
+        cpb = self.credits_per_bet
+        events: list[dict] = []
+
+        def add(event):
+            events.append({"index": first_index + len(events)} | event)
+        trigger = self.spec.trigger
+        add({"type": "freeSpinTrigger", "totalFs": n,
+             "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
+                           for r, s in enumerate(col) if s == trigger]})
+        if len(law) > 1:
+            p = Fraction(law[n], spins_total)
+            add({"type": "freeSpinsDrawn", "totalFs": n, "weights": {str(k): w for k, w in start},
+                 "probability": f"{p.numerator}/{p.denominator}"})
+        p = Fraction(self.draw[x], draws)
+        add({"type": "expandingSymbol", "symbol": x,
+             "weights": dict(self.draw), "probability": f"{p.numerator}/{p.denominator}"})
+        a, left, played, paid = n, n, 0, 0
+        s = credits
+        lines = self.game.n_lines
+        while left:
+            v, award, key = chosen[table[self._levels[a], left, s]]
+            stops, window = self.index.window(key)
+            played += 1
+            add({"type": "updateFreeSpin", "amount": played, "total": a})
+            add({"type": "reveal", "gameType": "freegame", "reelSet": self.feature.reels,
+                 "stops": list(stops), "board": board(window)})
+            wins, won = window_events(self.model, window, self.multiplier)
+            shown = [j for j, col in enumerate(window) if x in col]
+            pay = self.model.key_credits[x].get(len(shown), 0)
+            if pay:
+                extra = lines * pay * self.multiplier
+                wins = wins + [{"kind": "expansion", "symbol": x, "count": len(shown),
+                                "lines": lines, "reels": shown,
+                                "positions": [{"reel": j, "row": r} for j in shown
+                                              for r in range(self.game.rows[j])]}
+                               | amount_fields(extra, cpb, "win")]
+                won += extra
+            if won != v:
+                raise AssertionError("a free spin pays other than the engine's key said")
+            paid += won
+            if wins:
+                add({"type": "winInfo", "wins": wins} | amount_fields(won, cpb, "totalWin"))
+                add({"type": "setWin"} | amount_fields(paid, cpb))
+            u = award if self.spec.max_spins is None else min(award, self.spec.max_spins - a)
+            if u:
+                a += u
+                add({"type": "freeSpinRetrigger", "totalFs": a,
+                     "positions": [{"reel": j, "row": r} for j, col in enumerate(window)
+                                   for r, y in enumerate(col) if y == trigger]})
+            s -= v
+            left += u - 1
+        if s or paid != credits:
+            raise AssertionError("the free spins played do not pay what the table said")
+        add({"type": "freeSpinEnd"} | amount_fields(paid, cpb))
+        return events
+
+
+def book(analysis, feature, progress=None):
+    """The book player of a game's free spins with a state (the state's declaration's
+    ``book`` hook): ``feature`` is the built round feature."""
+    kind = analysis.game.free_spins.state.kind
+    if kind == "expanding_symbol":
+        return ExpandingPlayer(analysis.game, analysis.level, feature, progress)
+    raise ValueError(f"no player of real rounds for the books yet for free spins with {kind}")
