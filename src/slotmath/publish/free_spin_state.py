@@ -27,8 +27,23 @@ starts; the books play, for a total, the first count of spins (most likely first
 (most likely first) that can pay it. The draws are written as events (``freeSpinsDrawn``,
 ``expandingSymbol``) with their probabilities.
 
-Not yet played here (refused by :func:`refusal`): sticky wilds, the collector, and a growing
-multiplier.
+Collector (:class:`CollectorPlayer`)
+------------------------------------
+The state is the collectors counted so far (0 to the ladder's top); it only grows. A free
+spin's outcome class is (trigger count, collectors ``nc``, cash symbols ``nf``, window credits
+``c``), found as above (:class:`CollectorIndex`); its cash symbols' values are drawn, each any
+of the declared values, so the spin pays ``a c + k V`` (``(a, k)`` the ladder's factors at the
+level reached before the spin, :meth:`~slotmath.exact.free_spin_moves.CollectorMoves.factors`;
+``V`` the sum of the ``nf`` values shown, any sum of ``nf`` values). The totals table is over
+(collectors ``x``, spins left ``r``, credits ``s``), filled by increasing ``s``, decreasing
+``x``, increasing ``r``; each state offers at most :data:`COLLECTOR_CHOICES` spins (distinct
+(win, award, next state): the likeliest half, then wins spread evenly over the rest; of a
+class's windows and value sums, every pair up to :data:`PAIRS_MAX`, else each window with
+the likeliest sum and each sum with the likeliest window): the books need one round per
+payout, not every round, and a payout no round of these choices reaches is reported as a
+row without a book (its probability moved to a neighbour, the RTP change stated). A collector under a spin cap (``max_spins``) is refused.
+
+Not yet played here (refused by :func:`refusal`): sticky wilds, and a growing multiplier.
 """
 
 from __future__ import annotations
@@ -41,10 +56,16 @@ from numba import njit
 from slotmath.evaluate.window import window_at
 from slotmath.publish.spins import SpinIndex, amount_fields, board, window_events
 
-__all__ = ["ExpandingIndex", "ExpandingPlayer", "book", "refusal"]
+__all__ = ["CollectorIndex", "CollectorPlayer", "ExpandingIndex", "ExpandingPlayer", "book",
+           "refusal"]
 
 #: the free-spin states the books play
-PLAYED = ("expanding_symbol",)
+PLAYED = ("expanding_symbol", "collector")
+#: the most spins (distinct win, award, next state) a collector state offers the table
+COLLECTOR_CHOICES = 96
+#: a class's (window, value sum) pairs all offered up to this many (else: each window with the
+#: likeliest sum, each sum with the likeliest window)
+PAIRS_MAX = 4096
 
 
 def refusal(game) -> str | None:
@@ -53,8 +74,8 @@ def refusal(game) -> str | None:
     >>> import slotmath
     >>> refusal(slotmath.load_game("data/games/book_of_gold.toml")) is None
     True
-    >>> refusal(slotmath.load_game("data/games/big_catch.toml"))
-    'Big Catch: no player of real rounds for the books yet for free spins with a collector'
+    >>> refusal(slotmath.load_game("data/games/sticky_paws.toml"))
+    'Sticky Paws: no player of real rounds for the books yet for free spins with sticky wilds'
     """
     fs = game.free_spins
     if fs is None or (fs.state is None and fs.award_laws is None and fs.growth is None):
@@ -65,6 +86,9 @@ def refusal(game) -> str | None:
     if fs.state is None:
         return (f"{game.name}: no player of real rounds for the books yet for free spins with "
                 "random awards and no state")
+    if fs.state.kind == "collector" and fs.max_spins is not None:
+        return (f"{game.name}: no player of real rounds for the books yet for a collector "
+                "under a spin cap (max_spins)")
     if fs.state.kind not in PLAYED:
         what = fs.state.kind.replace("_", " ")
         what = {"collector": "a collector"}.get(what, what)
@@ -330,10 +354,296 @@ class ExpandingPlayer:
         return events
 
 
+@njit(cache=True)
+def _reach_states(ptr, values, awards, nexts, most_left, most_credits):
+    """``spins[x, r, s]``: the fewest spins that pay ``s`` credits from state ``x`` with ``r``
+    spins left (-1: none do); ``choice[x, r, s]``: the first spin of such a sequence (an
+    index into the options; state ``x``'s are ``ptr[x]`` to ``ptr[x + 1]``, each leading to
+    a state ``nexts[k] >= x``; the first listed among equally short ones). A spin that pays
+    nothing, awards spins and stays in its state is never chosen (it would loop)."""
+    n_states = ptr.shape[0] - 1
+    none = np.iinfo(np.int32).max
+    spins = np.full((n_states, most_left + 1, most_credits + 1), -1, np.int16)
+    choice = np.full((n_states, most_left + 1, most_credits + 1), -1, np.int32)
+    for x in range(n_states):
+        spins[x, 0, 0] = 0
+    for s in range(most_credits + 1):
+        for x in range(n_states - 1, -1, -1):
+            for r in range(1, most_left + 1):
+                best = none
+                for k in range(ptr[x], ptr[x + 1]):
+                    v = values[k]
+                    y = nexts[k]
+                    if v > s or (v == 0 and awards[k] > 0 and y == x):
+                        continue
+                    left = r - 1 + awards[k]
+                    if left > most_left:
+                        continue
+                    rest = spins[y, left, s - v]
+                    if rest >= 0 and rest + 1 < best:
+                        best = rest + 1
+                        choice[x, r, s] = k
+                if best != none:
+                    spins[x, r, s] = best
+    return spins, choice
+
+
+class CollectorIndex(SpinIndex):
+    """Stop combinations of the free reels by key ``(trigger count, collectors, cash symbols,
+    window credits)``, the credits in ``scale`` units of the pay model's (the collector's)."""
+
+    def __init__(self, game, level, reel_set, counted, cap, collector, cash, scale,
+                 progress=None):
+        super().__init__(game, level, reel_set, counted, cap, progress)
+        self.scale = scale
+        cash = frozenset(cash)
+        self._marks = [
+            [np.asarray([r.window(s, rows).count(collector) for s in range(len(r.symbols))],
+                        np.int64) for r, rows in zip(self.reels, game.rows)],
+            [np.asarray([sum(x in cash for x in r.window(s, rows))
+                         for s in range(len(r.symbols))], np.int64)
+             for r, rows in zip(self.reels, game.rows)]]
+
+    def _record(self, stops: np.ndarray) -> None:
+        count, credits = self._keys(stops)
+        marks = []
+        for per_reel in self._marks:
+            m = np.zeros(len(stops), np.int64)
+            for j, per_stop in enumerate(per_reel):
+                m += per_stop[stops[:, j]]
+            marks.append(m)
+        nc, nf = marks
+        codes = ((count * 64 + nc) * 64 + nf) * (1 << 40) + credits
+        _, first = np.unique(codes, return_index=True)
+        for i in first.tolist():
+            key = (int(count[i]), int(nc[i]), int(nf[i]), int(credits[i]) * self.scale)
+            if key not in self.found:
+                self.found[key] = tuple(int(s) for s in stops[i])
+
+    def window(self, key):
+        """The stops and window of the spin found for ``key``."""
+        stops = self.found[key]
+        return stops, window_at(self.game, self.game.reel_sets[self.reel_set], stops)
+
+
+def _sums(values: list[tuple[int, int]], n: int) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """Each sum of ``n`` values drawn by weight: its probability's numerator (over
+    total^n) and one draw giving it (the likeliest such draw the recursion meets).
+
+    >>> _sums([(1, 3), (2, 1)], 2)
+    {2: (9, (1, 1)), 3: (6, (1, 2)), 4: (1, (2, 2))}
+    """
+    out = {0: (1, 1, ())}  # sum -> (weight, the draw's own weight, draw)
+    for _ in range(n):
+        new: dict = {}
+        for total, (w, best, draw) in out.items():
+            for v, x in values:
+                t, q, d = total + v, w * x, draw + (v,)
+                if t in new:
+                    old, old_best, old_draw = new[t]
+                    new[t] = (old + q, *((best * x, d) if best * x > old_best
+                                         else (old_best, old_draw)))
+                else:
+                    new[t] = (q, best * x, d)
+        out = new
+    return {t: (w, d) for t, (w, _, d) in sorted(out.items())}
+
+
+class CollectorPlayer:
+    """The collector's free spins of ``feature`` (a built
+    :class:`~slotmath.features.free_spins.StateRound`) in ``game`` at ``level``: which totals
+    a started feature can pay (:meth:`reachable`, in the mechanic's credits) and a round that
+    pays one (:meth:`play`)."""
+
+    def __init__(self, game, level, feature, progress=None):
+        self.game, self.level, self.feature = game, level, feature
+        self.spec = game.free_spins
+        self.state = self.spec.state
+        self.mechanic = feature.mechanic
+        self.credits_per_bet = self.mechanic.credits_per_bet
+        self.cap = max(self.spec.awards) if self.spec.retrigger else None
+        self.index = CollectorIndex(game, level, feature.reels,
+                                    self.spec.trigger if self.spec.retrigger else None,
+                                    self.cap, self.state.collector, self.state.cash,
+                                    self.mechanic.line_scale, progress)
+        self.model = self.index.model
+        self.values = [(v, w) for v, w in self.mechanic.value_credits]
+        self._tables = None
+
+    def _award(self, count: int) -> int:
+        return self.spec.retrigger_for(count) if self.spec.retrigger and count else 0
+
+    def _starts(self) -> list[int]:
+        out = set()
+        for c in range(max(self.spec.awards) + 1):
+            key = self.feature.start(c)
+            if key is not None:
+                out |= {n for n, w in key if w}
+        return sorted(out)
+
+    def _options(self, x: int, weights: dict) -> list[tuple]:
+        """The spins state ``x`` offers the table: (win, award, next state, key, draw), the
+        most likely first, at most :data:`COLLECTOR_CHOICES` distinct (win, award, next)."""
+        spec = self.state
+        level = spec.level(x)
+        by_class: dict = {}
+        for key in self.index.found:
+            by_class.setdefault(key[:3], []).append(key)
+        offered: dict = {}
+        for (t, nc, nf), keys in by_class.items():
+            after = min(x + nc, spec.top)
+            award = spec.retrigger * (spec.level(after) - level) + self._award(t)
+            a, k = self.mechanic.factors(level, nc)
+            sums = _sums(self.values, nf)
+            keys.sort(key=lambda q: (-weights[q], q))
+            top_sum = max(sums, key=lambda v: (sums[v][0], -v))
+            if len(keys) * len(sums) <= PAIRS_MAX:
+                pairs = [(q, v) for q in keys for v in sums]
+            else:
+                pairs = [(q, top_sum) for q in keys] + [(keys[0], v) for v in sums]
+            for q, v in pairs:
+                win = a * q[3] + (k * v if nc else 0)
+                p = Fraction(weights[q]) * sums[v][0] / self.mechanic.value_total ** nf
+                option = (win, award, after)
+                if option not in offered or offered[option][0] < p:
+                    offered[option] = (p, q, sums[v][1])
+        ranked = sorted(offered.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        kept = ranked[:COLLECTOR_CHOICES // 2]  # the likeliest half; then wins spread evenly
+        rest = sorted(ranked[COLLECTOR_CHOICES // 2:], key=lambda kv: kv[0])
+        room = COLLECTOR_CHOICES - len(kept)
+        if len(rest) > room:
+            rest = [rest[round(i * (len(rest) - 1) / max(room - 1, 1))] for i in range(room)]
+        kept += sorted(rest, key=lambda kv: (-kv[1][0], kv[0]))
+        return [(*option, q, draw) for option, (_, q, draw) in kept]
+
+    def prepare(self, most_credits: int, *, complete: bool = False) -> None:
+        """Find free spins (sampled, or the whole cycle with ``complete``) and fill the table
+        of totals up to ``most_credits`` credits."""
+        if complete:
+            self.index.find()
+        else:
+            self.index.sample()
+        weights = {}
+        for (t, nc, nf), (cs, ws) in self.mechanic.classes.items():
+            for c, w in zip(cs.tolist(), ws.tolist()):
+                weights[(t, nc, nf, c)] = w
+        self.index.check(weights)
+        states = self.state.top + 1
+        options = [self._options(x, weights) for x in range(states)]
+        ptr = np.zeros(states + 1, np.int64)
+        for x, opts in enumerate(options):
+            ptr[x + 1] = ptr[x] + len(opts)
+        flat = [o for opts in options for o in opts]
+        retrigger = max((self._award(t) for t in range(max(self.spec.awards) + 1)), default=0)
+        most_left = (max(self._starts()) + self.state.retrigger * self.state.levels
+                     + 3 * retrigger)
+        fewest, choice = _reach_states(ptr, np.array([o[0] for o in flat], np.int64),
+                                       np.array([o[1] for o in flat], np.int64),
+                                       np.array([o[2] for o in flat], np.int64),
+                                       most_left, int(most_credits))
+        self._tables = (flat, fewest, choice)
+
+    def reachable(self, start) -> np.ndarray:
+        """The totals (credits) a feature started by ``start`` (its award law) can pay."""
+        _, fewest, _ = self._tables
+        out = np.zeros(fewest.shape[2], bool)
+        for n, w in start:
+            if w:
+                out |= fewest[0, n] >= 0
+        return np.flatnonzero(out)
+
+    def play(self, start, credits: int, trigger_window, first_index: int) -> list[dict]:
+        """The events of a feature started by ``start`` paying ``credits``, started by the
+        paid spin showing ``trigger_window`` (None: bought); event indices from
+        ``first_index``."""
+        flat, fewest, table = self._tables
+        law = dict(start)
+        n = next((n for n in sorted(law, key=lambda n: (-law[n], n))
+                  if law[n] and fewest[0, n, credits] >= 0), None)
+        if n is None:
+            raise ValueError(f"no feature of {start} pays {credits} credits")
+        spec, cpb = self.state, self.credits_per_bet
+        scale = self.mechanic.line_scale
+        events: list[dict] = []
+
+        def add(event):
+            events.append({"index": first_index + len(events)} | event)
+        trigger = self.spec.trigger
+        add({"type": "freeSpinTrigger", "totalFs": n,
+             "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
+                           for r, s in enumerate(col) if s == trigger]})
+        if len(law) > 1:
+            p = Fraction(law[n], sum(law.values()))
+            add({"type": "freeSpinsDrawn", "totalFs": n, "weights": {str(k): w for k, w in start},
+                 "probability": f"{p.numerator}/{p.denominator}"})
+        x, total, left, played, paid, s = 0, n, n, 0, 0, credits
+        cash = frozenset(spec.cash)
+        while left:
+            v, award, after, key, draw = flat[table[x, left, s]]
+            stops, window = self.index.window(key)
+            played += 1
+            level = spec.level(x)
+            a, k = self.mechanic.factors(level, key[1])
+            add({"type": "updateFreeSpin", "amount": played, "total": total})
+            add({"type": "reveal", "gameType": "freegame", "reelSet": self.feature.reels,
+                 "stops": list(stops), "board": board(window)})
+            cells = [(j, r) for j, col in enumerate(window) for r, y in enumerate(col)
+                     if y in cash]
+            if len(cells) != len(draw):
+                raise AssertionError("the cash symbols shown are not the values drawn")
+            if cells:
+                add({"type": "cashValues", "values": [
+                    {"reel": j, "row": r, "symbol": window[j][r]} | _bets(d, cpb)
+                    for (j, r), d in zip(cells, draw)]})
+            wins, won = window_events(self.model, window, a)
+            won *= scale
+            nc = key[1]
+            if nc and draw:
+                collected = k * sum(draw)
+                wins = wins + [{"kind": "collect", "symbol": spec.collector, "count": nc,
+                                "collected": _bets(sum(draw), cpb)["bets"],
+                                "multiplier": spec.multiplier(level) * self.spec.multiplier,
+                                "positions": [{"reel": j, "row": r} for j, col in
+                                              enumerate(window) for r, y in enumerate(col)
+                                              if y == spec.collector]}
+                               | amount_fields(collected, cpb, "win")]
+                won += collected
+            if won != v:
+                raise AssertionError("a free spin pays other than the engine's classes said")
+            paid += won
+            if wins:
+                add({"type": "winInfo", "wins": wins} | amount_fields(won, cpb, "totalWin"))
+                add({"type": "setWin"} | amount_fields(paid, cpb))
+            if spec.level(after) > level:
+                add({"type": "collectorLevel", "collected": after, "level": spec.level(after),
+                     "multiplier": spec.multiplier(spec.level(after))})
+            if award:
+                total += award
+                add({"type": "freeSpinRetrigger", "totalFs": total,
+                     "positions": [{"reel": j, "row": r} for j, col in enumerate(window)
+                                   for r, y in enumerate(col)
+                                   if y == (trigger if self._award(key[0]) else spec.collector)]})
+            s -= v
+            left += award - 1
+            x = after
+        if s or paid != credits:
+            raise AssertionError("the free spins played do not pay what the table said")
+        add({"type": "freeSpinEnd"} | amount_fields(paid, cpb))
+        return events
+
+
+def _bets(credits: int, credits_per_bet: int) -> dict:
+    """A cash value as the books show it: ``bets`` (exact, "p/q" or a whole number)."""
+    q = Fraction(credits, credits_per_bet)
+    return {"bets": str(q)}
+
+
 def book(analysis, feature, progress=None):
     """The book player of a game's free spins with a state (the state's declaration's
     ``book`` hook): ``feature`` is the built round feature."""
     kind = analysis.game.free_spins.state.kind
     if kind == "expanding_symbol":
         return ExpandingPlayer(analysis.game, analysis.level, feature, progress)
+    if kind == "collector":
+        return CollectorPlayer(analysis.game, analysis.level, feature, progress)
     raise ValueError(f"no player of real rounds for the books yet for free spins with {kind}")
