@@ -48,6 +48,7 @@ Not yet played here (refused by :func:`refusal`): sticky wilds, and a growing mu
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -56,11 +57,14 @@ from numba import njit
 from slotmath.evaluate.window import window_at
 from slotmath.publish.spins import SpinIndex, amount_fields, board, window_events
 
-__all__ = ["CollectorIndex", "CollectorPlayer", "ExpandingIndex", "ExpandingPlayer", "book",
-           "refusal"]
+__all__ = ["CollectorIndex", "CollectorPlayer", "ExpandingIndex", "ExpandingPlayer",
+           "StickyPlayer", "book", "refusal"]
 
 #: the free-spin states the books play
-PLAYED = ("expanding_symbol", "collector")
+PLAYED = ("expanding_symbol", "collector", "sticky_wilds")
+#: the most windows (sticky states x the free reels' stop combinations) the sticky wilds'
+#: player visits (each paid by the plain evaluator)
+STICKY_WINDOWS_MAX = 2_000_000
 #: the most spins (distinct win, award, next state) a collector state offers the table
 COLLECTOR_CHOICES = 96
 #: a class's (window, value sum) pairs all offered up to this many (else: each window with the
@@ -74,8 +78,8 @@ def refusal(game) -> str | None:
     >>> import slotmath
     >>> refusal(slotmath.load_game("data/games/book_of_gold.toml")) is None
     True
-    >>> refusal(slotmath.load_game("data/games/sticky_paws.toml"))
-    'Sticky Paws: no player of real rounds for the books yet for free spins with sticky wilds'
+    >>> refusal(slotmath.load_game("data/games/sticky_paws.toml")).split("; ")[-1]
+    '729 states x 44,022,825 = 32,092,639,425'
     """
     fs = game.free_spins
     if fs is None or (fs.state is None and fs.award_laws is None and fs.growth is None):
@@ -89,6 +93,15 @@ def refusal(game) -> str | None:
     if fs.state.kind == "collector" and fs.max_spins is not None:
         return (f"{game.name}: no player of real rounds for the books yet for a collector "
                 "under a spin cap (max_spins)")
+    if fs.state.kind == "sticky_wilds":
+        states, windows = _sticky_size(game)
+        if fs.retrigger and fs.max_spins is not None:
+            return (f"{game.name}: no player of real rounds for the books yet for sticky wilds "
+                    "that retrigger under a spin cap (max_spins)")
+        if states * windows > STICKY_WINDOWS_MAX:
+            return (f"{game.name}: the books' sticky-wilds player visits at most "
+                    f"{STICKY_WINDOWS_MAX:,} windows (sticky states x stop combinations); "
+                    f"{states:,} states x {windows:,} = {states * windows:,}")
     if fs.state.kind not in PLAYED:
         what = fs.state.kind.replace("_", " ")
         what = {"collector": "a collector"}.get(what, what)
@@ -638,12 +651,193 @@ def _bets(credits: int, credits_per_bet: int) -> dict:
     return {"bets": str(q)}
 
 
+def _sticky_size(game) -> tuple[int, int]:
+    """(states, windows a state's spin shows) of ``game``'s sticky wilds."""
+    fs = game.free_spins
+    rs = game.reel_sets[fs.reels]
+    wilds = set(fs.state.symbols)
+    states, windows = 1, 1
+    for reel, rows in zip(rs.reels, game.rows):
+        here = len(wilds & set(reel.symbols))
+        if here:
+            states *= (here + 1) ** rows
+        weights = reel.stop_weights
+        windows *= sum(1 for w in weights if w)
+    return states, windows
+
+
+class StickyPlayer:
+    """Sticky wilds' free spins of ``feature`` (a built
+    :class:`~slotmath.features.free_spins.StateRound`) in ``game`` at ``level``: which totals
+    a started feature can pay (:meth:`reachable`, in the mechanic's credits) and a round that
+    pays one (:meth:`play`)."""
+
+    def __init__(self, game, level, feature, progress=None):
+        from slotmath.evaluate.window import PayModel
+
+        self.game, self.level, self.feature = game, level, feature
+        self.spec = game.free_spins
+        self.mechanic = feature.mechanic
+        self.credits_per_bet = self.mechanic.credits_per_bet
+        self.model = PayModel(game, level)
+        self.cells = self.mechanic.cells
+        self.wilds = self.mechanic.wilds
+        ranges = [range(len(self.mechanic.reel_wilds[j]) + 1) for j, _ in self.cells]
+        # supersets after their subsets: a spin only adds sticky cells
+        self.states = sorted(itertools.product(*ranges),
+                             key=lambda x: (sum(1 for c in x if c), x))
+        self.state_index = {x: i for i, x in enumerate(self.states)}
+        self._tables = None
+
+    def _award(self, count: int) -> int:
+        return self.spec.retrigger_for(count) if self.spec.retrigger and count else 0
+
+    def shown(self, window, state):
+        """The window a state shows: each sticky cell its wild."""
+        out = [list(col) for col in window]
+        for (j, r), c in zip(self.cells, state):
+            if c:
+                out[j][r] = self.wilds[c - 1]
+        return tuple(tuple(col) for col in out)
+
+    def landed(self, window, state):
+        """The state after a spin that landed ``window``."""
+        return tuple(c or (1 + self.wilds.index(window[j][r]) if window[j][r] in self.wilds
+                           else 0) for (j, r), c in zip(self.cells, state))
+
+    def prepare(self, most_credits: int, *, complete: bool = False) -> None:
+        """Visit every window of every state (the whole cycle of each) and fill the table of
+        totals up to ``most_credits`` credits."""
+        if self._tables is not None and self._tables[3] >= most_credits:
+            return
+        rs = self.game.reel_sets[self.spec.reels]
+        live = [[s for s, w in enumerate(r.stop_weights) if w] for r in rs.reels]
+        trigger = self.spec.trigger
+        cap = max(self.spec.awards) if self.spec.retrigger else 0
+        options = []
+        for x in self.states:
+            engine = {}
+            for move in self.mechanic.moves(x):
+                credits, weights = self.mechanic._laws.arrays[move.law]
+                for c, w in zip(credits.tolist(), weights.tolist()):
+                    engine[(move.trigger, move.state, c)] = w
+            found = {}
+            for stops in itertools.product(*live):
+                window = window_at(self.game, rs, stops)
+                shown = self.shown(window, x)
+                _, credits = window_events(self.model, shown, self.spec.multiplier)
+                t = min(sum(col.count(trigger) for col in shown), cap)
+                key = (t, self.landed(window, x), credits * (self.credits_per_bet
+                                                             // self.model.credits_per_bet))
+                if key not in engine:
+                    raise AssertionError(f"sticky state {x}: a spin the engine's moves do not "
+                                         f"list: {key}")
+                found.setdefault(key, stops)
+            if set(found) != set(engine):
+                raise AssertionError(f"sticky state {x}: moves of the engine no window shows")
+            spins = {}
+            for key in sorted(found, key=lambda k: (-engine[k], k)):
+                option = (key[2], self._award(key[0]), self.state_index[key[1]])
+                spins.setdefault(option, (*option, found[key], x))
+            options.append(list(spins.values()))
+        ptr = np.zeros(len(self.states) + 1, np.int64)
+        for i, opts in enumerate(options):
+            ptr[i + 1] = ptr[i] + len(opts)
+        flat = [o for opts in options for o in opts]
+        starts = set()
+        for c in range(max(self.spec.awards) + 1):
+            key = self.feature.start(c)
+            if key is not None:
+                starts |= {n for n, w in key if w}
+        most_left = max(starts) + 3 * max((self._award(t) for t in range(cap + 1)), default=0)
+        fewest, choice = _reach_states(ptr, np.array([o[0] for o in flat], np.int64),
+                                       np.array([o[1] for o in flat], np.int64),
+                                       np.array([o[2] for o in flat], np.int64),
+                                       most_left, int(most_credits))
+        self._tables = (flat, fewest, choice, int(most_credits))
+
+    def reachable(self, start) -> np.ndarray:
+        """The totals (credits) a feature started by ``start`` (its award law) can pay."""
+        _, fewest, _, _ = self._tables
+        out = np.zeros(fewest.shape[2], bool)
+        for n, w in start:
+            if w:
+                out |= fewest[0, n] >= 0
+        return np.flatnonzero(out)
+
+    def play(self, start, credits: int, trigger_window, first_index: int) -> list[dict]:
+        """The events of a feature started by ``start`` paying ``credits``, started by the
+        paid spin showing ``trigger_window`` (None: bought); event indices from
+        ``first_index``."""
+        flat, fewest, table, _ = self._tables
+        law = dict(start)
+        n = next((n for n in sorted(law, key=lambda n: (-law[n], n))
+                  if law[n] and fewest[0, n, credits] >= 0), None)
+        if n is None:
+            raise ValueError(f"no feature of {start} pays {credits} credits")
+        cpb = self.credits_per_bet
+        scale = cpb // self.model.credits_per_bet
+        rs = self.game.reel_sets[self.spec.reels]
+        events: list[dict] = []
+
+        def add(event):
+            events.append({"index": first_index + len(events)} | event)
+        trigger = self.spec.trigger
+        add({"type": "freeSpinTrigger", "totalFs": n,
+             "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
+                           for r, s in enumerate(col) if s == trigger]})
+        if len(law) > 1:
+            p = Fraction(law[n], sum(law.values()))
+            add({"type": "freeSpinsDrawn", "totalFs": n, "weights": {str(k): w for k, w in start},
+                 "probability": f"{p.numerator}/{p.denominator}"})
+        x, total, left, played, paid, s = 0, n, n, 0, 0, credits
+        cap = self.spec.max_spins
+        while left:
+            v, award, after, stops, state = flat[table[x, left, s]]
+            window = window_at(self.game, rs, stops)
+            shown = self.shown(window, state)
+            played += 1
+            add({"type": "updateFreeSpin", "amount": played, "total": total})
+            add({"type": "reveal", "gameType": "freegame", "reelSet": self.feature.reels,
+                 "stops": list(stops), "board": board(shown), "landed": board(window),
+                 "sticky": [{"reel": j, "row": r, "symbol": self.wilds[c - 1]}
+                            for (j, r), c in zip(self.cells, state) if c]})
+            wins, won = window_events(self.model, shown, self.spec.multiplier)
+            won *= scale
+            if won != v:
+                raise AssertionError("a free spin pays other than the engine's moves said")
+            paid += won
+            if wins:
+                add({"type": "winInfo", "wins": wins} | amount_fields(won, cpb, "totalWin"))
+                add({"type": "setWin"} | amount_fields(paid, cpb))
+            new = self.states[after]
+            if new != state:
+                add({"type": "stickyWilds", "added": [
+                    {"reel": j, "row": r, "symbol": self.wilds[c - 1]}
+                    for (j, r), c, old in zip(self.cells, new, state) if c and not old]})
+            u = award if cap is None else min(award, cap - total)
+            if u:
+                total += u
+                add({"type": "freeSpinRetrigger", "totalFs": total,
+                     "positions": [{"reel": j, "row": r} for j, col in enumerate(shown)
+                                   for r, y in enumerate(col) if y == trigger]})
+            s -= v
+            left += u - 1
+            x = after
+        if s or paid != credits:
+            raise AssertionError("the free spins played do not pay what the table said")
+        add({"type": "freeSpinEnd"} | amount_fields(paid, cpb))
+        return events
+
+
 def book(analysis, feature, progress=None):
     """The book player of a game's free spins with a state (the state's declaration's
     ``book`` hook): ``feature`` is the built round feature."""
     kind = analysis.game.free_spins.state.kind
     if kind == "expanding_symbol":
         return ExpandingPlayer(analysis.game, analysis.level, feature, progress)
+    if kind == "sticky_wilds":
+        return StickyPlayer(analysis.game, analysis.level, feature, progress)
     if kind == "collector":
         return CollectorPlayer(analysis.game, analysis.level, feature, progress)
     raise ValueError(f"no player of real rounds for the books yet for free spins with {kind}")
