@@ -11,6 +11,8 @@ simulator: :mod:`slotmath.simulate.free_spin_state`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from slotmath.exact.free_spin_moves import CollectorMoves
 from slotmath.features.free_spin_state import declare, level_and_model
 
@@ -23,4 +25,5 @@ def mechanic(game, spin) -> CollectorMoves:
     return CollectorMoves(game, level, model)
 
 
-FEATURE = declare("collector", "Free spins: collector", mechanic)
+FEATURE = replace(declare("collector", "Free spins: collector", mechanic),
+                  book="slotmath.publish.free_spin_state:book")

@@ -11,6 +11,8 @@ simulator: :mod:`slotmath.simulate.free_spin_state`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from slotmath.exact.free_spin_moves import ExpandingMoves
 from slotmath.features.free_spin_state import declare, level_and_model
 
@@ -23,4 +25,5 @@ def mechanic(game, spin) -> ExpandingMoves:
     return ExpandingMoves(game, level, model)
 
 
-FEATURE = declare("expanding_symbol", "Free spins: expanding symbol", mechanic)
+FEATURE = replace(declare("expanding_symbol", "Free spins: expanding symbol", mechanic),
+                  book="slotmath.publish.free_spin_state:book")

@@ -11,6 +11,8 @@ simulator: :mod:`slotmath.simulate.free_spin_state`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from slotmath.exact.free_spin_moves import StickyMoves
 from slotmath.features.free_spin_state import declare, level_and_model
 
@@ -23,4 +25,5 @@ def mechanic(game, spin) -> StickyMoves:
     return StickyMoves(game, level, model, reporter("free reels (sticky wild states)"))
 
 
-FEATURE = declare("sticky_wilds", "Free spins: sticky wilds", mechanic)
+FEATURE = replace(declare("sticky_wilds", "Free spins: sticky wilds", mechanic),
+                  book="slotmath.publish.free_spin_state:book")

@@ -118,10 +118,15 @@ def players(analysis, progress=None):
         for f in declared:
             if f.kind is Kind.PAID_SPIN:
                 paid = hook(f, "book")(analysis, paid, progress)
+    # a round feature that builds the mechanic of another's round (a free-spin state,
+    # ``build_round``) plays the books of the round built on its mechanic
+    extends = [f for f in declared if f.kind is Kind.ROUND and f.build_round is not None]
     rounds = {}
     for built in analysis.round.features:
         owner = outcome if outcome is not None and built.name in outcome.replaces else \
             next(f for f in declared if f.name == built.name)
+        if owner is not outcome and extends and getattr(built, "mechanic", None) is not None:
+            owner = extends[0]
         rounds[built.name] = hook(owner, "book")(analysis, built, progress)
     return paid, rounds
 

@@ -79,10 +79,10 @@ def refusal(game) -> str | None:
             return (f"{game.name}: the cost of mode {m.name} ({m.cost}) is not a decimal that "
                     "index.json's cost (a float) holds exactly")
     fs = game.free_spins
-    if fs is not None and (fs.award_laws is not None or fs.growth is not None
-                           or fs.state is not None):
+    if fs is not None and fs.state is None and (fs.award_laws is not None
+                                                or fs.growth is not None):
         return (f"{game.name}: no player of real rounds for the books yet for free spins with "
-                "random awards, a growing multiplier or a state")
+                "random awards or a growing multiplier")
     from slotmath.publish.books import unsupported
 
     missing = [f for f in unsupported(have)]
@@ -91,7 +91,9 @@ def refusal(game) -> str | None:
                 + ", ".join(f.title.lower() for f in missing))
     from slotmath.features.base import Kind
 
-    rounds = [f for f in have if f.kind is Kind.ROUND]
+    # a free-spin state (a round feature that builds the mechanic of another's round,
+    # ``build_round``) is played by that round's books: it is no round of its own
+    rounds = [f for f in have if f.kind is Kind.ROUND and f.build_round is None]
     if len(rounds) > 1:
         return (f"{game.name}: the books play a paid spin that can start one round feature, "
                 f"not {' and '.join(f.title.lower() for f in rounds)}")

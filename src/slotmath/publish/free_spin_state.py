@@ -1,0 +1,843 @@
+"""Free spins with a state played for the books (:mod:`slotmath.features.free_spin_state`):
+the free spins a round needs to pay a given amount, each an enumerated stop combination of the
+free reels, played by the game's rules with the feature's state.
+
+Expanding symbol (:class:`ExpandingPlayer`)
+-------------------------------------------
+The state is the symbol drawn when the feature starts; it never changes. For each symbol
+``X`` that can be drawn, the free spins are found by key *(trigger count, credits)*, the
+credits being the window's pays plus the expansion (``lines x pay(X, reels showing X)``),
+times the free-spin multiplier: seeded random draws first, then, for the keys still missing,
+the full cycle visited in order (:class:`ExpandingIndex`, the compiled spin kernel and a
+count of the reels showing each symbol). Every key found must be one of the exact engine's
+moves (:class:`slotmath.exact.free_spin_moves.ExpandingMoves`), and every spin of a book is
+paid again by the plain evaluator with the expansion added (the two must agree).
+
+Which totals ``s`` a feature of ``n`` spins drawing ``X`` can pay is a table over (spins
+awarded so far ``a``, spins left ``r``, credits still to pay ``s``), as
+:mod:`slotmath.publish.free_spins` does without ``a``: here a retrigger is cut to the cap
+(``max_spins - a``), which needs ``a``, so retriggering spins are used under a cap too. A spin
+that pays nothing and awards nothing lowers ``r``; one that pays nothing and awards spins raises
+``a``: the table is filled by increasing ``s``, decreasing ``a``, increasing ``r``. Each entry
+keeps the first spin of the shortest way to complete it (among equally short ones, the most
+frequent spin).
+
+A start with random awards (``random_awards``) draws its spins from the law the trigger count
+starts; the books play, for a total, the first count of spins (most likely first) and symbol
+(most likely first) that can pay it. The draws are written as events (``freeSpinsDrawn``,
+``expandingSymbol``) with their probabilities.
+
+Collector (:class:`CollectorPlayer`)
+------------------------------------
+The state is the collectors counted so far (0 to the ladder's top); it only grows. A free
+spin's outcome class is (trigger count, collectors ``nc``, cash symbols ``nf``, window credits
+``c``), found as above (:class:`CollectorIndex`); its cash symbols' values are drawn, each any
+of the declared values, so the spin pays ``a c + k V`` (``(a, k)`` the ladder's factors at the
+level reached before the spin, :meth:`~slotmath.exact.free_spin_moves.CollectorMoves.factors`;
+``V`` the sum of the ``nf`` values shown, any sum of ``nf`` values). The totals table is over
+(collectors ``x``, spins left ``r``, credits ``s``), filled by increasing ``s``, decreasing
+``x``, increasing ``r``; each state offers at most :data:`COLLECTOR_CHOICES` spins (distinct
+(win, award, next state): the likeliest half, then wins spread evenly over the rest; of a
+class's windows and value sums, every pair up to :data:`PAIRS_MAX`, else each window with
+the likeliest sum and each sum with the likeliest window): the books need one round per
+payout, not every round, and a payout no round of these choices reaches is reported as a
+row without a book (its probability moved to a neighbour, the RTP change stated). A collector under a spin cap (``max_spins``) is refused.
+
+Not yet played here (refused by :func:`refusal`): sticky wilds, and a growing multiplier.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+from numba import njit
+
+from slotmath.evaluate.window import window_at
+from slotmath.publish.spins import SpinIndex, amount_fields, board, window_events
+
+__all__ = ["CollectorIndex", "CollectorPlayer", "ExpandingIndex", "ExpandingPlayer",
+           "StickyPlayer", "book", "refusal"]
+
+#: the free-spin states the books play
+PLAYED = ("expanding_symbol", "collector", "sticky_wilds")
+#: the most windows (sticky states x the free reels' stop combinations) the sticky wilds'
+#: player visits (each paid by the plain evaluator)
+STICKY_WINDOWS_MAX = 2_000_000
+#: the most spins (distinct win, award, next state) a collector state offers the table
+COLLECTOR_CHOICES = 96
+#: a class's (window, value sum) pairs all offered up to this many (else: each window with the
+#: likeliest sum, each sum with the likeliest window)
+PAIRS_MAX = 4096
+
+
+def refusal(game) -> str | None:
+    """Why the books cannot play ``game``'s free spins with a state (None: they can).
+
+    >>> import slotmath
+    >>> refusal(slotmath.load_game("data/games/book_of_gold.toml")) is None
+    True
+    >>> refusal(slotmath.load_game("data/games/sticky_paws.toml")).split("; ")[-1]
+    '729 states x 44,022,825 = 32,092,639,425'
+    """
+    fs = game.free_spins
+    if fs is None or (fs.state is None and fs.award_laws is None and fs.growth is None):
+        return None
+    if fs.growth is not None:
+        return (f"{game.name}: no player of real rounds for the books yet for free spins with "
+                "a growing multiplier")
+    if fs.state is None:
+        return (f"{game.name}: no player of real rounds for the books yet for free spins with "
+                "random awards and no state")
+    if fs.state.kind == "collector" and fs.max_spins is not None:
+        return (f"{game.name}: no player of real rounds for the books yet for a collector "
+                "under a spin cap (max_spins)")
+    if fs.state.kind == "sticky_wilds":
+        states, windows = _sticky_size(game)
+        if fs.retrigger and fs.max_spins is not None:
+            return (f"{game.name}: no player of real rounds for the books yet for sticky wilds "
+                    "that retrigger under a spin cap (max_spins)")
+        if states * windows > STICKY_WINDOWS_MAX:
+            return (f"{game.name}: the books' sticky-wilds player visits at most "
+                    f"{STICKY_WINDOWS_MAX:,} windows (sticky states x stop combinations); "
+                    f"{states:,} states x {windows:,} = {states * windows:,}")
+    if fs.state.kind not in PLAYED:
+        what = fs.state.kind.replace("_", " ")
+        what = {"collector": "a collector"}.get(what, what)
+        return f"{game.name}: no player of real rounds for the books yet for free spins with {what}"
+    return None
+
+
+@njit(cache=True)
+def _reach(values, awards, levels, cap, most_credits):
+    """``spins[i, r, s]``: the fewest spins that pay ``s`` credits with ``r`` spins left and
+    ``levels[i]`` spins awarded so far (-1: none do); ``choice[i, r, s]``: the first spin of
+    such a sequence (index into values / awards; the first listed among equally short ones).
+    A spin's award is cut to ``cap - a`` (``cap`` < 0: no cap; an ``a`` not in ``levels`` is
+    not reachable)."""
+    none = np.iinfo(np.int32).max
+    n_levels = levels.shape[0]
+    most_left = levels[n_levels - 1]
+    spins = np.full((n_levels, most_left + 1, most_credits + 1), -1, np.int32)
+    choice = np.full((n_levels, most_left + 1, most_credits + 1), -1, np.int32)
+    for i in range(n_levels):
+        spins[i, 0, 0] = 0
+    n = values.shape[0]
+    after = np.full((n_levels, n), -1, np.int64)  # level index after spin k from level i
+    gain = np.zeros((n_levels, n), np.int64)
+    for i in range(n_levels):
+        for k in range(n):
+            u = awards[k]
+            if cap >= 0:
+                u = min(u, cap - levels[i])
+            gain[i, k] = u
+            for j in range(n_levels):
+                if levels[j] == levels[i] + u:
+                    after[i, k] = j
+    for s in range(most_credits + 1):
+        for i in range(n_levels - 1, -1, -1):
+            for r in range(1, levels[i] + 1):
+                best = none
+                for k in range(n):
+                    v = values[k]
+                    if v > s or after[i, k] < 0:
+                        continue
+                    j = after[i, k]
+                    rest = spins[j, r - 1 + gain[i, k], s - v]
+                    if rest >= 0 and rest + 1 < best:
+                        best = rest + 1
+                        choice[i, r, s] = k
+                if best != none:
+                    spins[i, r, s] = best
+    return spins, choice
+
+
+def _levels(starts, awards, cap) -> list[int]:
+    """The spins awarded so far that a feature can reach: from each start, adding the capped
+    retrigger awards (without a cap, at most three retriggers past the largest start)."""
+    bound = cap if cap is not None else max(starts) + 3 * max(awards, default=0)
+    seen, todo = set(), list(starts)
+    while todo:
+        a = todo.pop()
+        if a in seen or a > bound:
+            continue
+        seen.add(a)
+        for u in awards:
+            u = min(u, cap - a) if cap is not None else u
+            if u > 0:
+                todo.append(a + u)
+    return sorted(seen)
+
+
+class ExpandingIndex(SpinIndex):
+    """Stop combinations of the free reels by key ``(symbol, trigger count, credits)``: the
+    credits a free spin pays when ``symbol`` is the expanding symbol (window pays plus the
+    expansion, times ``multiplier``)."""
+
+    def __init__(self, game, level, reel_set, counted, cap, symbols, multiplier, progress=None):
+        super().__init__(game, level, reel_set, counted, cap, progress)
+        self.symbols = tuple(symbols)
+        self.multiplier = multiplier
+        lines = game.n_lines
+        self._extra = {x: np.array([lines * self.model.key_credits[x].get(k, 0)
+                                    for k in range(game.n_reels + 1)], np.int64)
+                       for x in self.symbols}
+        self._shows = {x: [np.asarray([int(x in r.window(s, rows)) for s in range(len(r.symbols))],
+                                      np.int64) for r, rows in zip(self.reels, game.rows)]
+                       for x in self.symbols}
+
+    def _record(self, stops: np.ndarray) -> None:
+        count, credits = self._keys(stops)
+        for x in self.symbols:
+            k = np.zeros(len(stops), np.int64)
+            for j, per_stop in enumerate(self._shows[x]):
+                k += per_stop[stops[:, j]]
+            total = (credits + self._extra[x][k]) * self.multiplier
+            _, first = np.unique(count * (1 << 40) + total, return_index=True)
+            for i in first.tolist():
+                key = (x, int(count[i]), int(total[i]))
+                if key not in self.found:
+                    self.found[key] = tuple(int(s) for s in stops[i])
+
+    def window(self, key):
+        """The stops and window of the spin found for ``key``."""
+        stops = self.found[key]
+        return stops, window_at(self.game, self.game.reel_sets[self.reel_set], stops)
+
+
+class ExpandingPlayer:
+    """The free spins with an expanding symbol of ``feature`` (a built
+    :class:`~slotmath.features.free_spins.StateRound`) in ``game`` at ``level``: which totals
+    a started feature can pay (:meth:`reachable`, in the mechanic's credits) and a round that
+    pays one (:meth:`play`)."""
+
+    def __init__(self, game, level, feature, progress=None):
+        self.game, self.level, self.feature = game, level, feature
+        self.spec = game.free_spins
+        self.mechanic = feature.mechanic
+        self.credits_per_bet = self.mechanic.credits_per_bet
+        self.multiplier = self.mechanic.multiplier
+        self.draw = {x: w for w, x in self.mechanic.start()}
+        self.cap = max(self.spec.awards) if self.spec.retrigger else None
+        self.index = ExpandingIndex(game, level, feature.reels,
+                                    self.spec.trigger if self.spec.retrigger else None,
+                                    self.cap, self.draw, self.multiplier, progress)
+        self.model = self.index.model
+        self._tables: dict = {}
+
+    # -- which totals -----------------------------------------------------------------------
+    def _award(self, count: int) -> int:
+        return self.spec.retrigger_for(count) if self.spec.retrigger and count else 0
+
+    def _table_keys(self) -> dict:
+        """The exact engine's keys (symbol, trigger, credits) -> weight."""
+        out = {}
+        for x in self.draw:
+            for move in self.mechanic.moves(x):
+                credits, weights = self.mechanic._laws.arrays[move.law]
+                for c, w in zip(credits.tolist(), weights.tolist()):
+                    out[(x, move.trigger, c)] = w
+        return out
+
+    def _starts(self) -> list[int]:
+        out = set()
+        for c in range(max(self.spec.awards) + 1):
+            key = self.feature.start(c)
+            if key is not None:
+                out |= {n for n, w in key if w}
+        return sorted(out)
+
+    def prepare(self, most_credits: int, *, complete: bool = False) -> None:
+        """Find free spins (sampled, or the whole cycle with ``complete``) and fill the tables
+        of totals up to ``most_credits`` credits, one per symbol drawn."""
+        if complete:
+            self.index.find()
+        else:
+            self.index.sample()
+        weights = self._table_keys()
+        self.index.check(weights)
+        cap = self.spec.max_spins
+        starts = self._starts()
+        awards = sorted({self._award(t) for _, t, _ in self.index.found} - {0})
+        levels = _levels(starts, awards, cap)
+        self._levels = {a: i for i, a in enumerate(levels)}
+        self._tables = {}
+        for x in self.draw:
+            keys = sorted((k for k in self.index.found if k[0] == x),
+                          key=lambda k: (-weights[k], k))
+            spins, seen = [], set()
+            for key in keys:  # one spin per (win, award), the most frequent
+                va = (key[2], self._award(key[1]))
+                if va not in seen:
+                    seen.add(va)
+                    spins.append((*va, key))
+            fewest, choice = _reach(np.array([v for v, _, _ in spins], np.int64),
+                                    np.array([a for _, a, _ in spins], np.int64),
+                                    np.array(levels, np.int64), -1 if cap is None else cap,
+                                    int(most_credits))
+            self._tables[x] = (spins, fewest, choice)
+
+    def reachable(self, start) -> np.ndarray:
+        """The totals (credits) a feature started by ``start`` (the round's key: its award
+        law) can pay."""
+        out = None
+        for n, w in start:
+            if not w:
+                continue
+            for _, fewest, _ in self._tables.values():
+                row = fewest[self._levels[n], n] >= 0
+                out = row if out is None else out | row
+        return np.flatnonzero(out)
+
+    # -- one round --------------------------------------------------------------------------
+    def play(self, start, credits: int, trigger_window, first_index: int) -> list[dict]:
+        """The events of a feature started by ``start`` paying ``credits``, started by the
+        paid spin showing ``trigger_window`` (None: bought); event indices from
+        ``first_index``."""
+        law = dict(start)
+        spins_total = sum(law.values())
+        draws = sum(self.draw.values())
+        choice = None
+        for n in sorted(law, key=lambda n: (-law[n], n)):
+            for x in sorted(self.draw, key=lambda x: (-self.draw[x], x)):
+                if law[n] and self._tables[x][1][self._levels[n], n, credits] >= 0:
+                    choice = (n, x)
+                    break
+            if choice:
+                break
+        if choice is None:
+            raise ValueError(f"no feature of {start} pays {credits} credits")
+        n, x = choice
+        chosen, _, table = self._tables[x]
+        cpb = self.credits_per_bet
+        events: list[dict] = []
+
+        def add(event):
+            events.append({"index": first_index + len(events)} | event)
+        trigger = self.spec.trigger
+        add({"type": "freeSpinTrigger", "totalFs": n,
+             "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
+                           for r, s in enumerate(col) if s == trigger]})
+        if len(law) > 1:
+            p = Fraction(law[n], spins_total)
+            add({"type": "freeSpinsDrawn", "totalFs": n, "weights": {str(k): w for k, w in start},
+                 "probability": f"{p.numerator}/{p.denominator}"})
+        p = Fraction(self.draw[x], draws)
+        add({"type": "expandingSymbol", "symbol": x,
+             "weights": dict(self.draw), "probability": f"{p.numerator}/{p.denominator}"})
+        a, left, played, paid = n, n, 0, 0
+        s = credits
+        lines = self.game.n_lines
+        while left:
+            v, award, key = chosen[table[self._levels[a], left, s]]
+            stops, window = self.index.window(key)
+            played += 1
+            add({"type": "updateFreeSpin", "amount": played, "total": a})
+            add({"type": "reveal", "gameType": "freegame", "reelSet": self.feature.reels,
+                 "stops": list(stops), "board": board(window)})
+            wins, won = window_events(self.model, window, self.multiplier)
+            shown = [j for j, col in enumerate(window) if x in col]
+            pay = self.model.key_credits[x].get(len(shown), 0)
+            if pay:
+                extra = lines * pay * self.multiplier
+                wins = wins + [{"kind": "expansion", "symbol": x, "count": len(shown),
+                                "lines": lines, "reels": shown,
+                                "positions": [{"reel": j, "row": r} for j in shown
+                                              for r in range(self.game.rows[j])]}
+                               | amount_fields(extra, cpb, "win")]
+                won += extra
+            if won != v:
+                raise AssertionError("a free spin pays other than the engine's key said")
+            paid += won
+            if wins:
+                add({"type": "winInfo", "wins": wins} | amount_fields(won, cpb, "totalWin"))
+                add({"type": "setWin"} | amount_fields(paid, cpb))
+            u = award if self.spec.max_spins is None else min(award, self.spec.max_spins - a)
+            if u:
+                a += u
+                add({"type": "freeSpinRetrigger", "totalFs": a,
+                     "positions": [{"reel": j, "row": r} for j, col in enumerate(window)
+                                   for r, y in enumerate(col) if y == trigger]})
+            s -= v
+            left += u - 1
+        if s or paid != credits:
+            raise AssertionError("the free spins played do not pay what the table said")
+        add({"type": "freeSpinEnd"} | amount_fields(paid, cpb))
+        return events
+
+
+@njit(cache=True)
+def _reach_states(ptr, values, awards, nexts, most_left, most_credits):
+    """``spins[x, r, s]``: the fewest spins that pay ``s`` credits from state ``x`` with ``r``
+    spins left (-1: none do); ``choice[x, r, s]``: the first spin of such a sequence (an
+    index into the options; state ``x``'s are ``ptr[x]`` to ``ptr[x + 1]``, each leading to
+    a state ``nexts[k] >= x``; the first listed among equally short ones). A spin that pays
+    nothing, awards spins and stays in its state is never chosen (it would loop)."""
+    n_states = ptr.shape[0] - 1
+    none = np.iinfo(np.int32).max
+    spins = np.full((n_states, most_left + 1, most_credits + 1), -1, np.int16)
+    choice = np.full((n_states, most_left + 1, most_credits + 1), -1, np.int32)
+    for x in range(n_states):
+        spins[x, 0, 0] = 0
+    for s in range(most_credits + 1):
+        for x in range(n_states - 1, -1, -1):
+            for r in range(1, most_left + 1):
+                best = none
+                for k in range(ptr[x], ptr[x + 1]):
+                    v = values[k]
+                    y = nexts[k]
+                    if v > s or (v == 0 and awards[k] > 0 and y == x):
+                        continue
+                    left = r - 1 + awards[k]
+                    if left > most_left:
+                        continue
+                    rest = spins[y, left, s - v]
+                    if rest >= 0 and rest + 1 < best:
+                        best = rest + 1
+                        choice[x, r, s] = k
+                if best != none:
+                    spins[x, r, s] = best
+    return spins, choice
+
+
+class CollectorIndex(SpinIndex):
+    """Stop combinations of the free reels by key ``(trigger count, collectors, cash symbols,
+    window credits)``, the credits in ``scale`` units of the pay model's (the collector's)."""
+
+    def __init__(self, game, level, reel_set, counted, cap, collector, cash, scale,
+                 progress=None):
+        super().__init__(game, level, reel_set, counted, cap, progress)
+        self.scale = scale
+        cash = frozenset(cash)
+        self._marks = [
+            [np.asarray([r.window(s, rows).count(collector) for s in range(len(r.symbols))],
+                        np.int64) for r, rows in zip(self.reels, game.rows)],
+            [np.asarray([sum(x in cash for x in r.window(s, rows))
+                         for s in range(len(r.symbols))], np.int64)
+             for r, rows in zip(self.reels, game.rows)]]
+
+    def _record(self, stops: np.ndarray) -> None:
+        count, credits = self._keys(stops)
+        marks = []
+        for per_reel in self._marks:
+            m = np.zeros(len(stops), np.int64)
+            for j, per_stop in enumerate(per_reel):
+                m += per_stop[stops[:, j]]
+            marks.append(m)
+        nc, nf = marks
+        codes = ((count * 64 + nc) * 64 + nf) * (1 << 40) + credits
+        _, first = np.unique(codes, return_index=True)
+        for i in first.tolist():
+            key = (int(count[i]), int(nc[i]), int(nf[i]), int(credits[i]) * self.scale)
+            if key not in self.found:
+                self.found[key] = tuple(int(s) for s in stops[i])
+
+    def window(self, key):
+        """The stops and window of the spin found for ``key``."""
+        stops = self.found[key]
+        return stops, window_at(self.game, self.game.reel_sets[self.reel_set], stops)
+
+
+def _sums(values: list[tuple[int, int]], n: int) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """Each sum of ``n`` values drawn by weight: its probability's numerator (over
+    total^n) and one draw giving it (the likeliest such draw the recursion meets).
+
+    >>> _sums([(1, 3), (2, 1)], 2)
+    {2: (9, (1, 1)), 3: (6, (1, 2)), 4: (1, (2, 2))}
+    """
+    out = {0: (1, 1, ())}  # sum -> (weight, the draw's own weight, draw)
+    for _ in range(n):
+        new: dict = {}
+        for total, (w, best, draw) in out.items():
+            for v, x in values:
+                t, q, d = total + v, w * x, draw + (v,)
+                if t in new:
+                    old, old_best, old_draw = new[t]
+                    new[t] = (old + q, *((best * x, d) if best * x > old_best
+                                         else (old_best, old_draw)))
+                else:
+                    new[t] = (q, best * x, d)
+        out = new
+    return {t: (w, d) for t, (w, _, d) in sorted(out.items())}
+
+
+class CollectorPlayer:
+    """The collector's free spins of ``feature`` (a built
+    :class:`~slotmath.features.free_spins.StateRound`) in ``game`` at ``level``: which totals
+    a started feature can pay (:meth:`reachable`, in the mechanic's credits) and a round that
+    pays one (:meth:`play`)."""
+
+    def __init__(self, game, level, feature, progress=None):
+        self.game, self.level, self.feature = game, level, feature
+        self.spec = game.free_spins
+        self.state = self.spec.state
+        self.mechanic = feature.mechanic
+        self.credits_per_bet = self.mechanic.credits_per_bet
+        self.cap = max(self.spec.awards) if self.spec.retrigger else None
+        self.index = CollectorIndex(game, level, feature.reels,
+                                    self.spec.trigger if self.spec.retrigger else None,
+                                    self.cap, self.state.collector, self.state.cash,
+                                    self.mechanic.line_scale, progress)
+        self.model = self.index.model
+        self.values = [(v, w) for v, w in self.mechanic.value_credits]
+        self._tables = None
+
+    def _award(self, count: int) -> int:
+        return self.spec.retrigger_for(count) if self.spec.retrigger and count else 0
+
+    def _starts(self) -> list[int]:
+        out = set()
+        for c in range(max(self.spec.awards) + 1):
+            key = self.feature.start(c)
+            if key is not None:
+                out |= {n for n, w in key if w}
+        return sorted(out)
+
+    def _options(self, x: int, weights: dict) -> list[tuple]:
+        """The spins state ``x`` offers the table: (win, award, next state, key, draw), the
+        most likely first, at most :data:`COLLECTOR_CHOICES` distinct (win, award, next)."""
+        spec = self.state
+        level = spec.level(x)
+        by_class: dict = {}
+        for key in self.index.found:
+            by_class.setdefault(key[:3], []).append(key)
+        offered: dict = {}
+        for (t, nc, nf), keys in by_class.items():
+            after = min(x + nc, spec.top)
+            award = spec.retrigger * (spec.level(after) - level) + self._award(t)
+            a, k = self.mechanic.factors(level, nc)
+            sums = _sums(self.values, nf)
+            keys.sort(key=lambda q: (-weights[q], q))
+            top_sum = max(sums, key=lambda v: (sums[v][0], -v))
+            if len(keys) * len(sums) <= PAIRS_MAX:
+                pairs = [(q, v) for q in keys for v in sums]
+            else:
+                pairs = [(q, top_sum) for q in keys] + [(keys[0], v) for v in sums]
+            for q, v in pairs:
+                win = a * q[3] + (k * v if nc else 0)
+                p = Fraction(weights[q]) * sums[v][0] / self.mechanic.value_total ** nf
+                option = (win, award, after)
+                if option not in offered or offered[option][0] < p:
+                    offered[option] = (p, q, sums[v][1])
+        ranked = sorted(offered.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        kept = ranked[:COLLECTOR_CHOICES // 2]  # the likeliest half; then wins spread evenly
+        rest = sorted(ranked[COLLECTOR_CHOICES // 2:], key=lambda kv: kv[0])
+        room = COLLECTOR_CHOICES - len(kept)
+        if len(rest) > room:
+            rest = [rest[round(i * (len(rest) - 1) / max(room - 1, 1))] for i in range(room)]
+        kept += sorted(rest, key=lambda kv: (-kv[1][0], kv[0]))
+        return [(*option, q, draw) for option, (_, q, draw) in kept]
+
+    def prepare(self, most_credits: int, *, complete: bool = False) -> None:
+        """Find free spins (sampled, or the whole cycle with ``complete``) and fill the table
+        of totals up to ``most_credits`` credits."""
+        if complete:
+            self.index.find()
+        else:
+            self.index.sample()
+        weights = {}
+        for (t, nc, nf), (cs, ws) in self.mechanic.classes.items():
+            for c, w in zip(cs.tolist(), ws.tolist()):
+                weights[(t, nc, nf, c)] = w
+        self.index.check(weights)
+        states = self.state.top + 1
+        options = [self._options(x, weights) for x in range(states)]
+        ptr = np.zeros(states + 1, np.int64)
+        for x, opts in enumerate(options):
+            ptr[x + 1] = ptr[x] + len(opts)
+        flat = [o for opts in options for o in opts]
+        retrigger = max((self._award(t) for t in range(max(self.spec.awards) + 1)), default=0)
+        most_left = (max(self._starts()) + self.state.retrigger * self.state.levels
+                     + 3 * retrigger)
+        fewest, choice = _reach_states(ptr, np.array([o[0] for o in flat], np.int64),
+                                       np.array([o[1] for o in flat], np.int64),
+                                       np.array([o[2] for o in flat], np.int64),
+                                       most_left, int(most_credits))
+        self._tables = (flat, fewest, choice)
+
+    def reachable(self, start) -> np.ndarray:
+        """The totals (credits) a feature started by ``start`` (its award law) can pay."""
+        _, fewest, _ = self._tables
+        out = np.zeros(fewest.shape[2], bool)
+        for n, w in start:
+            if w:
+                out |= fewest[0, n] >= 0
+        return np.flatnonzero(out)
+
+    def play(self, start, credits: int, trigger_window, first_index: int) -> list[dict]:
+        """The events of a feature started by ``start`` paying ``credits``, started by the
+        paid spin showing ``trigger_window`` (None: bought); event indices from
+        ``first_index``."""
+        flat, fewest, table = self._tables
+        law = dict(start)
+        n = next((n for n in sorted(law, key=lambda n: (-law[n], n))
+                  if law[n] and fewest[0, n, credits] >= 0), None)
+        if n is None:
+            raise ValueError(f"no feature of {start} pays {credits} credits")
+        spec, cpb = self.state, self.credits_per_bet
+        scale = self.mechanic.line_scale
+        events: list[dict] = []
+
+        def add(event):
+            events.append({"index": first_index + len(events)} | event)
+        trigger = self.spec.trigger
+        add({"type": "freeSpinTrigger", "totalFs": n,
+             "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
+                           for r, s in enumerate(col) if s == trigger]})
+        if len(law) > 1:
+            p = Fraction(law[n], sum(law.values()))
+            add({"type": "freeSpinsDrawn", "totalFs": n, "weights": {str(k): w for k, w in start},
+                 "probability": f"{p.numerator}/{p.denominator}"})
+        x, total, left, played, paid, s = 0, n, n, 0, 0, credits
+        cash = frozenset(spec.cash)
+        while left:
+            v, award, after, key, draw = flat[table[x, left, s]]
+            stops, window = self.index.window(key)
+            played += 1
+            level = spec.level(x)
+            a, k = self.mechanic.factors(level, key[1])
+            add({"type": "updateFreeSpin", "amount": played, "total": total})
+            add({"type": "reveal", "gameType": "freegame", "reelSet": self.feature.reels,
+                 "stops": list(stops), "board": board(window)})
+            cells = [(j, r) for j, col in enumerate(window) for r, y in enumerate(col)
+                     if y in cash]
+            if len(cells) != len(draw):
+                raise AssertionError("the cash symbols shown are not the values drawn")
+            if cells:
+                add({"type": "cashValues", "values": [
+                    {"reel": j, "row": r, "symbol": window[j][r]} | _bets(d, cpb)
+                    for (j, r), d in zip(cells, draw)]})
+            wins, won = window_events(self.model, window, a)
+            won *= scale
+            nc = key[1]
+            if nc and draw:
+                collected = k * sum(draw)
+                wins = wins + [{"kind": "collect", "symbol": spec.collector, "count": nc,
+                                "collected": _bets(sum(draw), cpb)["bets"],
+                                "multiplier": spec.multiplier(level) * self.spec.multiplier,
+                                "positions": [{"reel": j, "row": r} for j, col in
+                                              enumerate(window) for r, y in enumerate(col)
+                                              if y == spec.collector]}
+                               | amount_fields(collected, cpb, "win")]
+                won += collected
+            if won != v:
+                raise AssertionError("a free spin pays other than the engine's classes said")
+            paid += won
+            if wins:
+                add({"type": "winInfo", "wins": wins} | amount_fields(won, cpb, "totalWin"))
+                add({"type": "setWin"} | amount_fields(paid, cpb))
+            if spec.level(after) > level:
+                add({"type": "collectorLevel", "collected": after, "level": spec.level(after),
+                     "multiplier": spec.multiplier(spec.level(after))})
+            if award:
+                total += award
+                add({"type": "freeSpinRetrigger", "totalFs": total,
+                     "positions": [{"reel": j, "row": r} for j, col in enumerate(window)
+                                   for r, y in enumerate(col)
+                                   if y == (trigger if self._award(key[0]) else spec.collector)]})
+            s -= v
+            left += award - 1
+            x = after
+        if s or paid != credits:
+            raise AssertionError("the free spins played do not pay what the table said")
+        add({"type": "freeSpinEnd"} | amount_fields(paid, cpb))
+        return events
+
+
+def _bets(credits: int, credits_per_bet: int) -> dict:
+    """A cash value as the books show it: ``bets`` (exact, "p/q" or a whole number)."""
+    q = Fraction(credits, credits_per_bet)
+    return {"bets": str(q)}
+
+
+def _sticky_size(game) -> tuple[int, int]:
+    """(states, windows a state's spin shows) of ``game``'s sticky wilds."""
+    fs = game.free_spins
+    rs = game.reel_sets[fs.reels]
+    wilds = set(fs.state.symbols)
+    states, windows = 1, 1
+    for reel, rows in zip(rs.reels, game.rows):
+        here = len(wilds & set(reel.symbols))
+        if here:
+            states *= (here + 1) ** rows
+        weights = reel.stop_weights
+        windows *= sum(1 for w in weights if w)
+    return states, windows
+
+
+class StickyPlayer:
+    """Sticky wilds' free spins of ``feature`` (a built
+    :class:`~slotmath.features.free_spins.StateRound`) in ``game`` at ``level``: which totals
+    a started feature can pay (:meth:`reachable`, in the mechanic's credits) and a round that
+    pays one (:meth:`play`)."""
+
+    def __init__(self, game, level, feature, progress=None):
+        from slotmath.evaluate.window import PayModel
+
+        self.game, self.level, self.feature = game, level, feature
+        self.spec = game.free_spins
+        self.mechanic = feature.mechanic
+        self.credits_per_bet = self.mechanic.credits_per_bet
+        self.model = PayModel(game, level)
+        self.cells = self.mechanic.cells
+        self.wilds = self.mechanic.wilds
+        ranges = [range(len(self.mechanic.reel_wilds[j]) + 1) for j, _ in self.cells]
+        # supersets after their subsets: a spin only adds sticky cells
+        self.states = sorted(itertools.product(*ranges),
+                             key=lambda x: (sum(1 for c in x if c), x))
+        self.state_index = {x: i for i, x in enumerate(self.states)}
+        self._tables = None
+
+    def _award(self, count: int) -> int:
+        return self.spec.retrigger_for(count) if self.spec.retrigger and count else 0
+
+    def shown(self, window, state):
+        """The window a state shows: each sticky cell its wild."""
+        out = [list(col) for col in window]
+        for (j, r), c in zip(self.cells, state):
+            if c:
+                out[j][r] = self.wilds[c - 1]
+        return tuple(tuple(col) for col in out)
+
+    def landed(self, window, state):
+        """The state after a spin that landed ``window``."""
+        return tuple(c or (1 + self.wilds.index(window[j][r]) if window[j][r] in self.wilds
+                           else 0) for (j, r), c in zip(self.cells, state))
+
+    def prepare(self, most_credits: int, *, complete: bool = False) -> None:
+        """Visit every window of every state (the whole cycle of each) and fill the table of
+        totals up to ``most_credits`` credits."""
+        if self._tables is not None and self._tables[3] >= most_credits:
+            return
+        rs = self.game.reel_sets[self.spec.reels]
+        live = [[s for s, w in enumerate(r.stop_weights) if w] for r in rs.reels]
+        trigger = self.spec.trigger
+        cap = max(self.spec.awards) if self.spec.retrigger else 0
+        options = []
+        for x in self.states:
+            engine = {}
+            for move in self.mechanic.moves(x):
+                credits, weights = self.mechanic._laws.arrays[move.law]
+                for c, w in zip(credits.tolist(), weights.tolist()):
+                    engine[(move.trigger, move.state, c)] = w
+            found = {}
+            for stops in itertools.product(*live):
+                window = window_at(self.game, rs, stops)
+                shown = self.shown(window, x)
+                _, credits = window_events(self.model, shown, self.spec.multiplier)
+                t = min(sum(col.count(trigger) for col in shown), cap)
+                key = (t, self.landed(window, x), credits * (self.credits_per_bet
+                                                             // self.model.credits_per_bet))
+                if key not in engine:
+                    raise AssertionError(f"sticky state {x}: a spin the engine's moves do not "
+                                         f"list: {key}")
+                found.setdefault(key, stops)
+            if set(found) != set(engine):
+                raise AssertionError(f"sticky state {x}: moves of the engine no window shows")
+            spins = {}
+            for key in sorted(found, key=lambda k: (-engine[k], k)):
+                option = (key[2], self._award(key[0]), self.state_index[key[1]])
+                spins.setdefault(option, (*option, found[key], x))
+            options.append(list(spins.values()))
+        ptr = np.zeros(len(self.states) + 1, np.int64)
+        for i, opts in enumerate(options):
+            ptr[i + 1] = ptr[i] + len(opts)
+        flat = [o for opts in options for o in opts]
+        starts = set()
+        for c in range(max(self.spec.awards) + 1):
+            key = self.feature.start(c)
+            if key is not None:
+                starts |= {n for n, w in key if w}
+        most_left = max(starts) + 3 * max((self._award(t) for t in range(cap + 1)), default=0)
+        fewest, choice = _reach_states(ptr, np.array([o[0] for o in flat], np.int64),
+                                       np.array([o[1] for o in flat], np.int64),
+                                       np.array([o[2] for o in flat], np.int64),
+                                       most_left, int(most_credits))
+        self._tables = (flat, fewest, choice, int(most_credits))
+
+    def reachable(self, start) -> np.ndarray:
+        """The totals (credits) a feature started by ``start`` (its award law) can pay."""
+        _, fewest, _, _ = self._tables
+        out = np.zeros(fewest.shape[2], bool)
+        for n, w in start:
+            if w:
+                out |= fewest[0, n] >= 0
+        return np.flatnonzero(out)
+
+    def play(self, start, credits: int, trigger_window, first_index: int) -> list[dict]:
+        """The events of a feature started by ``start`` paying ``credits``, started by the
+        paid spin showing ``trigger_window`` (None: bought); event indices from
+        ``first_index``."""
+        flat, fewest, table, _ = self._tables
+        law = dict(start)
+        n = next((n for n in sorted(law, key=lambda n: (-law[n], n))
+                  if law[n] and fewest[0, n, credits] >= 0), None)
+        if n is None:
+            raise ValueError(f"no feature of {start} pays {credits} credits")
+        cpb = self.credits_per_bet
+        scale = cpb // self.model.credits_per_bet
+        rs = self.game.reel_sets[self.spec.reels]
+        events: list[dict] = []
+
+        def add(event):
+            events.append({"index": first_index + len(events)} | event)
+        trigger = self.spec.trigger
+        add({"type": "freeSpinTrigger", "totalFs": n,
+             "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
+                           for r, s in enumerate(col) if s == trigger]})
+        if len(law) > 1:
+            p = Fraction(law[n], sum(law.values()))
+            add({"type": "freeSpinsDrawn", "totalFs": n, "weights": {str(k): w for k, w in start},
+                 "probability": f"{p.numerator}/{p.denominator}"})
+        x, total, left, played, paid, s = 0, n, n, 0, 0, credits
+        cap = self.spec.max_spins
+        while left:
+            v, award, after, stops, state = flat[table[x, left, s]]
+            window = window_at(self.game, rs, stops)
+            shown = self.shown(window, state)
+            played += 1
+            add({"type": "updateFreeSpin", "amount": played, "total": total})
+            add({"type": "reveal", "gameType": "freegame", "reelSet": self.feature.reels,
+                 "stops": list(stops), "board": board(shown), "landed": board(window),
+                 "sticky": [{"reel": j, "row": r, "symbol": self.wilds[c - 1]}
+                            for (j, r), c in zip(self.cells, state) if c]})
+            wins, won = window_events(self.model, shown, self.spec.multiplier)
+            won *= scale
+            if won != v:
+                raise AssertionError("a free spin pays other than the engine's moves said")
+            paid += won
+            if wins:
+                add({"type": "winInfo", "wins": wins} | amount_fields(won, cpb, "totalWin"))
+                add({"type": "setWin"} | amount_fields(paid, cpb))
+            new = self.states[after]
+            if new != state:
+                add({"type": "stickyWilds", "added": [
+                    {"reel": j, "row": r, "symbol": self.wilds[c - 1]}
+                    for (j, r), c, old in zip(self.cells, new, state) if c and not old]})
+            u = award if cap is None else min(award, cap - total)
+            if u:
+                total += u
+                add({"type": "freeSpinRetrigger", "totalFs": total,
+                     "positions": [{"reel": j, "row": r} for j, col in enumerate(shown)
+                                   for r, y in enumerate(col) if y == trigger]})
+            s -= v
+            left += u - 1
+            x = after
+        if s or paid != credits:
+            raise AssertionError("the free spins played do not pay what the table said")
+        add({"type": "freeSpinEnd"} | amount_fields(paid, cpb))
+        return events
+
+
+def book(analysis, feature, progress=None):
+    """The book player of a game's free spins with a state (the state's declaration's
+    ``book`` hook): ``feature`` is the built round feature."""
+    kind = analysis.game.free_spins.state.kind
+    if kind == "expanding_symbol":
+        return ExpandingPlayer(analysis.game, analysis.level, feature, progress)
+    if kind == "sticky_wilds":
+        return StickyPlayer(analysis.game, analysis.level, feature, progress)
+    if kind == "collector":
+        return CollectorPlayer(analysis.game, analysis.level, feature, progress)
+    raise ValueError(f"no player of real rounds for the books yet for free spins with {kind}")
