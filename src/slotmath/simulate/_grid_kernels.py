@@ -331,6 +331,30 @@ def _random_refill(tab, W, s, g, top_lost):
         W[tab[Q_TOP] + last + 1 - top_lost + i] = pick(s, tab, at, total, S)
 
 
+@njit(cache=True, inline="always")
+def _uncount_paid(tab, W):
+    """A pay-anywhere drop removes every cell of each symbol it paid: their counts become 0
+    (the same test as :func:`slotmath.evaluate.grid.anywhere_pay`'s)."""
+    S, C = tab[K_S], tab[K_C]
+    o_entry, o_pay, q_c = tab[O_ENTRY], tab[O_PAY], tab[Q_COUNTS]
+    for c in range(S):
+        if tab[o_entry + c]:
+            k = W[q_c + c]
+            if tab[o_pay + c * C + (k if k < C else C - 1)] != 0:
+                W[q_c + c] = 0
+
+
+@njit(cache=True, inline="always")
+def _count_gaps(tab, W):
+    """Count the symbols just refilled into each reel's top ``W[Q_GAPS + j]`` rows."""
+    n, H = tab[K_N], tab[K_H]
+    q_g, q_c = tab[Q_GAPS], tab[Q_COUNTS]
+    for j in range(n):
+        cell = j * H
+        for r in range(W[q_g + j]):
+            W[q_c + W[cell + r]] += 1
+
+
 @njit(cache=True, _nrt=False)  # allocates nothing: no reference counts (evaluate.grid)
 def spin(tab, W, s, g, index, weight):
     """One spin's whole tumble sequence on reel set ``g`` from drop index ``index``; the
@@ -391,8 +415,8 @@ def spin(tab, W, s, g, index, weight):
     tumble = tab[K_TUMBLE] != 0
     random_refill = tab[K_RANDOM] != 0
     while True:
-        if counted and won == 0:
-            win = anywhere_pay(tab, W, weight, True)
+        if counted:  # the counts are the window's (dealt, or kept through the tumble)
+            win = anywhere_pay(tab, W, weight, won == 0)
         else:
             win = drop(tab, W, weight, won == 0)
         if win == 0:
@@ -411,11 +435,15 @@ def spin(tab, W, s, g, index, weight):
             cut = 1
             clear_marks(tab, W)
             break
+        if counted:
+            _uncount_paid(tab, W)
         top_lost = collapse(tab, W)
         if random_refill:
             _random_refill(tab, W, s, g, top_lost)
         else:
             top_next = strip_refill(tab, W, g, top_lost, top_next)
+        if counted:
+            _count_gaps(tab, W)
         _land(tab, W, s, g, top_lost)
     if counted:
         mcount, mvalue, trig, scatter = counted_finals(tab, W)
