@@ -182,6 +182,8 @@ Q_VALUES, Q_MARKED, Q_SEEN, Q_HEIGHTS, Q_TOP, Q_TOPV, Q_POS, Q_GAPS, Q_TOPM, Q_C
     Q_STACK, Q_OUT, Q_FHITS, Q_FCRED, Q_LHITS, Q_LCRED, Q_END = range(59, 76)
 #: the packed window counts (simulator): bits per symbol's lane (0: not packed), their offset
 K_PACKB, O_PACK = 76, 77
+#: the scratch list of a cluster's cells (in ``W``)
+Q_LIST = 78
 HEADER = 80
 #: what :func:`spin`-like players write to ``W[tab[Q_OUT] + i]``
 OUT_FIRST, OUT_LATER, OUT_WON, OUT_INDEX, OUT_MVALUE, OUT_MCOUNT, OUT_TRIGGER, OUT_SCATTER, \
@@ -364,7 +366,7 @@ def tables(model: GridModel, sets: tuple[str, ...] = ("base",), edges=()) -> np.
     regions = ((Q_VALUES, nH), (Q_MARKED, nH), (Q_SEEN, nH), (Q_HEIGHTS, n), (Q_TOP, n),
                (Q_TOPV, n), (Q_POS, n), (Q_GAPS, n), (Q_TOPM, n), (Q_COUNTS, S),
                (Q_STACK, 2 * nH + 2), (Q_OUT, 16), (Q_FHITS, S * C), (Q_FCRED, S * C),
-               (Q_LHITS, S * C), (Q_LCRED, S * C))
+               (Q_LHITS, S * C), (Q_LCRED, S * C), (Q_LIST, nH))
     q = nH
     for slot, size in regions:
         head[slot] = q
@@ -488,7 +490,7 @@ def _cluster_drop(tab, W, weight, first):
     diagonal = tab[K_DIAG] != 0
     size_min = tab[K_SIZE]
     o_role, o_pay = tab[O_ROLE], tab[O_PAY]
-    q_seen, q_stack, q_marked = tab[Q_SEEN], tab[Q_STACK], tab[Q_MARKED]
+    q_seen, q_stack, q_marked, q_list = tab[Q_SEEN], tab[Q_STACK], tab[Q_MARKED], tab[Q_LIST]
     q_hits = tab[Q_FHITS] if first else tab[Q_LHITS]
     q_cred = tab[Q_FCRED] if first else tab[Q_LCRED]
     total = 0
@@ -511,6 +513,7 @@ def _cluster_drop(tab, W, weight, first):
                     top -= 1
                     j = W[q_stack + 2 * top]
                     r = W[q_stack + 2 * top + 1]
+                    W[q_list + size] = j * H + r
                     size += 1
                     W[q_seen + j * H + r] = 2
                     for dj in range(-1, 2):
@@ -534,11 +537,11 @@ def _cluster_drop(tab, W, weight, first):
                 win = tab[o_pay + s * C + (size if size < C else C - 1)] \
                     if size >= size_min else 0
                 # a component is maximal: a wild touching two groups of the symbol joins them
-                for i in range(n * H):
-                    if W[q_seen + i] == 2:
-                        if win > 0:
-                            W[q_marked + i] = 1
-                        W[q_seen + i] = 3
+                for i in range(size):  # the component's cells (seen 2)
+                    x = W[q_list + i]
+                    if win > 0:
+                        W[q_marked + x] = 1
+                    W[q_seen + x] = 3
                 if win > 0:
                     total += win
                     W[q_hits + s * C + size] += weight
