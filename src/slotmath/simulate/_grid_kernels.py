@@ -9,6 +9,13 @@ A round: the paid spin's tumble sequence on reel set 0, then the free spins it t
 reel set 1 (docs/game-format.md, "Grid games", spin order), every win in integer credits. The
 tables and the window live in two flat arrays (:func:`slotmath.evaluate.grid.tables`), each
 thread with its own copy of the tables.
+
+What makes it fast draws nothing differently (the same seed gives the same sums, which
+tests/test_grid_games.py holds to sums recorded before): a pay-anywhere game without a top
+reel whose reels have one height each is dealt as packed counts (one integer per reel stop,
+``tab[O_PACK]``), so a window that pays nothing and shows no multiplier symbol is never
+written out; its tumbles keep the counts instead of recounting; and :func:`spin` and the
+evaluators it calls are compiled without reference counts (``_nrt=False``).
 """
 
 from __future__ import annotations
