@@ -10,15 +10,29 @@ average beside them. Then the Megaways Bonanza base game without tumbles, free s
 full enumeration of the same paid spin on its first 3 reels (the baseline, whose cost is the
 product of per-reel outcomes) against the programme on those 3 reels, side by side.
 
-Run: ``python -u benchmarks/bench_grid.py [--rounds 500000]``.
+With ``--baseline REF`` (a git revision, e.g. ``main``) it also loads that revision's grid
+kernels (``evaluate/grid.py`` and ``simulate/_grid_kernels.py``, from ``git show``) beside the
+working tree's, and plays the same seeded rounds with both on one thread, alternately, in this
+one process: rounds per second per core of each, their ratio, and whether every statistic
+came out identical. ``--games`` limits the run to some games (e.g. ``sugar_tumble``) and
+skips the exact-engine timings.
+
+Run: ``python -u benchmarks/bench_grid.py [--rounds 500000]``, or
+``python -u benchmarks/bench_grid.py --games sugar_tumble cluster_crush megaways_bonanza
+--rounds 1000000 --baseline main``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
+import subprocess
+import sys
+import tempfile
 import time
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import slotmath
@@ -36,8 +50,8 @@ def load() -> str:
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
 
 
-def examples(rounds: int) -> None:
-    for name in GAMES:
+def examples(rounds: int, games=GAMES) -> None:
+    for name in games:
         game = slotmath.load_game(EXAMPLES / f"{name}.toml")
         p = plan(game)
         print(f"== {game.name} ({name}.toml)")
@@ -123,17 +137,98 @@ def tumble_exact(stops: int) -> None:
           f"wall; {load()}")
 
 
+def _baseline_modules(ref: str):
+    """The grid kernels of git revision ``ref``, imported from a temporary directory under
+    their own module names (the table builder and the kernels that read its tables)."""
+    root = Path(__file__).resolve().parents[1]
+    where = Path(tempfile.mkdtemp(prefix="bench_grid_"))
+    tag = "".join(c if c.isalnum() else "_" for c in ref)
+    ev, kern = f"_base_{tag}_eval_grid", f"_base_{tag}_grid_kernels"
+
+    def show(path: str) -> str:
+        return subprocess.run(["git", "-C", str(root), "show", f"{ref}:{path}"], check=True,
+                              capture_output=True, text=True).stdout
+
+    (where / f"{ev}.py").write_text(show("src/slotmath/evaluate/grid.py"))
+    (where / f"{kern}.py").write_text(show("src/slotmath/simulate/_grid_kernels.py").replace(
+        "from slotmath.evaluate.grid import", f"from {ev} import"))
+    sys.path.insert(0, str(where))
+    return importlib.import_module(ev), importlib.import_module(kern)
+
+
+def side_by_side(rounds: int, games, ref: str, repeats: int = 3) -> None:
+    """Rounds per second per core (one thread) of revision ``ref``'s kernels and of this
+    tree's on the same seeded rounds, alternately; the best of ``repeats`` runs each."""
+    import numba
+    import numpy as np
+
+    from slotmath.evaluate import grid as ev
+    from slotmath.simulate import _grid_kernels as kern
+    from slotmath.simulate import grid as sg
+
+    base_ev, base_kern = _baseline_modules(ref)
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        for name in games:
+            game = slotmath.load_game(EXAMPLES / f"{name}.toml")
+            fs = game.free_spins
+            sets = ("base", fs.reels if fs is not None else "base")
+            runs = {}
+            for label, e, k in ((ref, base_ev, base_kern), ("this tree", ev, kern)):
+                model = e.GridModel(game)
+                tab = e.tables(model, sets, [int(Fraction(x) * model.credits_per_bet)
+                                             for x in sg.GRID_EDGES])
+                runs[label] = (tab, k)
+
+            def play(label, count, seed, runs=runs):
+                tab, k = runs[label]
+                sizes = [sg.BLOCK] * (count // sg.BLOCK) + ([count % sg.BLOCK]
+                                                            if count % sg.BLOCK else [])
+                sums = sg._Sums.zeros(tab, len(sizes))
+                states = sg._states(np.random.SeedSequence(seed), len(sizes))
+                t = time.perf_counter()
+                k.play_blocks(tab, states, np.array(sizes, np.int64), *sums.arrays())
+                return count / (time.perf_counter() - t), sums.total()
+
+            speed = {label: 0.0 for label in runs}
+            sums = {}
+            for label in runs:
+                play(label, 1 << 12, 99)  # warm-up (compilation)
+            for _ in range(repeats):
+                for label in runs:
+                    s, sums[label] = play(label, rounds, 1)
+                    speed[label] = max(speed[label], s)
+            same = all(np.array_equal(a, b) for a, b in zip(sums[ref].arrays(),
+                                                            sums["this tree"].arrays()))
+            print(f"== {game.name}: rounds/s per core (1 thread, best of {repeats}, "
+                  f"{rounds:,} rounds, seed 1): {ref} {speed[ref]:,.0f}, this tree "
+                  f"{speed['this tree']:,.0f}, ratio {speed['this tree'] / speed[ref]:.2f}; "
+                  f"identical statistics: {same}; {load()}")
+    finally:
+        numba.set_num_threads(old)
+
+
 def main() -> None:
     a = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a.add_argument("--rounds", type=int, default=500_000)
     a.add_argument("--tumble-stops", type=int, default=None, metavar="N",
                    help="also time the exact enumeration of a 5x3 tumble game of N stops "
                         "(31 took 57 s at load 4.5)")
+    a.add_argument("--games", nargs="+", choices=GAMES, default=None,
+                   help="only these games (and no exact-engine timings)")
+    a.add_argument("--baseline", metavar="REF", default=None,
+                   help="time git revision REF's grid kernels beside this tree's, one core")
     args = a.parse_args()
+    games = tuple(args.games) if args.games else GAMES
+    if args.baseline:
+        side_by_side(args.rounds, games, args.baseline)
+        return
     if args.tumble_stops:
         tumble_exact(args.tumble_stops)
-    megaways_exact()
-    examples(args.rounds)
+    if not args.games:
+        megaways_exact()
+    examples(args.rounds, games)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ from numba import njit
 from slotmath.model.game import Game
 
 __all__ = ["BLANK", "HEADER", "KINDS", "MULTIPLIER", "PAYS", "SCATTER", "WILD", "GridModel",
-           "Window", "clear_marks", "collapse", "drop", "extended", "final_counts",
+           "Window", "anywhere_count", "anywhere_pay", "clear_marks", "collapse",
+           "counted_finals", "drop", "extended", "final_counts",
            "rule_value", "scatter_count", "strip_refill", "tables", "work"]
 
 #: a symbol's role in a grid game
@@ -179,6 +180,10 @@ O_ROLE, O_ENTRY, O_PAY, O_WMULT, O_SPAY, O_SCODES, O_HVAL, O_HCUM, O_HCOUNT, O_S
 # offsets of the scratch values in ``W`` (cells at 0)
 Q_VALUES, Q_MARKED, Q_SEEN, Q_HEIGHTS, Q_TOP, Q_TOPV, Q_POS, Q_GAPS, Q_TOPM, Q_COUNTS, \
     Q_STACK, Q_OUT, Q_FHITS, Q_FCRED, Q_LHITS, Q_LCRED, Q_END = range(59, 76)
+#: the packed window counts (simulator): bits per symbol's lane (0: not packed), their offset
+K_PACKB, O_PACK = 76, 77
+#: the scratch list of a cluster's cells (in ``W``)
+Q_LIST = 78
 HEADER = 80
 #: what :func:`spin`-like players write to ``W[tab[Q_OUT] + i]``
 OUT_FIRST, OUT_LATER, OUT_WON, OUT_INDEX, OUT_MVALUE, OUT_MCOUNT, OUT_TRIGGER, OUT_SCATTER, \
@@ -340,12 +345,28 @@ def tables(model: GridModel, sets: tuple[str, ...] = ("base",), edges=()) -> np.
         head[slot] = offset
         body.append(parts[slot])
         offset += len(parts[slot])
+    # A pay-anywhere game without a top reel whose reels have one height each: every stop's
+    # window column as one integer, symbol c's count in bits [b c, b c + b) (b bits hold the
+    # whole window's count), so that a window's counts are the sum of its reels' integers.
+    b = (n * H).bit_length()
+    if (model.kind == "anywhere" and top is None and S * b <= 63
+            and all(len(law.heights) == 1 for law in grid.heights)):
+        pack = np.zeros((G, n, L), np.int64)
+        for g in range(G):
+            for j in range(n):
+                h = int(hval[j, 0])
+                for p in range(int(lens[g, j])):
+                    pack[g, j, p] = sum(1 << (b * int(c)) for c in sarr[g, j, p:p + h])
+        head[K_PACKB] = b
+        head[O_PACK] = offset
+        body.append(pack.ravel())
+        offset += pack.size
     # the work area's layout: cells first (n x H), then each region in turn
     nH = n * H
     regions = ((Q_VALUES, nH), (Q_MARKED, nH), (Q_SEEN, nH), (Q_HEIGHTS, n), (Q_TOP, n),
                (Q_TOPV, n), (Q_POS, n), (Q_GAPS, n), (Q_TOPM, n), (Q_COUNTS, S),
                (Q_STACK, 2 * nH + 2), (Q_OUT, 16), (Q_FHITS, S * C), (Q_FCRED, S * C),
-               (Q_LHITS, S * C), (Q_LCRED, S * C))
+               (Q_LHITS, S * C), (Q_LCRED, S * C), (Q_LIST, nH))
     q = nH
     for slot, size in regions:
         head[slot] = q
@@ -363,7 +384,10 @@ def work(tab: np.ndarray) -> np.ndarray:
 
 
 # -- one drop ---------------------------------------------------------------------------------
-@njit(cache=True)
+# The evaluators below allocate nothing, so they are compiled without numba's reference counts
+# (``_nrt=False``): with them every call, and every array handed on inside one, paid an atomic
+# increment and decrement per array, most of a simulated spin's time.
+@njit(cache=True, _nrt=False)
 def _ways_drop(tab, W, weight, first):
     n, H, C = tab[K_N], tab[K_H], tab[K_C]
     o_role, o_pay, o_wm = tab[O_ROLE], tab[O_PAY], tab[O_WMULT]
@@ -407,18 +431,29 @@ def _ways_drop(tab, W, weight, first):
     return total
 
 
-@njit(cache=True)
-def _anywhere_drop(tab, W, weight, first):
+@njit(cache=True, inline="always")
+def anywhere_count(tab, W):
+    """Count each symbol on the window's reels into ``W[Q_COUNTS + symbol]``."""
+    n, H, S = tab[K_N], tab[K_H], tab[K_S]
+    q_h, q_counts = tab[Q_HEIGHTS], tab[Q_COUNTS]
+    for s in range(S):
+        W[q_counts + s] = 0
+    for j in range(n):
+        base = j * H
+        for r in range(W[q_h + j]):
+            W[q_counts + W[base + r]] += 1
+
+
+@njit(cache=True, _nrt=False)
+def anywhere_pay(tab, W, weight, first):
+    """What a pay-anywhere drop pays from the symbol counts already in ``W[Q_COUNTS]`` (those
+    of the window's reels: :func:`anywhere_count`); marks the winning cells and counts the
+    hits as :func:`drop` does."""
     n, H, C, S = tab[K_N], tab[K_H], tab[K_C], tab[K_S]
     q_h, q_marked, q_counts = tab[Q_HEIGHTS], tab[Q_MARKED], tab[Q_COUNTS]
     q_hits = tab[Q_FHITS] if first else tab[Q_LHITS]
     q_cred = tab[Q_FCRED] if first else tab[Q_LCRED]
     o_pay = tab[O_PAY]
-    for s in range(S):
-        W[q_counts + s] = 0
-    for j in range(n):
-        for r in range(W[q_h + j]):
-            W[q_counts + W[j * H + r]] += 1
     total = 0
     o_entry = tab[O_ENTRY]
     for s in range(S):
@@ -432,13 +467,20 @@ def _anywhere_drop(tab, W, weight, first):
         W[q_hits + s * C + k] += weight
         W[q_cred + s * C + k] += win * weight
         for j in range(n):
+            base = j * H
             for r in range(W[q_h + j]):
-                if W[j * H + r] == s:
-                    W[q_marked + j * H + r] = 1
+                if W[base + r] == s:
+                    W[q_marked + base + r] = 1
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _anywhere_drop(tab, W, weight, first):
+    anywhere_count(tab, W)
+    return anywhere_pay(tab, W, weight, first)
+
+
+@njit(cache=True, _nrt=False)
 def _cluster_drop(tab, W, weight, first):
     """Every cluster: for each paying entry, the connected groups (sides, or corners too) of
     cells showing its symbol or a wild (a wild entry: wilds only) holding at least one of its
@@ -448,7 +490,7 @@ def _cluster_drop(tab, W, weight, first):
     diagonal = tab[K_DIAG] != 0
     size_min = tab[K_SIZE]
     o_role, o_pay = tab[O_ROLE], tab[O_PAY]
-    q_seen, q_stack, q_marked = tab[Q_SEEN], tab[Q_STACK], tab[Q_MARKED]
+    q_seen, q_stack, q_marked, q_list = tab[Q_SEEN], tab[Q_STACK], tab[Q_MARKED], tab[Q_LIST]
     q_hits = tab[Q_FHITS] if first else tab[Q_LHITS]
     q_cred = tab[Q_FCRED] if first else tab[Q_LCRED]
     total = 0
@@ -471,6 +513,7 @@ def _cluster_drop(tab, W, weight, first):
                     top -= 1
                     j = W[q_stack + 2 * top]
                     r = W[q_stack + 2 * top + 1]
+                    W[q_list + size] = j * H + r
                     size += 1
                     W[q_seen + j * H + r] = 2
                     for dj in range(-1, 2):
@@ -494,11 +537,11 @@ def _cluster_drop(tab, W, weight, first):
                 win = tab[o_pay + s * C + (size if size < C else C - 1)] \
                     if size >= size_min else 0
                 # a component is maximal: a wild touching two groups of the symbol joins them
-                for i in range(n * H):
-                    if W[q_seen + i] == 2:
-                        if win > 0:
-                            W[q_marked + i] = 1
-                        W[q_seen + i] = 3
+                for i in range(size):  # the component's cells (seen 2)
+                    x = W[q_list + i]
+                    if win > 0:
+                        W[q_marked + x] = 1
+                    W[q_seen + x] = 3
                 if win > 0:
                     total += win
                     W[q_hits + s * C + size] += weight
@@ -506,7 +549,7 @@ def _cluster_drop(tab, W, weight, first):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def drop(tab, W, weight, first):
     """Credits the window in ``W`` pays on one drop (before any multiplier), marking the
     winning cells and adding ``weight`` per win to the pay-table hits (the first drop's when
@@ -538,14 +581,15 @@ def scatter_count(tab, W, symbol):
 @njit(cache=True, inline="always")
 def clear_marks(tab, W):
     n, H = tab[K_N], tab[K_H]
+    q_m, q_tm = tab[Q_MARKED], tab[Q_TOPM]
     for i in range(n * H):
-        W[tab[Q_MARKED] + i] = 0
+        W[q_m + i] = 0
     for j in range(n):
-        W[tab[Q_TOPM] + j] = 0
+        W[q_tm + j] = 0
 
 
 # -- a tumble -----------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def collapse(tab, W):
     """Remove the marked cells: each reel's survivors fall to its bottom rows (in order), its
     top rows become gaps (-1); the top reel's survivors move to its left end (towards its first
@@ -586,7 +630,7 @@ def collapse(tab, W):
     return lost
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strip_refill(tab, W, g, top_lost, top_next):
     """Fill the gaps of reel set ``g`` from its strips: reel ``j`` whose top cell came from
     strip index ``p`` (``W[Q_POS + j]``) takes ``strip[p - gaps] ... strip[p - 1]`` into its
@@ -656,6 +700,39 @@ def final_counts(tab, W):
         c = tab[tab[O_SCODES] + i]
         k = W[q_c + c]
         scatter += tab[tab[O_SPAY] + c * cols + (k if k < cols else cols - 1)]
+    trigger = tab[K_TRIGGER]
+    trig = W[q_c + trigger] if trigger >= 0 else 0
+    return mcount, mvalue, trig, scatter
+
+
+@njit(cache=True, inline="always")
+def counted_finals(tab, W):
+    """:func:`final_counts` of a window without a top reel whose symbols are already counted
+    in ``W[Q_COUNTS]`` (:func:`anywhere_count`): the same four figures, the cells scanned
+    only for the multiplier symbols' values when one shows."""
+    n, H = tab[K_N], tab[K_H]
+    q_h, q_v, q_c = tab[Q_HEIGHTS], tab[Q_VALUES], tab[Q_COUNTS]
+    mcode = tab[K_MCODE]
+    mcount = W[q_c + mcode] if mcode >= 0 else 0
+    mvalue = 1
+    if mcount > 0:
+        multiply = tab[K_MMUL] != 0
+        mvalue = 1 if multiply else 0
+        for j in range(n):
+            base = j * H
+            for r in range(W[q_h + j]):
+                if W[base + r] == mcode:
+                    if multiply:
+                        mvalue *= W[q_v + base + r]
+                    else:
+                        mvalue += W[q_v + base + r]
+    scatter = 0
+    cols = tab[K_W] + 1
+    o_spay, o_scodes = tab[O_SPAY], tab[O_SCODES]
+    for i in range(tab[K_NSC]):
+        c = tab[o_scodes + i]
+        k = W[q_c + c]
+        scatter += tab[o_spay + c * cols + (k if k < cols else cols - 1)]
     trigger = tab[K_TRIGGER]
     trig = W[q_c + trigger] if trigger >= 0 else 0
     return mcount, mvalue, trig, scatter

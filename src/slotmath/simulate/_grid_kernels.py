@@ -9,6 +9,13 @@ A round: the paid spin's tumble sequence on reel set 0, then the free spins it t
 reel set 1 (docs/game-format.md, "Grid games", spin order), every win in integer credits. The
 tables and the window live in two flat arrays (:func:`slotmath.evaluate.grid.tables`), each
 thread with its own copy of the tables.
+
+What makes it fast draws nothing differently (the same seed gives the same sums, which
+tests/test_grid_games.py holds to sums recorded before): a pay-anywhere game without a top
+reel whose reels have one height each is dealt as packed counts (one integer per reel stop,
+``tab[O_PACK]``), so a window that pays nothing and shows no multiplier symbol is never
+written out; its tumbles keep the counts instead of recounting; and :func:`spin` and the
+evaluators it calls are compiled without reference counts (``_nrt=False``).
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import numpy as np
 from numba import njit, prange
 
 from slotmath.evaluate.grid import (
+    K_C,
     K_CAP,
     K_CARRY,
     K_CPB,
@@ -26,6 +34,7 @@ from slotmath.evaluate.grid import (
     K_H,
     K_HASFREE,
     K_HK,
+    K_KIND,
     K_L,
     K_LAST,
     K_MAXDROPS,
@@ -35,15 +44,19 @@ from slotmath.evaluate.grid import (
     K_MMUL,
     K_N,
     K_NEDGES,
+    K_NSC,
+    K_PACKB,
     K_RANDOM,
     K_RETRIG,
     K_S,
     K_T,
+    K_TRIGGER,
     K_TUMBLE,
     K_V,
     K_W,
     O_AWARDS,
     O_EDGES,
+    O_ENTRY,
     O_HCOUNT,
     O_HCUM,
     O_HVAL,
@@ -51,10 +64,14 @@ from slotmath.evaluate.grid import (
     O_MCOUNT,
     O_MCUM,
     O_MVAL,
+    O_PACK,
+    O_PAY,
     O_RCUM,
     O_REAWARDS,
     O_RTOT,
+    O_SCODES,
     O_SCUM,
+    O_SPAY,
     O_STOT,
     O_STRIPS,
     O_TCUM,
@@ -70,6 +87,7 @@ from slotmath.evaluate.grid import (
     OUT_SCATTER,
     OUT_TRIGGER,
     OUT_WON,
+    Q_COUNTS,
     Q_END,
     Q_FCRED,
     Q_FHITS,
@@ -82,8 +100,10 @@ from slotmath.evaluate.grid import (
     Q_TOP,
     Q_TOPV,
     Q_VALUES,
+    anywhere_pay,
     clear_marks,
     collapse,
+    counted_finals,
     drop,
     final_counts,
     rule_value,
@@ -193,32 +213,47 @@ def _land(tab, W, s, g, top_lost):
 
 
 @njit(cache=True, inline="always")
-def _deal(tab, W, s, g):
+def _deal(tab, W, s, g, count):
     """The first window of a spin on reel set ``g``: heights, stops, the top reel; returns the
-    top reel's next strip index."""
+    top reel's next strip index. With ``count`` (a game without a top reel) each symbol shown
+    is also counted into ``W[Q_COUNTS]`` (:func:`slotmath.evaluate.grid.anywhere_count`)."""
     n, H, L, K = tab[K_N], tab[K_H], tab[K_L], tab[K_HK]
     q_h, q_p, q_g, q_v = tab[Q_HEIGHTS], tab[Q_POS], tab[Q_GAPS], tab[Q_VALUES]
+    q_c = tab[Q_COUNTS]
     mcode = tab[K_MCODE]
+    o_hcount, o_hval, o_hcum = tab[O_HCOUNT], tab[O_HVAL], tab[O_HCUM]
+    gn = g * n
+    o_len, o_stot, o_scum, o_strips = tab[O_LEN] + gn, tab[O_STOT] + gn, tab[O_SCUM], \
+        tab[O_STRIPS]
+    if count:
+        for c in range(tab[K_S]):
+            W[q_c + c] = 0
     for j in range(n):
-        hc = tab[tab[O_HCOUNT] + j]
+        hc = tab[o_hcount + j]
         if hc == 1:
-            h = tab[tab[O_HVAL] + j * K]
+            h = tab[o_hval + j * K]
         else:
-            at = tab[O_HCUM] + j * K
-            h = tab[tab[O_HVAL] + j * K + pick(s, tab, at, tab[at + hc - 1], hc)]
+            at = o_hcum + j * K
+            h = tab[o_hval + j * K + pick(s, tab, at, tab[at + hc - 1], hc)]
         W[q_h + j] = h
-        length = tab[tab[O_LEN] + g * n + j]
-        total = tab[tab[O_STOT] + g * n + j]
+        length = tab[o_len + j]
+        total = tab[o_stot + j]
         if total == 0:
             p = below(s, length)
         else:
-            p = pick(s, tab, tab[O_SCUM] + (g * n + j) * L, total, length)
+            p = pick(s, tab, o_scum + (gn + j) * L, total, length)
         W[q_p + j] = p
-        base = tab[O_STRIPS] + (g * n + j) * L
+        base = o_strips + (gn + j) * L + p
+        cell = j * H
         for r in range(h):
-            c = tab[base + p + r]
-            W[j * H + r] = c
-            W[q_v + j * H + r] = _value(tab, s, g) if c == mcode else 0
+            c = tab[base + r]
+            W[cell + r] = c
+            if count:
+                W[q_c + c] += 1
+            if c == mcode:
+                W[q_v + cell + r] = _value(tab, s, g)
+            else:
+                W[q_v + cell + r] = 0
         W[q_g + j] = 0
     top_next = 0
     first, last = tab[K_FIRST], tab[K_LAST]
@@ -233,6 +268,58 @@ def _deal(tab, W, s, g):
         top_next = (tp + last + 1 - first) % tl
         _land(tab, W, s, g, last + 1 - first)  # (the reels' gaps are 0: their values are set)
     return top_next
+
+
+@njit(cache=True, inline="always")
+def _column(tab, W, s, g, j, draw):
+    """Copy reel ``j``'s window column from its strip at its stop ``W[Q_POS + j]``; with
+    ``draw`` each multiplier symbol gets its value (in row order, as :func:`_deal` draws)."""
+    H, L, n = tab[K_H], tab[K_L], tab[K_N]
+    q_v, mcode = tab[Q_VALUES], tab[K_MCODE]
+    base = tab[O_STRIPS] + (g * n + j) * L + W[tab[Q_POS] + j]
+    cell = j * H
+    for r in range(W[tab[Q_HEIGHTS] + j]):
+        c = tab[base + r]
+        W[cell + r] = c
+        if draw and c == mcode:
+            W[q_v + cell + r] = _value(tab, s, g)
+        else:
+            W[q_v + cell + r] = 0
+
+
+@njit(cache=True, inline="always")
+def _deal_packed(tab, W, s, g):
+    """:func:`_deal` of a game with packed counts (``tab[K_PACKB] > 0``), the same draws in the
+    same order, the cells left unwritten: returns the window's packed counts and a bit per
+    reel whose column was written (those showing a multiplier symbol, whose values are drawn
+    as the reel is dealt)."""
+    n, L, K = tab[K_N], tab[K_L], tab[K_HK]
+    q_h, q_p, q_g = tab[Q_HEIGHTS], tab[Q_POS], tab[Q_GAPS]
+    o_hval, o_pack = tab[O_HVAL], tab[O_PACK]
+    gn = g * n
+    o_len, o_stot, o_scum = tab[O_LEN] + gn, tab[O_STOT] + gn, tab[O_SCUM]
+    mcode = tab[K_MCODE]
+    bits = tab[K_PACKB]
+    mask = (np.int64(1) << bits) - 1
+    mshift = bits * mcode if mcode >= 0 else 0
+    packed = np.int64(0)
+    done = np.int64(0)
+    for j in range(n):
+        W[q_h + j] = tab[o_hval + j * K]
+        length = tab[o_len + j]
+        total = tab[o_stot + j]
+        if total == 0:
+            p = below(s, length)
+        else:
+            p = pick(s, tab, o_scum + (gn + j) * L, total, length)
+        W[q_p + j] = p
+        W[q_g + j] = 0
+        w = tab[o_pack + (gn + j) * L + p]
+        packed += w
+        if mcode >= 0 and (w >> mshift) & mask:
+            _column(tab, W, s, g, j, True)
+            done |= np.int64(1) << j
+    return packed, done
 
 
 @njit(cache=True, inline="always")
@@ -251,12 +338,83 @@ def _random_refill(tab, W, s, g, top_lost):
         W[tab[Q_TOP] + last + 1 - top_lost + i] = pick(s, tab, at, total, S)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _uncount_paid(tab, W):
+    """A pay-anywhere drop removes every cell of each symbol it paid: their counts become 0
+    (the same test as :func:`slotmath.evaluate.grid.anywhere_pay`'s)."""
+    S, C = tab[K_S], tab[K_C]
+    o_entry, o_pay, q_c = tab[O_ENTRY], tab[O_PAY], tab[Q_COUNTS]
+    for c in range(S):
+        if tab[o_entry + c]:
+            k = W[q_c + c]
+            if tab[o_pay + c * C + (k if k < C else C - 1)] != 0:
+                W[q_c + c] = 0
+
+
+@njit(cache=True, inline="always")
+def _count_gaps(tab, W):
+    """Count the symbols just refilled into each reel's top ``W[Q_GAPS + j]`` rows."""
+    n, H = tab[K_N], tab[K_H]
+    q_g, q_c = tab[Q_GAPS], tab[Q_COUNTS]
+    for j in range(n):
+        cell = j * H
+        for r in range(W[q_g + j]):
+            W[q_c + W[cell + r]] += 1
+
+
+@njit(cache=True, _nrt=False)  # allocates nothing: no reference counts (evaluate.grid)
 def spin(tab, W, s, g, index, weight):
     """One spin's whole tumble sequence on reel set ``g`` from drop index ``index``; the
     pay-table hits get ``weight`` (1 on the paid spin, 0 in free spins). Writes the results
     to ``W[Q_OUT + OUT_*]``."""
-    top_next = _deal(tab, W, s, g)
+    # a pay-anywhere game without a top reel counts its symbols as it deals: the first drop
+    # pays from those counts, and the last drop's counts are the final window's
+    counted = tab[K_KIND] == 1 and tab[K_FIRST] < 0
+    q = tab[Q_OUT]
+    bits = tab[K_PACKB]
+    if bits > 0:
+        # the counts first: a window that pays nothing and shows no multiplier symbol is
+        # never written out
+        packed, done = _deal_packed(tab, W, s, g)
+        mask = (np.int64(1) << bits) - 1
+        S, C = tab[K_S], tab[K_C]
+        o_entry, o_pay = tab[O_ENTRY], tab[O_PAY]
+        pays = False
+        for c in range(S):
+            if tab[o_entry + c]:
+                k = (packed >> (bits * c)) & mask
+                if tab[o_pay + c * C + (k if k < C else C - 1)] != 0:
+                    pays = True
+                    break
+        mcode = tab[K_MCODE]
+        if not pays and (mcode < 0 or (packed >> (bits * mcode)) & mask == 0):
+            scatter = 0
+            cols = tab[K_W] + 1
+            o_spay, o_scodes = tab[O_SPAY], tab[O_SCODES]
+            for i in range(tab[K_NSC]):
+                c = tab[o_scodes + i]
+                k = (packed >> (bits * c)) & mask
+                scatter += tab[o_spay + c * cols + (k if k < cols else cols - 1)]
+            trigger = tab[K_TRIGGER]
+            W[q + OUT_FIRST] = 0
+            W[q + OUT_LATER] = 0
+            W[q + OUT_WON] = 0
+            W[q + OUT_INDEX] = index
+            W[q + OUT_MVALUE] = 1
+            W[q + OUT_MCOUNT] = 0
+            W[q + OUT_TRIGGER] = (packed >> (bits * trigger)) & mask if trigger >= 0 else 0
+            W[q + OUT_SCATTER] = scatter
+            W[q + OUT_CUT] = 0
+            return
+        for j in range(tab[K_N]):
+            if not (done >> j) & 1:
+                _column(tab, W, s, g, j, False)
+        q_c = tab[Q_COUNTS]
+        for c in range(S):
+            W[q_c + c] = (packed >> (bits * c)) & mask
+        top_next = 0
+    else:
+        top_next = _deal(tab, W, s, g, counted)
     first = np.int64(0)
     later = np.int64(0)
     won = 0
@@ -264,7 +422,10 @@ def spin(tab, W, s, g, index, weight):
     tumble = tab[K_TUMBLE] != 0
     random_refill = tab[K_RANDOM] != 0
     while True:
-        win = drop(tab, W, weight, won == 0)
+        if counted:  # the counts are the window's (dealt, or kept through the tumble)
+            win = anywhere_pay(tab, W, weight, won == 0)
+        else:
+            win = drop(tab, W, weight, won == 0)
         if win == 0:
             break
         m = rule_value(tab, g, index)
@@ -281,14 +442,20 @@ def spin(tab, W, s, g, index, weight):
             cut = 1
             clear_marks(tab, W)
             break
+        if counted:
+            _uncount_paid(tab, W)
         top_lost = collapse(tab, W)
         if random_refill:
             _random_refill(tab, W, s, g, top_lost)
         else:
             top_next = strip_refill(tab, W, g, top_lost, top_next)
+        if counted:
+            _count_gaps(tab, W)
         _land(tab, W, s, g, top_lost)
-    mcount, mvalue, trig, scatter = final_counts(tab, W)
-    q = tab[Q_OUT]
+    if counted:
+        mcount, mvalue, trig, scatter = counted_finals(tab, W)
+    else:
+        mcount, mvalue, trig, scatter = final_counts(tab, W)
     W[q + OUT_FIRST] = first
     W[q + OUT_LATER] = later
     W[q + OUT_WON] = won
