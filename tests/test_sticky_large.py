@@ -143,3 +143,18 @@ def test_a_chain_still_too_large_is_refused_with_its_size():
     assert "big_sticky.toml" in message and "free_spins.sticky_wilds" in message
     assert "14,348,907 sticky states" in message and "engine runs" in message
     assert "\n" not in message
+
+
+def test_the_float64_chain_states_an_error_that_holds(small, monkeypatch):
+    """Past EXACT_MOVES chain steps the chain runs in float64: the RTP is a float, its stated
+    ``rtp_error`` (also the JSON's) is positive and bounds its distance to the reference's
+    exact RTP."""
+    from slotmath.markov import free_spin_state
+
+    game, ref = small
+    monkeypatch.setattr(free_spin_state, "EXACT_MOVES", 0)
+    a = slotmath.analyze(game)
+    exact = moments(ref.round())[0]
+    assert isinstance(a.rtp, float) and 0 < a.rtp_error < 1e-9
+    assert abs(a.rtp - float(exact)) <= a.rtp_error
+    assert a.rtp != float(exact) or a.rtp_error > 0
