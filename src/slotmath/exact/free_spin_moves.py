@@ -13,7 +13,8 @@ distribution.
   ``X``; a spin pays its window plus ``lines x pay(X, reels)``.
 * :class:`StickyMoves`: the state is the wild on each sticky-capable cell (or none); each
   state's spin is enumerated with its sticky cells forced, the wilds landing on the other
-  cells counted per reel (one digit a reel).
+  cells counted per reel (one digit a reel; a reel split off when the digits are too many
+  for one table is enumerated once per digit).
 * :class:`CollectorMoves`: the state is the collectors counted so far; marks: collectors and
   cash symbols in the window; the cash values are summed by their exact law (its
   characteristic function for the distribution, its moments for the exact figures).
@@ -220,7 +221,11 @@ class StickyMoves:
     strip shows a sticky wild), 0 for none or ``1 + i`` for sticky wild ``i``. A state's
     spin is enumerated with its cells forced to their wilds; on the other cells, the sticky
     wilds a stop shows land, counted per reel as one digit (the landing pattern in base
-    ``w + 1`` over the reel's rows, ``w`` the sticky wilds its strip shows).
+    ``w + 1`` over the reel's rows, ``w`` the sticky wilds its strip shows). When those
+    digits and the scatters' counts are too many for one engine table, the wild reels of
+    :func:`slotmath.model.rules.sticky_plan` are split off: a reel's digit depends on its own
+    stop only, so the engine runs once per digit the reel's stops show, on those stops (the
+    runs partition the cycle; the moves stay exact).
 
     Examples
     --------
