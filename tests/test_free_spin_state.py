@@ -117,25 +117,6 @@ def test_many_random_games_equal_brute_force(kind):
     _against_reference(kind, 10 * EXAMPLES[kind])
 
 
-def test_a_sticky_chain_too_large_is_refused_with_its_size():
-    """Two kinds of sticky wild on three 3-row reels: 27 ** 3 landing patterns a spin; the
-    loader refuses it in one line with the chain's size, before anything is allocated."""
-    text = (DATA / "tiny_sticky.toml").read_text()
-    text = text.replace('W2 = { wild = true, multiplier = 2 }',
-                        'W2 = { wild = true, multiplier = 2 }\nW3 = { wild = true, multiplier = 3 }')
-    text = text.replace('["A", "X", "K", "S", "X", "K"]', '["A", "W3", "K", "S", "W2", "K"]')
-    text = text.replace('["X", "A", "K", "X", "S"]', '["X", "W3", "K", "W2", "S"]')
-    text = text.replace('["K", "W2", "X", "A", "X", "X", "W2"]',
-                        '["K", "W2", "X", "A", "X", "W3", "W2"]')
-    text = text.replace('symbols = ["W2"]', 'symbols = ["W2", "W3"]')
-    with pytest.raises(GameFileError) as err:
-        loads_game(text, "big_sticky.toml")
-    message = str(err.value)
-    assert "big_sticky.toml" in message and "free_spins.sticky_wilds" in message
-    assert "19,683 sticky states" in message and "78,732 joint" in message
-    assert "\n" not in message
-
-
 # -- seeded mutations: each is caught ---------------------------------------------------------
 MUTATIONS = {
     "sticky wilds that do not stick": (

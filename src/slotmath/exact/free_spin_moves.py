@@ -13,7 +13,8 @@ distribution.
   ``X``; a spin pays its window plus ``lines x pay(X, reels)``.
 * :class:`StickyMoves`: the state is the wild on each sticky-capable cell (or none); each
   state's spin is enumerated with its sticky cells forced, the wilds landing on the other
-  cells counted per reel (one digit a reel).
+  cells counted per reel (one digit a reel; a reel split off when the digits are too many
+  for one table is enumerated once per digit).
 * :class:`CollectorMoves`: the state is the collectors counted so far; marks: collectors and
   cash symbols in the window; the cash values are summed by their exact law (its
   characteristic function for the distribution, its moments for the exact figures).
@@ -24,6 +25,7 @@ module or the engine.
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from functools import cached_property
@@ -35,6 +37,7 @@ from slotmath.exact.spin_table import SpinTable
 from slotmath.exact.virtual_reels import JointEngine, VirtualReel, strip_reel
 from slotmath.markov.free_spin_state import Move
 from slotmath.model.game import Game
+from slotmath.model.rules import sticky_plan
 
 __all__ = ["CollectorMoves", "ExpandingMoves", "PlainMoves", "StickyMoves", "moves_of"]
 
@@ -218,7 +221,11 @@ class StickyMoves:
     strip shows a sticky wild), 0 for none or ``1 + i`` for sticky wild ``i``. A state's
     spin is enumerated with its cells forced to their wilds; on the other cells, the sticky
     wilds a stop shows land, counted per reel as one digit (the landing pattern in base
-    ``w + 1`` over the reel's rows, ``w`` the sticky wilds its strip shows).
+    ``w + 1`` over the reel's rows, ``w`` the sticky wilds its strip shows). When those
+    digits and the scatters' counts are too many for one engine table, the wild reels of
+    :func:`slotmath.model.rules.sticky_plan` are split off: a reel's digit depends on its own
+    stop only, so the engine runs once per digit the reel's stops show, on those stops (the
+    runs partition the cycle; the moves stay exact).
 
     Examples
     --------
@@ -249,8 +256,14 @@ class StickyMoves:
                            for j in self.wild_reels}
         self.caps = tuple((len(self.reel_wilds[j]) + 1) ** game.rows[j] - 1
                           for j in self.wild_reels)
-        self.engine = JointEngine(game, level, caps=self.caps, trigger=fs.retrigger,
-                                  model=self.model)
+        # the wild reels split off (their landing digit fixed per engine run) and those
+        # whose digits the engine counts (rules.sticky_plan)
+        self.split = sticky_plan(game)[0]
+        self.counted = tuple(j for j in self.wild_reels if j not in self.split)
+        self.engine = JointEngine(game, level,
+                                  caps=tuple(self.caps[self.wild_reels.index(j)]
+                                             for j in self.counted),
+                                  trigger=fs.retrigger, model=self.model)
         self.cycle = rs.cycle
         self.credits_per_bet = self.model.credits_per_bet
         self.progress = progress  # progress(states enumerated, states possible)
@@ -274,29 +287,43 @@ class StickyMoves:
     def start(self):
         return ((1, (0,) * len(self.cells)),)
 
-    def _reel(self, j: int, sub: tuple[int, ...]) -> VirtualReel:
-        """Reel ``j`` with its cells' sticky wilds ``sub`` (one entry a row) forced."""
+    def _reel(self, j: int, sub: tuple[int, ...]):
+        """Reel ``j`` with its cells' sticky wilds ``sub`` (one entry a row) forced: a
+        virtual reel whose marks are the landing digits of the counted reels (its own, if
+        it is one); for a reel split off, ``{its landing digit: the virtual reel of the
+        stops that show it}``."""
         key = (j, sub)
         got = self._reels.get(key)
         if got is None:
             wilds = self.wilds
-            slot = self.wild_reels.index(j) if j in self.wild_reels else -1
             here = self.reel_wilds.get(j, ())
             base = len(here) + 1
-            n_marks = len(self.wild_reels)
-
-            def shown(window):
-                return tuple(wilds[sub[r] - 1] if sub[r] else s for r, s in enumerate(window))
-
-            def marks(window):
-                out = [0] * n_marks
+            reel = self.game.reel_sets[self.fs.reels].reels[j]
+            rows = self.game.rows[j]
+            zero = (0,) * len(self.counted)
+            slot = self.counted.index(j) if j in self.counted else -1
+            parts: dict = {}
+            for stop, w in enumerate(reel.stop_weights):
+                if not w:
+                    continue
+                window = reel.window(stop, rows)
+                if here:
+                    shown = tuple(wilds[sub[r] - 1] if sub[r] else s
+                                  for r, s in enumerate(window))
+                    digit = sum((1 + here.index(s)) * base**r
+                                for r, s in enumerate(window) if not sub[r] and s in here)
+                else:
+                    shown, digit = window, 0
+                marks = zero
                 if slot >= 0:
-                    out[slot] = sum((1 + here.index(s)) * base**r
-                                    for r, s in enumerate(window) if not sub[r] and s in here)
-                return tuple(out)
-
-            got = self._reels[key] = strip_reel(self.game, self.fs.reels, j,
-                                                shown if slot >= 0 else None, marks)
+                    marks = zero[:slot] + (digit,) + zero[slot + 1:]
+                part = parts.setdefault(digit if j in self.split else 0, {})
+                part[shown, marks] = part.get((shown, marks), 0) + w
+            if j in self.split:
+                got = {d: VirtualReel(e) for d, e in sorted(parts.items())}
+            else:
+                got = VirtualReel(parts[0])
+            self._reels[key] = got
         return got
 
     def landed(self, state: tuple[int, ...], digits: tuple[int, ...]) -> tuple[int, ...]:
@@ -322,11 +349,36 @@ class StickyMoves:
         return out
 
     def _enumerate(self, state):
-        """The state's spin: arrays (row, credits, weight) of the engine."""
+        """The state's spin: arrays (row, credits, weight), ``row`` the mixed-radix index of
+        (trigger count, each wild reel's landing digit). One engine run counts the counted
+        reels' digits; a reel split off is run once per landing digit its stops show (the
+        runs' weights add up to the cycle: each stop is in exactly one)."""
         subs = self.subs(state)
         reels = [self._reel(j, subs.get(j, (0,) * self.game.rows[j]))
                  for j in range(self.game.n_reels)]
-        return self.engine.sparse(reels)
+        if not self.split:
+            return self.engine.sparse(reels)
+        counted_radices = [self.caps[self.wild_reels.index(j)] + 1 for j in self.counted]
+        out_r, out_c, out_w = [], [], []
+        for combo in itertools.product(*(reels[j].items() for j in self.split)):
+            run = list(reels)
+            fixed = {}
+            for j, (digit, part) in zip(self.split, combo):
+                run[j] = part
+                fixed[j] = digit
+            rows, credits, weights = self.engine.sparse(run)
+            rest = rows.copy()
+            digits = {}
+            for j, radix in zip(reversed(self.counted), reversed(counted_radices)):
+                digits[j] = rest % radix
+                rest //= radix
+            full = rest  # the trigger count, then each wild reel's digit
+            for slot, j in enumerate(self.wild_reels):
+                full = full * (self.caps[slot] + 1) + (digits[j] if j in digits else fixed[j])
+            out_r.append(full)
+            out_c.append(credits)
+            out_w.append(weights)
+        return np.concatenate(out_r), np.concatenate(out_c), np.concatenate(out_w)
 
     def prepare(self, states) -> None:
         """Enumerate the spins of ``states`` at once, over :data:`WORKERS` forked processes

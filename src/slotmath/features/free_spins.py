@@ -119,6 +119,14 @@ class StateRound:
 
     @property
     def exact(self) -> bool:
+        """Whether the chain's moments are exact (decided when it is first solved: it is
+        solved here for every trigger count first, so that the composition asks before it
+        adds the RTP up)."""
+        if self.chain._exact is None:
+            for count in self.spec.awards:
+                key = self.start(count)
+                if key is not None:
+                    self.law(key)
         return bool(self.chain._exact) if self.chain._exact is not None else True
 
     def start(self, trigger_count: int):
@@ -142,6 +150,10 @@ class StateRound:
             self._laws[key] = FeatureLaw(c.mean, c.second_moment, c.zero_probability,
                                          c.spins)
         return self._laws[key]
+
+    def error(self, key) -> float:
+        """Bound on the roundoff of :meth:`law`'s mean (total bets; 0 when exact)."""
+        return self.chain.law(dict(key)).error
 
     def dense(self, keys: list) -> dict:
         out = {}
@@ -195,6 +207,7 @@ class FreeSpinsSummary:
     expected_win: Fraction  # per started feature, in total bets
     rtp: Fraction  # contribution per paid round, in total bets
     spins_distribution: SpinCountDistribution | None
+    error: float = 0.0  # bound on rtp's roundoff (total bets a paid round): 0 when exact
 
 
 def summary(round_law, feature: FreeSpinsRound) -> FreeSpinsSummary:
@@ -213,7 +226,11 @@ def summary(round_law, feature: FreeSpinsRound) -> FreeSpinsSummary:
             mixed[k] = mixed.get(k, 0) + w * q
     tail = sum(float(w) * d.tail_mass for w, d in parts)
     spins = SpinCountDistribution(dict(sorted(mixed.items())), exact, tail)
-    return FreeSpinsSummary(p, round_law.feature_spins(feature.name) / p, rtp / p, rtp, spins)
+    error = 0.0
+    if not getattr(feature, "exact", True):  # a state chain solved in float64
+        error = sum(float(q) * feature.error(n) for n, q in starts.items())
+    return FreeSpinsSummary(p, round_law.feature_spins(feature.name) / p, rtp / p, rtp, spins,
+                            error)
 
 
 def _result(composition) -> FreeSpinsSummary | None:

@@ -99,6 +99,7 @@ __all__ = [
     "check_wheel_jackpots",
     "check_wheel_weights",
     "check_whole",
+    "sticky_plan",
     "sticky_size",
 ]
 
@@ -589,47 +590,94 @@ def check_free_spin_state_in_game(game) -> None:
                                                  "symbols are collected, never substituted)")
 
 
+#: Engine runs (sticky states x the landing patterns of the reels split off, see
+#: :func:`sticky_plan`) above which a sticky-wild chain is refused.
+MAX_STICKY_RUNS = 1 << 20
+
+
+def sticky_plan(game) -> tuple[tuple[int, ...], int, int]:
+    """How the exact engine enumerates one sticky-wild state's spin: (the wild reels split
+    off, the joint digits it counts, the engine runs a state takes at most).
+
+    Each reel whose free strip shows a sticky wild has a landing digit of
+    ``(its sticky wilds + 1) ** rows`` values. The engine counts the digits of some wild
+    reels jointly with the credits and the capped scatter counts (their product at most
+    :data:`MAX_SCATTER_STATES`, as the scatters' alone); each other wild reel is *split
+    off*: its stops are grouped by the landing pattern they show and the engine runs once
+    per combination of those groups (a reel's landing depends on its own stop only, so the
+    runs add up to the whole cycle exactly). The split chosen takes the fewest runs: the
+    product of the split reels' distinct landing patterns on their strips.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> sticky_plan(slotmath.load_game("tests/data/free_spin_state/tiny_sticky.toml"))
+    ((), 32, 1)
+    """
+    fs = game.free_spins
+    wilds = set(fs.state.symbols)
+    reels = []  # (reel, digit values, distinct landing patterns)
+    for j, reel in enumerate(game.reel_sets[fs.reels].reels):
+        here = sorted({s for s in reel.symbols if s in wilds})
+        if here:
+            rows = game.rows[j]
+            patterns = {tuple(s if s in wilds else None for s in reel.window(stop, rows))
+                        for stop, w in enumerate(reel.stop_weights) if w}
+            reels.append((j, (len(here) + 1) ** rows, len(patterns)))
+    scatters = 1
+    for cap in game.scatter_caps().values():
+        scatters *= cap + 1
+    best = None
+    for n in range(len(reels) + 1):
+        for split in itertools.combinations(reels, n):
+            digits = scatters
+            runs = 1
+            for item in reels:
+                if item in split:
+                    runs *= item[2]
+                else:
+                    digits *= item[1]
+            if digits <= MAX_SCATTER_STATES and (best is None or runs < best[2]):
+                best = (tuple(j for j, _, _ in split), digits, runs)
+    if best is None:  # the scatters alone are too many (refused by their own rule)
+        return tuple(j for j, _, _ in reels), scatters, 0
+    return best
+
+
 def sticky_size(game) -> tuple[int, int]:
-    """The size of a sticky-wild game's exact chain: (states of the sticky cells, joint
-    digits the engine counts per spin).
+    """The size of a sticky-wild game's exact chain: (states of the sticky cells, engine
+    runs to enumerate every state's spin at most: states times :func:`sticky_plan`'s runs
+    a state).
 
     A state gives each cell of a reel whose free strip shows a sticky wild one of (its
-    reel's sticky wilds + 1) values; a spin counts, jointly with its credits, where wilds
-    land on each such reel (one digit of (wilds + 1) ** rows values a reel) and the capped
-    count of each scatter that pays or triggers (:data:`MAX_SCATTER_STATES` bounds the
-    product, as it bounds the scatters' alone).
+    reel's sticky wilds + 1) values.
 
     Examples
     --------
     >>> import slotmath
     >>> sticky_size(slotmath.load_game("tests/data/free_spin_state/tiny_sticky.toml"))
-    (8, 32)
+    (8, 8)
     """
     fs = game.free_spins
-    states = digits = 1
+    states = 1
     for j, reel in enumerate(game.reel_sets[fs.reels].reels):
         here = {s for s in reel.symbols if s in fs.state.symbols}
         if here:
             states *= (len(here) + 1) ** game.rows[j]
-            digits *= (len(here) + 1) ** game.rows[j]
-    for cap in game.scatter_caps().values():
-        digits *= cap + 1
-    return states, digits
+    return states, states * sticky_plan(game)[2]
 
 
 def check_sticky_size(game) -> None:
-    """A sticky-wild chain whose per-spin joint digits would not fit the engine's table is
-    refused, with the chain's size, before anything is allocated (its float64 solution for
-    such chains is not written)."""
-    states, digits = sticky_size(game)
-    if digits > MAX_SCATTER_STATES:
-        gib = digits * digits * 8 / 2**30
+    """A sticky-wild chain whose every state's spin would take more than
+    :data:`MAX_STICKY_RUNS` engine runs is refused, with its size, before anything is
+    enumerated."""
+    states, runs = sticky_size(game)
+    if runs > MAX_STICKY_RUNS:
         raise RuleError("free_spins.sticky_wilds",
-                        f"the chain has {states:,} sticky states and a spin counts "
-                        f"{digits:,} joint landing and scatter states, a {gib:,.3g} GiB "
-                        f"table (at most {MAX_SCATTER_STATES:,}): the exact engine cannot "
-                        "hold it; put the sticky wilds on fewer reels or rows, or fewer "
-                        "kinds of sticky wild")
+                        f"the chain has {states:,} sticky states and enumerating their spins "
+                        f"takes up to {runs:,} engine runs (at most {MAX_STICKY_RUNS:,}): "
+                        "put the sticky wilds on fewer reels or rows, or fewer kinds of "
+                        "sticky wild")
 
 
 #: sections whose engines do not read ``line_multipliers = "add"`` (refused with it)
