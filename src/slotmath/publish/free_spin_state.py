@@ -170,6 +170,25 @@ def _levels(starts, awards, cap) -> list[int]:
     return sorted(seen)
 
 
+
+def _opening(trigger: str, trigger_window, start, n: int, first_index: int):
+    """The events every state's book opens with: the trigger (its cells in ``trigger_window``;
+    none when bought) and, when the number of spins ``n`` was drawn from ``start``, the draw.
+    Returns the events and the function that appends one (indices from ``first_index``)."""
+    events: list[dict] = []
+
+    def add(event):
+        events.append({"index": first_index + len(events)} | event)
+    add({"type": "freeSpinTrigger", "totalFs": n,
+         "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
+                       for r, s in enumerate(col) if s == trigger]})
+    law = dict(start)
+    if len(law) > 1:
+        p = Fraction(law[n], sum(law.values()))
+        add({"type": "freeSpinsDrawn", "totalFs": n, "weights": {str(k): w for k, w in start},
+             "probability": f"{p.numerator}/{p.denominator}"})
+    return events, add
+
 class ExpandingIndex(SpinIndex):
     """Stop combinations of the free reels by key ``(symbol, trigger count, credits)``: the
     credits a free spin pays when ``symbol`` is the expanding symbol (window pays plus the
@@ -296,7 +315,6 @@ class ExpandingPlayer:
         paid spin showing ``trigger_window`` (None: bought); event indices from
         ``first_index``."""
         law = dict(start)
-        spins_total = sum(law.values())
         draws = sum(self.draw.values())
         choice = None
         for n in sorted(law, key=lambda n: (-law[n], n)):
@@ -311,18 +329,8 @@ class ExpandingPlayer:
         n, x = choice
         chosen, _, table = self._tables[x]
         cpb = self.credits_per_bet
-        events: list[dict] = []
-
-        def add(event):
-            events.append({"index": first_index + len(events)} | event)
         trigger = self.spec.trigger
-        add({"type": "freeSpinTrigger", "totalFs": n,
-             "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
-                           for r, s in enumerate(col) if s == trigger]})
-        if len(law) > 1:
-            p = Fraction(law[n], spins_total)
-            add({"type": "freeSpinsDrawn", "totalFs": n, "weights": {str(k): w for k, w in start},
-                 "probability": f"{p.numerator}/{p.denominator}"})
+        events, add = _opening(trigger, trigger_window, start, n, first_index)
         p = Fraction(self.draw[x], draws)
         add({"type": "expandingSymbol", "symbol": x,
              "weights": dict(self.draw), "probability": f"{p.numerator}/{p.denominator}"})
@@ -577,18 +585,8 @@ class CollectorPlayer:
             raise ValueError(f"no feature of {start} pays {credits} credits")
         spec, cpb = self.state, self.credits_per_bet
         scale = self.mechanic.line_scale
-        events: list[dict] = []
-
-        def add(event):
-            events.append({"index": first_index + len(events)} | event)
         trigger = self.spec.trigger
-        add({"type": "freeSpinTrigger", "totalFs": n,
-             "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
-                           for r, s in enumerate(col) if s == trigger]})
-        if len(law) > 1:
-            p = Fraction(law[n], sum(law.values()))
-            add({"type": "freeSpinsDrawn", "totalFs": n, "weights": {str(k): w for k, w in start},
-                 "probability": f"{p.numerator}/{p.denominator}"})
+        events, add = _opening(trigger, trigger_window, start, n, first_index)
         x, total, left, played, paid, s = 0, n, n, 0, 0, credits
         cash = frozenset(spec.cash)
         while left:
@@ -778,18 +776,8 @@ class StickyPlayer:
         cpb = self.credits_per_bet
         scale = cpb // self.model.credits_per_bet
         rs = self.game.reel_sets[self.spec.reels]
-        events: list[dict] = []
-
-        def add(event):
-            events.append({"index": first_index + len(events)} | event)
         trigger = self.spec.trigger
-        add({"type": "freeSpinTrigger", "totalFs": n,
-             "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
-                           for r, s in enumerate(col) if s == trigger]})
-        if len(law) > 1:
-            p = Fraction(law[n], sum(law.values()))
-            add({"type": "freeSpinsDrawn", "totalFs": n, "weights": {str(k): w for k, w in start},
-                 "probability": f"{p.numerator}/{p.denominator}"})
+        events, add = _opening(trigger, trigger_window, start, n, first_index)
         x, total, left, played, paid, s = 0, n, n, 0, 0, credits
         cap = self.spec.max_spins
         while left:
