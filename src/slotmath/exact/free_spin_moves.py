@@ -59,11 +59,15 @@ class _Laws:
     def spectrum(self, law, length: int, unit: int, scale: int, cycle: int):
         """The law's spectrum on the grid and its rounded mean (grid units, times its
         probability): each win rounded to the nearest point of ``unit`` credits."""
-        credits, weights = self.arrays[law]
-        at = (credits * scale + unit // 2) // unit
-        p = weights / cycle
+        at, p = self.points(law, unit, scale, cycle)
         return (np.fft.rfft(np.bincount(at % length, weights=p, minlength=length)),
                 float(at @ p))
+
+    def points(self, law, unit: int, scale: int, cycle: int):
+        """The law's wins rounded to the nearest point of ``unit`` credits (grid units) and
+        their probabilities."""
+        credits, weights = self.arrays[law]
+        return (credits * scale + unit // 2) // unit, weights / cycle
 
     def most(self, law) -> int:
         credits, _ = self.arrays[law]
@@ -130,6 +134,9 @@ class PlainMoves:
 
     def spectrum(self, law, length, unit, scale):
         return self._laws.spectrum(law, length, unit, scale, self.cycle)
+
+    def points(self, law, unit, scale):
+        return self._laws.points(law, unit, scale, self.cycle)
 
 
 def _split(moments, trigger, state, award, law) -> tuple:
@@ -211,6 +218,9 @@ class ExpandingMoves:
 
     def spectrum(self, law, length, unit, scale):
         return self._laws.spectrum(law, length, unit, scale, self.cycle)
+
+    def points(self, law, unit, scale):
+        return self._laws.points(law, unit, scale, self.cycle)
 
 
 class StickyMoves:
@@ -440,6 +450,9 @@ class StickyMoves:
     def spectrum(self, law, length, unit, scale):
         return self._laws.spectrum(law, length, unit, scale, self.cycle)
 
+    def points(self, law, unit, scale):
+        return self._laws.points(law, unit, scale, self.cycle)
+
 
 #: Sticky-wild states enumerated over worker processes from this many at once.
 PARALLEL_STATES = 32
@@ -486,6 +499,7 @@ class CollectorMoves:
                                    for v, w in self.spec.values if w)
         total = sum(w for _, w in self.value_credits)
         self.value_total = total
+        self._value_cache: tuple = (None, None)
         self.value_mean = Fraction(sum(v * w for v, w in self.value_credits), total)
         self.value_square = Fraction(sum(v * v * w for v, w in self.value_credits), total)
         self.awards = self.spec.retrigger > 0
@@ -562,17 +576,24 @@ class CollectorMoves:
         out = np.fft.rfft(np.bincount(at % length, weights=p, minlength=length))
         mean = float(at @ p)
         if nc and nf:
-            freq = np.arange(length // 2 + 1)
-            phi = np.zeros(len(freq), dtype=complex)
-            value_mean = 0.0
-            for v, w in self.value_credits:
-                step = (v * k * scale + unit // 2) // unit
-                phi += (w / self.value_total) * np.exp(-2j * np.pi * (step % length) * freq
-                                                       / length)
-                value_mean += w / self.value_total * step
+            phi, value_mean = self._value_spectrum(k * scale, length, unit)
             out = out * phi**nf
             mean += nf * value_mean * float(p.sum())
         return out, mean
+
+    def _value_spectrum(self, factor: int, length: int, unit: int):
+        """The spectrum of one cash value times ``factor`` (rounded to the grid) and its
+        mean (grid units); the last one asked is kept (the chain asks for every law at one
+        grid before the next)."""
+        key = (factor, length, unit)
+        if self._value_cache[0] != key:
+            steps = np.array([(v * factor + unit // 2) // unit for v, _ in self.value_credits],
+                             np.int64)
+            probs = np.array([w / self.value_total for _, w in self.value_credits])
+            self._value_cache = (key, (np.fft.rfft(np.bincount(steps % length, weights=probs,
+                                                               minlength=length)),
+                                       float(steps @ probs)))
+        return self._value_cache[1]
 
 
 def moves_of(game: Game, level: int = 1, model: PayModel | None = None, table=None):

@@ -60,7 +60,7 @@ from fractions import Fraction
 from typing import Protocol
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from slotmath.markov.chains import acyclic_order
 from slotmath.model.cascades import MultiplierRule
@@ -74,9 +74,14 @@ EXACT_MOVES = 3_000_000
 MEAN_RTOL = 1e-10
 #: Largest Fourier grid tried (points).
 MAX_GRID = 1 << 22
-#: Memory (bytes) the per-frequency recursion may hold at once; frequencies are cut into
-#: chunks to stay under it.
-CHUNK_BYTES = 1 << 27
+#: Work the Fourier grid may take: the chain's moves (and laws) times the grid's
+#: frequencies (about a second a 1e9 on one core).
+WORK = 1 << 31
+#: Memory (bytes) the laws' spectra may take at once; past it the frequencies are taken
+#: in blocks (see :meth:`StateChain._transform`).
+SPECTRA_BYTES = 1 << 29
+#: Frequencies the recursion runs at once (its rows kept in cache).
+CHUNK = 256
 
 
 @dataclass(frozen=True)
@@ -117,7 +122,11 @@ class Mechanic(Protocol):
         """rfft of the sub-pmf (weights / cycle) of ``scale`` x the credits of ``law`` on a
         grid of ``length`` points of ``unit`` credits, each rounded to the nearest point and
         wrapped modulo the grid; and its mean in grid units (unwrapped, times its
-        probability)."""
+        probability).
+
+        A mechanic may also give ``points(law, unit, scale) -> (at, p)``: the grid points
+        (int64, unwrapped) and sub-probabilities of the same rounded law, which lets the
+        chain compute any block of frequencies at the cost of one small FFT."""
 
 
 @dataclass(frozen=True)
@@ -191,6 +200,7 @@ class StateChain:
         self._children: dict = {}
         self._values: dict = {}  # chain state -> (e, N1, N2, NZ, NS) or floats
         self._exact: bool | None = None
+        self._grid_hint: dict[int, int] = {}  # unit -> the last folded grid's length
         self.fixed = rules.retrigger is None and not mechanic.awards
         self.keep_awarded = not self.fixed or rules.growth is not None
 
@@ -448,9 +458,13 @@ class StateChain:
         x unit)), the bound on the mass folded back by the grid, and the most a win was
         moved (credits) to land on the grid (0: the grid is the credits' own).
 
-        The grid is the credits' own (:attr:`Mechanic.grid_unit`) when the per-frequency
-        recursion fits in :data:`CHUNK_BYTES` on it; otherwise its unit is a multiple of it,
-        each spin's win rounded to the nearest point (at most half a unit a spin).
+        The grid is the credits' own (:attr:`Mechanic.grid_unit`) unless the bulk of the law
+        (mean + 12 SD) would not fit the longest grid :data:`WORK` allows; then its unit
+        is a multiple of it, each spin's win rounded to the nearest point (at most half a
+        unit a spin). The grid doubles until the mean it shows is the exact mean of the
+        rounded wins to :data:`MEAN_RTOL` (a win past the grid folds back a whole grid length,
+        so the mean shows the fold) or the next grid would pass :data:`WORK`: the chain's
+        moves times the frequencies, a budget of work that does not depend on the machine.
         """
         law = self.law(spins)
         unit0 = self.mechanic.grid_unit
@@ -463,16 +477,17 @@ class StateChain:
         sd = math.sqrt(max(0.0, float(law.second_moment - law.mean**2))) * cpb
         bulk = mean + 12 * sd
         top = self._support_top(plan)
-        n_rows = len(plan.order) + len(plan.laws)
-        most_freq = max(513, CHUNK_BYTES // (16 * n_rows))
-        most_len = 2 * (most_freq - 1)
-        k = max(1, math.ceil(bulk / unit0 / (most_len / 2)))
+        most_freq = WORK // max(1, len(plan.law) + len(plan.laws))
+        most_len = min(MAX_GRID, 1 << max(10, (2 * (most_freq - 1)).bit_length() - 1))
+        k = max(1, math.ceil(bulk / unit0 / most_len))
         unit = unit0 * k
         spins_most = (max(r for _, (r, _, _) in starts) if not self.keep_awarded
                       else max(a for r, a, _ in plan.order if r == 0))
         terms = getattr(self.mechanic, "rounded_terms", 1)
         rounding = 0.0 if k == 1 else spins_most * terms * unit / 2
-        length = 1 << max(10, math.ceil(math.log2(bulk / unit + 2)))
+        length = min(most_len, 1 << max(10, math.ceil(math.log2(bulk / unit + 2))))
+        # a longer law of the same chain starts where the last one's grid ended
+        length = max(length, min(most_len, self._grid_hint.get(unit, 0)))
         folded = True
         if top // unit + 1 <= min(4 * length, most_len):
             length, folded = top // unit + 1, False
@@ -482,8 +497,8 @@ class StateChain:
             if not folded:
                 return p, unit, 0.0, rounding
             deficit = rounded_mean - float(np.arange(length) @ p)
-            if deficit <= MEAN_RTOL * max(rounded_mean, 1e-300) or 2 * length > max(
-                    most_len, 1 << 10) or length >= MAX_GRID:
+            if deficit <= MEAN_RTOL * max(rounded_mean, 1e-300) or 2 * length > most_len:
+                self._grid_hint[unit] = length
                 return p, unit, max(0.0, deficit) / length, rounding
             length *= 2
 
@@ -517,22 +532,65 @@ class StateChain:
 
     def _transform(self, starts, plan, length: int, unit: int):
         """The characteristic function of the feature's win at every rfft frequency, and the
-        exact mean (grid units) of the win with every spin rounded to the grid."""
+        exact mean (grid units) of the win with every spin rounded to the grid.
+
+        The laws' spectra are computed once and held together when they fit in
+        :data:`SPECTRA_BYTES`. Otherwise the frequencies are taken in ``B`` blocks, block
+        ``r`` the frequencies ``r + B m``: for a mechanic that gives its laws as points
+        (``points``) on a grid of ``2^k`` points, each law's block is one ``L / B``-point
+        FFT of the points folded modulo ``L / B`` with the twiddle ``w^(r x)`` (``w`` the
+        grid's root of unity), so a law costs about one FFT whatever ``B``; otherwise each
+        block slices the law's whole spectrum, computed again. The recursion runs over
+        chunks of :data:`CHUNK` frequencies (its rows stay in cache), in parallel."""
         n_freq = length // 2 + 1
-        chunk = max(16, min(n_freq, CHUNK_BYTES // (16 * (len(plan.laws) + len(plan.order)))))
+        n_laws = len(plan.laws)
         total = sum(w for w, _ in starts)
         out = np.zeros(n_freq, dtype=complex)
-        law_mean = np.zeros(len(plan.laws))
-        for lo in range(0, n_freq, chunk):
-            hi = min(n_freq, lo + chunk)
-            psi = np.empty((len(plan.laws), hi - lo), dtype=complex)
-            for (law, g), i in plan.laws.items():
-                spectrum, mu = self.mechanic.spectrum(law, length, unit, g)
-                psi[i] = spectrum[lo:hi]
-                law_mean[i] = mu
-            phi = _phi_kernel(plan.ptr, plan.law, plan.child, psi)
-            for w, s in starts:
-                out[lo:hi] += (w / total) * phi[plan.index[s]]
+        law_mean = np.zeros(n_laws)
+        rows = np.array([plan.index[s] for _, s in starts], np.int64)
+        mix = np.array([w / total for w, _ in starts])
+        n_blocks = 1
+        while 16 * n_laws * (n_freq // n_blocks + 1) > SPECTRA_BYTES and n_blocks < n_freq:
+            n_blocks *= 2
+        points = getattr(self.mechanic, "points", None)
+        by_class = (n_blocks > 1 and points is not None and length & (length - 1) == 0
+                    and length % n_blocks == 0)
+        if by_class:
+            m = length // n_blocks
+            laws = list(plan.laws.items())
+            for r in range(n_blocks):
+                freqs = np.arange(r, n_freq, n_blocks)
+                keep = len(freqs)
+                psi_re = np.empty((n_laws, keep))
+                psi_im = np.empty((n_laws, keep))
+                for (law, g), i in laws:
+                    at, p = points(law, unit, g)
+                    if r == 0:
+                        law_mean[i] = float(at @ p)
+                    at = at % length
+                    twiddle = np.exp(-2j * np.pi * r * at / length) * p
+                    y = (np.bincount(at % m, weights=twiddle.real, minlength=m)
+                         + 1j * np.bincount(at % m, weights=twiddle.imag, minlength=m))
+                    spectrum = np.fft.fft(y)[:keep]
+                    psi_re[i] = spectrum.real
+                    psi_im[i] = spectrum.imag
+                re, im = _mixed_phi_kernel(plan.ptr, plan.law, plan.child, psi_re, psi_im,
+                                           rows, mix, CHUNK)
+                out[freqs] = re + 1j * im
+        else:
+            block = -(-n_freq // n_blocks)
+            for b_lo in range(0, n_freq, block):
+                b_hi = min(n_freq, b_lo + block)
+                psi_re = np.empty((n_laws, b_hi - b_lo))
+                psi_im = np.empty((n_laws, b_hi - b_lo))
+                for (law, g), i in plan.laws.items():
+                    spectrum, mu = self.mechanic.spectrum(law, length, unit, g)
+                    psi_re[i] = spectrum.real[b_lo:b_hi]
+                    psi_im[i] = spectrum.imag[b_lo:b_hi]
+                    law_mean[i] = mu
+                re, im = _mixed_phi_kernel(plan.ptr, plan.law, plan.child, psi_re, psi_im,
+                                           rows, mix, CHUNK)
+                out[b_lo:b_hi] = re + 1j * im
         means = _mean_kernel(plan.ptr, plan.law, plan.child, plan.weight / self.mechanic.cycle,
                              law_mean)
         rounded = sum(w / total * means[plan.index[s]] for w, s in starts)
@@ -563,26 +621,44 @@ class _Plan:
     weight: np.ndarray
 
 
-@njit(cache=True)
-def _phi_kernel(ptr, law, child, psi):
-    """``phi[s] = sum over s's moves of psi[law] * phi[child]`` (1 at an end), states in
-    order (children first)."""
+@njit(cache=True, parallel=True)
+def _mixed_phi_kernel(ptr, law, child, psi_re, psi_im, rows, mix, chunk):
+    """``sum_j mix[j] * phi[rows[j]]`` (real and imaginary parts) at every frequency of
+    ``psi``, with ``phi[s] = sum over s's moves of psi[law] * phi[child]`` (1 at an end),
+    states in order (children first). The parts are kept apart so that the loops run on
+    vectors; the frequencies run in chunks of ``chunk`` (each chunk's rows stay in cache),
+    the chunks in parallel."""
     n = ptr.shape[0] - 1
-    k = psi.shape[1]
-    phi = np.empty((n, k), dtype=np.complex128)
-    for i in range(n):
-        if ptr[i] == ptr[i + 1]:
+    n_freq = psi_re.shape[1]
+    out_re = np.zeros(n_freq)
+    out_im = np.zeros(n_freq)
+    for b in prange((n_freq + chunk - 1) // chunk):
+        lo = b * chunk
+        k = min(n_freq, lo + chunk) - lo
+        phi_re = np.empty((n, k))
+        phi_im = np.empty((n, k))
+        for i in range(n):
+            a_re = phi_re[i]
+            a_im = phi_im[i]
+            if ptr[i] == ptr[i + 1]:
+                a_re[:] = 1.0
+                a_im[:] = 0.0
+                continue
+            a_re[:] = 0.0
+            a_im[:] = 0.0
+            for q in range(ptr[i], ptr[i + 1]):
+                x_re = psi_re[law[q], lo:lo + k]
+                x_im = psi_im[law[q], lo:lo + k]
+                y_re = phi_re[child[q]]
+                y_im = phi_im[child[q]]
+                for f in range(k):
+                    a_re[f] += x_re[f] * y_re[f] - x_im[f] * y_im[f]
+                    a_im[f] += x_re[f] * y_im[f] + x_im[f] * y_re[f]
+        for j in range(rows.shape[0]):
             for f in range(k):
-                phi[i, f] = 1.0
-            continue
-        for f in range(k):
-            phi[i, f] = 0.0
-        for q in range(ptr[i], ptr[i + 1]):
-            a = law[q]
-            c = child[q]
-            for f in range(k):
-                phi[i, f] += psi[a, f] * phi[c, f]
-    return phi
+                out_re[lo + f] += mix[j] * phi_re[rows[j], f]
+                out_im[lo + f] += mix[j] * phi_im[rows[j], f]
+    return out_re, out_im
 
 
 @njit(cache=True)
