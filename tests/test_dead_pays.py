@@ -120,7 +120,11 @@ def test_analyze_warns_on_stderr_and_lists_them_in_the_json(tmp_path):
     as_json = subprocess.run(cli + ["--json"], capture_output=True, text=True, check=True)
     warning = (f"slotmath: warning: {path}: pay W x3 (50 x bet) can never land: no outcome of "
                "the game shows it, so the pay table leaves it out")
-    assert text.stderr.splitlines() == [warning] == as_json.stderr.splitlines()
+    # (under load a delayed progress bar, or on a fresh machine the compile notice, can share
+    # stderr with the warning: the warnings are the lines that say so)
+    for run in (text, as_json):
+        assert [line for line in run.stderr.splitlines() if "warning" in line] == [warning]
+        assert "Traceback" not in run.stderr
     assert "W" not in {line.split()[0] for line in text.stdout.splitlines() if line.strip()}
     assert json.loads(as_json.stdout)["dead_pays"] == [
         {"kind": "pay", "symbol": "W", "count": 3, "pay_x_bet": 50.0}]
