@@ -29,6 +29,10 @@ def cascade_section(a) -> dict:
         "multiplier": ({"ladder": list(rule.ladder)} if rule.ladder is not None else
                        {"start": rule.start, "step": rule.step, "max": rule.max}),
         "carry_multiplier": game.cascades.carry_multiplier,
+        # where scatters count: on the final window, or on every fall (paying, triggering and
+        # going with the winners, times the fall's multiplier when scatter_multiplied)
+        "scatters": game.cascades.scatters,
+        "scatter_multiplied": game.cascades.scatter_multiplied,
         "cascade_counts": {str(k): figure(p) for k, p in law.cascade_counts.items()},
         "expected_cascades": figure(sum((k * p for k, p in law.cascade_counts.items()),
                                         Fraction(0))),
