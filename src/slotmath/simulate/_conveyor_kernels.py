@@ -11,11 +11,14 @@ buffered 32-bit draws below 2**32) written out, so the stream continues exactly 
 would; tests/test_conveyor_simulate.py compares them draw for draw and holds the simulator to
 figures recorded from the pure-Python player it replaced.
 
-What makes it fast: the window is a small integer array of symbol codes; a line's pay is one
-look-up in a table over every sequence of symbols (built once by :func:`line_table`, or the
+What makes it fast: the window is a small integer array of symbol codes, each premultiplied
+by its reel's place value, so that a line's code is the sum of its cells and its pay one
+look-up in a table over every sequence of symbols (built once by :func:`line_table`; the
 pay-table walk of :func:`line_value` when the table would be too large); the conveyor is an
-integer array of bauble codes (0: empty); weighted choices are binary searches over
-cumulative weights.
+integer array of bauble codes (0: empty); a reel's stop is a look-up by the drawn integer
+(binary search over cumulative weights for a reel whose weights total more than
+``STOP_TABLE`` and for the other choices); and every function below :func:`play` is compiled
+without reference counts (``_nrt=False``: they allocate nothing).
 """
 
 from __future__ import annotations
@@ -134,6 +137,22 @@ def draws(rs, totals, out):
 
 
 @njit(cache=True, _nrt=False)
+def _stop(rs, t, rset, j):
+    """A reel's stop: by its look-up table when it has one, else by :func:`_pick`."""
+    total = t.stop_total[rset, j]
+    if total:
+        return t.stop_at[rset, j, draw(rs, total)]
+    return _pick(rs, t.stop_cum[rset, j], t.stop_len[rset, j])
+
+
+@njit(cache=True)
+def picks(rs, cum, length, out):
+    """``out[i]`` = a weighted choice by ``cum[:length]`` in turn (for the tests)."""
+    for i in range(out.shape[0]):
+        out[i] = _pick(rs, cum, length)
+
+
+@njit(cache=True, _nrt=False)
 def _pick(rs, cum, length):
     """A weighted choice: the first index whose cumulative weight exceeds the drawn integer
     (the rules' walk ``x < w: take it, else x -= w``)."""
@@ -149,12 +168,13 @@ def _pick(rs, cum, length):
 
 
 # -- the tables -----------------------------------------------------------------------------
+STOP_TABLE = 1 << 14  # a reel's stop weights up to this total: a look-up per drawn integer
 # bauble features
 SPREAD, FREE, COIN, SURPRISE = range(4)
 # params
-(P_N, P_WILD, P_CONSUME, P_MOVING, P_BET, P_CPB, P_START, P_MAXLEFT, P_ADDED, P_TABLE,
- P_MUTATION, P_SURPRISE) = range(12)
-N_PARAMS = 12
+(P_N, P_CONSUME, P_MOVING, P_BET, P_CPB, P_START, P_MAXLEFT, P_ADDED, P_TABLE, P_MUTATION,
+ P_SURPRISE) = range(11)
+N_PARAMS = 11
 # seeded mutations for the tests: a wrong kernel the checks must catch
 MUTATIONS = {"": 0, "reversed": 1, "cross": 2}
 
@@ -165,12 +185,16 @@ class Tables(NamedTuple):
 
     params: np.ndarray  # int64[N_PARAMS]
     rows: np.ndarray  # int64[n]
-    strips: np.ndarray  # int64[2, n, stops, rows]: the symbol code in each row at each stop
+    strips: np.ndarray  # int64[2, n, stops, rows]: each row's symbol code x power[reel]
     stop_cum: np.ndarray  # int64[2, n, stops]: cumulative stop weights
     stop_len: np.ndarray  # int64[2, n]
+    stop_total: np.ndarray  # int64[2, n]: the stop weights' total where stop_at has it, else 0
+    stop_at: np.ndarray  # int64[2, n, total]: the stop of each drawn integer
+    wild: np.ndarray  # int64[n]: the random wild's code x power[reel]
     wild_cum: np.ndarray  # int64[n, rows + 1]: cumulative [no wild, row 1, ...] weights
     lines: np.ndarray  # int64[lines, n]: each payline's row per reel
-    power: np.ndarray  # int64[n]: symbols ** (n - 1 - reel), a line's code
+    power: np.ndarray  # int64[n]: symbols ** (n - 1 - reel) (all 1 without line_pay): a
+    # line's code is the sum of its cells
     line_pay: np.ndarray  # int64[symbols ** n] or empty: each symbol sequence's line pay
     member: np.ndarray  # uint8[keys, symbols]
     key_pay: np.ndarray  # int64[keys, n + 1]: credits per run length
@@ -234,12 +258,12 @@ def _lines_win(t, win, syms):
         for li in range(t.lines.shape[0]):
             code = 0
             for j in range(n):
-                code += win[j, t.lines[li, j]] * t.power[j]
+                code += win[j, t.lines[li, j]]
             total += t.line_pay[code]
     else:
         for li in range(t.lines.shape[0]):
             for j in range(n):
-                syms[j] = win[j, t.lines[li, j]]
+                syms[j] = win[j, t.lines[li, j]] // t.power[j]
             total += line_value(t.member, t.key_pay, t.multiplier, t.params[P_ADDED], syms)
     return total
 
@@ -260,15 +284,15 @@ def _spin(rs, t, rset, slots, win, wild_row, spread_reel, syms):
     """One spin on ``slots`` (consumed in place): (line credits, the spreads' extra line
     credits, coins, spins awarded)."""
     p = t.params
-    n, wild = p[P_N], p[P_WILD]
+    n = p[P_N]
     for j in range(n):
-        stop = _pick(rs, t.stop_cum[rset, j], t.stop_len[rset, j])
+        stop = _stop(rs, t, rset, j)
         for r in range(t.rows[j]):
             win[j, r] = t.strips[rset, j, stop, r]
     for j in range(n):
         wild_row[j] = _pick(rs, t.wild_cum[j], t.rows[j] + 1) - 1
         if wild_row[j] >= 0:
-            win[j, wild_row[j]] = wild
+            win[j, wild_row[j]] = t.wild[j]
     coins, awarded, spreads = 0, 0, 0
     mutation = p[P_MUTATION]
     for j in range(n):
@@ -298,7 +322,7 @@ def _spin(rs, t, rset, slots, win, wild_row, spread_reel, syms):
             for rr in range(max(0, r - 1), min(t.rows[jj], r + 2)):
                 if mutation == 2 and jj != j and rr != r:  # the corners left out
                     continue
-                win[jj, rr] = wild
+                win[jj, rr] = t.wild[jj]
     return plain, _lines_win(t, win, syms) - plain, coins, awarded
 
 

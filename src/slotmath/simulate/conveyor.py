@@ -86,6 +86,22 @@ def _cumulative(weights, width: int) -> np.ndarray:
     return out
 
 
+def _pay_arrays(model: PayModel, symbols: list, n: int):
+    """``model``'s pay table over symbol codes (``symbols``' order) for
+    :func:`~._conveyor_kernels.line_value`: (member[key, symbol], credits[key, run],
+    multiplier[symbol], added)."""
+    keys = model.keys
+    member = np.array([[s in model.key_members[k] for s in symbols] for k in keys],
+                      dtype=np.uint8).reshape(len(keys), len(symbols))
+    key_pay = np.zeros((len(keys), n + 1), dtype=np.int64)
+    for i, k in enumerate(keys):
+        for count, credits in model.key_credits[k].items():
+            if count <= n:
+                key_pay[i, count] = credits
+    multiplier = np.array([model.multiplier[s] for s in symbols], dtype=np.int64)
+    return member, key_pay, multiplier, model.game.line_multipliers == "add"
+
+
 def _tables(game: Game, level: int, moving: bool, mutation: str = "",
             table_limit: int = _TABLE_LIMIT) -> K.Tables:
     """The game at ``level`` as the kernels' integer arrays (:class:`~._conveyor_kernels.
@@ -99,27 +115,27 @@ def _tables(game: Game, level: int, moving: bool, mutation: str = "",
     H = max(rows)
     sets = [game.reel_sets["base"].reels, game.reel_sets[fs.reels].reels]
     L = max(len(reel.symbols) for reels in sets for reel in reels)
+    tabled = S**n <= table_limit
+    power = np.array([S ** (n - 1 - j) if tabled else 1 for j in range(n)], dtype=np.int64)
     strips = np.zeros((2, n, L, H), dtype=np.int64)
     stop_cum = np.zeros((2, n, L), dtype=np.int64)
     stop_len = np.zeros((2, n), dtype=np.int64)
+    stop_total = np.zeros((2, n), dtype=np.int64)
+    totals = [reel.cycle for reels in sets for reel in reels]
+    T = max([t for t in totals if t <= K.STOP_TABLE] + [1])
+    stop_at = np.zeros((2, n, T), dtype=np.int64)
     for r, reels in enumerate(sets):
         for j, (reel, h) in enumerate(zip(reels, rows)):
             stop_len[r, j] = len(reel.symbols)
             stop_cum[r, j] = _cumulative(reel.stop_weights, L)
+            if reel.cycle <= K.STOP_TABLE:
+                stop_total[r, j] = reel.cycle
+                stop_at[r, j, : reel.cycle] = np.repeat(np.arange(len(reel.symbols)),
+                                                        reel.stop_weights)
             for stop in range(len(reel.symbols)):
-                strips[r, j, stop, :h] = [code[s] for s in reel.window(stop, h)]
+                strips[r, j, stop, :h] = [code[s] * power[j] for s in reel.window(stop, h)]
     wild_cum = np.stack([_cumulative(w, H + 1) for w in wilds.weights])
-    keys = model.keys
-    member = np.array([[s in model.key_members[k] for s in symbols] for k in keys],
-                      dtype=np.uint8).reshape(len(keys), S)
-    key_pay = np.zeros((len(keys), n + 1), dtype=np.int64)
-    for i, k in enumerate(keys):
-        for count, credits in model.key_credits[k].items():
-            if count <= n:
-                key_pay[i, count] = credits
-    multiplier = np.array([model.multiplier[s] for s in symbols], dtype=np.int64)
-    added = game.line_multipliers == "add"
-    tabled = S**n <= table_limit
+    member, key_pay, multiplier, added = _pay_arrays(model, symbols, n)
     line_pay = (K.line_table(S, n, member, key_pay, multiplier, added) if tabled
                 else np.zeros(0, dtype=np.int64))
     # baubles: 0 empty, the base wheel's entries, the free wheel's, what a surprise becomes
@@ -152,15 +168,15 @@ def _tables(game: Game, level: int, moving: bool, mutation: str = "",
         kind_cum[i] = _cumulative([w for _, w in k], KK)
         kind_code[i, : len(k)] = [b for b, _ in k]
     params = np.zeros(K.N_PARAMS, dtype=np.int64)
-    params[[K.P_N, K.P_WILD, K.P_CONSUME, K.P_MOVING, K.P_BET, K.P_CPB, K.P_START,
+    params[[K.P_N, K.P_CONSUME, K.P_MOVING, K.P_BET, K.P_CPB, K.P_START,
             K.P_MAXLEFT, K.P_ADDED, K.P_TABLE, K.P_MUTATION, K.P_SURPRISE]] = [
-        n, code[wilds.symbol], c.consume_on_activation, moving, game.bet,
+        n, c.consume_on_activation, moving, game.bet,
         model.credits_per_bet, fs.start_baubles, fs.max_spins_left, added, tabled,
         K.MUTATIONS[mutation], F]
     return K.Tables(
         params=params, rows=np.array(rows, dtype=np.int64), strips=strips, stop_cum=stop_cum,
         stop_len=stop_len, wild_cum=wild_cum, lines=np.array(game.paylines, dtype=np.int64),
-        power=np.array([S ** (n - 1 - j) for j in range(n)], dtype=np.int64),
+        power=power, stop_total=stop_total, stop_at=stop_at, wild=code[wilds.symbol] * power,
         line_pay=line_pay, member=member, key_pay=key_pay, multiplier=multiplier,
         feature=feature, value=value, wheel_cum=wheel_cum, wheel_code=wheel_code,
         wheel_len=wheel_len, surprise_cum=_cumulative(list(c.surprise.values()), F),
