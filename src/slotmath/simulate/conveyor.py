@@ -47,6 +47,7 @@ class ConveyorSimulation:
     # with ``states=True``: the conveyor each paid round started from, one row per round,
     # ``states[i, j]`` = 0 (empty) or 1 + the index of slot j's bauble in ``conveyor.wheel``
     states: np.ndarray | None = None
+    parts: np.ndarray | None = None  # with ``states=True``: each round's COMPONENTS, bets
 
     def interval(self, z: float = 4.0) -> tuple[float, float]:
         return self.rtp - z * self.std_error, self.rtp + z * self.std_error
@@ -194,7 +195,8 @@ def simulate_conveyor(game: Game, spins: int, seed: int = 0, level: int = 1,
     """Play ``spins`` consecutive paid spins from the empty conveyor (after ``game.n_reels``
     warm-up spins, so that the conveyor is in its stationary law) and measure the RTP, with
     a batch-means standard error over ``batches`` blocks. ``states=True`` also keeps the
-    conveyor each paid spin started from (``ConveyorSimulation.states``).
+    conveyor each paid spin started from and its components (``ConveyorSimulation.states``,
+    ``ConveyorSimulation.parts``).
 
     Examples
     --------
@@ -241,7 +243,8 @@ def _simulate(game: Game, spins: int, seed: int = 0, level: int = 1, moving: boo
         float("inf")
     return ConveyorSimulation(spins, float(total.mean()), std_error,
                               dict(zip(COMPONENTS, map(float, wins.mean(axis=0)))), seed,
-                              total, batches, awarded, started if states else None)
+                              total, batches, awarded, started if states else None,
+                              wins if states else None)
 
 
 def simulate_rounds(game: Game, spins: int, seed: int, level: int = 1,
