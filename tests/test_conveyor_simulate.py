@@ -315,3 +315,13 @@ def test_random_small_conveyors_per_state(wilds, wheel, empty, consume, surprise
         return
     sim = simulate_conveyor(game, 300_000, seed=5, states=True)
     assert _disagreements(game, sim) == []
+
+
+def test_the_progress_bar_s_chunks_play_the_same_rounds(capsys):
+    game = loads_game(CONSUMING)
+    whole = simulate_conveyor(game, 150_000, seed=6, states=True)
+    chunked = simulate_conveyor(game, 150_000, seed=6, states=True, progress=True)
+    assert np.array_equal(whole.parts, chunked.parts)
+    assert np.array_equal(whole.states, chunked.states)
+    assert np.array_equal(whole.awarded, chunked.awarded)
+    assert "conveyor spins" in capsys.readouterr().err
