@@ -249,13 +249,18 @@ def _disagreements(game, sim, figures=None) -> list[str]:
 
 
 SPINS = 600_000
-GAMES = {"kept": TEXT, "consumed": CONSUMING, "weighted": WEIGHTED}
-SEEDS = {"kept": 21, "consumed": 22, "weighted": 23}
+# no surprise baubles (no surprise law), free spins on the paid spins' strips
+PLAIN = (TEXT.replace("surprise = { spreading_wild = 1, free_spins = 1, coin_win = 2 }\n", "")
+         .replace('  { feature = "surprise", weight = 1 },\n', "")
+         .replace('reels = "free"', 'reels = "base"'))
+GAMES = {"kept": TEXT, "consumed": CONSUMING, "weighted": WEIGHTED, "plain": PLAIN}
+SEEDS = {"kept": 21, "consumed": 22, "weighted": 23, "plain": 24}
 
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_per_state_figures_agree_with_the_exact_analysis(name):
     game = loads_game(GAMES[name])
+    assert (name == "plain") == (not game.conveyor.surprise)
     sim = simulate_conveyor(game, SPINS, seed=SEEDS[name], states=True)
     assert _disagreements(game, sim) == []
 

@@ -172,9 +172,8 @@ STOP_TABLE = 1 << 14  # a reel's stop weights up to this total: a look-up per dr
 # bauble features
 SPREAD, FREE, COIN, SURPRISE = range(4)
 # params
-(P_N, P_CONSUME, P_MOVING, P_BET, P_CPB, P_START, P_MAXLEFT, P_ADDED, P_TABLE, P_MUTATION,
- P_SURPRISE) = range(11)
-N_PARAMS = 11
+P_N, P_CONSUME, P_MOVING, P_BET, P_CPB, P_START, P_MAXLEFT, P_ADDED, P_TABLE, P_MUTATION = range(10)
+N_PARAMS = 10
 # seeded mutations for the tests: a wrong kernel the checks must catch
 MUTATIONS = {"": 0, "reversed": 1, "cross": 2}
 

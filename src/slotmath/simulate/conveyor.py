@@ -170,10 +170,10 @@ def _tables(game: Game, level: int, moving: bool, mutation: str = "",
         kind_code[i, : len(k)] = [b for b, _ in k]
     params = np.zeros(K.N_PARAMS, dtype=np.int64)
     params[[K.P_N, K.P_CONSUME, K.P_MOVING, K.P_BET, K.P_CPB, K.P_START,
-            K.P_MAXLEFT, K.P_ADDED, K.P_TABLE, K.P_MUTATION, K.P_SURPRISE]] = [
+            K.P_MAXLEFT, K.P_ADDED, K.P_TABLE, K.P_MUTATION]] = [
         n, c.consume_on_activation, moving, game.bet,
         model.credits_per_bet, fs.start_baubles, fs.max_spins_left, added, tabled,
-        K.MUTATIONS[mutation], F]
+        K.MUTATIONS[mutation]]
     return K.Tables(
         params=params, rows=np.array(rows, dtype=np.int64), strips=strips, stop_cum=stop_cum,
         stop_len=stop_len, wild_cum=wild_cum, lines=np.array(game.paylines, dtype=np.int64),
