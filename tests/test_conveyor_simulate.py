@@ -233,13 +233,15 @@ def _disagreements(game, sim, figures=None) -> list[str]:
     labels = ["empty"] + [b.label for b in feature.kinds]
     law = figures.slot_law()
     for j in range(n):
+        sums = [np.bincount(codes[:, j], residual[:, c], K1) for c in range(len(COMPONENTS))]
+        scale = [np.sqrt(np.bincount(codes[:, j], residual[:, c] ** 2, K1))
+                 for c in range(len(COMPONENTS))]
         for k in range(K1):
-            where = codes[:, j] == k
-            sums, scale = residual[where].sum(axis=0), np.sqrt((residual[where] ** 2).sum(axis=0))
             for c, name in enumerate(COMPONENTS):
-                if abs(sums[c]) > max(Z * scale[c], 1e-9):
+                if abs(sums[c][k]) > max(Z * scale[c][k], 1e-9):
                     out.append(f"{name} | slot {j + 1} {labels[k]}: residual sum "
-                               f"{sums[c]:+.4g} +- {scale[c]:.2g}")
+                               f"{sums[c][k]:+.4g} +- {scale[c][k]:.2g}")
+            where = codes[:, j] == k
             p = float(law[j][labels[k]])
             share, se = sim.share(where)
             if abs(share - p) > Z * max(se, math.sqrt(p * (1 - p) / len(where))):
