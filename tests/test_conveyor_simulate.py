@@ -267,7 +267,7 @@ def test_per_state_figures_agree_with_the_exact_analysis(name):
     assert _disagreements(game, sim) == []
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("name", ["kept", "consumed"])  # (each fails on the other two too)
 @pytest.mark.parametrize("mutation", ["reversed", "cross", "unmoving"])
 def test_a_mutated_kernel_fails_the_per_state_check(name, mutation):
     game = loads_game(GAMES[name])
