@@ -299,7 +299,11 @@ _weights = st.lists(st.integers(0, 4), min_size=3, max_size=3).filter(lambda w: 
 @given(wilds=st.lists(_weights, min_size=3, max_size=3),
        wheel=st.lists(st.integers(0, 3), min_size=6, max_size=6).filter(lambda w: sum(w) > 0),
        empty=st.integers(0, 3), consume=st.booleans(),
-       surprise=st.lists(st.integers(0, 3), min_size=3, max_size=3),
+       # a spreading wild with weight 0 on the wheel and in the surprise law; the other two
+       # features keep a weight (the exact engine's surprise law divides by zero for a
+       # feature weighing 0 whose baubles all weigh 0 on the wheel: a defect outside the
+       # simulator, reported)
+       surprise=st.tuples(st.integers(0, 3), st.integers(1, 3), st.integers(1, 3)),
        stops=st.lists(st.integers(1, 4), min_size=13, max_size=13))
 def test_random_small_conveyors_per_state(wilds, wheel, empty, consume, surprise, stops):
     text = TEXT.replace(BASE, f'base = [{{ strip = ["A", "B", "C", "C"], weights = '
