@@ -152,6 +152,15 @@ def test_the_pay_table_walk_plays_what_the_table_plays():
     assert np.array_equal(tabled.wins, walked.wins)
 
 
+@pytest.mark.parametrize("text", [WEIGHTED, JINGLE.read_text()], ids=["weighted", "jingle"])
+def test_stops_by_binary_search_play_what_the_look_up_plays(text, monkeypatch):
+    game = loads_game(text)
+    looked_up = simulate_conveyor(game, 20_000, seed=4)
+    monkeypatch.setattr(K, "STOP_TABLE", 0)  # every reel by its cumulative weights
+    searched = simulate_conveyor(game, 20_000, seed=4)
+    assert np.array_equal(looked_up.wins, searched.wins)
+
+
 # -- line pays --------------------------------------------------------------------------------
 def _line_cases():
     lines = ROOT / "data" / "games" / "tiny_lines.toml"
