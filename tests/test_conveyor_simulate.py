@@ -29,10 +29,12 @@ from slotmath.evaluate.window import PayModel
 from slotmath.features.conveyor import ConveyorFeature
 from slotmath.io.toml_loader import loads_game
 from slotmath.simulate import _conveyor_kernels as K
+from slotmath.simulate import conveyor
 from slotmath.simulate.conveyor import (
     COMPONENTS,
     _pay_arrays,
     _simulate,
+    _tables,
     simulate_conveyor,
     simulate_from_reset,
 )
@@ -145,11 +147,18 @@ def test_a_mutated_kernel_does_not_give_the_recorded_figures(mutation):
     assert set(differs) >= {"tiny", "jingle"}
 
 
-def test_the_pay_table_walk_plays_what_the_table_plays():
+def test_the_window_and_the_pay_table_walk_play_what_the_line_columns_play(monkeypatch):
+    """The three ways to a spin's line wins: per-reel line codes (the default), the window's
+    cells summed into each line's code, and each line walking the pay table."""
     game = slotmath.load_game(JINGLE)
-    tabled = simulate_conveyor(game, 20_000, seed=4)
+    columns = simulate_conveyor(game, 20_000, seed=4)
+    assert _tables(game, 1, True).params[K.P_COLUMNS]
     walked = _simulate(game, 20_000, seed=4, table_limit=0)
-    assert np.array_equal(tabled.wins, walked.wins)
+    assert np.array_equal(columns.wins, walked.wins)
+    monkeypatch.setattr(conveyor, "_COLUMN_LIMIT", 0)
+    assert not _tables(game, 1, True).params[K.P_COLUMNS]
+    window = simulate_conveyor(game, 20_000, seed=4)
+    assert np.array_equal(columns.wins, window.wins)
 
 
 @pytest.mark.parametrize("text", [WEIGHTED, JINGLE.read_text()], ids=["weighted", "jingle"])

@@ -11,10 +11,13 @@ buffered 32-bit draws below 2**32) written out, so the stream continues exactly 
 would; tests/test_conveyor_simulate.py compares them draw for draw and holds the simulator to
 figures recorded from the pure-Python player it replaced.
 
-What makes it fast: the window is a small integer array of symbol codes, each premultiplied
-by its reel's place value, so that a line's code is the sum of its cells and its pay one
-look-up in a table over every sequence of symbols (built once by :func:`line_table`; the
-pay-table walk of :func:`line_value` when the table would be too large); the conveyor is an
+What makes it fast: a line's pay is one look-up in a table over every sequence of symbols
+(built once by :func:`line_table`) by the line's code, the sum over the reels of each reel's
+part, looked up per reel by its stop and wild row for all lines at once (``line_col``); the
+window (symbol codes premultiplied by their reel's place value, so that a line's code is the
+sum of its cells) is written out only for a spin whose spreading wilds change it, or for a
+game whose table would be too large (then each line walks the pay table, :func:`line_value`);
+the conveyor is an
 integer array of bauble codes (0: empty); a reel's stop is a look-up by the drawn integer
 (binary search over cumulative weights for a reel whose weights total more than
 ``STOP_TABLE`` and for the other choices); and every function below :func:`play` is compiled
@@ -172,8 +175,12 @@ STOP_TABLE = 1 << 14  # a reel's stop weights up to this total: a look-up per dr
 # bauble features
 SPREAD, FREE, COIN, SURPRISE = range(4)
 # params
-P_N, P_CONSUME, P_MOVING, P_BET, P_CPB, P_START, P_MAXLEFT, P_ADDED, P_TABLE, P_MUTATION = range(10)
-N_PARAMS = 10
+(P_N, P_CONSUME, P_MOVING, P_BET, P_CPB, P_START, P_MAXLEFT, P_ADDED, P_TABLE, P_MUTATION,
+ P_COLUMNS) = range(11)
+N_PARAMS = 11
+# the rows of a spin's scratch array: stops, wild rows, spreading reels, a line's symbols,
+# the lines' codes
+B_STOP, B_WILD, B_SPREAD, B_SYMS, B_CODE = range(5)
 # seeded mutations for the tests: a wrong kernel the checks must catch
 MUTATIONS = {"": 0, "reversed": 1, "cross": 2}
 
@@ -195,6 +202,8 @@ class Tables(NamedTuple):
     power: np.ndarray  # int64[n]: symbols ** (n - 1 - reel) (all 1 without line_pay): a
     # line's code is the sum of its cells
     line_pay: np.ndarray  # int64[symbols ** n] or empty: each symbol sequence's line pay
+    line_col: np.ndarray  # int32[2, n, stops, rows + 1, lines] (with P_COLUMNS): reel j's
+    # part of each line's code at each stop and wild row (0: none)
     member: np.ndarray  # uint8[keys, symbols]
     key_pay: np.ndarray  # int64[keys, n + 1]: credits per run length
     multiplier: np.ndarray  # int64[symbols]
@@ -279,19 +288,16 @@ def _surprise(rs, t):
 
 
 @njit(cache=True, _nrt=False)
-def _spin(rs, t, rset, slots, win, wild_row, spread_reel, syms):
+def _spin(rs, t, rset, slots, win, buf):
     """One spin on ``slots`` (consumed in place): (line credits, the spreads' extra line
     credits, coins, spins awarded)."""
     p = t.params
     n = p[P_N]
+    stops, wild_row, spread_reel = buf[B_STOP], buf[B_WILD], buf[B_SPREAD]
     for j in range(n):
-        stop = _stop(rs, t, rset, j)
-        for r in range(t.rows[j]):
-            win[j, r] = t.strips[rset, j, stop, r]
+        stops[j] = _stop(rs, t, rset, j)
     for j in range(n):
         wild_row[j] = _pick(rs, t.wild_cum[j], t.rows[j] + 1) - 1
-        if wild_row[j] >= 0:
-            win[j, wild_row[j]] = t.wild[j]
     coins, awarded, spreads = 0, 0, 0
     mutation = p[P_MUTATION]
     for j in range(n):
@@ -311,9 +317,30 @@ def _spin(rs, t, rset, slots, win, wild_row, spread_reel, syms):
             spreads += 1
         if p[P_CONSUME]:
             slots[slot] = 0
-    plain = _lines_win(t, win, syms)
-    if spreads == 0:
-        return plain, 0, coins, awarded
+    columns = p[P_COLUMNS]
+    if columns:  # every line's code, reel by reel, then its pay
+        codes, nl = buf[B_CODE], t.lines.shape[0]
+        col = t.line_col[rset, 0, stops[0], wild_row[0] + 1]
+        for li in range(nl):
+            codes[li] = col[li]
+        for j in range(1, n):
+            col = t.line_col[rset, j, stops[j], wild_row[j] + 1]
+            for li in range(nl):
+                codes[li] += col[li]
+        plain = 0
+        for li in range(nl):
+            plain += t.line_pay[codes[li]]
+        if spreads == 0:
+            return plain, 0, coins, awarded
+    for j in range(n):  # the window
+        for r in range(t.rows[j]):
+            win[j, r] = t.strips[rset, j, stops[j], r]
+        if wild_row[j] >= 0:
+            win[j, wild_row[j]] = t.wild[j]
+    if not columns:
+        plain = _lines_win(t, win, buf[B_SYMS, :n])
+        if spreads == 0:
+            return plain, 0, coins, awarded
     for i in range(spreads):
         j = spread_reel[i]
         r = wild_row[j]
@@ -322,7 +349,7 @@ def _spin(rs, t, rset, slots, win, wild_row, spread_reel, syms):
                 if mutation == 2 and jj != j and rr != r:  # the corners left out
                     continue
                 win[jj, rr] = t.wild[jj]
-    return plain, _lines_win(t, win, syms) - plain, coins, awarded
+    return plain, _lines_win(t, win, buf[B_SYMS, :n]) - plain, coins, awarded
 
 
 @njit(cache=True, _nrt=False)
@@ -339,7 +366,7 @@ def _move(rs, t, wheel, slots):
 
 
 @njit(cache=True, _nrt=False)
-def _free_spins(rs, t, spins, slots, win, wild_row, spread_reel, syms):
+def _free_spins(rs, t, spins, slots, win, buf):
     """``spins`` free spins on their own conveyor: their total win in total bets."""
     p = t.params
     n, start = p[P_N], p[P_START]
@@ -350,7 +377,7 @@ def _free_spins(rs, t, spins, slots, win, wild_row, spread_reel, syms):
     left, total = min(spins, p[P_MAXLEFT]), 0.0
     cpb, bet = p[P_CPB], p[P_BET]
     while left:
-        plain, extra, coins, awarded = _spin(rs, t, 1, slots, win, wild_row, spread_reel, syms)
+        plain, extra, coins, awarded = _spin(rs, t, 1, slots, win, buf)
         total += plain / cpb + extra / cpb + coins / bet
         left = min(left - 1 + awarded, p[P_MAXLEFT])
         _move(rs, t, 1, slots)
@@ -358,16 +385,16 @@ def _free_spins(rs, t, spins, slots, win, wild_row, spread_reel, syms):
 
 
 @njit(cache=True, _nrt=False)
-def _paid_spin(rs, t, slots, free_slots, win, wild_row, spread_reel, syms, out):
+def _paid_spin(rs, t, slots, free_slots, win, buf, out):
     """One paid spin and its free spins: ``out`` = (lines, spreads' extra, coins, free
     spins) in total bets; returns the spins awarded."""
     p = t.params
-    plain, extra, coins, awarded = _spin(rs, t, 0, slots, win, wild_row, spread_reel, syms)
+    plain, extra, coins, awarded = _spin(rs, t, 0, slots, win, buf)
     out[0] = plain / p[P_CPB]
     out[1] = extra / p[P_CPB]
     out[2] = coins / p[P_BET]
     _move(rs, t, 0, slots)
-    out[3] = _free_spins(rs, t, awarded, free_slots, win, wild_row, spread_reel, syms) \
+    out[3] = _free_spins(rs, t, awarded, free_slots, win, buf) \
         if awarded else 0.0
     return awarded
 
@@ -380,17 +407,14 @@ def play(rs, t, slots, wins, awarded, states):
     n = t.params[P_N]
     h = t.rows.max()
     win = np.zeros((n, h), dtype=np.int64)
-    wild_row = np.zeros(n, dtype=np.int64)
-    spread_reel = np.zeros(n, dtype=np.int64)
-    syms = np.zeros(n, dtype=np.int64)
+    buf = np.zeros((5, max(n, t.lines.shape[0])), dtype=np.int64)
     free_slots = np.zeros(n, dtype=np.int64)
     record = states.shape[0] > 0
     for i in range(wins.shape[0]):
         if record:
             for j in range(n):
                 states[i, j] = slots[j]
-        awarded[i] = _paid_spin(rs, t, slots, free_slots, win, wild_row, spread_reel, syms,
-                                wins[i])
+        awarded[i] = _paid_spin(rs, t, slots, free_slots, win, buf, wins[i])
 
 
 @njit(cache=True)
@@ -400,14 +424,12 @@ def play_from_reset(rs, t, out):
     n = t.params[P_N]
     h = t.rows.max()
     win = np.zeros((n, h), dtype=np.int64)
-    wild_row = np.zeros(n, dtype=np.int64)
-    spread_reel = np.zeros(n, dtype=np.int64)
-    syms = np.zeros(n, dtype=np.int64)
+    buf = np.zeros((5, max(n, t.lines.shape[0])), dtype=np.int64)
     free_slots = np.zeros(n, dtype=np.int64)
     slots = np.zeros(n, dtype=np.int64)
     parts = np.zeros(4)
     for i in range(out.shape[0]):
         slots[:] = 0
         for s in range(out.shape[1]):
-            _paid_spin(rs, t, slots, free_slots, win, wild_row, spread_reel, syms, parts)
+            _paid_spin(rs, t, slots, free_slots, win, buf, parts)
             out[i, s] = parts[0] + parts[1] + parts[2] + parts[3]

@@ -79,6 +79,7 @@ class ConveyorSimulation:
 
 
 _TABLE_LIMIT = 1 << 21  # line-pay table entries (16 MiB); above it each line walks the keys
+_COLUMN_LIMIT = 1 << 23  # entries of the per-reel line codes (32 MiB)
 
 
 def _cumulative(weights, width: int) -> np.ndarray:
@@ -139,6 +140,17 @@ def _tables(game: Game, level: int, moving: bool, mutation: str = "",
     member, key_pay, multiplier, added = _pay_arrays(model, symbols, n)
     line_pay = (K.line_table(S, n, member, key_pay, multiplier, added) if tabled
                 else np.zeros(0, dtype=np.int64))
+    lines = np.array(game.paylines, dtype=np.int64)
+    columns = tabled and 2 * n * L * (H + 1) * len(lines) <= _COLUMN_LIMIT
+    line_col = np.zeros((2, n, L, H + 1, len(lines)) if columns else (2, n, 1, 1, 1),
+                        dtype=np.int32)
+    if columns:  # line_col[r, j, stop, 1 + wild row, line]: reel j's part of the line's code
+        wild = code[wilds.symbol] * power
+        for j in range(n):
+            part = strips[:, j][:, :, lines[:, j]]  # [r, stop, line]
+            line_col[:, j, :, 0] = part
+            for row in range(rows[j]):
+                line_col[:, j, :, 1 + row] = np.where(lines[:, j] == row, wild[j], part)
     # baubles: 0 empty, the base wheel's entries, the free wheel's, what a surprise becomes
     # when its feature has no kind with weight (a spreading wild; the rules leave no other)
     baubles = [(b.feature, b.value) for b, _ in c.wheel + fs.wheel]
@@ -170,13 +182,13 @@ def _tables(game: Game, level: int, moving: bool, mutation: str = "",
         kind_code[i, : len(k)] = [b for b, _ in k]
     params = np.zeros(K.N_PARAMS, dtype=np.int64)
     params[[K.P_N, K.P_CONSUME, K.P_MOVING, K.P_BET, K.P_CPB, K.P_START,
-            K.P_MAXLEFT, K.P_ADDED, K.P_TABLE, K.P_MUTATION]] = [
+            K.P_MAXLEFT, K.P_ADDED, K.P_TABLE, K.P_MUTATION, K.P_COLUMNS]] = [
         n, c.consume_on_activation, moving, game.bet,
         model.credits_per_bet, fs.start_baubles, fs.max_spins_left, added, tabled,
-        K.MUTATIONS[mutation]]
+        K.MUTATIONS[mutation], columns]
     return K.Tables(
         params=params, rows=np.array(rows, dtype=np.int64), strips=strips, stop_cum=stop_cum,
-        stop_len=stop_len, wild_cum=wild_cum, lines=np.array(game.paylines, dtype=np.int64),
+        stop_len=stop_len, wild_cum=wild_cum, lines=lines, line_col=line_col,
         power=power, stop_total=stop_total, stop_at=stop_at, wild=code[wilds.symbol] * power,
         line_pay=line_pay, member=member, key_pay=key_pay, multiplier=multiplier,
         feature=feature, value=value, wheel_cum=wheel_cum, wheel_code=wheel_code,
