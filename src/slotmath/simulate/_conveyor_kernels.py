@@ -13,15 +13,14 @@ figures recorded from the pure-Python player it replaced.
 
 What makes it fast: a line's pay is one look-up in a table over every sequence of symbols
 (built once by :func:`line_table`) by the line's code, the sum over the reels of each reel's
-part, looked up per reel by its stop and wild row for all lines at once (``line_col``); the
+part, looked up per reel by its stop and wild row for all lines at once (``line_col``). The
 window (symbol codes premultiplied by their reel's place value, so that a line's code is the
 sum of its cells) is written out only for a spin whose spreading wilds change it, or for a
-game whose table would be too large (then each line walks the pay table, :func:`line_value`);
-the conveyor is an
-integer array of bauble codes (0: empty); a reel's stop is a look-up by the drawn integer
-(binary search over cumulative weights for a reel whose weights total more than
-``STOP_TABLE`` and for the other choices); and every function below :func:`play` is compiled
-without reference counts (``_nrt=False``: they allocate nothing).
+game whose table would be too large (then each line walks the pay table, :func:`line_value`).
+The conveyor is an integer array of bauble codes (0: empty). A reel's stop is a look-up by
+the drawn integer (binary search over cumulative weights for a reel whose weights total more
+than ``STOP_TABLE``, and for the other choices). Every function below :func:`play` is
+compiled without reference counts (``_nrt=False``: they allocate nothing).
 """
 
 from __future__ import annotations
@@ -394,8 +393,7 @@ def _paid_spin(rs, t, slots, free_slots, win, buf, out):
     out[1] = extra / p[P_CPB]
     out[2] = coins / p[P_BET]
     _move(rs, t, 0, slots)
-    out[3] = _free_spins(rs, t, awarded, free_slots, win, buf) \
-        if awarded else 0.0
+    out[3] = _free_spins(rs, t, awarded, free_slots, win, buf) if awarded else 0.0
     return awarded
 
 
