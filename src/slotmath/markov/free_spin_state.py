@@ -79,7 +79,7 @@ MAX_GRID = 1 << 22
 WORK = 1 << 31
 #: Memory (bytes) the laws' spectra may take at once; past it the frequencies are taken
 #: in blocks (see :meth:`StateChain._transform`).
-SPECTRA_BYTES = 1 << 29
+SPECTRA_BYTES = 1 << 28
 #: Frequencies the recursion runs at once (its rows kept in cache).
 CHUNK = 256
 
