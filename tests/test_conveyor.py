@@ -219,3 +219,23 @@ def test_design_edits_are_checked_like_a_file():
     kept = ConveyorFeature(game).analyze().rtp
     consumed = ConveyorFeature(with_conveyor_design(game, consume_on_activation=True)).analyze()
     assert consumed.rtp < kept  # removing baubles can only take features away
+
+
+def test_a_surprise_feature_weighing_0_whose_baubles_all_weigh_0_is_never_drawn():
+    """Found by the conveyor simulator's random games: a surprise feature of weight 0 whose
+    baubles all weigh 0 on the wheel made the surprise law divide 0 by 0 (``analyze`` said
+    "internal error"). It is never drawn: the game is the one without it."""
+    from dataclasses import replace
+
+    from slotmath.model.persistent import with_conveyor_design
+
+    game = slotmath.load_game(TINY)
+    surprise = dict(game.conveyor.surprise)
+    game = replace(game, conveyor=replace(game.conveyor, surprise={**surprise, "free_spins": 0}))
+    free = {b.label: 0 for b, _ in game.conveyor.wheel if b.feature == "free_spins"}
+    never = with_conveyor_design(game, wheel=free)
+    plain = replace(never, conveyor=replace(never.conveyor, surprise={
+        k: w for k, w in surprise.items() if k != "free_spins"}))
+    law = never.conveyor.surprise_law()
+    assert law == plain.conveyor.surprise_law() and all(b.feature != "free_spins" for b in law)
+    assert slotmath.analyze(never).rtp == slotmath.analyze(plain).rtp

@@ -127,6 +127,8 @@ class Conveyor:
         total = sum(self.surprise.values())
         out: dict[Bauble, Fraction] = {}
         for feature, w in self.surprise.items():
+            if not w:  # never drawn (its baubles may all weigh 0 on the wheel)
+                continue
             kinds = [(b, k) for b, k in self.wheel if b.feature == feature]
             inner = sum(k for _, k in kinds)
             if feature == "spreading_wild" and not inner:
