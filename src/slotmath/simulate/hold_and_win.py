@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from numba import njit
@@ -42,45 +43,119 @@ class RoundSample:
     fired: np.ndarray
 
 
+_GUIDE = 64  # cells of a law's guide table (see _draw)
+
+
+@njit(cache=True, inline="always")
+def _draw(u, cdf, guide, law):
+    """The first index whose cumulative probability ``cdf[law]`` exceeds the uniform ``u``
+    (what ``numpy.searchsorted(cdf[law], u, side="right")`` returns), started from the guide
+    table's cell of ``u`` (the first index past ``cell / _GUIDE``), so a draw reads one or
+    two entries instead of a binary search's branches."""
+    i = guide[law, np.int64(u * _GUIDE)]
+    while u >= cdf[law, i]:
+        i += 1
+    return i
+
+
+def _guide(cdf: np.ndarray) -> np.ndarray:
+    """The guide table of one law's cumulative probabilities (see :func:`_draw`)."""
+    cells = np.arange(_GUIDE) / _GUIDE
+    return np.searchsorted(cdf, cells, side="right").astype(np.int64)
+
+
+def _cumulative(probabilities) -> np.ndarray:
+    """Exact cumulative sums of exact probabilities, each rounded once to a float (the last is
+    1.0, and an outcome of probability 0 repeats its predecessor, so it is never drawn)."""
+    total = Fraction(0)
+    out = []
+    for p in probabilities:
+        total += p
+        out.append(float(total))
+    return np.asarray(out)
+
+
+def _laws(spec: HoldAndWin, boosters):
+    """The laws one respin draws from, as cumulative tables with their guide tables.
+
+    * ``landed[e, k]``: ``k`` cash symbols land on ``e`` empty open positions, each with
+      ``cash_probability`` (binomial);
+    * ``fired[m, o]``: with the kinds of bit set ``m`` still able to fire, the gems of bit set
+      ``o`` land (each kind independently with its ``probability``; kinds outside ``m`` never).
+    """
+    p = spec.cash_probability
+    cells = spec.capacity(spec.max_rows - spec.rows)
+    landed = np.ones((cells + 1, cells + 1))
+    landed_guide = np.zeros((cells + 1, _GUIDE), np.int64)
+    for e in range(cells + 1):
+        law = [math.comb(e, k) * p**k * (1 - p) ** (e - k) for k in range(e + 1)]
+        landed[e, :e + 1] = _cumulative(law)
+        landed_guide[e] = _guide(landed[e])
+    q = [Fraction(b.probability) if b else Fraction(0) for b in boosters]
+    fired = np.ones((16, 16))
+    fired_guide = np.zeros((16, _GUIDE), np.int64)
+    for m in range(16):
+        law = []
+        for o in range(16):
+            chance = Fraction(1)
+            for k in range(4):
+                if m >> k & 1:
+                    chance *= q[k] if o >> k & 1 else 1 - q[k]
+                elif o >> k & 1:
+                    chance = Fraction(0)
+            law.append(chance)
+        fired[m] = _cumulative(law)
+        fired_guide[m] = _guide(fired[m])
+    return landed, landed_guide, fired, fired_guide
+
+
 @njit(cache=True)
-def _play(first, starts, uniforms, worst, p_cash, q, collect, times, present, extra, ladder,
-          values, cdf, top, prize, reels, rows, respins, mutation, win, played, full, fired):
-    """Play rounds from ``first`` on while a whole round's worst case of uniforms is left;
-    returns the next round to play."""
+def _play(rng, starts, landed, landed_guide, fired_law, fired_guide, collect, times, present,
+          extra, ladder, values, cdf, guide, top, prize, reels, rows, respins, mutation, win,
+          played, full, fired):
+    """Play one round per entry of ``starts`` into the output arrays, drawing from ``rng``.
+
+    Per respin one uniform picks the gems that land (the joint law of the kinds still able to
+    fire, ``fired_law``; none drawn when no kind can fire) and one the number of cash symbols
+    that land (``landed``, by the number of empty open positions); every cash symbol's value
+    takes one more. Positions are interchangeable (values and landings do not depend on
+    where), so a count of landings plays the same round as a draw per position."""
     n_rounds = starts.shape[0]
     cap_rows = rows + times[0] * present[0]
     held = np.empty(reels * cap_rows, np.int64)
-    u = 0
-    n_u = uniforms.shape[0]
-    for i in range(first, n_rounds):
-        if u + worst > n_u:
-            return i
+    counters = np.zeros(4, np.int64)
+    used = np.zeros(4, np.int64)
+    steps = 2 if mutation == 1 else 1
+    for i in range(n_rounds):
         f = starts[i]
         for c in range(f):
-            held[c] = np.searchsorted(cdf, uniforms[u], side="right")
-            u += 1
+            held[c] = _draw(rng.random(), cdf, guide, 0)
         left = respins
         reset = respins
-        counters = np.zeros(4, np.int64)
-        used = np.zeros(4, np.int64)
+        counters[:] = 0
+        used[:] = 0
+        able = 0  # bit set of the kinds that can still fire
+        for k in range(4):
+            if present[k] and times[k] > 0:
+                able |= 1 << k
         mult = 1
         open_rows = rows
         spins = 0
         while left > 0 and f < reels * open_rows:
             spins += 1
-            for k in range(4):
-                if present[k] and used[k] < times[k]:
-                    x = uniforms[u]
-                    u += 1
-                    if x < q[k]:
+            if able:
+                gems = _draw(rng.random(), fired_law, fired_guide, able)
+                for k in range(4):
+                    if gems >> k & 1:
                         counters[k] += 1
                         if counters[k] == collect[k]:
                             counters[k] = 0
                             used[k] += 1
+                            if used[k] == times[k]:
+                                able &= ~(1 << k)
                             if k == 0:
                                 open_rows += 1
                             elif k == 1:
-                                steps = 2 if mutation == 1 else 1
                                 for c in range(f):
                                     for _ in range(steps):
                                         if held[c] < top:
@@ -91,16 +166,11 @@ def _play(first, starts, uniforms, worst, p_cash, q, collect, times, present, ex
                             else:
                                 mult = ladder[used[k] - 1]
             empty = reels * open_rows - f
-            landed = 0
-            for _ in range(empty):
-                x = uniforms[u]
-                u += 1
-                if x < p_cash:
-                    held[f] = np.searchsorted(cdf, uniforms[u], side="right")
-                    u += 1
-                    f += 1
-                    landed += 1
-            if landed:
+            n = _draw(rng.random(), landed, landed_guide, empty) if empty else 0
+            for _ in range(n):
+                held[f] = _draw(rng.random(), cdf, guide, 0)
+                f += 1
+            if n:
                 left = respins if mutation == 2 else reset
             else:
                 left -= 1
@@ -115,7 +185,6 @@ def _play(first, starts, uniforms, worst, p_cash, q, collect, times, present, ex
         full[i] = is_full
         for k in range(4):
             fired[i, k] = used[k]
-    return n_rounds
 
 
 def play_hold_and_win(spec: HoldAndWin, starts, rng: np.random.Generator,
@@ -135,29 +204,20 @@ def play_hold_and_win(spec: HoldAndWin, starts, rng: np.random.Generator,
     n = len(starts)
     bs = [spec.booster(k) for k in BOOSTER_KINDS]
     present = np.asarray([b is not None for b in bs], np.int64)
-    q = np.asarray([float(b.probability) if b else 0.0 for b in bs])
     collect = np.asarray([b.collect if b else 1 for b in bs], np.int64)
     times = np.asarray([b.times if b else 0 for b in bs], np.int64)
     extra = bs[2].extra if bs[2] else 0
     ladder = np.asarray(bs[3].ladder if bs[3] else (1,), np.int64)
-    weights = np.asarray(spec.value_weights, dtype=np.float64)
-    cdf = np.cumsum(weights) / weights.sum()
-    cdf[-1] = 1.0
+    weights = [Fraction(w) for w in spec.value_weights]
+    cdf = _cumulative([w / sum(weights) for w in weights])[None, :]
     values = np.asarray([float(v) for v in spec.values])
     win, played = np.empty(n), np.empty(n, np.int64)
     full, fired = np.empty(n, np.bool_), np.empty((n, 4), np.int64)
-    cap = spec.capacity(spec.max_rows - spec.rows)
-    # the most uniforms one round can use: every respin draws 4 gems and 2 per position,
-    # and at most (cap + 1) x (most respins) respins are played
-    most_respins = spec.respins + extra * int(times[2])
-    worst = (cap + 1) * most_respins * (4 + 2 * cap) + 2 * cap
-    done = 0
-    while done < n:
-        uniforms = rng.random(max(1 << 22, 2 * worst))
-        done = _play(done, starts, uniforms, worst, float(spec.cash_probability), q, collect,
-                     times, present, extra, ladder, values, cdf, spec.top_index,
-                     float(spec.full_grid_prize), spec.reels, spec.rows, spec.respins,
-                     _MUTATIONS[mutation], win, played, full, fired)
+    landed, landed_guide, fired_law, fired_guide = _laws(spec, bs)
+    _play(rng, starts, landed, landed_guide, fired_law, fired_guide, collect, times, present,
+          extra, ladder, values, cdf, _guide(cdf[0])[None, :], spec.top_index,
+          float(spec.full_grid_prize), spec.reels, spec.rows, spec.respins,
+          _MUTATIONS[mutation], win, played, full, fired)
     return RoundSample(win, played, full, fired)
 
 
