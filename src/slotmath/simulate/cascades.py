@@ -69,9 +69,15 @@ def _below(bitgen, n):
 @njit(cache=True)
 def _pick(bitgen, cumulative, game, row, size):
     """An index 0..size-1 drawn by the cumulative integer weights ``cumulative[game, row]``:
-    the first whose cumulative weight exceeds a uniform integer below the total (a binary
-    search: the cumulative weights never decrease)."""
+    the first whose cumulative weight exceeds a uniform integer below the total, i.e. the
+    number of cumulative weights at or below it (they never decrease): counted without a
+    branch on short tables, by a binary search on long ones."""
     u = _below(bitgen, cumulative[game, row, size - 1])
+    if size <= 64:
+        lo = 0
+        for i in range(size - 1):
+            lo += cumulative[game, row, i] <= u
+        return lo
     lo = 0
     hi = size - 1
     while lo < hi:
@@ -129,6 +135,10 @@ class _Pair(NamedTuple):
     scatter_multiplied: np.ndarray
     trigger: np.ndarray
     # the free spins (the paid game's rules; the same in both entries)
+    even: np.ndarray  # [game, reel]: every stop of the reel weighs 1
+    entry_mask: np.ndarray  # [game, symbol]: bit e set when the symbol counts for entry e
+    masked: np.ndarray  # [game]: entry_mask holds every entry, and every factor is >= 1
+    run_pays: np.ndarray  # [game, run]: bit e set when entry e pays a run of that length
     has_free: np.ndarray
     awards: np.ndarray
     retrigger_awards: np.ndarray
@@ -148,6 +158,21 @@ def _stack(a, b) -> np.ndarray:
     return out
 
 
+def _entry_masks(g: CompiledGame):
+    """Each symbol's entries as the bits of one integer, whether that is exact for the ways
+    reading (at most 62 entries, and no multiplier or split below 1: a shown member of an
+    entry then always counts), and per run length the entries that pay it."""
+    masked = bool(g.member.shape[0] <= 62 and (g.symbol_multiplier >= 1).all()
+                  and (g.effect_split >= 1).all())
+    mask = np.zeros(g.member.shape[1], np.int64)
+    run_pays = np.zeros(g.entry_credits.shape[1], np.int64)
+    if masked:
+        for e in range(g.member.shape[0]):
+            mask |= (g.member[e] == 1).astype(np.int64) << e
+            run_pays |= (g.entry_credits[e] != 0).astype(np.int64) << e
+    return mask, masked, run_pays
+
+
 def _pair(base: CompiledGame, free_set: CompiledGame) -> _Pair:
     """The paid and free games of one run as a :class:`_Pair`."""
     fields = {}
@@ -157,6 +182,13 @@ def _pair(base: CompiledGame, free_set: CompiledGame) -> _Pair:
                                   len(free_set.arrangement_cumulative))
         elif name == "scatters":
             fields[name] = _stack(len(base.scatter_credits), len(free_set.scatter_credits))
+        elif name == "even":
+            fields[name] = _stack(*(np.asarray([
+                bool((g.cumulative[r, :n] == np.arange(1, n + 1)).all())
+                for r, n in enumerate(g.lengths)]) for g in (base, free_set)))
+        elif name in ("entry_mask", "masked", "run_pays"):
+            at = ("entry_mask", "masked", "run_pays").index(name)
+            fields[name] = _stack(*(_entry_masks(g)[at] for g in (base, free_set)))
         elif name in ("has_free", "awards", "retrigger_awards", "max_spins", "retrigger",
                       "carry"):
             fields[name] = _stack(getattr(base, name), getattr(base, name))
@@ -209,6 +241,8 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
     freed = np.zeros(n_reels, np.bool_)
     above = np.zeros(n_reels, np.int64)
     reel_counts = np.zeros(n_reels, np.int64)
+    alive_at = np.zeros(n_reels, np.int64)
+    entry_mask, masked, even, run_pays = p.entry_mask, p.masked[0], p.even, p.run_pays
     counts = np.zeros(scatter_credits.shape[1], np.int64)
     for m in range(n):
         gi = 0  # the game of the spin: 0 paid, 1 free
@@ -223,7 +257,10 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
                 counters[r] = 0
                 freed[r] = False
             for r in range(n_reels):  # the stops
-                stop = _pick(bitgen, cumulative, gi, r, lengths[gi, r])
+                if even[gi, r]:  # every stop weighs 1: the uniform integer is the stop
+                    stop = _below(bitgen, lengths[gi, r])
+                else:
+                    stop = _pick(bitgen, cumulative, gi, r, lengths[gi, r])
                 tops[r] = stop
                 for i in range(rows[gi, r]):
                     window[r, i] = strips[gi, r, (stop + i) % lengths[gi, r]]
@@ -273,7 +310,48 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
                 # marking the winning positions: entry by entry, position by position, the
                 # plain reading of the rules
                 win = 0
-                if ways[gi]:
+                if ways[gi] and masked:
+                    # the entries a reel shows (bit e: some position shows a symbol of entry e),
+                    # and those shown on every reel from the first to this one
+                    # (alive_at[r]): an entry's run is the number of reels it stays in
+                    # (every factor is at least 1, so a shown member counts)
+                    alive = -1
+                    reach = 0
+                    for r in range(n_reels):
+                        shown_entries = 0
+                        for i in range(rows[gi, r]):
+                            shown_entries |= entry_mask[gi, eff_symbol[r, i]]
+                        alive &= shown_entries
+                        if alive == 0:
+                            break
+                        alive_at[r] = alive
+                        reach = r + 1
+                    # the entries whose run pays: run exactly k, and a pay for k
+                    paying = 0
+                    for run in range(1, reach + 1):
+                        ended = alive_at[run - 1]
+                        if run < reach:
+                            ended &= ~alive_at[run]
+                        paying |= ended & run_pays[gi, run]
+                    e = 0
+                    while paying != 0:
+                        if (paying >> e) & 1:
+                            paying ^= 1 << e
+                            run = 1
+                            while run < reach and (alive_at[run] >> e) & 1:
+                                run += 1
+                            n_ways = 1
+                            for r in range(run):
+                                c = 0
+                                for i in range(rows[gi, r]):
+                                    s = eff_symbol[r, i]
+                                    if member[gi, e, s] == 1:
+                                        c += symbol_multiplier[gi, s] * eff_factor[r, i]
+                                        removed[r, i] = True
+                                n_ways *= c
+                            win += entry_credits[gi, e, run] * n_ways
+                        e += 1
+                elif ways[gi]:
                     for e in range(n_entries):
                         run = 0
                         for r in range(n_reels):
