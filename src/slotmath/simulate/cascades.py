@@ -139,6 +139,7 @@ class _Pair(NamedTuple):
     entry_mask: np.ndarray  # [game, symbol]: bit e set when the symbol counts for entry e
     masked: np.ndarray  # [game]: entry_mask holds every entry, and every factor is >= 1
     run_pays: np.ndarray  # [game, run]: bit e set when entry e pays a run of that length
+    entry_weight: np.ndarray  # [game, entry, symbol]: the symbol's multiplier, 0 off the entry
     has_free: np.ndarray
     awards: np.ndarray
     retrigger_awards: np.ndarray
@@ -186,6 +187,9 @@ def _pair(base: CompiledGame, free_set: CompiledGame) -> _Pair:
             fields[name] = _stack(*(np.asarray([
                 bool((g.cumulative[r, :n] == np.arange(1, n + 1)).all())
                 for r, n in enumerate(g.lengths)]) for g in (base, free_set)))
+        elif name == "entry_weight":
+            fields[name] = _stack(*((g.member == 1) * g.symbol_multiplier[None, :]
+                                    for g in (base, free_set)))
         elif name in ("entry_mask", "masked", "run_pays"):
             at = ("entry_mask", "masked", "run_pays").index(name)
             fields[name] = _stack(*(_entry_masks(g)[at] for g in (base, free_set)))
@@ -243,6 +247,7 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
     reel_counts = np.zeros(n_reels, np.int64)
     alive_at = np.zeros(n_reels, np.int64)
     entry_mask, masked, even, run_pays = p.entry_mask, p.masked[0], p.even, p.run_pays
+    entry_weight = p.entry_weight
     counts = np.zeros(scatter_credits.shape[1], np.int64)
     for m in range(n):
         gi = 0  # the game of the spin: 0 paid, 1 free
@@ -256,6 +261,8 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
             for r in range(n_reels):
                 counters[r] = 0
                 freed[r] = False
+                for i in range(height):
+                    eff_factor[r, i] = 1
             for r in range(n_reels):  # the stops
                 if even[gi, r]:  # every stop weighs 1: the uniform integer is the stop
                     stop = _below(bitgen, lengths[gi, r])
@@ -295,17 +302,22 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
                             if counters[r] + shown >= threshold[gi]:
                                 freed[r] = True
                 for r in range(n_reels):
-                    for i in range(rows[gi, r]):
-                        s = window[r, i]
-                        eff_symbol[r, i] = s
-                        eff_factor[r, i] = 1
-                        removed[r, i] = False
-                        if freed[r] and not is_scatter[gi, s]:
-                            e = above[r]
-                            if effect_wild[gi, e] >= 0:
-                                eff_symbol[r, i] = effect_wild[gi, e]
-                            else:
-                                eff_factor[r, i] = effect_split[gi, e]
+                    if freed[r]:  # its bonus symbol's effect on every symbol but a scatter
+                        e = above[r]
+                        for i in range(rows[gi, r]):
+                            s = window[r, i]
+                            eff_symbol[r, i] = s
+                            eff_factor[r, i] = 1
+                            removed[r, i] = False
+                            if not is_scatter[gi, s]:
+                                if effect_wild[gi, e] >= 0:
+                                    eff_symbol[r, i] = effect_wild[gi, e]
+                                else:
+                                    eff_factor[r, i] = effect_split[gi, e]
+                    else:  # as shown (eff_factor is 1 until the reel is freed)
+                        for i in range(rows[gi, r]):
+                            eff_symbol[r, i] = window[r, i]
+                            removed[r, i] = False
                 # the line or ways credits of the effective window (no cascade multiplier),
                 # marking the winning positions: entry by entry, position by position, the
                 # plain reading of the rules
@@ -344,10 +356,9 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
                             for r in range(run):
                                 c = 0
                                 for i in range(rows[gi, r]):
-                                    s = eff_symbol[r, i]
-                                    if member[gi, e, s] == 1:
-                                        c += symbol_multiplier[gi, s] * eff_factor[r, i]
-                                        removed[r, i] = True
+                                    weight = entry_weight[gi, e, eff_symbol[r, i]]
+                                    c += weight * eff_factor[r, i]
+                                    removed[r, i] |= weight > 0
                                 n_ways *= c
                             win += entry_credits[gi, e, run] * n_ways
                         e += 1
