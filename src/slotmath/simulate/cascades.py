@@ -269,8 +269,12 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
                 else:
                     stop = _pick(bitgen, cumulative, gi, r, lengths[gi, r])
                 tops[r] = stop
+                at = stop  # (stop + i) mod the length, without a division
                 for i in range(rows[gi, r]):
-                    window[r, i] = strips[gi, r, (stop + i) % lengths[gi, r]]
+                    window[r, i] = strips[gi, r, at]
+                    at += 1
+                    if at == lengths[gi, r]:
+                        at = 0
             # the bonus arrangement, shuffled (a uniform permutation: every distinct ordering
             # of the symbols is equally likely)
             bonus = has_bonus[gi]
@@ -456,14 +460,20 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
                         counters[r] = gone
                     for i in range(kept):
                         window[r, gone + i] = survivors[i]
-                    for i in range(gone):
-                        if random_refill[gi]:
+                    if random_refill[gi]:
+                        for i in range(gone):
                             window[r, i] = refill_symbol[gi, r, _pick(
                                 bitgen, refill_cumulative, gi, r, refill_size[gi, r])]
-                        else:
-                            window[r, i] = strips[gi, r, (tops[r] - gone + i) % lengths[gi, r]]
-                    if not random_refill[gi]:
-                        tops[r] = (tops[r] - gone) % lengths[gi, r]
+                    elif gone:  # the strip above: (top - gone + i) mod the length
+                        at = tops[r] - gone
+                        while at < 0:
+                            at += lengths[gi, r]
+                        tops[r] = at
+                        for i in range(gone):
+                            window[r, i] = strips[gi, r, at]
+                            at += 1
+                            if at == lengths[gi, r]:
+                                at = 0
                 k += 1
                 if k - start_index > _MAX_DROPS:
                     endless = True
