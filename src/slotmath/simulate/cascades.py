@@ -446,14 +446,11 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
                 else:
                     later_win += drop
                 for r in range(n_reels):
-                    gone = 0
-                    kept = 0
+                    kept = 0  # the survivors in order, written without a branch
                     for i in range(rows[gi, r]):
-                        if removed[r, i]:
-                            gone += 1
-                        else:
-                            survivors[kept] = window[r, i]
-                            kept += 1
+                        survivors[kept] = window[r, i]
+                        kept += not removed[r, i]
+                    gone = rows[gi, r] - kept
                     if accumulate[gi]:
                         counters[r] += gone
                     else:
