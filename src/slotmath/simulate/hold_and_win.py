@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from slotmath.evaluate.window import PayModel
 from slotmath.model.game import Game
@@ -41,6 +43,71 @@ class RoundSample:
     respins: np.ndarray
     full: np.ndarray
     fired: np.ndarray
+
+
+#: PCG64's multiplier (O'Neill's 128-bit LCG, as numpy's ``PCG64``)
+_PCG_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
+_TWO_64 = 1 << 64
+
+
+@intrinsic
+def _lcg_step(typingctx, high, low, inc_high, inc_low):
+    """PCG64's state step, ``state * multiplier + increment`` modulo 2**128, on the state and
+    increment given as their high and low 64-bit words (LLVM's 128-bit integers)."""
+    word = types.uint64
+    sig = types.UniTuple(word, 2)(word, word, word, word)
+
+    def codegen(context, builder, signature, args):
+        wide, narrow = ir.IntType(128), ir.IntType(64)
+        shift = ir.Constant(wide, 64)
+
+        def join(h, lo):
+            return builder.or_(builder.shl(builder.zext(h, wide), shift),
+                               builder.zext(lo, wide))
+
+        state = builder.add(builder.mul(join(args[0], args[1]),
+                                        ir.Constant(wide, _PCG_MULTIPLIER)),
+                            join(args[2], args[3]))
+        return context.make_tuple(builder, signature.return_type, (
+            builder.trunc(builder.lshr(state, shift), narrow), builder.trunc(state, narrow)))
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def _pcg_next(high, low, inc_high, inc_low):
+    """The next double of a PCG64 generator in state (``high``, ``low``) with increment
+    (``inc_high``, ``inc_low``), and its new state: what ``Generator.random()`` draws (the
+    XSL-RR output of the stepped state, its top 53 bits over 2**53), inline instead of
+    numpy's call through a function pointer, which costs twice the draw. Scalars in and out:
+    an array argument would cost two atomic reference counts a call."""
+    high, low = _lcg_step(high, low, inc_high, inc_low)
+    x = high ^ low
+    turn = high >> np.uint64(58)
+    out = (x >> turn) | (x << ((np.uint64(64) - turn) & np.uint64(63)))
+    return np.float64(out >> np.uint64(11)) * (1.0 / 9007199254740992.0), high, low
+
+
+def _pcg(rng: np.random.Generator) -> np.random.Generator:
+    """``rng`` if its bit generator is a PCG64, else a PCG64 stream seeded by one draw of it
+    (the kernel steps PCG64 itself)."""
+    if isinstance(rng.bit_generator, np.random.PCG64):
+        return rng
+    return np.random.Generator(np.random.PCG64(int(rng.integers(2**63))))
+
+
+def _pcg_words(rng: np.random.Generator) -> np.ndarray:
+    """A PCG64 generator's state and increment as four uint64 words (high, low each)."""
+    st = rng.bit_generator.state["state"]
+    state, inc = st["state"], st["inc"]
+    return np.asarray([state >> 64, state % _TWO_64, inc >> 64, inc % _TWO_64], np.uint64)
+
+
+def _set_pcg_words(rng: np.random.Generator, words: np.ndarray) -> None:
+    """Write the advanced state of :func:`_pcg_words` back into ``rng``."""
+    st = rng.bit_generator.state
+    st["state"]["state"] = int(words[0]) << 64 | int(words[1])
+    rng.bit_generator.state = st
 
 
 _GUIDE = 64  # cells of a law's guide table (see _draw)
@@ -110,10 +177,11 @@ def _laws(spec: HoldAndWin, boosters):
 
 
 @njit(cache=True)
-def _play(rng, starts, landed, landed_guide, fired_law, fired_guide, collect, times, present,
+def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, times, present,
           extra, ladder, values, cdf, guide, top, prize, reels, rows, respins, mutation, win,
           played, full, fired):
-    """Play one round per entry of ``starts`` into the output arrays, drawing from ``rng``.
+    """Play one round per entry of ``starts`` into the output arrays, drawing from the PCG64
+    state ``words`` (:func:`_pcg_words`; advanced in place).
 
     Per respin one uniform picks the gems that land (the joint law of the kinds still able to
     fire, ``fired_law``; none drawn when no kind can fire) and one the number of cash symbols
@@ -126,10 +194,12 @@ def _play(rng, starts, landed, landed_guide, fired_law, fired_guide, collect, ti
     counters = np.zeros(4, np.int64)
     used = np.zeros(4, np.int64)
     steps = 2 if mutation == 1 else 1
+    high, low, inc_high, inc_low = words[0], words[1], words[2], words[3]
     for i in range(n_rounds):
         f = starts[i]
         for c in range(f):
-            held[c] = _draw(rng.random(), cdf, guide, 0)
+            u, high, low = _pcg_next(high, low, inc_high, inc_low)
+            held[c] = _draw(u, cdf, guide, 0)
         left = respins
         reset = respins
         counters[:] = 0
@@ -144,7 +214,8 @@ def _play(rng, starts, landed, landed_guide, fired_law, fired_guide, collect, ti
         while left > 0 and f < reels * open_rows:
             spins += 1
             if able:
-                gems = _draw(rng.random(), fired_law, fired_guide, able)
+                u, high, low = _pcg_next(high, low, inc_high, inc_low)
+                gems = _draw(u, fired_law, fired_guide, able)
                 for k in range(4):
                     if gems >> k & 1:
                         counters[k] += 1
@@ -166,9 +237,13 @@ def _play(rng, starts, landed, landed_guide, fired_law, fired_guide, collect, ti
                             else:
                                 mult = ladder[used[k] - 1]
             empty = reels * open_rows - f
-            n = _draw(rng.random(), landed, landed_guide, empty) if empty else 0
+            n = 0
+            if empty:
+                u, high, low = _pcg_next(high, low, inc_high, inc_low)
+                n = _draw(u, landed, landed_guide, empty)
             for _ in range(n):
-                held[f] = _draw(rng.random(), cdf, guide, 0)
+                u, high, low = _pcg_next(high, low, inc_high, inc_low)
+                held[f] = _draw(u, cdf, guide, 0)
                 f += 1
             if n:
                 left = respins if mutation == 2 else reset
@@ -185,6 +260,8 @@ def _play(rng, starts, landed, landed_guide, fired_law, fired_guide, collect, ti
         full[i] = is_full
         for k in range(4):
             fired[i, k] = used[k]
+    words[0] = high
+    words[1] = low
 
 
 def play_hold_and_win(spec: HoldAndWin, starts, rng: np.random.Generator,
@@ -214,10 +291,13 @@ def play_hold_and_win(spec: HoldAndWin, starts, rng: np.random.Generator,
     win, played = np.empty(n), np.empty(n, np.int64)
     full, fired = np.empty(n, np.bool_), np.empty((n, 4), np.int64)
     landed, landed_guide, fired_law, fired_guide = _laws(spec, bs)
-    _play(rng, starts, landed, landed_guide, fired_law, fired_guide, collect, times, present,
-          extra, ladder, values, cdf, _guide(cdf[0])[None, :], spec.top_index,
+    rng = _pcg(rng)
+    words = _pcg_words(rng)
+    _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, times,
+          present, extra, ladder, values, cdf, _guide(cdf[0])[None, :], spec.top_index,
           float(spec.full_grid_prize), spec.reels, spec.rows, spec.respins,
           _MUTATIONS[mutation], win, played, full, fired)
+    _set_pcg_words(rng, words)
     return RoundSample(win, played, full, fired)
 
 
