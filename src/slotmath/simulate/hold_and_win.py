@@ -5,8 +5,13 @@ Every respin is played as the rules say (docs/game-format.md, ``[hold_and_win]``
 kind not used up lands with its probability, a booster fires at ``collect`` gems and acts at
 once; then every empty open position lands a cash symbol with ``cash_probability``, its value
 drawn by weight; a landing resets the respins to the current (boosted) count. A compiled
-kernel plays the rounds; randomness comes only from the caller's ``numpy.random.Generator``
-(one uniform stream drawn up front per batch of rounds).
+kernel plays the rounds; randomness comes only from the caller's ``numpy.random.Generator``,
+whose PCG64 stream the kernel steps itself (the doubles of ``Generator.random()``; the state
+is written back). Each respin takes one uniform for the gems that land (their joint law over
+the kinds still able to fire) and one for how many cash symbols land (binomial over the empty
+open positions, which are interchangeable: values and landings do not depend on where), and
+each cash symbol one for its value. (Until issue 24 the kernel drew one uniform per gem kind
+and per empty position: the same laws, other draws, so a seed's figures changed then.)
 
 ``mutation`` exists for the tests only: ``"booster_twice"`` applies every value step twice,
 ``"reset_unboosted"`` resets the respins to the unboosted count. The tests check that the
