@@ -13,8 +13,9 @@ the paid spins' kernel is otherwise parallel):
 * **hold & win paid rounds**: the front door ``slotmath.simulate`` on the same two games (the
   paid spin, its modifiers, free spins and respin rounds; Gus's Gold Christmas's modifiers are
   played in Python by ``simulate.modifiers``, which this work did not touch);
-* **cascade spins**: :func:`slotmath.simulate.cascades.simulate_cascades` on Frozen Gems and on
-  the two 5x3 ways games of ``bench_cascades_simulate.py`` (strip and random refill); spins
+* **cascade spins**: :func:`slotmath.simulate.cascades.simulate_cascades` on Frozen Gems, on
+  the two 5x3 ways games of ``bench_cascades_simulate.py`` (strip and random refill) and on the
+  20-line game of ``bench_lines_cascades.py`` (``benchmarks/data/lines_cascades.toml``); spins
   count paid and free spins, as ``spins_per_second`` does.
 
 Rates are given per second of wall time and per second of the process's CPU time (on a shared
@@ -140,6 +141,8 @@ def main() -> None:
         ("cascade spins, Frozen Gems", "cascade", str(games / "frozen_gems.toml"), 2_000_000),
         ("cascade spins, 5x3 ways strip refill", "cascade", sources["strip"], 1_000_000),
         ("cascade spins, 5x3 ways random refill", "cascade", sources["random"], 1_000_000),
+        ("cascade spins, 20-line 5x3 strip refill", "cascade",
+         str(ROOT / "benchmarks" / "data" / "lines_cascades.toml"), 1_000_000),
     ]
     print(f"simulator speed, one thread, {os.cpu_count()} cores on the machine, "
           f"load {os.getloadavg()[0]:.2f} at the start")

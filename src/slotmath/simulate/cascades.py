@@ -389,6 +389,44 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
                             for i in range(rows[gi, r]):
                                 if member[gi, e, eff_symbol[r, i]] == 1:
                                     removed[r, i] = True
+                elif masked:  # lines, the entries of each line as bit sets (as for ways)
+                    for line in range(n_lines):
+                        alive = -1
+                        reach = 0
+                        for r in range(n_reels):
+                            alive &= entry_mask[gi, eff_symbol[r, paylines[gi, line, r]]]
+                            if alive == 0:
+                                break
+                            alive_at[r] = alive
+                            reach = r + 1
+                        paying = 0
+                        for run in range(1, reach + 1):
+                            ended = alive_at[run - 1]
+                            if run < reach:
+                                ended &= ~alive_at[run]
+                            paying |= ended & run_pays[gi, run]
+                        best = 0  # the line's best entry, the first of equals
+                        best_run = 0
+                        e = 0
+                        while paying != 0:
+                            if (paying >> e) & 1:
+                                paying ^= 1 << e
+                                run = 1
+                                while run < reach and (alive_at[run] >> e) & 1:
+                                    run += 1
+                                mult = 1
+                                for r in range(run):
+                                    mult *= symbol_multiplier[gi, eff_symbol[r, paylines[gi, line,
+                                                                                         r]]]
+                                pay = entry_credits[gi, e, run] * mult
+                                if pay > best:
+                                    best = pay
+                                    best_run = run
+                            e += 1
+                        if best > 0:
+                            win += best
+                            for r in range(best_run):
+                                removed[r, paylines[gi, line, r]] = True
                 else:
                     for line in range(n_lines):
                         best = 0
