@@ -115,7 +115,7 @@ def _set_pcg_words(rng: np.random.Generator, words: np.ndarray) -> None:
     rng.bit_generator.state = st
 
 
-_GUIDE = 64  # cells of a law's guide table (see _draw)
+_GUIDE = 256  # cells of a law's guide table (see _draw)
 
 
 @njit(cache=True, inline="always")
