@@ -246,7 +246,7 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
     above = np.zeros(n_reels, np.int64)
     reel_counts = np.zeros(n_reels, np.int64)
     alive_at = np.zeros(n_reels, np.int64)
-    entry_mask, masked, even, run_pays = p.entry_mask, p.masked[0], p.even, p.run_pays
+    entry_mask, masked, even, run_pays = p.entry_mask, p.masked.all(), p.even, p.run_pays
     entry_weight = p.entry_weight
     counts = np.zeros(scatter_credits.shape[1], np.int64)
     for m in range(n):
