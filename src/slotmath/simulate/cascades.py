@@ -682,8 +682,9 @@ def simulate_cascades(game: Game, spins: int, seed: int, level: int = 1,
                 totals[part] += int(values.sum())
             in_bets = values / scale
             squares[part] += float((in_bets * in_bets).sum())
-        for count, times in zip(*np.unique(cascades, return_counts=True)):
-            histogram[int(count)] = histogram.get(int(count), 0) + int(times)
+        counted = np.bincount(cascades)  # (counting, not np.unique's sort)
+        for count in np.flatnonzero(counted):
+            histogram[int(count)] = histogram.get(int(count), 0) + int(counted[count])
         triggered += int((free_spins > 0).sum())
         hits += int((total > 0).sum())
         free_played += int(free_spins.sum())
