@@ -71,3 +71,53 @@ def test_game_simulation_agrees_with_the_analysis():
     assert abs(result.trigger_rate - p) < Z * math.sqrt(p * (1 - p) / n)
     assert abs(result.hold_and_win - p * round_mean) < Z * result.hold_and_win_std_error
     assert abs(result.rtp - (lines + p * round_mean)) < Z * result.std_error
+
+
+def test_inline_pcg64_draws_numpys_doubles():
+    """The kernel's PCG64, stepped inline, draws exactly ``Generator.random()``'s doubles, and
+    the state it writes back continues numpy's stream."""
+    from slotmath.simulate.hold_and_win import _pcg_next, _pcg_words, _set_pcg_words
+    ours, numpys = np.random.default_rng(2026), np.random.default_rng(2026)
+    high, low, inc_high, inc_low = _pcg_words(ours)
+    drawn = []
+    for _ in range(2000):
+        u, high, low = _pcg_next(high, low, inc_high, inc_low)
+        high, low = np.uint64(high), np.uint64(low)  # numba hands back Python ints
+        drawn.append(u)
+    assert drawn == list(numpys.random(2000))
+    _set_pcg_words(ours, np.asarray([high, low, inc_high, inc_low], np.uint64))
+    assert ours.random() == numpys.random()
+
+
+def test_any_generator_plays_reproducibly():
+    """A generator on another bit generator seeds the kernel's PCG64 stream with one draw:
+    the same seed plays the same rounds, another seed others."""
+    def play(seed):
+        rng = np.random.Generator(np.random.Philox(seed))
+        return play_hold_and_win(SENSITIVE, np.full(5000, 2), rng).win
+    assert (play(1) == play(1)).all() and not (play(1) == play(2)).all()
+
+
+def test_respin_laws_are_the_binomial_and_the_gems_product():
+    """The tables one respin draws from, against laws computed here in floats: the count of
+    cash symbols that land on e empty positions is binomial(e, cash_probability); the gems
+    of the kinds still able to fire land independently, each with its probability. And a
+    draw through the guide table is the cumulative search it stands for."""
+    from slotmath.simulate.hold_and_win import _draw, _guide, _laws
+    bs = [SENSITIVE.booster(k) for k in ("rows", "values", "respins", "multiplier")]
+    landed, landed_guide, fired, fired_guide = _laws(SENSITIVE, bs)
+    p = float(SENSITIVE.cash_probability)
+    for e in range(landed.shape[0]):
+        law = [math.comb(e, k) * p**k * (1 - p) ** (e - k) for k in range(e + 1)]
+        assert np.allclose(landed[e, :e + 1], np.cumsum(law), rtol=0, atol=1e-12)
+        assert landed[e, e] == 1.0
+    q = [float(b.probability) for b in bs]
+    for m in range(16):
+        law = [math.prod((q[k] if o >> k & 1 else 1 - q[k]) if m >> k & 1 else
+                         (0.0 if o >> k & 1 else 1.0) for k in range(4)) for o in range(16)]
+        assert np.allclose(fired[m], np.cumsum(law), rtol=0, atol=1e-12)
+    u = np.random.default_rng(5).random(20_000)
+    for table, guide, row in ((landed, landed_guide, 5), (fired, fired_guide, 15)):
+        assert (guide[row] == _guide(table[row])).all()
+        assert [_draw(x, table, guide, row) for x in u] == list(
+            np.searchsorted(table[row], u, side="right"))

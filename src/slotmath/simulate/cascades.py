@@ -35,8 +35,10 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.np.random.generator_core import next_uint32, next_uint64
+from numba.np.random.random_methods import bounded_lemire_uint64, buffered_bounded_lemire_uint32
 
-from slotmath.evaluate.compiled import CompiledGame, compile_game, multiplier_value
+from slotmath.evaluate.compiled import CompiledGame, compile_game
 from slotmath.model.game import Game
 
 _MAX_DROPS = 100_000  # a chain longer than this is taken as endless (an error, not a number)
@@ -47,289 +49,520 @@ _BATCH = 1 << 16
 
 
 @njit(cache=True)
-def _draw(rng, cumulative, size):
-    """An index 0..size-1 drawn by the cumulative integer weights."""
-    u = rng.integers(0, cumulative[size - 1])
-    for i in range(size):
-        if u < cumulative[i]:
-            return i
-    return size - 1
+def _below(bitgen, n):
+    """An integer drawn uniformly from 0..n-1: what ``Generator.integers(0, n)`` draws (numba's
+    implementation, which is numpy's: Lemire's multiply-shift on 32-bit words below 2**32,
+    none drawn for n = 1), called on the bit generator directly (``integers`` allocates an
+    array for each single draw, several times the cost of the draw)."""
+    span = np.uint64(n - 1)
+    if span == 0:
+        return 0
+    if span <= 0xFFFFFFFF:
+        if span == 0xFFFFFFFF:
+            return np.int64(next_uint32(bitgen))
+        return np.int64(buffered_bounded_lemire_uint32(bitgen, span))
+    if span == 0xFFFFFFFFFFFFFFFF:
+        return np.int64(next_uint64(bitgen))
+    return np.int64(bounded_lemire_uint64(bitgen, span))
 
 
 @njit(cache=True)
-def _evaluate(eff_symbol, eff_factor, removed, counts, rows, ways, paylines, member,
-              entry_credits, symbol_multiplier):
-    """Line or ways credits of the effective window (no cascade multiplier); marks the
-    winning positions (``counts``: scratch, one per reel). Entry by entry, position by
-    position: the plain reading of the rules."""
-    n_reels = rows.shape[0]
-    removed[:, :] = False
-    total = 0
-    n_entries = member.shape[0]
-    if ways:
-        for e in range(n_entries):
-            run = 0
-            for r in range(n_reels):
-                c = 0
-                for i in range(rows[r]):
-                    s = eff_symbol[r, i]
-                    if member[e, s] == 1:
-                        c += symbol_multiplier[s] * eff_factor[r, i]
-                counts[r] = c
-                if c == 0:
-                    break
-                run += 1
-            if run == 0 or entry_credits[e, run] == 0:
-                continue
-            n_ways = 1
-            for r in range(run):
-                n_ways *= counts[r]
-            total += entry_credits[e, run] * n_ways
-            for r in range(run):
-                for i in range(rows[r]):
-                    if member[e, eff_symbol[r, i]] == 1:
-                        removed[r, i] = True
-    else:
-        for line in range(paylines.shape[0]):
-            best = 0
-            best_run = 0
-            for e in range(n_entries):
-                run = 0
-                mult = 1
-                for r in range(n_reels):
-                    s = eff_symbol[r, paylines[line, r]]
-                    if member[e, s] == 0:
-                        break
-                    run += 1
-                    mult *= symbol_multiplier[s]
-                if run == 0:
-                    continue
-                pay = entry_credits[e, run] * mult
-                if pay > best:
-                    best = pay
-                    best_run = run
-            if best > 0:
-                total += best
-                for r in range(best_run):
-                    removed[r, paylines[line, r]] = True
-    return total
-
-
-class _Scratch(NamedTuple):
-    """Work arrays of one spin, allocated once per batch (see :func:`_scratch`)."""
-
-    window: np.ndarray
-    eff_symbol: np.ndarray
-    eff_factor: np.ndarray
-    removed: np.ndarray
-    survivors: np.ndarray
-    tops: np.ndarray
-    counters: np.ndarray
-    freed: np.ndarray
-    above: np.ndarray
-    reel_counts: np.ndarray
-    scatter_counts: np.ndarray
-
-
-@njit(cache=True)
-def _scratch(g):
-    n_reels = g.rows.shape[0]
-    height = g.rows.max()
-    return _Scratch(np.zeros((n_reels, height), np.int64), np.zeros((n_reels, height), np.int64),
-                    np.ones((n_reels, height), np.int64), np.zeros((n_reels, height), np.bool_),
-                    np.zeros(height, np.int64), np.zeros(n_reels, np.int64),
-                    np.zeros(n_reels, np.int64), np.zeros(n_reels, np.bool_),
-                    np.zeros(n_reels, np.int64), np.zeros(n_reels, np.int64),
-                    np.zeros(g.scatter_credits.shape[0], np.int64))
-
-
-@njit(cache=True)
-def _play_spin(rng, g, start_index, out, w):
-    """One spin of the game ``g`` (paid or free, as compiled) with its cascades (``w``: the
-    scratch arrays). ``out``: [first, later, scatter pay] in credits; returns (trigger count,
-    cascades, final index); cascades -1: an endless chain."""
-    # every field a local, read once (a field read in a loop is reference counted each time)
-    rows, strips, lengths, cumulative = g.rows, g.strips, g.lengths, g.cumulative
-    is_scatter, effect_wild, effect_split = g.is_scatter, g.effect_wild, g.effect_split
-    refill_symbol, refill_cumulative = g.refill_symbol, g.refill_cumulative
-    refill_size, random_refill = g.refill_size, g.random_refill
-    multiplier, multiplier_step = g.multiplier, g.multiplier_step
-    window, eff_symbol, eff_factor, removed = w.window, w.eff_symbol, w.eff_factor, w.removed
-    survivors, tops, counters, freed, above = w.survivors, w.tops, w.counters, w.freed, w.above
-    n_reels = rows.shape[0]
-    counters[:] = 0
-    freed[:] = False
-    # the stops
-    for r in range(n_reels):
-        stop = _draw(rng, cumulative[r], lengths[r])
-        tops[r] = stop
-        for i in range(rows[r]):
-            window[r, i] = strips[r, (stop + i) % lengths[r]]
-    # the bonus arrangement, shuffled (a uniform permutation: every distinct ordering of the
-    # symbols is equally likely)
-    if g.has_bonus:
-        a = _draw(rng, g.arrangement_cumulative, g.arrangement_cumulative.shape[0])
-        for r in range(n_reels):
-            above[r] = g.arrangement_effect[a, r]
-        if g.shuffle:
-            for r in range(n_reels - 1, 0, -1):
-                j = rng.integers(0, r + 1)
-                above[r], above[j] = above[j], above[r]
-    k = start_index
-    first = 0
-    later = 0
-    fall_scatter = 0  # every_fall: the scatter pays of the falls and the highest trigger
-    fall_trigger = 0
-    while True:
-        if g.has_bonus:
-            for r in range(n_reels):
-                if not freed[r]:
-                    scatters = 0
-                    for i in range(rows[r]):
-                        if is_scatter[window[r, i]]:
-                            scatters += 1
-                    if counters[r] + scatters >= g.threshold:
-                        freed[r] = True
-        for r in range(n_reels):
-            for i in range(rows[r]):
-                s = window[r, i]
-                eff_symbol[r, i] = s
-                eff_factor[r, i] = 1
-                if freed[r] and not is_scatter[s]:
-                    e = above[r]
-                    if effect_wild[e] >= 0:
-                        eff_symbol[r, i] = effect_wild[e]
-                    else:
-                        eff_factor[r, i] = effect_split[e]
-        win = _evaluate(eff_symbol, eff_factor, removed, w.reel_counts, rows, g.ways,
-                        g.paylines, g.member, g.entry_credits, g.symbol_multiplier)
-        value = multiplier_value(multiplier, multiplier_step, k)
-        drop = win * value * g.spin_multiplier
-        scatter_won = False
-        if g.every_fall:  # the scatters of this fall: pay, count and go if their count wins
-            counts = w.scatter_counts
-            counts[:] = 0
-            for r in range(n_reels):
-                for i in range(rows[r]):
-                    j = g.scatter_index[window[r, i]]
-                    if j >= 0:
-                        counts[j] += 1
-            for j in range(counts.shape[0]):
-                n = counts[j]
-                if g.scatter_ids[j] < 0 or not g.scatter_wins[j, n]:
-                    continue
-                scatter_won = True
-                fall_pay = g.scatter_credits[j, n] * g.scatter_factor
-                fall_scatter += fall_pay * value if g.scatter_multiplied else fall_pay
-                if g.scatter_ids[j] == g.trigger and n > fall_trigger:
-                    fall_trigger = n
-                for r in range(n_reels):
-                    for i in range(rows[r]):
-                        if window[r, i] == g.scatter_ids[j]:
-                            removed[r, i] = True
-        if drop == 0 and not scatter_won:
-            break
-        if k == start_index:
-            first += drop
+def _pick(bitgen, cumulative, game, row, size):
+    """An index 0..size-1 drawn by the cumulative integer weights ``cumulative[game, row]``:
+    the first whose cumulative weight exceeds a uniform integer below the total, i.e. the
+    number of cumulative weights at or below it (they never decrease): counted without a
+    branch on short tables, by a binary search on long ones."""
+    u = _below(bitgen, cumulative[game, row, size - 1])
+    if size <= 64:
+        lo = 0
+        for i in range(size - 1):
+            lo += cumulative[game, row, i] <= u
+        return lo
+    lo = 0
+    hi = size - 1
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if cumulative[game, row, mid] > u:
+            hi = mid
         else:
-            later += drop
-        for r in range(n_reels):
-            n = 0
-            kept = 0
-            for i in range(rows[r]):
-                if removed[r, i]:
-                    n += 1
-                else:
-                    survivors[kept] = window[r, i]
-                    kept += 1
-            if g.accumulate:
-                counters[r] += n
-            else:
-                counters[r] = n
-            for i in range(kept):
-                window[r, n + i] = survivors[i]
-            for i in range(n):
-                if random_refill:
-                    window[r, i] = refill_symbol[r, _draw(rng, refill_cumulative[r],
-                                                          refill_size[r])]
-                else:
-                    window[r, i] = strips[r, (tops[r] - n + i) % lengths[r]]
-            if not random_refill:
-                tops[r] = (tops[r] - n) % lengths[r]
-        k += 1
-        if k - start_index > _MAX_DROPS:
-            return 0, -1, k
-    if g.every_fall:  # paid on the falls: the final window's scatters do not win
-        out[0] = first
-        out[1] = later
-        out[2] = fall_scatter
-        return fall_trigger, k - start_index, k
-    # the end of the spin: scatters
-    pay = 0
-    trigger = 0
-    counts = w.scatter_counts
-    counts[:] = 0
-    for r in range(n_reels):
-        for i in range(rows[r]):
-            s = window[r, i]
-            if g.scatter_index[s] >= 0:
-                counts[g.scatter_index[s]] += 1
-            if s == g.trigger:
-                trigger += 1
-    for j in range(g.scatter_credits.shape[0]):
-        pay += g.scatter_credits[j, counts[j]]
-    out[0] = first
-    out[1] = later
-    out[2] = pay * g.scatter_factor
-    return trigger, k - start_index, k
+            lo = mid + 1
+    return lo
+
+
+class _Pair(NamedTuple):
+    """The paid game (index 0) and the free game (index 1) as compiled
+    (:class:`~slotmath.evaluate.compiled.CompiledGame`), each field the two games' values
+    stacked on a first axis of length 2 (arrays padded with zeros to the larger shape, whose
+    used part the kernel reads from the lengths and counts beside them).
+
+    One flat argument for the whole batch: numba raises and drops the reference count of
+    every array of a tuple passed to a function, so a spin function called with a compiled
+    game spent most of its time on a hundred atomic counts a call."""
+
+    rows: np.ndarray
+    strips: np.ndarray
+    lengths: np.ndarray
+    cumulative: np.ndarray
+    is_scatter: np.ndarray
+    effect_wild: np.ndarray
+    effect_split: np.ndarray
+    refill_symbol: np.ndarray
+    refill_cumulative: np.ndarray
+    refill_size: np.ndarray
+    random_refill: np.ndarray
+    multiplier: np.ndarray
+    multiplier_step: np.ndarray
+    spin_multiplier: np.ndarray
+    has_bonus: np.ndarray
+    threshold: np.ndarray
+    accumulate: np.ndarray
+    arrangement_effect: np.ndarray
+    arrangement_cumulative: np.ndarray
+    arrangements: np.ndarray  # [game]: how many arrangements
+    shuffle: np.ndarray
+    ways: np.ndarray
+    paylines: np.ndarray
+    member: np.ndarray
+    entry_credits: np.ndarray
+    symbol_multiplier: np.ndarray
+    every_fall: np.ndarray
+    scatter_index: np.ndarray
+    scatter_ids: np.ndarray
+    scatter_wins: np.ndarray
+    scatter_credits: np.ndarray
+    scatters: np.ndarray  # [game]: how many scatter rows
+    scatter_factor: np.ndarray
+    scatter_multiplied: np.ndarray
+    trigger: np.ndarray
+    # the free spins (the paid game's rules; the same in both entries)
+    even: np.ndarray  # [game, reel]: every stop of the reel weighs 1
+    entry_mask: np.ndarray  # [game, symbol]: bit e set when the symbol counts for entry e
+    masked: np.ndarray  # [game]: entry_mask holds every entry, and every factor is >= 1
+    run_pays: np.ndarray  # [game, run]: bit e set when entry e pays a run of that length
+    entry_weight: np.ndarray  # [game, entry, symbol]: the symbol's multiplier, 0 off the entry
+    has_free: np.ndarray
+    awards: np.ndarray
+    retrigger_awards: np.ndarray
+    max_spins: np.ndarray
+    retrigger: np.ndarray
+    carry: np.ndarray
+
+
+def _stack(a, b) -> np.ndarray:
+    """Two values of one field on a first axis of length 2 (arrays padded with zeros)."""
+    if not isinstance(a, np.ndarray):
+        return np.asarray([a, b], np.bool_ if isinstance(a, bool) else np.int64)
+    shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape))
+    out = np.zeros((2, *shape), a.dtype)
+    out[(0, *(slice(0, x) for x in a.shape))] = a
+    out[(1, *(slice(0, x) for x in b.shape))] = b
+    return out
+
+
+def _entry_masks(g: CompiledGame):
+    """Each symbol's entries as the bits of one integer, whether that is exact for the ways
+    reading (at most 62 entries, and no multiplier or split below 1: a shown member of an
+    entry then always counts), and per run length the entries that pay it."""
+    masked = bool(g.member.shape[0] <= 62 and (g.symbol_multiplier >= 1).all()
+                  and (g.effect_split >= 1).all())
+    mask = np.zeros(g.member.shape[1], np.int64)
+    run_pays = np.zeros(g.entry_credits.shape[1], np.int64)
+    if masked:
+        for e in range(g.member.shape[0]):
+            mask |= (g.member[e] == 1).astype(np.int64) << e
+            run_pays |= (g.entry_credits[e] != 0).astype(np.int64) << e
+    return mask, masked, run_pays
+
+
+def _pair(base: CompiledGame, free_set: CompiledGame) -> _Pair:
+    """The paid and free games of one run as a :class:`_Pair`."""
+    fields = {}
+    for name in _Pair._fields:
+        if name == "arrangements":
+            fields[name] = _stack(len(base.arrangement_cumulative),
+                                  len(free_set.arrangement_cumulative))
+        elif name == "scatters":
+            fields[name] = _stack(len(base.scatter_credits), len(free_set.scatter_credits))
+        elif name == "even":
+            fields[name] = _stack(*(np.asarray([
+                bool((g.cumulative[r, :n] == np.arange(1, n + 1)).all())
+                for r, n in enumerate(g.lengths)]) for g in (base, free_set)))
+        elif name == "entry_weight":
+            fields[name] = _stack(*((g.member == 1) * g.symbol_multiplier[None, :]
+                                    for g in (base, free_set)))
+        elif name in ("entry_mask", "masked", "run_pays"):
+            at = ("entry_mask", "masked", "run_pays").index(name)
+            fields[name] = _stack(*(_entry_masks(g)[at] for g in (base, free_set)))
+        elif name in ("has_free", "awards", "retrigger_awards", "max_spins", "retrigger",
+                      "carry"):
+            fields[name] = _stack(getattr(base, name), getattr(base, name))
+        else:
+            fields[name] = _stack(getattr(base, name), getattr(free_set, name))
+    return _Pair(**fields)
 
 
 @njit(cache=True)
-def _play_rounds(rng, base, free_set, n, reset_multiplier, carried, first, later, scatter,
-                 feature, cascades, free_spins):
-    """Play ``n`` rounds into the output arrays (credits): paid spins of ``base``, free spins
-    of ``free_set`` (each a compiled game). ``reset_multiplier=False`` is a deliberate
+def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, feature, cascades,
+                 free_spins):
+    """Play ``n`` rounds into the output arrays (credits): paid spins of game 0 of the
+    :class:`_Pair` ``p``, free spins of game 1. ``reset_multiplier=False`` is a deliberate
     MUTATION (the paid spin starts at the previous paid spin's final index, in ``carried[0]``)
     used only by the tests to show that they catch it. Returns -1, or the round whose chain
-    was endless."""
-    out = np.zeros(3, np.int64)
-    w = _scratch(base)
-    has_free, awards, retrigger_awards = base.has_free, base.awards, base.retrigger_awards
-    max_spins, retrigger, carry = base.max_spins, base.retrigger, base.carry
+    was endless.
+
+    One function with no calls that pass arrays (see :class:`_Pair`): a spin is the body of
+    the inner loop, played on game ``gi``; every field is read into a local once."""
+    bitgen = rng.bit_generator
+    rows, strips, lengths, cumulative = p.rows, p.strips, p.lengths, p.cumulative
+    is_scatter, effect_wild, effect_split = p.is_scatter, p.effect_wild, p.effect_split
+    refill_symbol, refill_cumulative = p.refill_symbol, p.refill_cumulative
+    refill_size, random_refill = p.refill_size, p.random_refill
+    multiplier, multiplier_step = p.multiplier, p.multiplier_step
+    spin_multiplier, has_bonus, threshold = p.spin_multiplier, p.has_bonus, p.threshold
+    accumulate, arrangement_effect = p.accumulate, p.arrangement_effect
+    arrangement_cumulative, arrangements = p.arrangement_cumulative, p.arrangements
+    shuffle, ways, paylines, member = p.shuffle, p.ways, p.paylines, p.member
+    entry_credits, symbol_multiplier, every_fall = p.entry_credits, p.symbol_multiplier, \
+        p.every_fall
+    scatter_index, scatter_ids, scatter_wins = p.scatter_index, p.scatter_ids, p.scatter_wins
+    scatter_credits, scatters, scatter_factor = p.scatter_credits, p.scatters, p.scatter_factor
+    scatter_multiplied, trigger_symbol = p.scatter_multiplied, p.trigger
+    has_free, awards, retrigger_awards = p.has_free[0], p.awards[0], p.retrigger_awards[0]
+    max_spins, retrigger, carry = p.max_spins[0], p.retrigger[0], p.carry[0]
+    n_reels = rows.shape[1]
+    height = max(rows[0].max(), rows[1].max())
+    n_entries = member.shape[1]
+    n_lines = paylines.shape[1]
+    n_multipliers = multiplier.shape[1]
+    # the scratch arrays of one spin
+    window = np.zeros((n_reels, height), np.int64)
+    eff_symbol = np.zeros((n_reels, height), np.int64)
+    eff_factor = np.ones((n_reels, height), np.int64)
+    removed = np.zeros((n_reels, height), np.bool_)
+    survivors = np.zeros(height, np.int64)
+    tops = np.zeros(n_reels, np.int64)
+    counters = np.zeros(n_reels, np.int64)
+    freed = np.zeros(n_reels, np.bool_)
+    above = np.zeros(n_reels, np.int64)
+    reel_counts = np.zeros(n_reels, np.int64)
+    alive_at = np.zeros(n_reels, np.int64)
+    entry_mask, masked, even, run_pays = p.entry_mask, p.masked.all(), p.even, p.run_pays
+    entry_weight = p.entry_weight
+    counts = np.zeros(scatter_credits.shape[1], np.int64)
     for m in range(n):
-        start = 0 if reset_multiplier else carried[0]
-        trigger, count, final_index = _play_spin(rng, base, start, out, w)
-        if count < 0:
-            return m
-        carried[0] = final_index
-        first[m] = out[0]
-        later[m] = out[1]
-        scatter[m] = out[2]
-        cascades[m] = count
-        feature[m] = 0
-        free_spins[m] = 0
-        if not has_free:
-            continue
-        left = min(awards[min(trigger, awards.shape[0] - 1)], max_spins)
-        awarded = left
-        index = final_index if carry else 0
-        win = 0
+        gi = 0  # the game of the spin: 0 paid, 1 free
+        start_index = 0 if reset_multiplier else carried[0]
+        left = 0
+        awarded = 0
+        win_free = 0
         played = 0
-        while left > 0:
-            trig, count, end_index = _play_spin(rng, free_set, index, out, w)
-            if count < 0:
+        while True:
+            # ---- one spin of game gi from cascade index start_index
+            for r in range(n_reels):
+                counters[r] = 0
+                freed[r] = False
+                for i in range(height):
+                    eff_factor[r, i] = 1
+            for r in range(n_reels):  # the stops
+                if even[gi, r]:  # every stop weighs 1: the uniform integer is the stop
+                    stop = _below(bitgen, lengths[gi, r])
+                else:
+                    stop = _pick(bitgen, cumulative, gi, r, lengths[gi, r])
+                tops[r] = stop
+                at = stop  # (stop + i) mod the length, without a division
+                for i in range(rows[gi, r]):
+                    window[r, i] = strips[gi, r, at]
+                    at += 1
+                    if at == lengths[gi, r]:
+                        at = 0
+            # the bonus arrangement, shuffled (a uniform permutation: every distinct ordering
+            # of the symbols is equally likely)
+            bonus = has_bonus[gi]
+            if bonus:
+                u = _below(bitgen, arrangement_cumulative[gi, arrangements[gi] - 1])
+                a = 0
+                while u >= arrangement_cumulative[gi, a]:
+                    a += 1
+                for r in range(n_reels):
+                    above[r] = arrangement_effect[gi, a, r]
+                if shuffle[gi]:
+                    for r in range(n_reels - 1, 0, -1):
+                        j = _below(bitgen, r + 1)
+                        above[r], above[j] = above[j], above[r]
+            k = start_index
+            first_win = 0
+            later_win = 0
+            fall_scatter = 0  # every_fall: the scatter pays of the falls and the top trigger
+            fall_trigger = 0
+            endless = False
+            while True:
+                if bonus:
+                    for r in range(n_reels):
+                        if not freed[r]:
+                            shown = 0
+                            for i in range(rows[gi, r]):
+                                if is_scatter[gi, window[r, i]]:
+                                    shown += 1
+                            if counters[r] + shown >= threshold[gi]:
+                                freed[r] = True
+                for r in range(n_reels):
+                    if freed[r]:  # its bonus symbol's effect on every symbol but a scatter
+                        e = above[r]
+                        for i in range(rows[gi, r]):
+                            s = window[r, i]
+                            eff_symbol[r, i] = s
+                            eff_factor[r, i] = 1
+                            removed[r, i] = False
+                            if not is_scatter[gi, s]:
+                                if effect_wild[gi, e] >= 0:
+                                    eff_symbol[r, i] = effect_wild[gi, e]
+                                else:
+                                    eff_factor[r, i] = effect_split[gi, e]
+                    else:  # as shown (eff_factor is 1 until the reel is freed)
+                        for i in range(rows[gi, r]):
+                            eff_symbol[r, i] = window[r, i]
+                            removed[r, i] = False
+                # the line or ways credits of the effective window (no cascade multiplier),
+                # marking the winning positions: entry by entry, position by position, the
+                # plain reading of the rules
+                win = 0
+                if ways[gi] and masked:
+                    # the entries a reel shows (bit e: some position shows a symbol of entry e),
+                    # and those shown on every reel from the first to this one
+                    # (alive_at[r]): an entry's run is the number of reels it stays in
+                    # (every factor is at least 1, so a shown member counts)
+                    alive = -1
+                    reach = 0
+                    for r in range(n_reels):
+                        shown_entries = 0
+                        for i in range(rows[gi, r]):
+                            shown_entries |= entry_mask[gi, eff_symbol[r, i]]
+                        alive &= shown_entries
+                        if alive == 0:
+                            break
+                        alive_at[r] = alive
+                        reach = r + 1
+                    # the entries whose run pays: run exactly k, and a pay for k
+                    paying = 0
+                    for run in range(1, reach + 1):
+                        ended = alive_at[run - 1]
+                        if run < reach:
+                            ended &= ~alive_at[run]
+                        paying |= ended & run_pays[gi, run]
+                    e = 0
+                    while paying != 0:
+                        if (paying >> e) & 1:
+                            paying ^= 1 << e
+                            run = 1
+                            while run < reach and (alive_at[run] >> e) & 1:
+                                run += 1
+                            n_ways = 1
+                            for r in range(run):
+                                c = 0
+                                for i in range(rows[gi, r]):
+                                    weight = entry_weight[gi, e, eff_symbol[r, i]]
+                                    c += weight * eff_factor[r, i]
+                                    removed[r, i] |= weight > 0
+                                n_ways *= c
+                            win += entry_credits[gi, e, run] * n_ways
+                        e += 1
+                elif ways[gi]:
+                    for e in range(n_entries):
+                        run = 0
+                        for r in range(n_reels):
+                            c = 0
+                            for i in range(rows[gi, r]):
+                                s = eff_symbol[r, i]
+                                if member[gi, e, s] == 1:
+                                    c += symbol_multiplier[gi, s] * eff_factor[r, i]
+                            reel_counts[r] = c
+                            if c == 0:
+                                break
+                            run += 1
+                        if run == 0 or entry_credits[gi, e, run] == 0:
+                            continue
+                        n_ways = 1
+                        for r in range(run):
+                            n_ways *= reel_counts[r]
+                        win += entry_credits[gi, e, run] * n_ways
+                        for r in range(run):
+                            for i in range(rows[gi, r]):
+                                if member[gi, e, eff_symbol[r, i]] == 1:
+                                    removed[r, i] = True
+                elif masked:  # lines, the entries of each line as bit sets (as for ways)
+                    for line in range(n_lines):
+                        alive = -1
+                        reach = 0
+                        for r in range(n_reels):
+                            alive &= entry_mask[gi, eff_symbol[r, paylines[gi, line, r]]]
+                            if alive == 0:
+                                break
+                            alive_at[r] = alive
+                            reach = r + 1
+                        paying = 0
+                        for run in range(1, reach + 1):
+                            ended = alive_at[run - 1]
+                            if run < reach:
+                                ended &= ~alive_at[run]
+                            paying |= ended & run_pays[gi, run]
+                        best = 0  # the line's best entry, the first of equals
+                        best_run = 0
+                        e = 0
+                        while paying != 0:
+                            if (paying >> e) & 1:
+                                paying ^= 1 << e
+                                run = 1
+                                while run < reach and (alive_at[run] >> e) & 1:
+                                    run += 1
+                                mult = 1
+                                for r in range(run):
+                                    mult *= symbol_multiplier[gi, eff_symbol[r, paylines[gi, line,
+                                                                                         r]]]
+                                pay = entry_credits[gi, e, run] * mult
+                                if pay > best:
+                                    best = pay
+                                    best_run = run
+                            e += 1
+                        if best > 0:
+                            win += best
+                            for r in range(best_run):
+                                removed[r, paylines[gi, line, r]] = True
+                else:
+                    for line in range(n_lines):
+                        best = 0
+                        best_run = 0
+                        for e in range(n_entries):
+                            run = 0
+                            mult = 1
+                            for r in range(n_reels):
+                                s = eff_symbol[r, paylines[gi, line, r]]
+                                if member[gi, e, s] == 0:
+                                    break
+                                run += 1
+                                mult *= symbol_multiplier[gi, s]
+                            if run == 0:
+                                continue
+                            pay = entry_credits[gi, e, run] * mult
+                            if pay > best:
+                                best = pay
+                                best_run = run
+                        if best > 0:
+                            win += best
+                            for r in range(best_run):
+                                removed[r, paylines[gi, line, r]] = True
+                if k < n_multipliers:
+                    value = multiplier[gi, k]
+                else:
+                    value = multiplier[gi, n_multipliers - 1] + multiplier_step[gi] * (
+                        k - (n_multipliers - 1))
+                drop = win * value * spin_multiplier[gi]
+                scatter_won = False
+                if every_fall[gi]:  # this fall's scatters: pay, count and go if they win
+                    counts[:] = 0
+                    for r in range(n_reels):
+                        for i in range(rows[gi, r]):
+                            j = scatter_index[gi, window[r, i]]
+                            if j >= 0:
+                                counts[j] += 1
+                    for j in range(scatters[gi]):
+                        c = counts[j]
+                        if scatter_ids[gi, j] < 0 or not scatter_wins[gi, j, c]:
+                            continue
+                        scatter_won = True
+                        fall_pay = scatter_credits[gi, j, c] * scatter_factor[gi]
+                        fall_scatter += fall_pay * value if scatter_multiplied[gi] else fall_pay
+                        if scatter_ids[gi, j] == trigger_symbol[gi] and c > fall_trigger:
+                            fall_trigger = c
+                        for r in range(n_reels):
+                            for i in range(rows[gi, r]):
+                                if window[r, i] == scatter_ids[gi, j]:
+                                    removed[r, i] = True
+                if drop == 0 and not scatter_won:
+                    break
+                if k == start_index:
+                    first_win += drop
+                else:
+                    later_win += drop
+                for r in range(n_reels):
+                    kept = 0  # the survivors in order, written without a branch
+                    for i in range(rows[gi, r]):
+                        survivors[kept] = window[r, i]
+                        kept += not removed[r, i]
+                    gone = rows[gi, r] - kept
+                    if accumulate[gi]:
+                        counters[r] += gone
+                    else:
+                        counters[r] = gone
+                    for i in range(kept):
+                        window[r, gone + i] = survivors[i]
+                    if random_refill[gi]:
+                        for i in range(gone):
+                            window[r, i] = refill_symbol[gi, r, _pick(
+                                bitgen, refill_cumulative, gi, r, refill_size[gi, r])]
+                    elif gone:  # the strip above: (top - gone + i) mod the length
+                        at = tops[r] - gone
+                        while at < 0:
+                            at += lengths[gi, r]
+                        tops[r] = at
+                        for i in range(gone):
+                            window[r, i] = strips[gi, r, at]
+                            at += 1
+                            if at == lengths[gi, r]:
+                                at = 0
+                k += 1
+                if k - start_index > _MAX_DROPS:
+                    endless = True
+                    break
+            if endless:
                 return m
-            win += out[0] + out[1] + out[2]
-            played += 1
-            left -= 1
-            if retrigger:
-                extra = retrigger_awards[min(trig, retrigger_awards.shape[0] - 1)]
-                extra = min(extra, max_spins - awarded)
-                left += extra
-                awarded += extra
-            index = end_index if carry else 0
-        feature[m] = win
-        free_spins[m] = played
+            if every_fall[gi]:  # paid on the falls: the final window's scatters do not win
+                spin_scatter = fall_scatter
+                trigger = fall_trigger
+            else:  # the end of the spin: scatters
+                pay = 0
+                trigger = 0
+                counts[:] = 0
+                for r in range(n_reels):
+                    for i in range(rows[gi, r]):
+                        s = window[r, i]
+                        if scatter_index[gi, s] >= 0:
+                            counts[scatter_index[gi, s]] += 1
+                        if s == trigger_symbol[gi]:
+                            trigger += 1
+                for j in range(scatters[gi]):
+                    pay += scatter_credits[gi, j, counts[j]]
+                spin_scatter = pay * scatter_factor[gi]
+            # ---- the spin's place in the round
+            if gi == 0:
+                carried[0] = k
+                first[m] = first_win
+                later[m] = later_win
+                scatter[m] = spin_scatter
+                cascades[m] = k - start_index
+                feature[m] = 0
+                free_spins[m] = 0
+                if not has_free:
+                    break
+                left = min(awards[min(trigger, awards.shape[0] - 1)], max_spins)
+                awarded = left
+                if left <= 0:
+                    break
+                gi = 1
+                start_index = k if carry else 0
+            else:
+                win_free += first_win + later_win + spin_scatter
+                played += 1
+                left -= 1
+                if retrigger:
+                    extra = retrigger_awards[min(trigger, retrigger_awards.shape[0] - 1)]
+                    extra = min(extra, max_spins - awarded)
+                    left += extra
+                    awarded += extra
+                start_index = k if carry else 0
+                if left <= 0:
+                    feature[m] = win_free
+                    free_spins[m] = played
+                    break
     return -1
 
 
@@ -425,7 +658,8 @@ def simulate_cascades(game: Game, spins: int, seed: int, level: int = 1,
     rng = np.random.Generator(np.random.PCG64(seed))
     carried = np.zeros(1, np.int64)
     # compile (and warm) on a throwaway generator so the timing below is the kernel's
-    _run_batch(np.random.Generator(np.random.PCG64(0)), base, free_set, 1, _reset_multiplier,
+    pair = _pair(base, free_set)
+    _run_batch(np.random.Generator(np.random.PCG64(0)), pair, 1, _reset_multiplier,
                np.zeros(1, np.int64))
     parts = ("first", "later", "scatter", "feature")
     totals = dict.fromkeys(parts, 0)  # credits, exact
@@ -439,7 +673,7 @@ def simulate_cascades(game: Game, spins: int, seed: int, level: int = 1,
     while done < spins:
         n = min(_BATCH, spins - done)
         began = time.perf_counter()
-        arrays = _run_batch(rng, base, free_set, n, _reset_multiplier, carried)
+        arrays = _run_batch(rng, pair, n, _reset_multiplier, carried)
         elapsed += time.perf_counter() - began
         first, later, scatter, feature, cascades, free_spins = arrays
         total = first + later + scatter + feature
@@ -448,8 +682,9 @@ def simulate_cascades(game: Game, spins: int, seed: int, level: int = 1,
                 totals[part] += int(values.sum())
             in_bets = values / scale
             squares[part] += float((in_bets * in_bets).sum())
-        for count, times in zip(*np.unique(cascades, return_counts=True)):
-            histogram[int(count)] = histogram.get(int(count), 0) + int(times)
+        counted = np.bincount(cascades)  # (counting, not np.unique's sort)
+        for count in np.flatnonzero(counted):
+            histogram[int(count)] = histogram.get(int(count), 0) + int(counted[count])
         triggered += int((free_spins > 0).sum())
         hits += int((total > 0).sum())
         free_played += int(free_spins.sum())
@@ -476,8 +711,7 @@ def simulate_cascades(game: Game, spins: int, seed: int, level: int = 1,
     )
 
 
-def _run_batch(rng, base: CompiledGame, free_set: CompiledGame, n: int, reset_multiplier,
-               carried):
+def _run_batch(rng, pair: _Pair, n: int, reset_multiplier, carried):
     """``n`` rounds: per round the credits of the first drop, the later drops, the scatters
     and the free spins, the paid spin's cascades and the free spins played."""
     first = np.zeros(n, np.int64)
@@ -486,8 +720,8 @@ def _run_batch(rng, base: CompiledGame, free_set: CompiledGame, n: int, reset_mu
     feature = np.zeros(n, np.int64)
     cascades = np.zeros(n, np.int64)
     free_spins = np.zeros(n, np.int64)
-    bad = _play_rounds(rng, base, free_set, n, reset_multiplier, carried, first, later, scatter,
-                       feature, cascades, free_spins)
+    bad = _play_rounds(rng, pair, n, reset_multiplier, carried, first, later, scatter, feature,
+                       cascades, free_spins)
     if bad >= 0:
         raise ValueError(f"a cascade chain went on for more than {_MAX_DROPS} drops: the game's "
                          "chains need not end")

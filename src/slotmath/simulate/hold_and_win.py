@@ -5,8 +5,13 @@ Every respin is played as the rules say (docs/game-format.md, ``[hold_and_win]``
 kind not used up lands with its probability, a booster fires at ``collect`` gems and acts at
 once; then every empty open position lands a cash symbol with ``cash_probability``, its value
 drawn by weight; a landing resets the respins to the current (boosted) count. A compiled
-kernel plays the rounds; randomness comes only from the caller's ``numpy.random.Generator``
-(one uniform stream drawn up front per batch of rounds).
+kernel plays the rounds; randomness comes only from the caller's ``numpy.random.Generator``,
+whose PCG64 stream the kernel steps itself (the doubles of ``Generator.random()``; the state
+is written back). Each respin takes one uniform for the gems that land (their joint law over
+the kinds still able to fire) and one for how many cash symbols land (binomial over the empty
+open positions, which are interchangeable: values and landings do not depend on where), and
+each cash symbol one for its value. (Until issue 24 the kernel drew one uniform per gem kind
+and per empty position: the same laws, other draws, so a seed's figures changed then.)
 
 ``mutation`` exists for the tests only: ``"booster_twice"`` applies every value step twice,
 ``"reset_unboosted"`` resets the respins to the unboosted count. The tests check that the
@@ -17,9 +22,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from slotmath.evaluate.window import PayModel
 from slotmath.model.game import Game
@@ -42,45 +50,188 @@ class RoundSample:
     fired: np.ndarray
 
 
+#: PCG64's multiplier (O'Neill's 128-bit LCG, as numpy's ``PCG64``)
+_PCG_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
+_TWO_64 = 1 << 64
+
+
+@intrinsic
+def _lcg_step(typingctx, high, low, inc_high, inc_low):
+    """PCG64's state step, ``state * multiplier + increment`` modulo 2**128, on the state and
+    increment given as their high and low 64-bit words (LLVM's 128-bit integers)."""
+    word = types.uint64
+    sig = types.UniTuple(word, 2)(word, word, word, word)
+
+    def codegen(context, builder, signature, args):
+        wide, narrow = ir.IntType(128), ir.IntType(64)
+        shift = ir.Constant(wide, 64)
+
+        def join(h, lo):
+            return builder.or_(builder.shl(builder.zext(h, wide), shift),
+                               builder.zext(lo, wide))
+
+        state = builder.add(builder.mul(join(args[0], args[1]),
+                                        ir.Constant(wide, _PCG_MULTIPLIER)),
+                            join(args[2], args[3]))
+        return context.make_tuple(builder, signature.return_type, (
+            builder.trunc(builder.lshr(state, shift), narrow), builder.trunc(state, narrow)))
+
+    return sig, codegen
+
+
 @njit(cache=True)
-def _play(first, starts, uniforms, worst, p_cash, q, collect, times, present, extra, ladder,
-          values, cdf, top, prize, reels, rows, respins, mutation, win, played, full, fired):
-    """Play rounds from ``first`` on while a whole round's worst case of uniforms is left;
-    returns the next round to play."""
+def _pcg_next(high, low, inc_high, inc_low):
+    """The next double of a PCG64 generator in state (``high``, ``low``) with increment
+    (``inc_high``, ``inc_low``), and its new state: what ``Generator.random()`` draws (the
+    XSL-RR output of the stepped state, its top 53 bits over 2**53), inline instead of
+    numpy's call through a function pointer, which costs twice the draw. Scalars in and out:
+    an array argument would cost two atomic reference counts a call."""
+    high, low = _lcg_step(high, low, inc_high, inc_low)
+    x = high ^ low
+    turn = high >> np.uint64(58)
+    out = (x >> turn) | (x << ((np.uint64(64) - turn) & np.uint64(63)))
+    return np.float64(out >> np.uint64(11)) * (1.0 / 9007199254740992.0), high, low
+
+
+def _pcg(rng: np.random.Generator) -> np.random.Generator:
+    """``rng`` if its bit generator is a PCG64, else a PCG64 stream seeded by one draw of it
+    (the kernel steps PCG64 itself)."""
+    if isinstance(rng.bit_generator, np.random.PCG64):
+        return rng
+    return np.random.Generator(np.random.PCG64(int(rng.integers(2**63))))
+
+
+def _pcg_words(rng: np.random.Generator) -> np.ndarray:
+    """A PCG64 generator's state and increment as four uint64 words (high, low each)."""
+    st = rng.bit_generator.state["state"]
+    state, inc = st["state"], st["inc"]
+    return np.asarray([state >> 64, state % _TWO_64, inc >> 64, inc % _TWO_64], np.uint64)
+
+
+def _set_pcg_words(rng: np.random.Generator, words: np.ndarray) -> None:
+    """Write the advanced state of :func:`_pcg_words` back into ``rng``."""
+    st = rng.bit_generator.state
+    st["state"]["state"] = int(words[0]) << 64 | int(words[1])
+    rng.bit_generator.state = st
+
+
+_GUIDE = 256  # cells of a law's guide table (see _draw)
+
+
+@njit(cache=True, inline="always")
+def _draw(u, cdf, guide, law):
+    """The first index whose cumulative probability ``cdf[law]`` exceeds the uniform ``u``
+    (what ``numpy.searchsorted(cdf[law], u, side="right")`` returns), started from the guide
+    table's cell of ``u`` (the first index past ``cell / _GUIDE``), so a draw reads one or
+    two entries instead of a binary search's branches."""
+    i = guide[law, np.int64(u * _GUIDE)]
+    while u >= cdf[law, i]:
+        i += 1
+    return i
+
+
+def _guide(cdf: np.ndarray) -> np.ndarray:
+    """The guide table of one law's cumulative probabilities (see :func:`_draw`)."""
+    cells = np.arange(_GUIDE) / _GUIDE
+    return np.searchsorted(cdf, cells, side="right").astype(np.int64)
+
+
+def _cumulative(probabilities) -> np.ndarray:
+    """Exact cumulative sums of exact probabilities, each rounded once to a float (the last is
+    1.0, and an outcome of probability 0 repeats its predecessor, so it is never drawn)."""
+    total = Fraction(0)
+    out = []
+    for p in probabilities:
+        total += p
+        out.append(float(total))
+    return np.asarray(out)
+
+
+def _laws(spec: HoldAndWin, boosters):
+    """The laws one respin draws from, as cumulative tables with their guide tables.
+
+    * ``landed[e, k]``: ``k`` cash symbols land on ``e`` empty open positions, each with
+      ``cash_probability`` (binomial);
+    * ``fired[m, o]``: with the kinds of bit set ``m`` still able to fire, the gems of bit set
+      ``o`` land (each kind independently with its ``probability``; kinds outside ``m`` never).
+    """
+    p = spec.cash_probability
+    cells = spec.capacity(spec.max_rows - spec.rows)
+    landed = np.ones((cells + 1, cells + 1))
+    landed_guide = np.zeros((cells + 1, _GUIDE), np.int64)
+    for e in range(cells + 1):
+        law = [math.comb(e, k) * p**k * (1 - p) ** (e - k) for k in range(e + 1)]
+        landed[e, :e + 1] = _cumulative(law)
+        landed_guide[e] = _guide(landed[e])
+    q = [Fraction(b.probability) if b else Fraction(0) for b in boosters]
+    fired = np.ones((16, 16))
+    fired_guide = np.zeros((16, _GUIDE), np.int64)
+    for m in range(16):
+        law = []
+        for o in range(16):
+            chance = Fraction(1)
+            for k in range(4):
+                if m >> k & 1:
+                    chance *= q[k] if o >> k & 1 else 1 - q[k]
+                elif o >> k & 1:
+                    chance = Fraction(0)
+            law.append(chance)
+        fired[m] = _cumulative(law)
+        fired_guide[m] = _guide(fired[m])
+    return landed, landed_guide, fired, fired_guide
+
+
+@njit(cache=True)
+def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, times, present,
+          extra, ladder, values, cdf, guide, top, prize, reels, rows, respins, mutation, win,
+          played, full, fired):
+    """Play one round per entry of ``starts`` into the output arrays, drawing from the PCG64
+    state ``words`` (:func:`_pcg_words`; advanced in place).
+
+    Per respin one uniform picks the gems that land (the joint law of the kinds still able to
+    fire, ``fired_law``; none drawn when no kind can fire) and one the number of cash symbols
+    that land (``landed``, by the number of empty open positions); every cash symbol's value
+    takes one more. Positions are interchangeable (values and landings do not depend on
+    where), so a count of landings plays the same round as a draw per position."""
     n_rounds = starts.shape[0]
     cap_rows = rows + times[0] * present[0]
     held = np.empty(reels * cap_rows, np.int64)
-    u = 0
-    n_u = uniforms.shape[0]
-    for i in range(first, n_rounds):
-        if u + worst > n_u:
-            return i
+    counters = np.zeros(4, np.int64)
+    used = np.zeros(4, np.int64)
+    steps = 2 if mutation == 1 else 1
+    high, low, inc_high, inc_low = words[0], words[1], words[2], words[3]
+    for i in range(n_rounds):
         f = starts[i]
         for c in range(f):
-            held[c] = np.searchsorted(cdf, uniforms[u], side="right")
-            u += 1
+            u, high, low = _pcg_next(high, low, inc_high, inc_low)
+            held[c] = _draw(u, cdf, guide, 0)
         left = respins
         reset = respins
-        counters = np.zeros(4, np.int64)
-        used = np.zeros(4, np.int64)
+        counters[:] = 0
+        used[:] = 0
+        able = 0  # bit set of the kinds that can still fire
+        for k in range(4):
+            if present[k] and times[k] > 0:
+                able |= 1 << k
         mult = 1
         open_rows = rows
         spins = 0
         while left > 0 and f < reels * open_rows:
             spins += 1
-            for k in range(4):
-                if present[k] and used[k] < times[k]:
-                    x = uniforms[u]
-                    u += 1
-                    if x < q[k]:
+            if able:
+                u, high, low = _pcg_next(high, low, inc_high, inc_low)
+                gems = _draw(u, fired_law, fired_guide, able)
+                for k in range(4):
+                    if gems >> k & 1:
                         counters[k] += 1
                         if counters[k] == collect[k]:
                             counters[k] = 0
                             used[k] += 1
+                            if used[k] == times[k]:
+                                able &= ~(1 << k)
                             if k == 0:
                                 open_rows += 1
                             elif k == 1:
-                                steps = 2 if mutation == 1 else 1
                                 for c in range(f):
                                     for _ in range(steps):
                                         if held[c] < top:
@@ -91,16 +242,15 @@ def _play(first, starts, uniforms, worst, p_cash, q, collect, times, present, ex
                             else:
                                 mult = ladder[used[k] - 1]
             empty = reels * open_rows - f
-            landed = 0
-            for _ in range(empty):
-                x = uniforms[u]
-                u += 1
-                if x < p_cash:
-                    held[f] = np.searchsorted(cdf, uniforms[u], side="right")
-                    u += 1
-                    f += 1
-                    landed += 1
-            if landed:
+            n = 0
+            if empty:
+                u, high, low = _pcg_next(high, low, inc_high, inc_low)
+                n = _draw(u, landed, landed_guide, empty)
+            for _ in range(n):
+                u, high, low = _pcg_next(high, low, inc_high, inc_low)
+                held[f] = _draw(u, cdf, guide, 0)
+                f += 1
+            if n:
                 left = respins if mutation == 2 else reset
             else:
                 left -= 1
@@ -115,7 +265,8 @@ def _play(first, starts, uniforms, worst, p_cash, q, collect, times, present, ex
         full[i] = is_full
         for k in range(4):
             fired[i, k] = used[k]
-    return n_rounds
+    words[0] = high
+    words[1] = low
 
 
 def play_hold_and_win(spec: HoldAndWin, starts, rng: np.random.Generator,
@@ -135,29 +286,23 @@ def play_hold_and_win(spec: HoldAndWin, starts, rng: np.random.Generator,
     n = len(starts)
     bs = [spec.booster(k) for k in BOOSTER_KINDS]
     present = np.asarray([b is not None for b in bs], np.int64)
-    q = np.asarray([float(b.probability) if b else 0.0 for b in bs])
     collect = np.asarray([b.collect if b else 1 for b in bs], np.int64)
     times = np.asarray([b.times if b else 0 for b in bs], np.int64)
     extra = bs[2].extra if bs[2] else 0
     ladder = np.asarray(bs[3].ladder if bs[3] else (1,), np.int64)
-    weights = np.asarray(spec.value_weights, dtype=np.float64)
-    cdf = np.cumsum(weights) / weights.sum()
-    cdf[-1] = 1.0
+    weights = [Fraction(w) for w in spec.value_weights]
+    cdf = _cumulative([w / sum(weights) for w in weights])[None, :]
     values = np.asarray([float(v) for v in spec.values])
     win, played = np.empty(n), np.empty(n, np.int64)
     full, fired = np.empty(n, np.bool_), np.empty((n, 4), np.int64)
-    cap = spec.capacity(spec.max_rows - spec.rows)
-    # the most uniforms one round can use: every respin draws 4 gems and 2 per position,
-    # and at most (cap + 1) x (most respins) respins are played
-    most_respins = spec.respins + extra * int(times[2])
-    worst = (cap + 1) * most_respins * (4 + 2 * cap) + 2 * cap
-    done = 0
-    while done < n:
-        uniforms = rng.random(max(1 << 22, 2 * worst))
-        done = _play(done, starts, uniforms, worst, float(spec.cash_probability), q, collect,
-                     times, present, extra, ladder, values, cdf, spec.top_index,
-                     float(spec.full_grid_prize), spec.reels, spec.rows, spec.respins,
-                     _MUTATIONS[mutation], win, played, full, fired)
+    landed, landed_guide, fired_law, fired_guide = _laws(spec, bs)
+    rng = _pcg(rng)
+    words = _pcg_words(rng)
+    _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, times,
+          present, extra, ladder, values, cdf, _guide(cdf[0])[None, :], spec.top_index,
+          float(spec.full_grid_prize), spec.reels, spec.rows, spec.respins,
+          _MUTATIONS[mutation], win, played, full, fired)
+    _set_pcg_words(rng, words)
     return RoundSample(win, played, full, fired)
 
 
