@@ -79,7 +79,7 @@ MAX_GRID = 1 << 22
 WORK = 1 << 31
 #: Memory (bytes) the laws' spectra may take at once; past it the frequencies are taken
 #: in blocks (see :meth:`StateChain._transform`).
-SPECTRA_BYTES = 1 << 28
+SPECTRA_BYTES = 1 << 29
 #: Frequencies the recursion runs at once (its rows kept in cache).
 CHUNK = 256
 
@@ -557,20 +557,21 @@ class StateChain:
                     and length % n_blocks == 0)
         if by_class:
             m = length // n_blocks
-            laws = list(plan.laws.items())
+            laws = []  # (row, points mod the grid, the same mod m, probabilities)
+            for (law, g), i in plan.laws.items():
+                at, p = points(law, unit, g)
+                law_mean[i] = float(at @ p)
+                at = at % length
+                laws.append((i, at, at % m, p))
             for r in range(n_blocks):
                 freqs = np.arange(r, n_freq, n_blocks)
                 keep = len(freqs)
                 psi_re = np.empty((n_laws, keep))
                 psi_im = np.empty((n_laws, keep))
-                for (law, g), i in laws:
-                    at, p = points(law, unit, g)
-                    if r == 0:
-                        law_mean[i] = float(at @ p)
-                    at = at % length
+                for i, at, folded, p in laws:
                     twiddle = np.exp(-2j * np.pi * r * at / length) * p
-                    y = (np.bincount(at % m, weights=twiddle.real, minlength=m)
-                         + 1j * np.bincount(at % m, weights=twiddle.imag, minlength=m))
+                    y = (np.bincount(folded, weights=twiddle.real, minlength=m)
+                         + 1j * np.bincount(folded, weights=twiddle.imag, minlength=m))
                     spectrum = np.fft.fft(y)[:keep]
                     psi_re[i] = spectrum.real
                     psi_im[i] = spectrum.imag
