@@ -15,8 +15,9 @@ landing per respin (the next empty positions, top row first, reel by reel), then
 nothing until they run out.
 
 Not played here (refused in one line by :func:`refusal`): boosters (a grid that grows needs
-one) and hold & win started inside free spins (``in_free_spins``: the free spins' own player
-does not play it).
+one). A round started inside a free spin (``in_free_spins``, a Link-style game) is played by
+the same player, called by the free spins' player of such a game
+(:mod:`slotmath.publish.nested`), from that free spin's window.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ def refusal(game) -> str | None:
     """Why the books cannot play ``game``'s hold & win (None: they can).
 
     >>> import slotmath
-    >>> refusal(slotmath.load_game("tests/data/link_modes.toml"))
-    'Link modes: no player of real rounds for the books yet for hold & win started in free spins'
+    >>> refusal(slotmath.load_game("tests/data/link_modes.toml")) is None
+    True
     """
     hw = game.hold_and_win
     if hw is None:
@@ -44,9 +45,6 @@ def refusal(game) -> str | None:
     if hw.boosters:
         return (f"{game.name}: no player of real rounds for the books yet for hold & win "
                 "boosters")
-    if hw.in_free_spins:
-        return (f"{game.name}: no player of real rounds for the books yet for hold & win "
-                "started in free spins")
     return None
 
 
@@ -123,7 +121,8 @@ class HoldAndWinPlayer:
 
     def play(self, held: int, credits: int, trigger_window, first_index: int) -> list[dict]:
         """The events of a round started with ``held`` cash symbols paying ``credits``,
-        started by the paid spin showing ``trigger_window`` (None: bought)."""
+        started by the spin showing ``trigger_window`` (the paid spin's, or a free spin's;
+        None: bought)."""
         ends = next((e for e in self._ends(held) if self._total(e)[credits]), None)
         if ends is None:
             raise ValueError(f"no hold & win round started with {held} pays {credits} credits")
