@@ -240,9 +240,8 @@ class NestedFreeSpinsPlayer:
                                                                          "totalWin"))
                 add({"type": "setWin"} | amount_fields(paid, cpb))
             if held is not None:
-                for e in self.cash.play(held, cash // self.cash_scale, spin.window,
-                                        first_index + len(events)):
-                    events.append(e)
+                events += self.cash.play(held, cash // self.cash_scale, spin.window,
+                                         first_index + len(events))
                 paid += cash
                 add({"type": "setWin"} | amount_fields(paid, cpb))
             if a:
