@@ -66,6 +66,7 @@ class HoldAndWinPlayer:
         self.capacity = hw.capacity(0)
         self._sums: list[np.ndarray] = []
         self._most = -1
+        self._totals: dict[int, np.ndarray] = {}
 
     def prepare(self, most_credits: int, *, complete: bool = False) -> None:
         """The sums of ``H`` values, ``H`` up to the grid, up to ``most_credits``."""
@@ -81,6 +82,7 @@ class HoldAndWinPlayer:
                     nxt[v:] |= prev[:most + 1 - v]
             sums.append(nxt)
         self._sums, self._most = sums, most
+        self._totals = {}
 
     def _ends(self, held: int) -> list[int]:
         """The counts held a round started with ``held`` can end with."""
@@ -92,7 +94,12 @@ class HoldAndWinPlayer:
         return list(range(held, self.capacity + 1))
 
     def _total(self, ends: int) -> np.ndarray:
-        """Bool array: the totals of a round ending with ``ends`` held."""
+        """Bool array: the totals of a round ending with ``ends`` held (kept per ``ends``)."""
+        if ends not in self._totals:
+            self._totals[ends] = self._total_of(ends)
+        return self._totals[ends]
+
+    def _total_of(self, ends: int) -> np.ndarray:
         out = self._sums[ends]
         if ends == self.capacity and self.prize:
             shifted = np.zeros_like(out)

@@ -170,7 +170,12 @@ class NestedFreeSpinsPlayer:
             if not retrigger or (L and np.array_equal(before, level)):
                 break
         self.level, self._most = level, most
-        self._plain, self._started, self._cash = plain, started, cash
+        # for play: per award, the amounts (most frequent first) and their spins; per
+        # (award, held), the window amounts and the hold & win totals
+        self._plain = [(a, np.array(list(amounts), np.int64), amounts)
+                       for a, amounts in sorted(plain.items())]
+        self._started = [(a, held, windows, np.flatnonzero(cash[held]))
+                         for (a, held), windows in sorted(started.items())]
 
     def reachable(self, spins: int) -> np.ndarray:
         """The totals (free table credits) a feature started with ``spins`` spins can pay."""
@@ -187,19 +192,17 @@ class NestedFreeSpinsPlayer:
             if left >= len(level) or (a and not L):
                 return None
             at = L if not a else L - 1
-            amounts = np.asarray(amounts, np.int64)
             rest = s - amounts
             ok = (rest >= 0)
             ok[ok] = level[left][rest[ok]] <= at
             hit = np.flatnonzero(ok)
             return None if not len(hit) else int(amounts[hit[0]])
 
-        for a, amounts in sorted(self._plain.items()):
-            v = fits(a, list(amounts))
+        for a, values, amounts in self._plain:
+            v = fits(a, values)
             if v is not None:
                 return v, a, None, amounts[v], 0
-        for (a, held), windows in sorted(self._started.items()):
-            totals = np.flatnonzero(self._cash[held])
+        for a, held, windows, totals in self._started:
             for w, key in windows.items():
                 v = fits(a, w + totals)
                 if v is not None:
