@@ -50,9 +50,20 @@ def amount_fields(credits: int | Fraction, credits_per_bet: int, name: str = "am
     return out
 
 
+_BOARDS: dict = {}
+
+
 def board(window) -> list[list[dict]]:
-    """The window as the books show it: ``board[reel][row]``, top row first, ``{"name"}``."""
-    return [[{"name": s} for s in column] for column in window]
+    """The window as the books show it: ``board[reel][row]``, top row first, ``{"name"}``.
+    Kept per window (books repeat spins: a game of many long rounds, Golden Link's, held
+    gigabytes of copies): do not change it."""
+    key = tuple(map(tuple, window))
+    out = _BOARDS.get(key)
+    if out is None:
+        if len(_BOARDS) > 100_000:
+            _BOARDS.clear()
+        out = _BOARDS[key] = [[{"name": s} for s in column] for column in window]
+    return out
 
 
 _EVENTS: dict = {}
