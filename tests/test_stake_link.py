@@ -88,7 +88,8 @@ class Replay:
     AssertionError where the book is not a round of the game. Windows are paid by the
     reference's evaluator (tests/combined_reference.py)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, rounding: str = "nearest"):
+        self.rounding = rounding
         self.data = tomllib.loads(path.read_text())
         self.ref = Reference(self.data)
         self.fs = self.data["free_spins"]
@@ -98,7 +99,8 @@ class Replay:
                      "hold & win in free spins": 0, "retriggers": 0}
 
     def window(self, reel_set: str, stops) -> list[list[str]]:
-        strips = self.data["reels"][reel_set]
+        strips = [r["strip"] if isinstance(r, dict) else r  # a weighted strip
+                  for r in self.data["reels"][reel_set]]
         return [[strip[(s + r) % len(strip)] for r in range(self.rows)]
                 for strip, s in zip(strips, stops)]
 
@@ -225,7 +227,13 @@ class Replay:
         assert all(e["type"] == "payoutRounding" for e in events[i + 1:-1])
         payout = book["payoutMultiplier"]
         assert events[-1]["amount"] == payout and payout % 10 == 0
-        assert abs(10 * won - Fraction(payout, 10)) <= Fraction(1, 2)  # the nearest tenth
+        off = 10 * won - Fraction(payout, 10)  # tenths of the bet the payout is below the win
+        if self.rounding == "nearest":
+            assert abs(off) <= Fraction(1, 2)
+        elif self.rounding == "down":
+            assert 0 <= off < 1
+        else:  # keep-rtp: a neighbouring tenth
+            assert abs(off) < 1
         assert [e["index"] for e in events] == list(range(len(events)))
         return won
 
