@@ -376,3 +376,26 @@ def test_a_tampered_book_fails_the_replay(link):
     bad["payoutMultiplier"] += 10
     with pytest.raises(AssertionError):
         replay.round(bad, None)
+
+
+@pytest.mark.benchmark
+def test_golden_link_every_book_replays(tmp_path):
+    # the whole game (5 x 3, 20 lines, 10-25 free spins with hold & win inside, a 100x buy):
+    # 65,497 + 81,560 books, 5.3 min to export at load 2-4, 1.7 min to replay (excluded from
+    # the default run: benchmarks/bench_stake_export.py --games golden_link measures it)
+    game = slotmath.load_game(GOLDEN)
+    e = export_stake(game, tmp_path / "out", rounding="keep-rtp")
+    replay = Replay(GOLDEN, "keep-rtp")
+    out = tmp_path / "out"
+    reports = {r["mode"]: r for r in json.loads((out / "report.json").read_text())["modes"]}
+    for entry in read_index(out)["modes"]:
+        name = entry["name"]
+        mode = None if name == "base" else replay.data["modes"][name]
+        rows, books = read_rows(out, name), read_books(out, name)
+        assert [(b["id"], b["payoutMultiplier"]) for b in books] == [(i, p) for i, _, p in rows]
+        for b in books:
+            replay.round(b, mode)
+        exact = e.modes[name].analysis.rtp
+        bound = reports[name]["rtp_error_bound"]
+        assert abs(table_rtp(rows, entry["cost"]) - exact) <= Fraction(bound) < 1e-15
+    assert replay.seen["hold & win in free spins"] > 100_000
