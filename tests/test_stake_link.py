@@ -22,10 +22,8 @@ feature, an ante). Every file is read back with plain ``csv``/``json``/``zstanda
 * a tampered book (a value held, a free spin's stops, a hold & win left out, a payout)
   fails the replay.
 
-Under a spin cap (``max_spins``, link_modes) the books play no retriggering free spin (as
-the plain free spins' player does): the rows only such rounds pay get the nearest row's
-book, the probability moved stated in the report (6.5e-12 in link_modes' base mode), and the
-RTP comparison above includes it.
+Under a spin cap (``max_spins``, link_modes) the books follow the spins awarded so far, so
+retriggers are played with their awards cut at the cap as the rules say.
 """
 
 from __future__ import annotations
@@ -313,9 +311,8 @@ def test_every_book_is_a_round_of_the_rules(link):
     assert (seen["hold & win in free spins"] > 100) == nested, seen
     if path.stem.startswith("link_small"):
         assert seen["both from the paid spin"] > 100, seen
-    # under link_modes' spin cap the books play no retriggering spin (as the plain free
-    # spins' player: what a retrigger awards depends on the spins awarded so far): none here
-    assert seen["retriggers"] == 0
+    # link_modes retriggers under its spin cap (the awards cut at max_spins); the others not
+    assert (seen["retriggers"] > 50) == (path == MODES), seen
     # the SDK's checks and the format's pass (the approval rules fail on the fixtures' RTPs)
     report = verify_stake(out)
     assert all(c.passed for c in report.checks if c.source in (SDK, FORMAT))

@@ -20,8 +20,13 @@ nothing changes (at most 254 levels; no retrigger: one). ``level[r, s]`` keeps t
 leaves ``s - v`` reachable with ``r - 1`` spins at level ``<= L``, else one awarding ``a``
 leaving it reachable with ``r - 1 + a`` at level ``<= L - 1``; ``r`` or ``L`` falls at every
 spin, so the round ends. Spins that start nothing are tried first, the most frequent first;
-then spins with hold & win. Under a spin cap (``max_spins``) no retriggering spin is used
-(as :mod:`slotmath.publish.free_spins` does), unless every start is at the cap already.
+then spins with hold & win.
+
+Under a spin cap ``C`` (``max_spins``) a retrigger awards ``min(a, C - T)``, ``T`` the spins
+awarded so far, so the table follows ``T`` instead of levels: ``reach[T, r]`` (``T`` never
+falls: filled from ``T = C`` down). When that table would exceed :data:`CAPPED_CELLS` cells,
+no retriggering spin is used (as :mod:`slotmath.publish.free_spins` does under a cap),
+unless every start is at the cap already (a retrigger then adds nothing).
 
 Every spin found is checked against the exact engine's table of the free reels counting both
 symbols (:meth:`~slotmath.publish.spins.SpinIndex.check`), every window paid again by the
@@ -41,6 +46,9 @@ __all__ = ["NestedFreeSpinsPlayer", "refusal"]
 
 #: "not reachable" in :attr:`NestedFreeSpinsPlayer.level`
 UNREACHED = 255
+#: the most cells (spins awarded x spins left x credits) of the table of a feature under a
+#: spin cap that follows its retriggers; above it no retriggering spin is played
+CAPPED_CELLS = 1 << 26
 
 
 def refusal(game, composition) -> str | None:
@@ -89,6 +97,7 @@ class NestedFreeSpinsPlayer:
         self.window_scale = self.credits_per_bet // cpb * self.multiplier
         self.cash_scale = self.credits_per_bet // self.cash.credits_per_bet
         self.level = None
+        self._capped = False
         self._most = -1
 
     # -- the spins ----------------------------------------------------------------------------
@@ -103,7 +112,8 @@ class NestedFreeSpinsPlayer:
 
     def _options(self):
         """The spins found as ``(window amount, award, held or None, key)``, the most
-        frequent first (under a spin cap, no retriggering spin: see the module notes)."""
+        frequent first (under a spin cap whose table is too large, no retriggering spin: see
+        the module notes)."""
         weights = self.spin_table.weights
         index = self.index
         out = []
@@ -112,7 +122,7 @@ class NestedFreeSpinsPlayer:
         for code, credits in index.found:
             t, h = index.counts(code)
             a = self._award(t)
-            if cap is not None and a:
+            if cap is not None and a and not self._capped:
                 if not all_capped:
                     continue
                 a = 0
@@ -127,9 +137,12 @@ class NestedFreeSpinsPlayer:
         """Find free spins (sampled, or the whole cycle with ``complete``) and fill the table
         of totals up to ``most_credits`` credits."""
         index = self.index
+        cap = self.spec.max_spins
+        most = int(most_credits)
+        self._capped = (cap is not None and self.spec.retrigger and min(self._starts()) < cap
+                        and (cap + 1) ** 2 * (most + 1) <= CAPPED_CELLS)
         index.find() if complete else index.sample()
         index.check((index.code(t, h), c) for t, h, c in self.spin_table.weights)
-        most = int(most_credits)
         self.cash.prepare(most // self.cash_scale + 1, complete=complete)
         cash = {}  # held -> the hold & win totals (free credits) as a set over 0..most
         plain: dict[int, dict[int, tuple]] = {}  # award -> amount -> key (the most frequent)
@@ -149,6 +162,14 @@ class NestedFreeSpinsPlayer:
                 if b == a:
                     s |= sumset(indicator(list(windows), most), cash[held])
             spins[a] = s
+        self._plain = [(a, np.array(list(amounts), np.int64), amounts)
+                       for a, amounts in sorted(plain.items())]
+        self._started = [(a, held, windows, np.flatnonzero(cash[held]))
+                         for (a, held), windows in sorted(started.items())]
+        self._most = most
+        if self._capped:
+            self._capped_table(spins, cap, most)
+            return
         starts = self._starts() + list(self.spec.awards.values())
         retrigger = any(a for a in awards)
         most_left = 2 * max(starts) + 20 if retrigger else max(starts)
@@ -169,43 +190,66 @@ class NestedFreeSpinsPlayer:
                 level[r][new] = L
             if not retrigger or (L and np.array_equal(before, level)):
                 break
-        self.level, self._most = level, most
-        # for play: per award, the amounts (most frequent first) and their spins; per
-        # (award, held), the window amounts and the hold & win totals
-        self._plain = [(a, np.array(list(amounts), np.int64), amounts)
-                       for a, amounts in sorted(plain.items())]
-        self._started = [(a, held, windows, np.flatnonzero(cash[held]))
-                         for (a, held), windows in sorted(started.items())]
+        self.level = level
+
+    def _capped_table(self, spins: dict, cap: int, most: int) -> None:
+        """Under a spin cap ``cap``: ``reach[T, r]``, the totals a feature that has awarded
+        ``T`` spins so far, ``r`` of them still to play, can pay. A spin awarding ``a`` adds
+        ``min(a, cap - T)``; ``T`` never falls, so the table is filled from ``T = cap``
+        down, ``r`` up."""
+        reach = np.zeros((cap + 1, cap + 1, most + 1), bool)
+        for T in range(cap, -1, -1):
+            reach[T, 0, 0] = True
+            by_cut: dict[int, np.ndarray] = {}
+            for a, s in spins.items():
+                cut = min(a, cap - T)
+                by_cut[cut] = by_cut[cut] | s if cut in by_cut else s
+            for r in range(1, T + 1):
+                acc = np.zeros(most + 1, bool)
+                for cut, s in by_cut.items():
+                    acc |= sumset(s, reach[T + cut, r - 1 + cut])
+                reach[T, r] = acc
+        self.level = None
+        self._reach = reach
 
     def reachable(self, spins: int) -> np.ndarray:
         """The totals (free table credits) a feature started with ``spins`` spins can pay."""
+        if self._capped:
+            return np.flatnonzero(self._reach[spins, spins])
         return np.flatnonzero(self.level[spins] != UNREACHED)
 
     # -- one round ----------------------------------------------------------------------------
-    def _next(self, r: int, s: int, L: int):
-        """A spin to play with ``r`` spins left, ``s`` to pay at level ``L``: ``(amount,
-        award, held, key, hold & win amount)``."""
+    def _next(self, r: int, s: int, L: int, T: int):
+        """A spin to play with ``r`` spins left, ``s`` to pay at level ``L`` (under a cap:
+        ``T`` awarded so far): ``(amount, spins awarded, held, key, hold & win amount)``."""
         level = self.level
+        cap = self.spec.max_spins
 
         def fits(a, amounts):
-            left = r - 1 + a
-            if left >= len(level) or (a and not L):
-                return None
-            at = L if not a else L - 1
+            if self._capped:
+                a = min(a, cap - T)
+                target = self._reach[T + a, r - 1 + a]
+            else:
+                left = r - 1 + a
+                if left >= len(level) or (a and not L):
+                    return None
+                target = level[left] <= (L if not a else L - 1)
             rest = s - amounts
             ok = (rest >= 0)
-            ok[ok] = level[left][rest[ok]] <= at
+            ok[ok] = target[rest[ok]]
             hit = np.flatnonzero(ok)
-            return None if not len(hit) else int(amounts[hit[0]])
+            return None if not len(hit) else (int(amounts[hit[0]]), a)
 
         for a, values, amounts in self._plain:
-            v = fits(a, values)
-            if v is not None:
+            found = fits(a, values)
+            if found is not None:
+                v, a = found
                 return v, a, None, amounts[v], 0
         for a, held, windows, totals in self._started:
             for w, key in windows.items():
-                v = fits(a, w + totals)
-                if v is not None:
+                found = fits(a, w + totals)
+                if found is not None:
+                    v, a = found
                     return w, a, held, key, v - w
         raise AssertionError(f"no free spin continues a feature with {r} spins left paying "
                              f"{s} credits")
@@ -214,7 +258,8 @@ class NestedFreeSpinsPlayer:
         """The events of a feature of ``spins`` spins paying ``credits`` (free table credits),
         started by the paid spin showing ``trigger_window`` (None: bought); event indices
         from ``first_index``."""
-        if self.level[spins, credits] == UNREACHED:
+        if not self._reach[spins, spins, credits] if self._capped else \
+                self.level[spins, credits] == UNREACHED:
             raise ValueError(f"no feature of {spins} spins pays {credits} credits")
         model = self.index.model
         cpb = self.credits_per_bet
@@ -226,9 +271,9 @@ class NestedFreeSpinsPlayer:
              "positions": [{"reel": j, "row": r} for j, col in enumerate(trigger_window or ())
                            for r, s in enumerate(col) if s == self.spec.trigger]})
         left, total, played, paid = spins, spins, 0, 0
-        s, L = credits, int(self.level[spins, credits])
+        s, L = credits, 0 if self._capped else int(self.level[spins, credits])
         while left:
-            v, a, held, key, cash = self._next(left, s, L)
+            v, a, held, key, cash = self._next(left, s, L, total)
             spin = self.index.spin(key)
             played += 1
             add({"type": "updateFreeSpin", "amount": played, "total": total})
@@ -253,7 +298,7 @@ class NestedFreeSpinsPlayer:
                      "positions": [{"reel": j, "row": r} for j, col in enumerate(spin.window)
                                    for r, x in enumerate(col) if x == self.spec.trigger]})
             s -= v + cash
-            if a:
+            if a and not self._capped:
                 L -= 1
             left += a - 1
         if s or paid != credits:
