@@ -39,6 +39,8 @@ from pathlib import Path
 import pytest
 import zstandard
 from combined_reference import Reference, moments
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import slotmath
 from slotmath.publish import export_stake, refusal, verify_stake
@@ -373,6 +375,81 @@ def test_a_tampered_book_fails_the_replay(link):
     bad["payoutMultiplier"] += 10
     with pytest.raises(AssertionError):
         replay.round(bad, None)
+
+
+RANDOM_HEAD = """
+name = "random link"
+rows = 2
+bet = 2
+paylines = [[0, 0, 0], [1, 1, 1]]
+
+[symbols]
+W  = { wild = true }
+A  = { pays = { 3 = 5 } }
+B  = { pays = { 2 = 1, 3 = 2 } }
+SC = { scatter = true, pays = { 3 = 2 } }
+O  = { bonus = true }
+"""
+_strip = st.lists(st.sampled_from(["W", "A", "B", "SC", "O", "A", "B", "O"]), min_size=3,
+                  max_size=4)
+
+
+@st.composite
+def link_games(draw) -> str:
+    """A tiny random Link-style game file: free spins and hold & win (inside free spins or
+    not, retriggers under a cap or not), random strips, a random subset of the modes."""
+    parts = [RANDOM_HEAD, "[reels]"]
+    for name in ("base", "free", "ante"):
+        parts.append(f"{name} = {draw(st.lists(_strip, min_size=3, max_size=3))!r}"
+                     .replace("'", '"'))
+    parts.append(f"""
+[free_spins]
+trigger = "SC"
+awards = {{ 2 = 2, 3 = 3 }}
+reels = "free"
+multiplier = {draw(st.sampled_from([1, 2]))}
+retrigger = {str(draw(st.booleans())).lower()}
+max_spins = 5
+
+[hold_and_win]
+symbol = "O"
+trigger = 3
+respins = {draw(st.sampled_from([1, 2]))}
+cash_probability = "1/4"
+values = [1, 2, 20]
+value_weights = [6, 3, 1]
+full_grid_prize = 30
+in_free_spins = {str(draw(st.booleans())).lower()}
+""")
+    modes = {"buy_free": 'cost = 10\nbuys = "free_spins"\ntrigger = { 2 = 3, 3 = 1 }',
+             "buy_cash": 'cost = 15\nbuys = "hold_and_win"\ntrigger = { 3 = 2, 4 = 1 }',
+             "ante": 'cost = 1.5\nreels = "ante"'}
+    parts += [f"[modes.{m}]\n{body}\n" for m, body in modes.items() if draw(st.booleans())]
+    return "\n".join(parts)
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(link_games())
+def test_random_link_games_export_rounds_of_the_rules(tmp_path_factory, text):
+    # every book replayed by the rules, every mode's table RTP against the reference
+    folder = tmp_path_factory.mktemp("random_link")
+    path = folder / "game.toml"
+    path.write_text(text)
+    out = folder / "export"
+    export_stake(slotmath.load_game(path), out)
+    replay = Replay(path)
+    reports = {r["mode"]: r for r in json.loads((out / "report.json").read_text())["modes"]}
+    for entry in read_index(out)["modes"]:
+        name = entry["name"]
+        mode = None if name == "base" else replay.data["modes"][name]
+        rows, books = read_rows(out, name), read_books(out, name)
+        assert [(b["id"], b["payoutMultiplier"]) for b in books] == [(i, p) for i, _, p in rows]
+        for b in books:
+            replay.round(b, mode)
+        bound = reports[name]["rtp_error_bound"]
+        exact = reference_rtp(replay, mode)
+        assert abs(table_rtp(rows, entry["cost"]) - exact) <= Fraction(bound) < 1e-9, name
 
 
 @pytest.mark.benchmark
