@@ -428,7 +428,7 @@ in_free_spins = {str(draw(st.booleans())).lower()}
     return "\n".join(parts)
 
 
-@settings(max_examples=8, deadline=None,
+@settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(link_games())
 def test_random_link_games_export_rounds_of_the_rules(tmp_path_factory, text):

@@ -2,7 +2,9 @@
 declares ``in_free_spins``): the free spins a round needs to pay a given amount, each an
 enumerated stop combination of the free reels, and a hold & win round played by its rules
 (:class:`~slotmath.publish.hold_and_win.HoldAndWinPlayer`) wherever a free spin shows
-``trigger`` or more cash symbols.
+``trigger`` or more cash symbols. The same player plays free spins with nothing inside that
+retrigger under a spin cap (the plain player, :mod:`slotmath.publish.free_spins`, leaves
+their retriggering spins out).
 
 A free spin showing ``t`` trigger symbols, ``h`` cash symbols and paying ``w`` on its window
 pays ``w x multiplier`` plus, when ``h`` starts hold & win, any total ``R`` that round can pay
@@ -55,7 +57,7 @@ def refusal(game, composition) -> str | None:
     """Why the books cannot play the free spins of ``game`` with a round feature inside
     (None: they can)."""
     names = [f.name for f in composition.nested]
-    if names != ["hold_and_win"]:
+    if names not in ([], ["hold_and_win"]):
         return (f"{game.name}: no player of real rounds for the books yet for "
                 f"{' and '.join(names)} started in free spins")
     if composition.spin_features() or any(getattr(f, "acts_inside", False)
@@ -79,23 +81,28 @@ class NestedFreeSpinsPlayer:
             raise ValueError(why)
         self.game, self.feature = game, feature
         self.spec = game.free_spins
-        self.cash_feature = comp.nested[0]
-        self.cash = HoldAndWinPlayer(game)
+        # no round feature inside: free spins under a spin cap that retrigger
+        self.cash_feature = comp.nested[0] if comp.nested else None
+        self.cash = HoldAndWinPlayer(game) if comp.nested else None
         self.multiplier = feature.window_multiplier
         self.credits_per_bet = feature.free.credits_per_bet
         # the free reels' own table, counting the trigger and the cash symbol (no fold)
         self.spin_table = comp.context.table(feature.reels, comp.marks)
-        if tuple(self.spin_table.marks) != ("trigger", f"count:{self.cash.spec.symbol}"):
-            raise ValueError(f"{game.name}: the free spins' table counts {self.spin_table.marks}")
+        marks = tuple(self.spin_table.marks)
+        if marks[:1] != ("trigger",) or len(marks) > 2 or (
+                self.cash is not None and marks[1:] != (f"count:{self.cash.spec.symbol}",)):
+            raise ValueError(f"{game.name}: the free spins' table counts {marks}")
+        also = marks[1].split(":", 1)[1] if len(marks) == 2 else None
         self.index = JointSpinIndex(game, analysis.level, feature.reels, self.spec.trigger,
-                                    self.spin_table.trigger_cap, self.cash.spec.symbol, progress)
+                                    self.spin_table.trigger_cap, also, progress)
         cpb = self.index.model.credits_per_bet
-        if self.credits_per_bet % cpb or self.credits_per_bet % self.cash.credits_per_bet:
+        cash_cpb = 1 if self.cash is None else self.cash.credits_per_bet
+        if self.credits_per_bet % cpb or self.credits_per_bet % cash_cpb:
             raise ValueError(f"{game.name}: the free spins pay in {self.credits_per_bet} credits "
                              f"a bet, not a multiple of the window's ({cpb}) and hold & "
-                             f"win's ({self.cash.credits_per_bet})")
+                             f"win's ({cash_cpb})")
         self.window_scale = self.credits_per_bet // cpb * self.multiplier
-        self.cash_scale = self.credits_per_bet // self.cash.credits_per_bet
+        self.cash_scale = self.credits_per_bet // cash_cpb
         self.level = None
         self._capped = False
         self._most = -1
@@ -126,9 +133,9 @@ class NestedFreeSpinsPlayer:
                 if not all_capped:
                     continue
                 a = 0
-            w = weights.get((t, h, credits), 0)
-            out.append((-w, credits * self.window_scale, a, self.cash_feature.start(h),
-                        (code, credits)))
+            w = weights.get((t, h, credits) if self.index.also else (t, credits), 0)
+            held = None if self.cash_feature is None else self.cash_feature.start(h)
+            out.append((-w, credits * self.window_scale, a, held, (code, credits)))
         out.sort(key=lambda o: (o[0], o[1], o[2], o[4]))
         return [(v, a, held, key) for _, v, a, held, key in out]
 
@@ -142,8 +149,10 @@ class NestedFreeSpinsPlayer:
         self._capped = (cap is not None and self.spec.retrigger and min(self._starts()) < cap
                         and (cap + 1) ** 2 * (most + 1) <= CAPPED_CELLS)
         index.find() if complete else index.sample()
-        index.check((index.code(t, h), c) for t, h, c in self.spin_table.weights)
-        self.cash.prepare(most // self.cash_scale + 1, complete=complete)
+        index.check((index.code(k[0], k[1] if index.also else 0), k[-1])
+                    for k in self.spin_table.weights)
+        if self.cash is not None:
+            self.cash.prepare(most // self.cash_scale + 1, complete=complete)
         cash = {}  # held -> the hold & win totals (free credits) as a set over 0..most
         plain: dict[int, dict[int, tuple]] = {}  # award -> amount -> key (the most frequent)
         started: dict[tuple[int, int], dict[int, tuple]] = {}  # (award, held) -> window -> key

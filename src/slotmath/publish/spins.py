@@ -280,11 +280,11 @@ class JointSpinIndex(SpinIndex):
     """
 
     def __init__(self, game: Game, level: int, reel_set: str, counted: str | None,
-                 cap: int | None, also: str,
+                 cap: int | None, also: str | None,
                  progress: Callable[[int, int], None] | None = None):
         super().__init__(game, level, reel_set, counted, cap, progress)
-        self.also = also
-        self._also = [np.asarray([r.window(s, rows).count(also)
+        self.also = also  # None: nothing else counted (the code is the count)
+        self._also = [np.asarray([r.window(s, rows).count(also) if also else 0
                                   for s in range(len(r.symbols))], np.int64)
                       for r, rows in zip(self.reels, game.rows)]
         self.stride = sum(rows for rows in game.rows) + 1
