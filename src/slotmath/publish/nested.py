@@ -235,17 +235,16 @@ class NestedFreeSpinsPlayer:
         cap = self.spec.max_spins
 
         def fits(a, amounts):
+            rest = s - amounts
+            ok = (rest >= 0)
             if self._capped:
                 a = min(a, cap - T)
-                target = self._reach[T + a, r - 1 + a]
+                ok[ok] = self._reach[T + a, r - 1 + a][rest[ok]]
             else:
                 left = r - 1 + a
                 if left >= len(level) or (a and not L):
                     return None
-                target = level[left] <= (L if not a else L - 1)
-            rest = s - amounts
-            ok = (rest >= 0)
-            ok[ok] = target[rest[ok]]
+                ok[ok] = level[left][rest[ok]] <= (L if not a else L - 1)
             hit = np.flatnonzero(ok)
             return None if not len(hit) else (int(amounts[hit[0]]), a)
 
