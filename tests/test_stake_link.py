@@ -455,7 +455,7 @@ def test_random_link_games_export_rounds_of_the_rules(tmp_path_factory, text):
 @pytest.mark.benchmark
 def test_golden_link_every_book_replays(tmp_path):
     # the whole game (5 x 3, 20 lines, 10-25 free spins with hold & win inside, a 100x buy):
-    # 65,497 + 81,560 books, 5.3 min to export at load 2-4, 1.7 min to replay (excluded from
+    # 65,497 + 81,560 books, 3-5 min to export at load 3, 1.7 min to replay (excluded from
     # the default run: benchmarks/bench_stake_export.py --games golden_link measures it)
     game = slotmath.load_game(GOLDEN)
     e = export_stake(game, tmp_path / "out", rounding="keep-rtp")
