@@ -9,7 +9,9 @@ stated bound of |table RTP - true RTP|. A game Stake does not take (a state carr
 between rounds) or with no player of books yet is listed with the one-line reason.
 
 Run: ``python benchmarks/bench_stake_export.py [--games classic_3reel tiny_lines ...]
-[--roundings nearest keep-rtp] [--files tests/data/stake_modes.toml ...]``.
+[--roundings nearest keep-rtp] [--files tests/data/stake_modes.toml ...]``. Golden Link (a
+Link-style game: free spins, hold & win also inside them, a bonus buy) alone:
+``--games golden_link --roundings nearest``.
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ def main() -> None:
                 took = time.perf_counter() - t
             steps = ", ".join(f"{k} {v:.2f}" for k, v in e.seconds.items() if k != "total")
             print(f"{name} [{rounding}]: export {took:.2f} s ({steps}); analysis alone "
-                  f"{base:.2f} s; ratio {took / base:.1f}x")
+                  f"{base:.2f} s; ratio {took / base:.1f}x; load average "
+                  f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
             print("    sizes: " + ", ".join(f"{k} {v:,} B" for k, v in e.sizes.items()))
             for r in e.report["modes"]:
                 change = r["rtp_change"]["total"]
@@ -63,7 +66,9 @@ def main() -> None:
                       f"{change['float']:+.3e}"
                       + (f" (exactly {exact})" if exact and len(exact) < 40 else "")
                       + f"; bound {r['rtp_error_bound']:.3e}; exact RTP "
-                      f"{r['exact_rtp']['float']:.10f}")
+                      f"{r['exact_rtp']['float']:.10f}; books {r['books']['by_kind']}, rows "
+                      f"without a book {r['rows_without_a_book']['rows']} (probability "
+                      f"{r['rows_without_a_book']['probability']['float']:.2e})")
     print(f"load average {os.getloadavg()}")
 
 

@@ -13,9 +13,8 @@ bet, and its RTP is ``E[payout] / cost``. Every figure is read back from the fil
   by the plain evaluator; of the bonus buy: a ``bonusBuy`` start with the count of the
   declared law and no paid spin, every free spin's board against the free strips, their wins
   adding up to the payout;
-* the Link fixture (a paid spin that starts free spins or hold & win, and hold & win inside
-  free spins, have no book player yet: refused in one line), its modes' laws against the analysis' exact mode RTPs, and Stake's RTP rule failing
-  on its 1157 %;
+* the Link fixture (its books are replayed in tests/test_stake_link.py), its modes' laws
+  against the analysis' exact mode RTPs, and Stake's RTP rule failing on its 1157 %;
 * a hold & win game with a bonus buy of the respins and an ante
   (``tests/data/stake_hold_and_win.toml``): each mode's table against the exact RTP from
   ``tests/hold_and_win_reference.py`` (a plain recursion over every landing), the bought
@@ -199,14 +198,12 @@ def test_one_mode_on_request(tmp_path):
 
 
 def test_link_modes_laws_against_the_exact_mode_rtps():
-    # no books yet (a paid spin starting free spins and hold & win, and hold & win inside free
-    # spins, have no player): the law each mode's table is made from,
+    # the law each mode's table is made from (its books: tests/test_stake_link.py),
     # in bets of the base bet (the analysis' FFT of the round), over the cost, against the
     # mode's exact RTP (its chains' exact means), within the mass the FFT may misplace times
     # the largest amount
     game = slotmath.load_game(LINK)
-    assert refusal(game) == ("Link modes: the books play a paid spin that can start one round "
-                             "feature, not free spins and hold & win")
+    assert refusal(game) is None
     a = slotmath.analyze(game)
     for name, m in {"base": a, **a.modes}.items():
         cost = Fraction(1) if name == "base" else Fraction(game.mode(name).cost)
@@ -379,11 +376,3 @@ def test_hold_and_win_the_books_cannot_play_is_refused_in_one_line(tmp_path):
     assert why.endswith("hold & win boosters") and "\n" not in why
     assert refusal(slotmath.load_game(ROOT / "data/games/gus_gold_christmas.toml")).endswith(
         "no player of real rounds for the books yet for base-game modifiers")
-
-
-def test_a_paid_spin_starting_two_round_features_is_refused_in_one_line(tmp_path):
-    path = tmp_path / "game.toml"
-    path.write_text(LINK.read_text().replace("in_free_spins = true", "in_free_spins = false"))
-    why = refusal(slotmath.load_game(path))
-    assert why.endswith("can start one round feature, not free spins and hold & win"), why
-    assert main(["export-stake", str(path), "--out", str(tmp_path / "x")]) == 2

@@ -183,14 +183,14 @@ def build_books(analysis, law, rows, rounding: str, paid, rounds, *,
         raise ValueError(f"the paid spin's credits ({paid.credits_per_bet} a bet) are not on "
                          f"the law's grid ({unit} a bet)")
     plain: dict[int, list] = {}  # amount (unit credits) -> table keys, rounds starting nothing
-    started: dict[tuple, list] = {}  # (feature index, start key) -> [(amount, table key)]
+    # the features a key starts, in the order they play -> [(amount, table key)]
+    started: dict[tuple, list] = {}
     for key in sorted(base.weights):
         starts = [(j, f.start(key[i])) for j, (f, i) in enumerate(zip(features, marks))]
-        starts = [(j, s) for j, s in starts if s is not None]
-        if len(starts) > 1:
-            raise ValueError("the books play rounds that start one feature at a time")
+        starts = tuple(sorted(((j, s) for j, s in starts if s is not None),
+                              key=lambda js: (_rank(features[js[0]]), js[0])))
         if starts:
-            started.setdefault(starts[0], []).append((key[-1] * scale, key))
+            started.setdefault(starts, []).append((key[-1] * scale, key))
         else:
             plain.setdefault(key[-1] * scale, []).append(key)
     top = int(rows.max()) * unit // 10 + unit  # the largest amount a row may need
@@ -200,24 +200,34 @@ def build_books(analysis, law, rows, rounding: str, paid, rounds, *,
             raise ValueError(f"the books' player of {f.name} pays in {p.credits_per_bet} credits "
                              f"a bet, not on the law's grid ({unit} a bet)")
 
+    together: dict = {}  # starts -> _together(starts), for the players as last prepared
+
+    def reach(starts) -> np.ndarray:
+        """The totals (unit credits) the features ``starts`` can pay together."""
+        if len(starts) == 1:
+            (j, start), = starts
+            return players[j].reachable(start) * (unit // players[j].credits_per_bet)
+        if starts not in together:
+            together[starts] = _together(starts, players, unit, top)
+        return np.flatnonzero(together[starts][1][0])
+
     def assign(found: set):
         best = _Best(rows, unit, rounding)
         ready = {x: next(k for k in keys if k in found) for x, keys in plain.items()
                  if any(k in found for k in keys)}
         best.offer(np.array(sorted(ready), np.int64), ("plain", ready))
-        for (j, start), entries in started.items():
-            p = players[j]
-            factor = unit // p.credits_per_bet
-            reach = p.reachable(start) * factor
+        for starts, entries in started.items():
+            totals = reach(starts)
             seen: set = set()
             for b, key in entries:
                 if key not in found or b in seen:
                     continue
                 seen.add(b)
-                best.offer(b + reach, ("started", j, start, key, b))
+                best.offer(b + totals, ("started", starts, key, b))
         return best
 
     def prepare(complete: bool):
+        together.clear()
         for f, p in zip(features, players):
             factor = unit // p.credits_per_bet
             p.prepare(top // factor + 1, complete=complete)
@@ -246,23 +256,58 @@ def build_books(analysis, law, rows, rounding: str, paid, rounds, *,
         if how is None:
             continue
         x, make = how
-        books[k] = _play(k, x, make, unit, rounding, paid, players, features)
+        books[k] = _play(k, x, make, unit, rounding, paid, players, features, together)
     missing = tuple(k for k in rows.tolist() if k not in books)
     return Books(books, missing, full)
 
 
-def _play(k: int, x: int, make, unit: int, rounding: str, paid, players, features) -> Book:
+#: the round features a paid spin starting several plays first (docs/game-format.md: the
+#: paid spin, its hold & win round, then its free spins; the simulator's order)
+FIRST = ("hold_and_win",)
+
+
+def _rank(feature) -> int:
+    return 0 if feature.name in FIRST else 1
+
+
+def _together(starts, players, unit: int, top: int) -> tuple[list, list]:
+    """For the features ``starts`` (``(index, start)`` in play order), boolean arrays over
+    ``0..top`` unit credits: ``own[i]``, the totals part ``i`` can pay, and ``suffix[i]``,
+    the totals parts ``i, i + 1, ...`` can pay together (``suffix[0]``: the whole round's
+    features; the last, ``{0}``)."""
+    from slotmath.publish.sums import indicator, sumset
+
+    suffix = [indicator([0], top)]
+    own = []
+    for j, start in reversed(starts):
+        own.insert(0, indicator(players[j].reachable(start)
+                                * (unit // players[j].credits_per_bet), top))
+        suffix.insert(0, sumset(own[0], suffix[0]))
+    return own, suffix
+
+
+def _play(k: int, x: int, make, unit: int, rounding: str, paid, players, features,
+          together: dict) -> Book:
     """The events of the round paying ``x`` unit credits for the row of ``k`` tenths."""
     if make[0] == "plain":
         events, _ = paid.play(make[1][x])
         kind = "paid spin"
     else:
-        _, j, start, key, b = make
+        from slotmath.publish.sums import split
+
+        _, starts, key, b = make
         events, window = paid.play(key)
-        p = players[j]
-        factor = unit // p.credits_per_bet
-        events += p.play(start, (x - b) // factor, window, len(events))
-        kind = features[j].name
+        left = x - b
+        for i, (j, start) in enumerate(starts):
+            p = players[j]
+            factor = unit // p.credits_per_bet
+            if i + 1 < len(starts):
+                own, suffix = together[starts]
+                part, left = split(own[i], suffix[i + 1], left)
+            else:
+                part, left = left, 0
+            events += p.play(start, part // factor, window, len(events))
+        kind = " and ".join(features[j].name for j, _ in starts)
     win = Fraction(x, unit)
     n = len(events)
     events.append({"index": n, "type": "setTotalWin"} | amount_fields(x, unit))
@@ -271,4 +316,3 @@ def _play(k: int, x: int, make, unit: int, rounding: str, paid, players, feature
                        "payout": 10 * k} | amount_fields(x, unit, "roundWin"))
     events.append({"index": len(events), "type": "finalWin", "amount": 10 * k})
     return Book(k, win, kind, events)
-

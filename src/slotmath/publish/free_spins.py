@@ -175,7 +175,14 @@ class FreeSpinsPlayer:
         return events
 
 
-def book(analysis, feature, progress=None) -> FreeSpinsPlayer:
+def book(analysis, feature, progress=None):
     """The book player of a game's free spins (its declaration's ``book`` hook): ``feature``
-    is the built round feature."""
+    is the built round feature. When a round feature can start inside its spins (hold & win
+    with ``in_free_spins``), or the spins retrigger under a spin cap (this player would leave
+    the retriggering spins out), :class:`~slotmath.publish.nested.NestedFreeSpinsPlayer`."""
+    spec = analysis.game.free_spins
+    if analysis.composition.nested or (spec.retrigger and spec.max_spins is not None):
+        from slotmath.publish.nested import NestedFreeSpinsPlayer
+
+        return NestedFreeSpinsPlayer(analysis, feature, progress)
     return FreeSpinsPlayer(analysis.game, analysis.level, feature, progress)

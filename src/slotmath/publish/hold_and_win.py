@@ -15,8 +15,9 @@ landing per respin (the next empty positions, top row first, reel by reel), then
 nothing until they run out.
 
 Not played here (refused in one line by :func:`refusal`): boosters (a grid that grows needs
-one) and hold & win started inside free spins (``in_free_spins``: the free spins' own player
-does not play it).
+one). A round started inside a free spin (``in_free_spins``, a Link-style game) is played by
+the same player, called by the free spins' player of such a game
+(:mod:`slotmath.publish.nested`), from that free spin's window.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ def refusal(game) -> str | None:
     """Why the books cannot play ``game``'s hold & win (None: they can).
 
     >>> import slotmath
-    >>> refusal(slotmath.load_game("tests/data/link_modes.toml"))
-    'Link modes: no player of real rounds for the books yet for hold & win started in free spins'
+    >>> refusal(slotmath.load_game("tests/data/link_modes.toml")) is None
+    True
     """
     hw = game.hold_and_win
     if hw is None:
@@ -44,9 +45,6 @@ def refusal(game) -> str | None:
     if hw.boosters:
         return (f"{game.name}: no player of real rounds for the books yet for hold & win "
                 "boosters")
-    if hw.in_free_spins:
-        return (f"{game.name}: no player of real rounds for the books yet for hold & win "
-                "started in free spins")
     return None
 
 
@@ -68,6 +66,7 @@ class HoldAndWinPlayer:
         self.capacity = hw.capacity(0)
         self._sums: list[np.ndarray] = []
         self._most = -1
+        self._totals: dict[int, np.ndarray] = {}
 
     def prepare(self, most_credits: int, *, complete: bool = False) -> None:
         """The sums of ``H`` values, ``H`` up to the grid, up to ``most_credits``."""
@@ -83,6 +82,7 @@ class HoldAndWinPlayer:
                     nxt[v:] |= prev[:most + 1 - v]
             sums.append(nxt)
         self._sums, self._most = sums, most
+        self._totals = {}
 
     def _ends(self, held: int) -> list[int]:
         """The counts held a round started with ``held`` can end with."""
@@ -94,7 +94,12 @@ class HoldAndWinPlayer:
         return list(range(held, self.capacity + 1))
 
     def _total(self, ends: int) -> np.ndarray:
-        """Bool array: the totals of a round ending with ``ends`` held."""
+        """Bool array: the totals of a round ending with ``ends`` held (kept per ``ends``)."""
+        if ends not in self._totals:
+            self._totals[ends] = self._total_of(ends)
+        return self._totals[ends]
+
+    def _total_of(self, ends: int) -> np.ndarray:
         out = self._sums[ends]
         if ends == self.capacity and self.prize:
             shifted = np.zeros_like(out)
@@ -123,7 +128,8 @@ class HoldAndWinPlayer:
 
     def play(self, held: int, credits: int, trigger_window, first_index: int) -> list[dict]:
         """The events of a round started with ``held`` cash symbols paying ``credits``,
-        started by the paid spin showing ``trigger_window`` (None: bought)."""
+        started by the spin showing ``trigger_window`` (the paid spin's, or a free spin's;
+        None: bought)."""
         ends = next((e for e in self._ends(held) if self._total(e)[credits]), None)
         if ends is None:
             raise ValueError(f"no hold & win round started with {held} pays {credits} credits")

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from slotmath.publish.spins import SpinIndex, amount_fields, board, window_events
+from slotmath.publish.spins import (
+    JointSpinIndex,
+    SpinIndex,
+    amount_fields,
+    board,
+    window_events,
+)
 
 __all__ = ["PaidSpins", "book"]
 
@@ -15,8 +21,9 @@ __all__ = ["PaidSpins", "book"]
 @dataclass
 class PaidSpins:
     """The paid spins of ``analysis`` (its ``round.base`` table): keys ``(mark..., credits)``
-    with at most one mark, the count of one symbol (the free-spins trigger, capped as the
-    table caps it, or a hold & win cash symbol)."""
+    with at most two marks, the count of one symbol (the free-spins trigger, capped as the
+    table caps it, or a hold & win cash symbol) or of both (a Link-style game: the trigger
+    first)."""
 
     analysis: object
     progress: object = None
@@ -25,23 +32,31 @@ class PaidSpins:
         a = self.analysis
         self.table = a.round.base
         marks = self.table.marks
-        if len(marks) > 1:
-            raise ValueError(f"the books play a paid spin counting one mark, not {marks}")
-        counted, cap = None, None
-        if marks:
-            mark = next(m for f in a.round.features for m in (f.mark,) if m.column == marks[0])
-            counted = mark.symbol or a.game.trigger_symbol
-            cap = self.table.trigger_cap if marks[0] == "trigger" else None
-        self.marked = bool(marks)
+        if len(marks) > 2 or (len(marks) == 2 and marks[0] != "trigger"):
+            raise ValueError(f"the books play a paid spin counting a trigger and one other "
+                             f"mark at most, not {marks}")
+        by_column = {m.column: m for f in a.round.features for m in (f.mark,)}
+        counted = [by_column[c].symbol or a.game.trigger_symbol for c in marks]
+        cap = self.table.trigger_cap if marks and marks[0] == "trigger" else None
+        self.marks = len(marks)
         self.credits_per_bet = self.table.credits_per_bet
         self.reel_set = a.composition.paid_reels
-        self.index = SpinIndex(a.game, a.level, self.reel_set, counted, cap, self.progress)
+        if self.marks == 2:  # the free-spins trigger and the cash symbol (Link-style)
+            self.index = JointSpinIndex(a.game, a.level, self.reel_set, counted[0], cap,
+                                        counted[1], self.progress)
+        else:
+            self.index = SpinIndex(a.game, a.level, self.reel_set,
+                                   counted[0] if counted else None, cap, self.progress)
 
     def _index_key(self, key: tuple[int, ...]) -> tuple[int, int]:
-        return (key[0], key[-1]) if self.marked else (0, key[-1])
+        if self.marks == 2:
+            return (self.index.code(key[0], key[1]), key[-1])
+        return (key[0], key[-1]) if self.marks else (0, key[-1])
 
     def _table_key(self, key: tuple[int, int]) -> tuple[int, ...]:
-        return key if self.marked else (key[1],)
+        if self.marks == 2:
+            return (*self.index.counts(key[0]), key[1])
+        return key if self.marks else (key[1],)
 
     def found(self) -> set[tuple[int, ...]]:
         """The table keys with a stop combination found."""

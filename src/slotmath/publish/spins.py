@@ -22,7 +22,7 @@ import numpy as np
 from slotmath.evaluate.window import PayModel, window_at
 from slotmath.model.game import Game
 
-__all__ = ["SpinIndex", "amount_fields", "board", "window_events"]
+__all__ = ["JointSpinIndex", "SpinIndex", "amount_fields", "board", "window_events"]
 
 #: stop combinations paid per kernel call while visiting the full cycle
 CHUNK = 1 << 21
@@ -50,9 +50,20 @@ def amount_fields(credits: int | Fraction, credits_per_bet: int, name: str = "am
     return out
 
 
+_BOARDS: dict = {}
+
+
 def board(window) -> list[list[dict]]:
-    """The window as the books show it: ``board[reel][row]``, top row first, ``{"name"}``."""
-    return [[{"name": s} for s in column] for column in window]
+    """The window as the books show it: ``board[reel][row]``, top row first, ``{"name"}``.
+    Kept per window (books repeat spins: a game of many long rounds, Golden Link's, held
+    gigabytes of copies): do not change it."""
+    key = tuple(map(tuple, window))
+    out = _BOARDS.get(key)
+    if out is None:
+        if len(_BOARDS) > 100_000:
+            _BOARDS.clear()
+        out = _BOARDS[key] = [[{"name": s} for s in column] for column in window]
+    return out
 
 
 _EVENTS: dict = {}
@@ -250,3 +261,44 @@ class SpinIndex:
         stops = self.found[key]
         window = window_at(self.game, self.game.reel_sets[self.reel_set], stops)
         return Spin(self.reel_set, stops, window, key[1], key[0])
+
+
+class JointSpinIndex(SpinIndex):
+    """Stop combinations of ``reel_set`` by key ``(code, credits)`` where ``code`` joins the
+    counts of two symbols: ``counted`` capped at ``cap`` (the free-spins trigger) and
+    ``also`` (a hold & win cash symbol, every count), ``code = count + stride x also``
+    (:meth:`counts` splits it). For a spin that can start two features (Link-style games).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("tests/data/link_modes.toml")
+    >>> index = JointSpinIndex(g, 1, "base", "SC", 3, "O")
+    >>> found = index.find()
+    >>> sorted({index.counts(code) for code, _ in found})[:4]
+    [(0, 2), (0, 3), (1, 1), (1, 2)]
+    """
+
+    def __init__(self, game: Game, level: int, reel_set: str, counted: str | None,
+                 cap: int | None, also: str | None,
+                 progress: Callable[[int, int], None] | None = None):
+        super().__init__(game, level, reel_set, counted, cap, progress)
+        self.also = also  # None: nothing else counted (the code is the count)
+        self._also = [np.asarray([r.window(s, rows).count(also) if also else 0
+                                  for s in range(len(r.symbols))], np.int64)
+                      for r, rows in zip(self.reels, game.rows)]
+        self.stride = sum(rows for rows in game.rows) + 1
+
+    def counts(self, code: int) -> tuple[int, int]:
+        """``(count of counted, count of also)`` of a key's ``code``."""
+        return code % self.stride, code // self.stride
+
+    def code(self, count: int, also: int) -> int:
+        return count + self.stride * also
+
+    def _keys(self, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        count, credits = super()._keys(stops)
+        also = np.zeros(len(stops), np.int64)
+        for j, per_stop in enumerate(self._also):
+            also += per_stop[stops[:, j]]
+        return count + self.stride * also, credits

@@ -89,14 +89,6 @@ def refusal(game) -> str | None:
     if missing:
         return (f"{game.name}: no player of real rounds for the books yet for "
                 + ", ".join(f.title.lower() for f in missing))
-    from slotmath.features.base import Kind
-
-    # a free-spin state (a round feature that builds the mechanic of another's round,
-    # ``build_round``) is played by that round's books: it is no round of its own
-    rounds = [f for f in have if f.kind is Kind.ROUND and f.build_round is None]
-    if len(rounds) > 1:
-        return (f"{game.name}: the books play a paid spin that can start one round feature, "
-                f"not {' and '.join(f.title.lower() for f in rounds)}")
     for f in have:  # a player may refuse what it cannot play (its module's ``refusal``)
         check = getattr(importlib.import_module(f.book.split(":")[0]), "refusal", None)
         why = None if check is None else check(game)
