@@ -132,9 +132,13 @@ def _first_lattice(credits: np.ndarray, probs: np.ndarray) -> _Lattice:
     its order (a point without an atom adds an exact 0.0)."""
     if len(credits) == 0:
         return _Lattice(0, 1, np.zeros(1)).trimmed()
-    at, where = np.unique(credits.astype(np.int64), return_inverse=True)
-    mass = np.zeros(len(at))
-    np.add.at(mass, where.ravel(), probs)
+    at = credits.astype(np.int64)
+    if np.all(at[1:] > at[:-1]):  # distinct already: each point's mass is its one atom's
+        mass = np.array(probs, np.float64)
+    else:
+        at, where = np.unique(at, return_inverse=True)
+        mass = np.zeros(len(at))
+        np.add.at(mass, where.ravel(), probs)
     length = int(credits[-1]) + 1  # the lattice 0 .. top win (credits ascend)
     cdf = np.cumsum(mass)  # the lattice's CDF at each atom (its other points repeat it)
 
@@ -157,11 +161,16 @@ def _first_lattice(credits: np.ndarray, probs: np.ndarray) -> _Lattice:
         base = (offset - start) // width
         low, rest = np.divmod(base + points, 2)
         share = rest / 2
-        target = np.concatenate([low, low + 1])
-        points, where = np.unique(target, return_inverse=True)
-        added = np.zeros(len(points))
-        np.add.at(added, where.ravel(), np.concatenate([mass * (1 - share), mass * share]))
-        mass = added
+        # the atoms of one point ``c`` (at most two: 2c and 2c + 1, in order) send their
+        # shares to c (the lattice's first add.at) and c + 1 (its second); c + 1 also gets
+        # the first shares of its own atoms, and a sum of two floats does not depend on
+        # their order. Points without atoms would add 0.0, which changes nothing.
+        runs = np.flatnonzero(np.r_[True, low[1:] != low[:-1]])
+        cells = np.stack([low[runs], low[runs] + 1], axis=1).ravel()
+        shares = np.stack([np.add.reduceat(mass * (1 - share), runs),
+                           np.add.reduceat(mass * share, runs)], axis=1).ravel()
+        firsts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+        points, mass = cells[firsts], np.add.reduceat(shares, firsts)
         rounding += (2 * width) ** 2 if (size > 1 or base % 2) else 0
         offset, width, size = start, 2 * width, (base + size - 1) // 2 + 2
     probs_out = np.zeros(size)
