@@ -56,6 +56,13 @@ is counted on every read: atomic operations, which took ~60% of the old kernel's
 the lines and the ways versions each compile without the other's evaluator (with both, a
 drop's arrays were counted on every drop).
 
+Memory. The joint table is a :class:`WeightTable`: its keys as an int64 array (one row per
+key, sorted) and their weights, 40 bytes a row where a dict of tuples took ~250 (Frozen Gems'
+free-spin table has 1.4 M rows). The chunks' tables are merged as they come back
+(:class:`_Rows`), and after each chunk the final table is estimated and refused, with the
+estimate, when it would not fit in the memory available (:func:`memory_limit`,
+``SLOTMATH_MEMORY_LIMIT``): :class:`TableTooLarge`, a ``ValueError`` the CLI prints in one line.
+
 Winless blocks: when no pay-table entry runs through the first reels of a block of stop
 combinations on any line (lines) or at all (ways), none of them wins a first drop, so each
 ends at once on its scatters; a game with at most one scatter symbol settles such a block
