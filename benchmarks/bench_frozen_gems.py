@@ -65,7 +65,7 @@ rtp = analysis.rtp
 end = time.perf_counter()
 components = dict(analysis.components)
 after = time.perf_counter() - end
-base = analysis.context.cascade_laws["base"]
+base = analysis.context.laws["base"]  # the paid spin's CascadeLaw
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # MB, this process
 workers_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # its largest worker
 with open(sys.argv[3], "wb") as f:
