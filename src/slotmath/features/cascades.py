@@ -218,14 +218,15 @@ class SampledLaw:
     from ``wins`` (the samples in grid steps, 3 MB).
 
     >>> law = SampledLaw(np.array([0, 2, 2, 3]), 5, 10, 0.0)
-    >>> law.probs.tolist(), law.step
-    ([0.25, 0.0, 0.5, 0.25], 5)
+    >>> law.probs.tolist(), law.step, law.points
+    ([0.25, 0.0, 0.5, 0.25], 5, 4)
     """
 
     def __init__(self, wins: np.ndarray, step: int, credits_per_bet: int, error: float,
                  rounding: float = 0.0):
         self.wins, self.step, self.credits_per_bet = wins, step, credits_per_bet
         self.error, self.rounding = error, rounding
+        self.points = int(wins.max()) + 1 if len(wins) else 0  # len(probs)
 
     @property
     def probs(self) -> np.ndarray:

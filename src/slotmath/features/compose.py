@@ -111,10 +111,17 @@ def _coarsening(top_b: int, started: dict, dense: list, unit: int, g: int) -> in
         for j, k in enumerate(grp):
             if k is not None:
                 d = dense[j][k]
-                n += (d.step * (unit // d.credits_per_bet) // g or 1) * (len(d.probs) - 1)
+                n += (d.step * (unit // d.credits_per_bet) // g or 1) * (_points(d) - 1)
         longest = max(longest, n)
     size = 1 << max(1, math.ceil(math.log2(max(longest, 2))))
     return 1 if size <= MAX_GRID else -(-longest // (MAX_GRID // 2))
+
+
+def _points(law) -> int:
+    """Points of a dense law's grid (``len(law.probs)``; a law that computes its ``probs`` when
+    read, :class:`slotmath.features.cascades.SampledLaw`, says it as ``points``)."""
+    points = getattr(law, "points", None)
+    return len(law.probs) if points is None else points
 
 
 def _spectra_product(arrays: list[np.ndarray], size: int) -> np.ndarray:
@@ -298,16 +305,17 @@ class RoundLaw:
             return part
 
         def expanded(d):
+            probs = d.probs  # (read once: a sampled law computes it)
             if coarse > 1:  # each point to the nearest point of the coarse grid
-                at = np.arange(len(d.probs)) * (d.step * (unit // d.credits_per_bet))
-                return np.bincount((at + g // 2) // g, weights=d.probs)
+                at = np.arange(len(probs)) * (d.step * (unit // d.credits_per_bet))
+                return np.bincount((at + g // 2) // g, weights=probs)
             k = d.step * (unit // d.credits_per_bet) // g or 1  # (step 0: a point at 0)
-            out = np.zeros(k * (len(d.probs) - 1) + 1)
-            out[::k] = d.probs
+            out = np.zeros(k * (len(probs) - 1) + 1)
+            out[::k] = probs
             return out
 
         def expanded_length(d) -> int:  # len(expanded(d)), without it
-            n, s = len(d.probs) - 1, d.step * (unit // d.credits_per_bet)
+            n, s = _points(d) - 1, d.step * (unit // d.credits_per_bet)
             return (n * s + g // 2) // g + 1 if coarse > 1 else (s // g or 1) * n + 1
 
         def spread(grp) -> list[np.ndarray]:  # one group's at a time: they take GBs at once
