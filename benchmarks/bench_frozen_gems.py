@@ -15,7 +15,11 @@ kernel) and prints the estimate, its standard error and its z-score against the 
 total: the total has a heavy tail (rare chains that free two bonus wilds), so it needs tens of
 millions of rounds, which is why the test suite checks only the light-tailed parts.
 
-Run: ``python benchmarks/bench_frozen_gems.py [--baseline b7a2cb2] [--simulate 20000000]
+Each run also prints its peak resident memory (``ru_maxrss`` of the process; its forked
+workers apart). The whole ``analyze --json`` a user asks for, its peak beside the baseline's:
+``benchmarks/bench_memory.py --games frozen_gems --baseline 6731a74``.
+
+Run: ``python benchmarks/bench_frozen_gems.py [--baseline 6731a74] [--simulate 20000000]
 [--seed 1]``.
 """
 
@@ -61,11 +65,14 @@ rtp = analysis.rtp
 end = time.perf_counter()
 components = dict(analysis.components)
 after = time.perf_counter() - end
-base = analysis.context.cascade_laws["base"]
+base = analysis.context.laws["base"]  # the paid spin's CascadeLaw
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # MB, this process
+workers_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # its largest worker
 with open(sys.argv[3], "wb") as f:
-    pickle.dump(dict(wall=end - began, cpu=cpu() - c0, load=load, began=began, end=end,
-                     marks=marks, rtp=rtp, components=components, components_wall=after,
-                     joint=base.joint, sums=base.sums, p8748=base.ways_in_play.get(8748, 0)), f)
+    pickle.dump(dict(peak=peak, workers_peak=workers_peak, wall=end - began, cpu=cpu() - c0,
+                     load=load, began=began, end=end, marks=marks, rtp=rtp,
+                     components=components, components_wall=after, joint=dict(base.joint),
+                     sums=base.sums, p8748=base.ways_in_play.get(8748, 0)), f)
 """
 
 
@@ -113,7 +120,7 @@ def run(pythonpath: str, out: Path) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", default="b7a2cb2", help="commit to compare, or 'none'")
+    parser.add_argument("--baseline", default="6731a74", help="commit to compare, or 'none'")
     parser.add_argument("--simulate", type=int, default=0, metavar="N")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -131,7 +138,8 @@ def main() -> int:
         results.append(r)
         print(f"{name}: {r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU (the process and its "
               f"workers), load average {r['load']:.2f} at the start; components "
-              f"{r['components_wall']:.1f} s more", flush=True)
+              f"{r['components_wall']:.1f} s more; peak resident {r['peak']:,.0f} MB (its "
+              f"largest worker {r['workers_peak']:,.0f} MB)", flush=True)
         last = r["began"]
         for stage, (first, done) in r["marks"].items():
             print(f"  {first - last:5.1f} s before {stage}, whose chunks took "
@@ -153,7 +161,8 @@ def main() -> int:
         same = all(this[k] == other[k] for k in ("rtp", "components", "joint", "sums", "p8748"))
         print(f"this code and the baseline: {'equal' if same else 'DIFFERENT'} (RTP, components, "
               f"the paid spin's joint law and sums); wall ratio baseline / this code "
-              f"{other['wall'] / this['wall']:.2f}x, CPU ratio {other['cpu'] / this['cpu']:.2f}x")
+              f"{other['wall'] / this['wall']:.2f}x, CPU ratio {other['cpu'] / this['cpu']:.2f}x, "
+              f"peak resident ratio {other['peak'] / this['peak']:.2f}x")
         ok = ok and same
     return 0 if ok else 1
 

@@ -2,14 +2,16 @@
 now, side by side (issue 24 item 2: every bundled game's peak in a table).
 
 Each run is a fresh process; its peak resident set is the kernel's ``ru_maxrss`` of that one
-child (``os.wait4``), with its wall time and the load average when it started. The baseline is
-a commit exported with ``git archive`` into a temporary folder (its numba kernels compiled by
-one unmeasured run first, so both sides load theirs from a cache); ``--baseline none`` measures
-this checkout only::
+child (``os.wait4``: the process itself, its forked workers are counted apart), with its wall
+time and the load average when it started. The baseline is a commit exported with ``git
+archive`` into a temporary folder. Both sides' numba kernels are compiled by one unmeasured
+run first, so both load theirs from a cache: of the game itself, or, for the heavy games, of a
+tiny game that needs the same kernels (:data:`WARM`). ``--baseline none`` measures this
+checkout only; the last column is the baseline's peak over this checkout's::
 
     python benchmarks/bench_memory.py                           # every bundled game but Frozen Gems
-    python benchmarks/bench_memory.py --baseline be08dac        # beside a commit
-    python benchmarks/bench_memory.py --games frozen_gems       # minutes, GBs
+    python benchmarks/bench_memory.py --baseline 6731a74        # beside a commit
+    python benchmarks/bench_memory.py --games frozen_gems --baseline 6731a74   # minutes, GBs
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ PROBE = ("import sys, slotmath; assert slotmath.__file__.startswith(sys.argv[1])
          "slotmath.__file__; from slotmath.cli import main; sys.exit(main(sys.argv[2:]))")
 #: minutes and several GB each: measured only when named
 HEAVY = {"frozen_gems"}
+#: a game whose analysis compiles the kernels a heavy game needs, in seconds
+WARM = {"frozen_gems": ROOT / "tests" / "data" / "cascades" / "tiny_free_spins.toml"}
 
 
 def export(commit: str, into: Path) -> Path:
@@ -70,19 +74,22 @@ def main(argv=None) -> int:
             trees = {"base": export(args.baseline, Path(tmp)), **trees}
         print(f"peak resident memory of 'slotmath analyze GAME --json', {os.cpu_count()} cores;"
               f" baseline {args.baseline}")
-        head = "".join(f"{side + ' MB':>10}{side + ' s':>9}" for side in trees)
-        print(f"{'game':<22}{head}{'load':>7}")
+        head = "".join(f"{side + ' MB':>10}{side + ' s':>9}{'load':>6}" for side in trees)
+        ratio = f"{'base/now':>9}" if len(trees) > 1 else ""
+        print(f"{'game':<22}{head}{ratio}")
         for name in names:
             game = GAMES / f"{name}.toml"
             if not game.exists():
                 raise SystemExit(f"no bundled game {name!r} (data/games/{name}.toml)")
-            row, load = "", os.getloadavg()[0]
+            row, peaks = "", []
             for tree in trees.values():
-                if tree != ROOT / "src":
-                    measure(tree, game)  # compile the baseline's kernels once, unmeasured
-                mb, wall, _ = measure(tree, game)
-                row += f"{mb:>10,.0f}{wall:>9.1f}"
-            print(f"{name:<22}{row}{load:>7.1f}", flush=True)
+                measure(tree, WARM.get(name, game))  # compile (or load) its kernels, unmeasured
+                mb, wall, load = measure(tree, game)
+                peaks.append(mb)
+                row += f"{mb:>10,.0f}{wall:>9.1f}{load:>6.1f}"
+            if len(peaks) > 1:
+                row += f"{peaks[0] / peaks[-1]:>8.1f}x"
+            print(f"{name:<22}{row}", flush=True)
     return 0
 
 

@@ -56,6 +56,13 @@ is counted on every read: atomic operations, which took ~60% of the old kernel's
 the lines and the ways versions each compile without the other's evaluator (with both, a
 drop's arrays were counted on every drop).
 
+Memory. The joint table is a :class:`WeightTable`: its keys as an int64 array (one row per
+key, sorted) and their weights, 40 bytes a row where a dict of tuples took ~250 (Frozen Gems'
+free-spin table has 1.4 M rows). The chunks' tables are merged as they come back
+(:class:`_Rows`), and after each chunk the final table is estimated and refused, with the
+estimate, when it would not fit in the memory available (:func:`memory_limit`,
+``SLOTMATH_MEMORY_LIMIT``): :class:`TableTooLarge`, a ``ValueError`` the CLI prints in one line.
+
 Winless blocks: when no pay-table entry runs through the first reels of a block of stop
 combinations on any line (lines) or at all (ways), none of them wins a first drop, so each
 ends at once on its scatters; a game with at most one scatter symbol settles such a block
@@ -67,8 +74,9 @@ not win are settled so, and its combinations whose count wins are visited (the o
 from __future__ import annotations
 
 import math
+import os
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
@@ -84,7 +92,8 @@ from slotmath.evaluate.window import PayModel
 from slotmath.exact.workers import default_workers, map_parts
 from slotmath.model.game import Game
 
-__all__ = ["MAX_CASCADES", "CascadeLaw", "cascade_law"]
+__all__ = ["MAX_CASCADES", "CascadeLaw", "TableTooLarge", "WeightTable", "cascade_law",
+           "memory_limit"]
 
 _KEY = types.UniTuple(types.int64, 4)
 
@@ -114,6 +123,7 @@ class _Prepared:
     min_trigger: int  # fewest trigger symbols that start free spins (window + 1: none)
     pruning: tuple  # (prefix, prefix_bits, scatter_count, tail_hist): see _pruning
     scatter_names: tuple[str, ...] = ()
+    reel_set: str = "base"
 
 
 def _prepare(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
@@ -123,7 +133,8 @@ def _prepare(game: Game, reel_set: str, level: int, model: PayModel, free: bool,
     window = sum(game.rows)
     min_trigger = (min(fs.awards) if fs is not None and not free else window + 1) if lean else 0
     effects = tuple(game.bonus_symbols.effects) if game.bonus_symbols is not None else ()
-    return _Prepared(g, model.keys, effects, min_trigger, _pruning(g), tuple(game.scatters))
+    return _Prepared(g, model.keys, effects, min_trigger, _pruning(g), tuple(game.scatters),
+                     reel_set)
 
 
 def _pruning(g: CompiledGame) -> tuple:
@@ -999,7 +1010,7 @@ class CascadeLaw:
     draws). ``A`` is 0 unless the law was built for a carried multiplier.
     """
 
-    joint: dict
+    joint: Mapping  # a WeightTable (strip refill) or a dict (random refill)
     cycle: int
     credits_per_bet: int
     sums: tuple[int, int, int]  # weighted credits: first drop, later drops, scatter
@@ -1109,7 +1120,6 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     # that the last chunk leaves little idle time
     n_chunks = max(1, min(n_first, 10 * workers))
     chunks = [np.arange(i, n_first, n_chunks, dtype=np.int64) for i in range(n_chunks)]
-    results = []
     if progress is not None:
         progress(0, len(chunks))
     if not (workers > 1 and n_first > 1 and int(np.prod(g.lengths)) > 200_000):
@@ -1117,14 +1127,22 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     if workers > 1:  # compile (or load from the cache) here, then fork
         _table_arrays(_call(prep, np.zeros(0, np.int64), keep_a, entries)[0])
     work = (prep, keep_a, entries)
-    for i, res in enumerate(map_parts(_worker, chunks, workers, shared=work)):
-        results.append(res)
-        if progress is not None:
-            progress(i + 1, len(chunks))
-    return replace(_merge(game, prep, model, results), lean=lean)
+
+    def results():  # merged as they come: a chunk's rows are let go once merged
+        for i, res in enumerate(map_parts(_worker, chunks, workers, shared=work)):
+            yield res
+            if progress is not None:
+                progress(i + 1, len(chunks))
+    return replace(_merge(game, prep, model, _Counted(results(), len(chunks))), lean=lean)
 
 
 def _merge(game, prep: _Prepared, model: PayModel, results) -> CascadeLaw:
+    """The chunks' tables and tallies, merged as they come (``results`` may be a generator:
+    each chunk's sparse rows join the running table once as many rows are waiting as it holds,
+    so the merge holds the table and at most as much again, never every chunk's rows at once).
+    After each chunk, from the first on, the final table is estimated (its rows so far, per
+    chunk done, times the chunks: rows waiting may repeat a key, so it errs high) and
+    refused when it would not fit (:func:`_check_memory`)."""
     g = prep.game
     cycle = int(np.prod([int(g.stop_weights[r, : g.lengths[r]].sum())
                          for r in range(len(g.lengths))], dtype=object)) * int(
@@ -1132,28 +1150,84 @@ def _merge(game, prep: _Prepared, model: PayModel, results) -> CascadeLaw:
     exact = np.int64 if cycle < 1 << 62 else object  # every weight sum is at most the cycle
     total = None
     falls = 0
-    all_keys, all_values = [], []
-    for keys, values, t in results:
-        if t.error[0]:
-            stops = [int(s) for s in t.error[1:]]
-            raise ValueError(f"{game.name}: the cascade chain of stops {stops} is longer than "
-                             f"{MAX_CASCADES} drops: it never ends; change the strips")
-        all_keys.append(keys)
-        all_values.append(values)
-        part = [np.asarray(a).astype(exact) for a in t[:6]]
-        total = part if total is None else [x + y for x, y in zip(total, part)]
-        falls = falls + np.asarray(t.scatter_falls).astype(exact)
+    table = _Rows(cycle)
+    n_chunks = getattr(results, "n_chunks", None)
+    try:
+        for done, (keys, values, t) in enumerate(results, 1):
+            if t.error[0]:
+                stops = [int(s) for s in t.error[1:]]
+                raise ValueError(f"{game.name}: the cascade chain of stops {stops} is longer "
+                                 f"than {MAX_CASCADES} drops: it never ends; change the strips")
+            table.add(keys, values)
+            if n_chunks:
+                _check_memory(game, f"the joint table of reels {prep.reel_set!r} "
+                              f"(estimated after {done} of {n_chunks} chunks, with its merge)",
+                              _MERGE_COPIES * _ROW_BYTES * (table.rows * n_chunks // done))
+            part = [np.asarray(a).astype(exact) for a in t[:6]]
+            total = part if total is None else [x + y for x, y in zip(total, part)]
+            falls = falls + np.asarray(t.scatter_falls).astype(exact)
+    finally:  # a refusal stops the workers now (and frees the pool's lock)
+        getattr(results, "close", lambda: None)()
     dense, casc, freed, ways, sums, entry = total
     trigger, credits = np.nonzero(dense)
     rows = np.zeros((len(trigger), 4), np.int64)
     rows[:, 0] = credits
     rows[:, 2] = trigger
-    all_keys.append(rows)
-    all_values.append(dense[trigger, credits].astype(np.int64) if exact is np.int64
-                      else dense[trigger, credits])
-    joint = _sum_rows(np.concatenate(all_keys), np.concatenate(all_values), cycle)
-    return _law(prep, model, joint, cycle, tuple(int(s) for s in sums), casc, freed, ways,
-                entry, _fall_weights(prep, falls))
+    table.add(rows, dense[trigger, credits].astype(np.int64) if exact is np.int64
+              else dense[trigger, credits])
+    return _law(prep, model, table.table(), cycle, tuple(int(s) for s in sums), casc, freed,
+                ways, entry, _fall_weights(prep, falls))
+
+
+class _Rows:
+    """A sparse table merged as it grows: the sorted, summed rows so far and the rows
+    waiting; the waiting rows are merged in once there are as many as the table holds (each
+    row is sorted O(log n) times, the memory stays within twice the table)."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.keys, self.values = np.zeros((0, 4), np.int64), np.zeros(0, np.int64)
+        self.waiting: list = []
+        self.n_waiting = 0
+
+    @property
+    def rows(self) -> int:
+        return len(self.values) + self.n_waiting
+
+    def add(self, keys: np.ndarray, values: np.ndarray) -> bool:
+        """Queue rows; merge when as many wait as are merged. Returns whether it merged."""
+        if len(keys) == 0:
+            return False
+        self.waiting.append((keys, values))
+        self.n_waiting += len(keys)
+        if self.n_waiting < max(len(self.values), 1 << 16):
+            return False
+        self._merge()
+        return True
+
+    def _merge(self):
+        if self.waiting:
+            keys = np.concatenate([self.keys] + [k for k, _ in self.waiting])
+            values = np.concatenate([self.values] + [v for _, v in self.waiting])
+            self.waiting, self.n_waiting = [], 0
+            self.keys, self.values = _sum_arrays(keys, values, self.total)
+
+    def table(self) -> WeightTable:
+        self._merge()
+        return WeightTable(self.keys, self.values)
+
+
+class _Counted:
+    """An iterator that says how many items it has (``n_chunks``)."""
+
+    def __init__(self, items: Iterator, n_chunks: int):
+        self.items, self.n_chunks = items, n_chunks
+
+    def __iter__(self):
+        return self.items
+
+    def close(self):
+        self.items.close()
 
 
 def _fall_weights(prep: _Prepared, falls) -> dict:
@@ -1167,22 +1241,178 @@ def _fall_weights(prep: _Prepared, falls) -> dict:
     return out
 
 
-def _sum_rows(keys: np.ndarray, values: np.ndarray, total: int) -> dict:
-    """``{tuple(row): summed value}`` over the rows of ``keys`` (sorted by key). ``total``
-    bounds the sum of ``values`` (all weights of one law): in int64 when it fits."""
+def _sum_rows(keys: np.ndarray, values: np.ndarray, total: int) -> WeightTable:
+    """``{tuple(row): summed value}`` over the rows of ``keys`` (sorted by key), as a
+    :class:`WeightTable`. ``total`` bounds the sum of ``values`` (all weights of one law): in
+    int64 when it fits."""
+    return WeightTable(*_sum_arrays(keys, values, total))
+
+
+def _sum_arrays(keys: np.ndarray, values: np.ndarray, total: int):
+    """The distinct rows of ``keys`` in lexicographic order and their summed ``values`` (int64
+    while ``total`` < 2**62, else Python integers in an object array)."""
+    keys = np.asarray(keys, np.int64).reshape(-1, 4)
     if len(keys) == 0:
-        return {}
-    if total >= 1 << 62:
-        joint: dict = defaultdict(int)
-        for key, w in zip(map(tuple, keys.tolist()), values.tolist()):
-            joint[key] += w
-        return dict(sorted(joint.items()))
+        return keys, np.zeros(0, np.int64 if total < 1 << 62 else object)
     order = np.lexsort(keys.T[::-1])
-    keys, values = keys[order], values[order]
+    keys, values = keys[order], np.asarray(values)[order]
     new = np.ones(len(keys), bool)
     new[1:] = (keys[1:] != keys[:-1]).any(axis=1)
     at = np.flatnonzero(new)
-    return dict(zip(map(tuple, keys[at].tolist()), np.add.reduceat(values, at).tolist()))
+    if total >= 1 << 62:  # Python integers: a sum past int64 stays exact
+        values = values.astype(object)
+        sums = np.array([sum(values[a:b].tolist()) for a, b in
+                         zip(at.tolist(), at[1:].tolist() + [len(values)])], dtype=object)
+        return keys[at], sums
+    return keys[at], np.add.reduceat(values.astype(np.int64), at)
+
+
+#: bytes one row of a joint table takes (four int64 keys and an int64 weight)
+_ROW_BYTES = 40
+#: copies of the rows a merge holds at once: the table and the rows waiting, their sorted copy
+#: and the sort's order
+_MERGE_COPIES = 3
+
+
+class TableTooLarge(ValueError):
+    """A table the analysis would build does not fit in the memory there is (its estimate
+    and the limit are in the message)."""
+
+
+def memory_limit() -> int:
+    """Bytes a table of the analysis may take: ``SLOTMATH_MEMORY_LIMIT`` (bytes, or with a
+    K/M/G suffix) when set, else the memory the system has available now
+    (``MemAvailable``), else no limit.
+
+    >>> import os
+    >>> os.environ["SLOTMATH_MEMORY_LIMIT"] = "2G"
+    >>> memory_limit()
+    2147483648
+    >>> del os.environ["SLOTMATH_MEMORY_LIMIT"]
+    """
+    text = os.environ.get("SLOTMATH_MEMORY_LIMIT", "").strip().upper()
+    if text:
+        scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1], 1)
+        return int(float(text.rstrip("KMG")) * scale)
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 1 << 62
+
+
+def _check_memory(game, what: str, estimate: int) -> None:
+    """Refuse ``what`` of ``game`` when ``estimate`` bytes exceed :func:`memory_limit`."""
+    limit = memory_limit()
+    if estimate > limit:
+        raise TableTooLarge(f"{game.name}: {what} would take about {_bytes(estimate)} and "
+                            f"{_bytes(limit)} are available: not computed (the limit is "
+                            "SLOTMATH_MEMORY_LIMIT when set, else the memory available)")
+
+
+def _bytes(n: int) -> str:
+    """``n`` bytes for a person.
+
+    >>> _bytes(3 * 2**30), _bytes(1536), _bytes(10)
+    ('3.0 GiB', '1.5 KiB', '10 bytes')
+    """
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:,.1f} {unit}"
+    return f"{n} bytes"
+
+
+class WeightTable(Mapping):
+    """Integer weights of tuple keys, held as two numpy arrays: ``keys_array`` (one row per
+    key) and ``weights_array`` (int64, or Python integers in an object array), in a fixed
+    row order (a joint law's: the keys sorted). A read-only mapping ``{tuple(row): weight}``
+    that iterates in that order, as the dict it replaces did, at 40 bytes a row of four
+    keys instead of ~250 (a tuple of Python integers and a dict slot).
+
+    Looking one key up searches the rows (sorted once, on the first look-up): iterate
+    ``items()`` to read them all.
+
+    >>> t = WeightTable(np.array([[0, 1], [2, 3]]), np.array([5, 7]))
+    >>> dict(t), t[2, 3], (9, 9) in t, t == {(0, 1): 5, (2, 3): 7}
+    ({(0, 1): 5, (2, 3): 7}, 7, False, True)
+    """
+
+    _BLOCK = 1 << 14  # rows turned into Python objects at a time
+
+    def __init__(self, keys: np.ndarray, weights: np.ndarray):
+        self.keys_array = np.asarray(keys)
+        self.weights_array = np.asarray(weights)
+        if self.keys_array.ndim != 2 or len(self.keys_array) != len(self.weights_array):
+            raise ValueError("a weight table needs one row of keys per weight")
+        self._sorted = None
+
+    def __reduce__(self):
+        return WeightTable, (self.keys_array, self.weights_array)
+
+    def __len__(self) -> int:
+        return len(self.weights_array)
+
+    def __iter__(self) -> Iterator[tuple]:
+        for i in range(0, len(self), self._BLOCK):
+            yield from map(tuple, self.keys_array[i:i + self._BLOCK].tolist())
+
+    def items(self) -> ItemsView:
+        return _WeightItems(self)
+
+    def values(self) -> ValuesView:
+        return _WeightValues(self)
+
+    def _find(self, key) -> int:
+        """The row of ``key``, or -1."""
+        if self._sorted is None:
+            order = np.lexsort(self.keys_array.T[::-1]) if len(self) else np.zeros(0, int)
+            self._sorted = (order, self.keys_array[order])
+        order, rows = self._sorted
+        try:
+            key = tuple(int(x) for x in key)
+        except (TypeError, ValueError):
+            return -1
+        if len(key) != rows.shape[1]:
+            return -1
+        lo, hi = 0, len(rows)
+        for j, x in enumerate(key):  # the rows in [lo, hi) share key[:j]
+            col = rows[lo:hi, j]
+            lo, hi = lo + int(np.searchsorted(col, x, "left")), lo + int(
+                np.searchsorted(col, x, "right"))
+            if lo == hi:
+                return -1
+        return int(order[lo])
+
+    def __getitem__(self, key):
+        i = self._find(key)
+        if i < 0:
+            raise KeyError(key)
+        return self.weights_array[i].item() if self.weights_array.dtype != object \
+            else self.weights_array[i]
+
+    def __contains__(self, key) -> bool:
+        return self._find(key) >= 0
+
+    def __repr__(self) -> str:
+        return f"WeightTable({len(self)} rows)"
+
+
+class _WeightItems(ItemsView):
+    def __iter__(self):
+        t = self._mapping
+        for i in range(0, len(t), t._BLOCK):
+            yield from zip(map(tuple, t.keys_array[i:i + t._BLOCK].tolist()),
+                           t.weights_array[i:i + t._BLOCK].tolist())
+
+
+class _WeightValues(ValuesView):
+    def __iter__(self):
+        t = self._mapping
+        for i in range(0, len(t), t._BLOCK):
+            yield from t.weights_array[i:i + t._BLOCK].tolist()
 
 
 def _law(prep: _Prepared, model, joint, cycle, sums, casc, freed, ways, entry,

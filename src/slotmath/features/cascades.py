@@ -26,11 +26,11 @@ from functools import cached_property
 import numpy as np
 
 from slotmath.exact.spin_table import MarkedTable
-from slotmath.features.base import DenseLaw, Feature, FeatureLaw, Kind, Mark
+from slotmath.features.base import Feature, FeatureLaw, Kind, Mark
 from slotmath.markov.cascade_free_spins import CarriedFreeSpins
 from slotmath.model.game import FreeSpins
 
-__all__ = ["FEATURE", "STRIDE", "CascadeFreeSpins", "table"]
+__all__ = ["FEATURE", "STRIDE", "CascadeFreeSpins", "SampledLaw", "table"]
 
 #: trigger_index = trigger + STRIDE * cascades (trigger counts stay below it).
 STRIDE = 1 << 10
@@ -50,12 +50,29 @@ def table(context, reel_set: str, progress=None) -> MarkedTable:
     keep_a = free and game.cascades.carry_multiplier
     law = cascade_law(game, name, context.level, free=free, keep_a=keep_a, lean=True,
                       entries=not free, model=context.model, progress=progress)
-    weights: dict = {}
-    for (c, a, t, k), w in law.joint.items():
-        key = (t, t + STRIDE * k, a, c)
-        weights[key] = weights.get(key, 0) + w
+    weights = _columns(law.joint, lambda c, a, t, k: (t, t + STRIDE * k, a, c))
     context.laws[reel_set] = law
     return MarkedTable(MARKS, weights, law.cycle, law.credits_per_bet)
+
+
+def _columns(weights, new_key):
+    """``{new_key(*key): summed weight}`` in the order of ``weights``' first keys. A
+    :class:`~slotmath.exact.cascades.WeightTable` whose new keys are all distinct (``new_key``
+    applied to its columns, as arrays) stays one, its rows in their order: the dict it replaces
+    would have iterated in the same order, its weights the same (nothing summed)."""
+    from slotmath.exact.cascades import WeightTable
+
+    if isinstance(weights, WeightTable) and len(weights):
+        cols = new_key(*weights.keys_array.T)
+        keys = np.stack([np.broadcast_to(np.asarray(c, np.int64), len(weights)) for c in cols],
+                        axis=1)
+        if len(np.unique(keys, axis=0)) == len(keys):
+            return WeightTable(keys, weights.weights_array)
+    out: dict = {}
+    for key, w in weights.items():
+        key = new_key(*key)
+        out[key] = out.get(key, 0) + w
+    return out
 
 
 def window(context):
@@ -141,11 +158,8 @@ class CascadeFreeSpins:
     def chain(self) -> CarriedFreeSpins:
         t = self.free  # one pass: (y, a, trigger, cascades), summed over any other mark
         i, j = t.mark_index("trigger_index"), t.mark_index("drop_sum")
-        spin: dict = {}
-        for key, w in t.weights.items():
-            ti = key[i]
-            key = (key[-1], key[j], ti % STRIDE, ti // STRIDE)
-            spin[key] = spin.get(key, 0) + w
+        spin = _columns(t.weights, lambda *key: (key[-1], key[j], key[i] % STRIDE,
+                                                 key[i] // STRIDE))
         return CarriedFreeSpins(self.spec, spin, t.cycle, t.credits_per_bet, self.beta)
 
     def spins_distribution(self, key):
@@ -192,10 +206,31 @@ class CascadeFreeSpins:
             step = -(-(int(w.max()) + 1) // MAX_GRID) if len(w) else 1
             if step > 1:
                 w = (w + step // 2) // step
-            probs = np.bincount(w) / len(w)
-            out[key] = DenseLaw(probs, step, self.free.credits_per_bet,
-                                CarriedFreeSpins.bound(len(w)), step // 2)
+            out[key] = SampledLaw(w, step, self.free.credits_per_bet,
+                                  CarriedFreeSpins.bound(len(w)), step // 2)
         return out
+
+
+class SampledLaw:
+    """A :class:`~slotmath.features.base.DenseLaw` kept as its samples: ``probs`` (the
+    samples' histogram on the grid, up to :data:`slotmath.features.compose.MAX_GRID` points:
+    64 MB each, Frozen Gems' 19 start keys held 1.1 GB) is computed each time it is read,
+    from ``wins`` (the samples in grid steps, 3 MB).
+
+    >>> law = SampledLaw(np.array([0, 2, 2, 3]), 5, 10, 0.0)
+    >>> law.probs.tolist(), law.step, law.points
+    ([0.25, 0.0, 0.5, 0.25], 5, 4)
+    """
+
+    def __init__(self, wins: np.ndarray, step: int, credits_per_bet: int, error: float,
+                 rounding: float = 0.0):
+        self.wins, self.step, self.credits_per_bet = wins, step, credits_per_bet
+        self.error, self.rounding = error, rounding
+        self.points = int(wins.max()) + 1 if len(wins) else 0  # len(probs)
+
+    @property
+    def probs(self) -> np.ndarray:
+        return np.bincount(self.wins) / len(self.wins)
 
 
 def _build_round(game, spin) -> CascadeFreeSpins:

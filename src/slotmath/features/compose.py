@@ -111,10 +111,17 @@ def _coarsening(top_b: int, started: dict, dense: list, unit: int, g: int) -> in
         for j, k in enumerate(grp):
             if k is not None:
                 d = dense[j][k]
-                n += (d.step * (unit // d.credits_per_bet) // g or 1) * (len(d.probs) - 1)
+                n += (d.step * (unit // d.credits_per_bet) // g or 1) * (_points(d) - 1)
         longest = max(longest, n)
     size = 1 << max(1, math.ceil(math.log2(max(longest, 2))))
     return 1 if size <= MAX_GRID else -(-longest // (MAX_GRID // 2))
+
+
+def _points(law) -> int:
+    """Points of a dense law's grid (``len(law.probs)``; a law that computes its ``probs`` when
+    read, :class:`slotmath.features.cascades.SampledLaw`, says it as ``points``)."""
+    points = getattr(law, "points", None)
+    return len(law.probs) if points is None else points
 
 
 def _spectra_product(arrays: list[np.ndarray], size: int) -> np.ndarray:
@@ -281,35 +288,51 @@ class RoundLaw:
         g *= coarse
         top_b = (top + g // 2) // g
         marks = [base.mark_index(column(f.mark)) for f in self.features]
-        parts: dict[tuple, np.ndarray] = {}
+        # each group's points and masses, in the table's order; made a dense array one group
+        # at a time (:func:`numpy.add.at` adds in that order: the sums of ``part[i] += p``)
+        points: dict[tuple, tuple[list, list]] = {}
         for key, w in base.weights.items():
             grp = tuple(f.start(key[i]) for f, i in zip(self.features, marks))
-            part = parts.get(grp)
-            if part is None:
-                part = parts[grp] = np.zeros(top_b + 1)
-            part[(key[-1] * sb + g // 2) // g if coarse > 1 else key[-1] * sb // g] += w / cyc
+            at = points.get(grp)
+            if at is None:
+                at = points[grp] = ([], [])
+            at[0].append((key[-1] * sb + g // 2) // g if coarse > 1 else key[-1] * sb // g)
+            at[1].append(w / cyc)
+
+        def part_of(grp) -> np.ndarray:
+            part = np.zeros(top_b + 1)
+            np.add.at(part, np.array(points[grp][0], np.int64), np.array(points[grp][1]))
+            return part
 
         def expanded(d):
+            probs = d.probs  # (read once: a sampled law computes it)
             if coarse > 1:  # each point to the nearest point of the coarse grid
-                at = np.arange(len(d.probs)) * (d.step * (unit // d.credits_per_bet))
-                return np.bincount((at + g // 2) // g, weights=d.probs)
+                at = np.arange(len(probs)) * (d.step * (unit // d.credits_per_bet))
+                return np.bincount((at + g // 2) // g, weights=probs)
             k = d.step * (unit // d.credits_per_bet) // g or 1  # (step 0: a point at 0)
-            out = np.zeros(k * (len(d.probs) - 1) + 1)
-            out[::k] = d.probs
+            out = np.zeros(k * (len(probs) - 1) + 1)
+            out[::k] = probs
             return out
 
-        spread = {grp: [expanded(dense[j][k]) for j, k in enumerate(grp) if k is not None]
-                  for grp in started}
-        length = max(top_b + 1 + sum(len(e) - 1 for e in es) for es in spread.values())
+        def expanded_length(d) -> int:  # len(expanded(d)), without it
+            n, s = _points(d) - 1, d.step * (unit // d.credits_per_bet)
+            return (n * s + g // 2) // g + 1 if coarse > 1 else (s // g or 1) * n + 1
+
+        def spread(grp) -> list[np.ndarray]:  # one group's at a time: they take GBs at once
+            return [expanded(dense[j][k]) for j, k in enumerate(grp) if k is not None]
+
+        length = max(top_b + 1 + sum(expanded_length(dense[j][k]) - 1
+                                     for j, k in enumerate(grp) if k is not None)
+                     for grp in started)
         size = 1 << max(1, math.ceil(math.log2(length)))
         spectrum = np.zeros(size // 2 + 1, dtype=complex)
-        for grp, es in spread.items():
-            spectrum += np.fft.rfft(parts[grp], size) * _spectra_product(es, size)
+        for grp in started:
+            spectrum += np.fft.rfft(part_of(grp), size) * _spectra_product(spread(grp), size)
         convolved = np.fft.irfft(spectrum, size)[:length]
         exact = np.zeros(length)
         none = tuple(None for _ in self.features)
-        if none in parts:  # no feature: exact, kept clear of the noise floor
-            exact[: top_b + 1] = parts[none]
+        if none in points:  # no feature: exact, kept clear of the noise floor
+            exact[: top_b + 1] = part_of(none)
         credits, probs, dropped, floor, dropped_bound = NumericWinDistribution.denoised(
             convolved, g, exact)
         bound = sum(float(Fraction(w, cyc)) * sum(dense[j][k].error for j, k in enumerate(grp)

@@ -80,6 +80,9 @@ class CarriedFreeSpins:
         if not self.spin:
             z = np.zeros(0, np.int64)
             return z, z, z, z, z
+        if hasattr(self.spin, "keys_array"):  # a WeightTable: its columns as they are
+            keys, w = self.spin.keys_array, self.spin.weights_array
+            return keys[:, 0], keys[:, 1], keys[:, 2], keys[:, 3], w
         try:
             keys = np.array(list(self.spin), np.int64).reshape(-1, 4)
             w = np.array(list(self.spin.values()), np.int64)
@@ -216,6 +219,11 @@ class CarriedFreeSpins:
     # -- numerical distribution ----------------------------------------------------------
     @cached_property
     def _table(self):
+        if hasattr(self.spin, "keys_array") and self.cycle < 1 << 53:  # a WeightTable
+            # (weight and cycle exact as floats: the quotient is Python's, bit for bit)
+            arr = self.spin.keys_array
+            p = self.spin.weights_array.astype(np.float64) / float(self.cycle)
+            return arr, p / p.sum()
         keys = list(self.spin)
         arr = np.array(keys, dtype=np.int64).reshape(-1, 4)
         p = np.array([self.spin[k] / self.cycle for k in keys])

@@ -123,14 +123,65 @@ def _convolve(a: _Lattice, b: _Lattice) -> _Lattice:
     return out
 
 
+def _first_lattice(credits: np.ndarray, probs: np.ndarray) -> _Lattice:
+    """One round's law on a lattice of at most :data:`MAX_BINS` points: the law on every
+    credit from 0 to the top win, trimmed, then halved (:meth:`_Lattice.coarser`) until it
+    fits; bit for bit, but without ever holding that first lattice (Frozen Gems' top win is
+    ~5e8 credits: 4 GB, and as much again for its CDF). The atoms alone are halved while the
+    lattice is longer: every addition is the one the lattice's :func:`numpy.add.at` makes, in
+    its order (a point without an atom adds an exact 0.0)."""
+    if len(credits) == 0:
+        return _Lattice(0, 1, np.zeros(1)).trimmed()
+    at = credits.astype(np.int64)
+    if np.all(at[1:] > at[:-1]):  # distinct already: each point's mass is its one atom's
+        mass = np.array(probs, np.float64)
+    else:
+        at, where = np.unique(at, return_inverse=True)
+        mass = np.zeros(len(at))
+        np.add.at(mass, where.ravel(), probs)
+    length = int(credits[-1]) + 1  # the lattice 0 .. top win (credits ascend)
+    cdf = np.cumsum(mass)  # the lattice's CDF at each atom (its other points repeat it)
+
+    def cdf_before(point: int) -> float:  # the lattice's CDF at ``point - 1``
+        j = int(np.searchsorted(at, point - 1, side="right"))
+        return float(cdf[j - 1]) if j else 0.0
+
+    first = int(at[np.searchsorted(cdf, TAIL_MASS, side="right")]) \
+        if cdf[-1] > TAIL_MASS else length
+    last = int(at[np.searchsorted(cdf, cdf[-1] - TAIL_MASS, side="left")]) \
+        if cdf[-1] - TAIL_MASS > 0 else 0
+    first = min(first, last)
+    lost = cdf_before(first) if first else 0.0
+    lost += float(cdf[-1] - cdf_before(last + 1)) if last < length - 1 else 0.0
+    keep = (at >= first) & (at <= last)
+    points, mass = at[keep] - first, mass[keep]  # [0, size): the trimmed lattice's atoms
+    offset, width, size, rounding = first, 1, last - first + 1, 0.0
+    while size > MAX_BINS:  # _Lattice.coarser(2) on the atoms
+        start = (offset // (2 * width)) * (2 * width)
+        base = (offset - start) // width
+        low, rest = np.divmod(base + points, 2)
+        share = rest / 2
+        # the atoms of one point ``c`` (at most two: 2c and 2c + 1, in order) send their
+        # shares to c (the lattice's first add.at) and c + 1 (its second); c + 1 also gets
+        # the first shares of its own atoms, and a sum of two floats does not depend on
+        # their order. Points without atoms would add 0.0, which changes nothing.
+        runs = np.flatnonzero(np.r_[True, low[1:] != low[:-1]])
+        cells = np.stack([low[runs], low[runs] + 1], axis=1).ravel()
+        shares = np.stack([np.add.reduceat(mass * (1 - share), runs),
+                           np.add.reduceat(mass * share, runs)], axis=1).ravel()
+        firsts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+        points, mass = cells[firsts], np.add.reduceat(shares, firsts)
+        rounding += (2 * width) ** 2 if (size > 1 or base % 2) else 0
+        offset, width, size = start, 2 * width, (base + size - 1) // 2 + 2
+    probs_out = np.zeros(size)
+    probs_out[points] = mass
+    return _Lattice(offset, width, probs_out, rounding, lost)
+
+
 def _sum_laws(credits: np.ndarray, probs: np.ndarray, spins: list[int]) -> dict[int, _Lattice]:
     """The law of the sum of ``n`` independent rounds for each ``n`` of ``spins``, on a
     lattice (binary powering; the powers of two are shared)."""
-    dense = np.zeros(int(credits[-1]) + 1)
-    np.add.at(dense, credits.astype(np.int64), probs)
-    one = _Lattice(0, 1, dense).trimmed()
-    while len(one.probs) > MAX_BINS:
-        one = one.coarser(2)
+    one = _first_lattice(credits, probs)
     powers = [one]  # powers[k]: the law of 2**k rounds
     out = {}
     for n in spins:

@@ -1,0 +1,162 @@
+"""Bounded memory for the cascade analysis (issue 24, item 2): the pieces that held a table per
+credit or per outcome as Python objects give the same numbers from compact ones.
+
+* the RTP intervals' first lattice (:func:`slotmath.stats.interval._first_lattice`) against
+  the lattice on every credit it replaced (kept here as the reference, bit for bit);
+* the joint tables as arrays (:class:`slotmath.exact.cascades.WeightTable`) against the plain
+  dict of the same rows: same keys, weights and iteration order;
+* the chunks' merge as they come (``_Rows``) against one plain dict sum of every chunk;
+* a table that would not fit is refused after its first chunk, with the estimate, and the
+  CLI says so in one line (exit 2).
+
+The figures of whole games (exact fractions, golden files) are checked by the cascade and
+golden suites, which run the same engine.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+import slotmath
+from slotmath.cli import main
+from slotmath.exact import cascades
+from slotmath.exact.cascades import TableTooLarge, WeightTable, cascade_law
+from slotmath.stats import interval
+
+TINY = "tests/data/cascades/tiny_bonus.toml"
+
+
+def _dense_first_lattice(credits: np.ndarray, probs: np.ndarray) -> interval._Lattice:
+    """The reference: the law on every credit 0..top win, trimmed, halved until it fits (what
+    ``_sum_laws`` did before it went by atoms)."""
+    dense = np.zeros(int(credits[-1]) + 1)
+    np.add.at(dense, credits.astype(np.int64), probs)
+    one = interval._Lattice(0, 1, dense).trimmed()
+    while len(one.probs) > interval.MAX_BINS:
+        one = one.coarser(2)
+    return one
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_first_lattice_is_the_dense_one_bit_for_bit(seed, monkeypatch):
+    rng = np.random.default_rng(seed)
+    monkeypatch.setattr(interval, "MAX_BINS", int(rng.choice([4, 16, 64, 1 << 16])))
+    monkeypatch.setattr(interval, "TAIL_MASS", float(rng.choice([1e-14, 1e-3, 0.05])))
+    n = int(rng.integers(1, 40))
+    top = int(rng.choice([1, 50, 3000, 200_000]))
+    credits = np.sort(rng.integers(0, top + 1, n))  # duplicates too
+    probs = rng.random(n) * (rng.random(n) > 0.2)  # some atoms of mass 0
+    if probs.sum() == 0:
+        probs[-1] = 1.0
+    probs = probs / probs.sum()
+    want = _dense_first_lattice(credits, probs)
+    got = interval._first_lattice(credits, probs)
+    assert (got.offset, got.width, got.rounding, got.dropped) == (
+        want.offset, want.width, want.rounding, want.dropped)
+    assert got.probs.dtype == want.probs.dtype and np.array_equal(got.probs, want.probs)
+
+
+def test_first_lattice_never_holds_a_point_per_credit():
+    """A law whose top win is 1e12 credits (8 TB as a lattice per credit) on two atoms."""
+    credits = np.array([0, 10**12], np.int64)
+    one = interval._first_lattice(credits, np.array([0.5, 0.5]))
+    assert len(one.probs) <= interval.MAX_BINS
+    assert one.probs.sum() == pytest.approx(1.0)
+
+
+# -- the joint tables as arrays ---------------------------------------------------------------
+def test_weight_table_reads_as_the_dict_of_its_rows():
+    rng = np.random.default_rng(3)
+    keys = np.unique(rng.integers(0, 50, size=(40_000, 4)), axis=0)
+    keys = keys[rng.permutation(len(keys))]  # any row order: the table keeps it
+    weights = rng.integers(1, 1 << 40, size=len(keys))
+    plain = {tuple(k): w for k, w in zip(keys.tolist(), weights.tolist())}
+    table = WeightTable(keys, weights)
+    assert len(table) == len(plain)
+    assert list(table) == list(plain)  # the order, across the blocks it is read in
+    assert list(table.items()) == list(plain.items())
+    assert list(table.values()) == list(plain.values())
+    assert all(type(w) is int for w in table.values())
+    assert table == plain and dict(table) == plain
+    for key in list(plain)[:: len(plain) // 50]:
+        assert table[key] == plain[key] and key in table
+    missing = (50, 0, 0, 0)
+    assert missing not in table and (1, 2) not in table and "x" not in table
+    with pytest.raises(KeyError):
+        table[missing]
+    again = pickle.loads(pickle.dumps(table))
+    assert list(again.items()) == list(plain.items())
+
+
+def _plain_sum(parts) -> dict:
+    out: dict = defaultdict(int)
+    for keys, values in parts:
+        for k, v in zip(keys.tolist(), values.tolist()):
+            out[tuple(k)] += v
+    return dict(sorted(out.items()))
+
+
+@pytest.mark.parametrize("total", [1 << 50, 1 << 62])  # int64 weights; Python integers
+def test_rows_merged_as_they_come_equal_one_plain_sum(total):
+    rng = np.random.default_rng(4)
+    parts = []
+    for size in (70_000, 5, 0, 80_000, 3_000, 150_000, 1):  # merges on the way, and not
+        keys = rng.integers(0, 12, size=(size, 4))
+        values = rng.integers(1, 1 << 30, size=size)
+        if total >= 1 << 62:
+            values = values.astype(object) * (1 << 40)  # sums past int64
+        parts.append((keys, values))
+    rows = cascades._Rows(total)
+    for keys, values in parts:
+        rows.add(keys, values)
+    table = rows.table()
+    want = _plain_sum(parts)
+    assert list(table.items()) == list(want.items())
+
+
+def test_cascade_law_keeps_its_joint_table_as_arrays():
+    game = slotmath.load_game(TINY)
+    law = cascade_law(game, keep_a=True)
+    assert isinstance(law.joint, WeightTable)
+    assert law.joint.keys_array.dtype == np.int64
+    assert sum(law.joint.values()) == law.cycle
+    keys = law.joint.keys_array
+    assert (np.lexsort(keys.T[::-1]) == np.arange(len(keys))).all()  # sorted, distinct
+
+
+# -- refused when it would not fit --------------------------------------------------------------
+def test_a_table_that_would_not_fit_is_refused_with_its_estimate(monkeypatch):
+    game = slotmath.load_game(TINY)
+    seen = []
+    monkeypatch.setenv("SLOTMATH_MEMORY_LIMIT", "1K")
+    with pytest.raises(TableTooLarge) as err:
+        cascade_law(game, keep_a=True, workers=1, progress=lambda d, n: seen.append(d))
+    text = str(err.value)
+    assert text.startswith(f"{game.name}: the joint table of reels 'base'")
+    assert "after 1 of" in text and "KiB" in text and "1.0 KiB are available" in text
+    assert seen == [0]  # refused after its first chunk, before the second was reported
+    monkeypatch.setenv("SLOTMATH_MEMORY_LIMIT", "1G")
+    assert len(cascade_law(game, keep_a=True, workers=1).joint) > 0
+
+
+def test_memory_limit_reads_the_setting_or_the_system(monkeypatch):
+    monkeypatch.setenv("SLOTMATH_MEMORY_LIMIT", "1.5M")
+    assert cascades.memory_limit() == 3 << 19
+    monkeypatch.delenv("SLOTMATH_MEMORY_LIMIT")
+    assert 0 < cascades.memory_limit()
+
+
+def test_cli_refuses_in_one_line(monkeypatch, capsys):
+    path = "tests/data/cascades/tiny_free_spins.toml"  # its paid spin's table has rows
+    monkeypatch.setenv("SLOTMATH_MEMORY_LIMIT", "1K")
+    monkeypatch.setenv("SLOTMATH_COMPILE_NOTICE", "0")
+    assert main(["analyze", path]) == 2
+    out = capsys.readouterr()
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in out.err and out.out == ""
+    assert lines[0].startswith(f"slotmath: error: {path}: tiny cascade fs: ")
+    assert "the joint table of reels" in lines[0] and "are available" in lines[0]
