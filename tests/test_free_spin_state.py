@@ -13,6 +13,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from free_spin_state_reference import Reference, moments
 from free_spin_state_strategies import state_games
@@ -301,3 +302,26 @@ def test_the_documented_examples(name, kind, states):
     assert a.features[kind].size["states"] == states
     r = slotmath.simulate(g, ROUNDS, seed=20261203)
     assert abs(r.rtp - a.rtp_float) <= Z * r.std_error
+
+
+@pytest.mark.parametrize("name", TOYS)
+def test_the_spectra_in_blocks_equal_the_whole_spectra(name, monkeypatch):
+    """When the laws' spectra do not fit in SPECTRA_BYTES, the chain takes the frequencies in
+    residue-class blocks (a law given as points: one small FFT of its points folded with a
+    twiddle) or in slices of the whole spectrum (a law given as a spectrum only: the collector);
+    either must give the characteristic function the whole spectra give (that one is held to
+    the brute-force reference above), at a folded grid's power-of-two length."""
+    from slotmath.markov import free_spin_state as chain_module
+
+    a = slotmath.analyze(_game(name))
+    feature = _feature(a)
+    chain = feature.chain
+    key = next(feature.start(t) for t in sorted(feature.spec.awards) if feature.start(t))
+    starts = chain.starts(dict(key))
+    plan = chain._plan([s for _, s in starts])
+    whole, mean = chain._transform(starts, plan, 1024, chain.mechanic.grid_unit)
+    monkeypatch.setattr(chain_module, "SPECTRA_BYTES", 16 * len(plan.laws) * 64)
+    blocks, mean_blocks = chain._transform(starts, plan, 1024, chain.mechanic.grid_unit)
+    assert mean_blocks == mean
+    assert np.abs(blocks - whole).max() < 1e-14
+    assert np.abs(whole).max() > 0.5  # (phi(0) = 1: not a comparison of zeros)
