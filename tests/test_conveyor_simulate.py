@@ -30,6 +30,7 @@ from slotmath.features.conveyor import ConveyorFeature
 from slotmath.io.toml_loader import loads_game
 from slotmath.simulate import _conveyor_kernels as K
 from slotmath.simulate import conveyor
+from slotmath.simulate._pcg64 import rng_state
 from slotmath.simulate.conveyor import (
     COMPONENTS,
     _pay_arrays,
@@ -50,28 +51,12 @@ WEIGHTED = TEXT.replace(BASE, 'base = [{ strip = ["A", "B", "C", "C"], weights =
                         '{ strip = ["C", "B", "A", "C"], weights = [1, 1, 5, 2] }]')
 
 
-# -- the random numbers ---------------------------------------------------------------------
-@pytest.mark.parametrize("seed", [0, 1, 2**40 + 7])
-def test_pcg64_and_integers_are_numpys(seed):
-    special = [1, 2, 3, 34, 762, 2**31 + 1, 2**32 - 1, 2**32, 2**32 + 1, 2**40 + 7, 2**62 + 3,
-               2**63 - 1]
-    totals = np.random.default_rng(seed).integers(1, 5000, 3000)
-    totals[::5] = 1  # no draw at all
-    totals[1::7] = np.random.default_rng(seed + 1).choice(special, len(totals[1::7]))
-    generator = np.random.Generator(np.random.PCG64(seed))
-    rs = K.rng_state(generator)
-    out = np.empty(len(totals), dtype=np.int64)
-    K.draws(rs, totals, out)
-    expected = [generator.integers(int(t)) for t in totals]
-    assert out.tolist() == expected
-    assert K.state_dict(rs) == generator.bit_generator.state  # the stream goes on the same
-
-
+# -- the random numbers (the generator itself: tests/test_pcg64.py) -------------------------
 @pytest.mark.parametrize("weights", [[1], [0, 3, 0, 1], [5, 0, 0, 2, 7, 1], [1] * 37,
                                      [2**33, 1, 2**35]])
 def test_a_weighted_choice_is_the_rules_walk(weights):
     generator = np.random.Generator(np.random.PCG64(9))
-    rs = K.rng_state(generator)
+    rs = rng_state(generator)
     out = np.empty(2000, dtype=np.int64)
     K.picks(rs, np.cumsum(np.array(weights, dtype=np.int64)), len(weights), out)
     expected = []

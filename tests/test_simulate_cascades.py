@@ -201,21 +201,6 @@ def test_bet_level_with_level_pays_agrees_with_engine():
         assert _within(result.rtp, exact[level], result.std_error), (level, result.rtp)
 
 
-def test_integers_are_numpy_generator_draws():
-    """The kernel's uniform integers (drawn on the bit generator, not through integers()) are
-    exactly numpy's ``Generator.integers(0, n)``, in sequence, for bounds on every path: one
-    value (nothing drawn), 32-bit Lemire with its rejections and buffered words, 2**32, and
-    64-bit."""
-    import numpy as np
-
-    from slotmath.simulate.cascades import _below
-    bounds = [1, 2, 3, 7, 40, 1, 97, 2**31 + 1, 2**32 - 1, 2**32, 2**40 + 3, 5, 2**62 + 1] * 40
-    ours, numpys = np.random.default_rng(2026), np.random.default_rng(2026)
-    drawn = [_below(ours.bit_generator, n) for n in bounds]
-    assert drawn == [int(numpys.integers(0, n)) for n in bounds]
-    assert ours.random() == numpys.random()  # the streams end in the same place
-
-
 CASES = ["frozen_gems_like", "random_lines_feature", "bonus_shuffled", "random_refill",
          "carried_feature"]
 

@@ -5,10 +5,9 @@ The kernels play the same spins as the plain rules of :mod:`slotmath.model.persi
 the same draws: every choice is ``Generator(PCG64(seed)).integers(total)`` over the choice's
 weights, taken in the order the rules name (the reels' stops left to right, each reel's wild
 row, then each activated surprise's feature and value, then the wheel's delivery; a free-spins
-award first fills the free conveyor, then plays its spins). :func:`next64` and :func:`draw`
-are NumPy's PCG64 (XSL-RR 128/64) and its bounded-integer method (Lemire's, with NumPy's
-buffered 32-bit draws below 2**32) written out, so the stream continues exactly where NumPy's
-would; tests/test_conveyor_simulate.py compares them draw for draw and holds the simulator to
+award first fills the free conveyor, then plays its spins). :func:`~slotmath.simulate._pcg64.draw`
+is NumPy's ``integers`` on PCG64 written out (:mod:`slotmath.simulate._pcg64`), so the stream
+continues exactly where NumPy's would; tests/test_conveyor_simulate.py holds the simulator to
 figures recorded from the pure-Python player it replaced.
 
 What makes it fast: a line's pay is one look-up in a table over every sequence of symbols
@@ -30,112 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-# -- NumPy's PCG64 and Generator.integers(total) ----------------------------------------------
-_U32 = np.uint64(32)
-_U58 = np.uint64(58)
-_U63 = np.uint64(63)
-_U64 = np.uint64(64)
-_M32 = np.uint64(0xFFFFFFFF)
-_MAX64 = np.uint64(0xFFFFFFFFFFFFFFFF)
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
-_MULT_HI = np.uint64(2549297995355413924)  # PCG's default 128-bit multiplier, high half
-_MULT_LO = np.uint64(4865540595714422341)
-
-# the state array: PCG64's state (high, low), increment (high, low), the buffered 32 bits
-S_HI, S_LO, INC_HI, INC_LO, HAS32, BUF32 = range(6)
-
-
-def rng_state(generator: np.random.Generator) -> np.ndarray:
-    """The PCG64 state of ``generator`` as the kernels' ``uint64`` array."""
-    st = generator.bit_generator.state
-    if st["bit_generator"] != "PCG64":
-        raise ValueError(f"the conveyor kernels play PCG64, not {st['bit_generator']}")
-    s, inc = st["state"]["state"], st["state"]["inc"]
-    mask = (1 << 64) - 1
-    return np.array([s >> 64, s & mask, inc >> 64, inc & mask, st["has_uint32"],
-                     st["uinteger"]], dtype=np.uint64)
-
-
-def state_dict(rs: np.ndarray) -> dict:
-    """The kernels' state array as ``PCG64().state`` (to continue in NumPy)."""
-    v = [int(x) for x in rs]
-    return {"bit_generator": "PCG64",
-            "state": {"state": (v[S_HI] << 64) | v[S_LO], "inc": (v[INC_HI] << 64) | v[INC_LO]},
-            "has_uint32": v[HAS32], "uinteger": v[BUF32]}
-
-
-@njit(cache=True, _nrt=False)
-def _mulhi(a, b):
-    """The high 64 bits of the 128-bit product of two uint64."""
-    a_lo, a_hi = a & _M32, a >> _U32
-    b_lo, b_hi = b & _M32, b >> _U32
-    p0, p1, p2, p3 = a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi
-    mid = (p0 >> _U32) + (p1 & _M32) + (p2 & _M32)
-    return p3 + (p1 >> _U32) + (p2 >> _U32) + (mid >> _U32)
-
-
-@njit(cache=True, _nrt=False)
-def next64(rs):
-    """PCG64's next 64 bits: the 128-bit LCG step, then the XSL-RR output of the new state."""
-    s_hi, s_lo = rs[S_HI], rs[S_LO]
-    lo = s_lo * _MULT_LO
-    hi = _mulhi(s_lo, _MULT_LO) + s_lo * _MULT_HI + s_hi * _MULT_LO
-    new_lo = lo + rs[INC_LO]
-    carry = _ONE if new_lo < lo else _ZERO
-    new_hi = hi + rs[INC_HI] + carry
-    rs[S_HI], rs[S_LO] = new_hi, new_lo
-    x = new_hi ^ new_lo
-    rot = new_hi >> _U58
-    return (x >> rot) | (x << ((_U64 - rot) & _U63))
-
-
-@njit(cache=True, _nrt=False)
-def _next32(rs):
-    """NumPy's 32-bit draw from PCG64: the low half of a 64-bit draw, the high half kept."""
-    if rs[HAS32]:
-        rs[HAS32] = _ZERO
-        return rs[BUF32]
-    v = next64(rs)
-    rs[HAS32] = _ONE
-    rs[BUF32] = v >> _U32
-    return v & _M32
-
-
-@njit(cache=True, _nrt=False)
-def draw(rs, total):
-    """``Generator.integers(total)`` (``total >= 1``): no draw at all when ``total == 1``."""
-    rng = np.uint64(total - 1)
-    if rng == _ZERO:
-        return 0
-    if rng <= _M32:
-        if rng == _M32:
-            return np.int64(_next32(rs))
-        excl = rng + _ONE
-        m = _next32(rs) * excl
-        left = m & _M32
-        if left < excl:
-            threshold = (_M32 - rng) % excl
-            while left < threshold:
-                m = _next32(rs) * excl
-                left = m & _M32
-        return np.int64(m >> _U32)
-    excl = rng + _ONE
-    x = next64(rs)
-    lo, hi = x * excl, _mulhi(x, excl)
-    if lo < excl:
-        threshold = (_MAX64 - rng) % excl
-        while lo < threshold:
-            x = next64(rs)
-            lo, hi = x * excl, _mulhi(x, excl)
-    return np.int64(hi)
-
-
-@njit(cache=True)
-def draws(rs, totals, out):
-    """``out[i] = integers(totals[i])`` in turn (for the tests)."""
-    for i in range(totals.shape[0]):
-        out[i] = draw(rs, totals[i])
+from slotmath.simulate._pcg64 import draw
 
 
 @njit(cache=True, _nrt=False)

@@ -16,7 +16,8 @@ Model, method and error
 Each round is an independent draw of its total win ``X`` (total bets); the estimate is the
 sample mean and its standard error ``s / sqrt(n)``. The components (first drop, later drops,
 scatter, free spins) are sample means of the same rounds. Randomness comes only from
-``numpy.random.Generator(numpy.random.PCG64(seed))``, passed into the kernel, used in a
+``numpy.random.Generator(numpy.random.PCG64(seed))``, whose PCG64 state the kernel steps
+itself (:mod:`slotmath.simulate._pcg64`: NumPy's ``integers`` draw for draw), used in a
 fixed order (stops reel by reel, the arrangement and its shuffle, refill draws reel by reel
 top to bottom, then the free spins), so a seed gives the same result on every machine.
 
@@ -35,11 +36,10 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.np.random.generator_core import next_uint32, next_uint64
-from numba.np.random.random_methods import bounded_lemire_uint64, buffered_bounded_lemire_uint32
 
 from slotmath.evaluate.compiled import CompiledGame, compile_game
 from slotmath.model.game import Game
+from slotmath.simulate._pcg64 import draw, rng_state, state_dict
 
 _MAX_DROPS = 100_000  # a chain longer than this is taken as endless (an error, not a number)
 _BATCH = 1 << 16
@@ -49,30 +49,12 @@ _BATCH = 1 << 16
 
 
 @njit(cache=True)
-def _below(bitgen, n):
-    """An integer drawn uniformly from 0..n-1: what ``Generator.integers(0, n)`` draws (numba's
-    implementation, which is numpy's: Lemire's multiply-shift on 32-bit words below 2**32,
-    none drawn for n = 1), called on the bit generator directly (``integers`` allocates an
-    array for each single draw, several times the cost of the draw)."""
-    span = np.uint64(n - 1)
-    if span == 0:
-        return 0
-    if span <= 0xFFFFFFFF:
-        if span == 0xFFFFFFFF:
-            return np.int64(next_uint32(bitgen))
-        return np.int64(buffered_bounded_lemire_uint32(bitgen, span))
-    if span == 0xFFFFFFFFFFFFFFFF:
-        return np.int64(next_uint64(bitgen))
-    return np.int64(bounded_lemire_uint64(bitgen, span))
-
-
-@njit(cache=True)
-def _pick(bitgen, cumulative, game, row, size):
+def _pick(rs, cumulative, game, row, size):
     """An index 0..size-1 drawn by the cumulative integer weights ``cumulative[game, row]``:
     the first whose cumulative weight exceeds a uniform integer below the total, i.e. the
     number of cumulative weights at or below it (they never decrease): counted without a
     branch on short tables, by a binary search on long ones."""
-    u = _below(bitgen, cumulative[game, row, size - 1])
+    u = draw(rs, cumulative[game, row, size - 1])
     if size <= 64:
         lo = 0
         for i in range(size - 1):
@@ -202,7 +184,7 @@ def _pair(base: CompiledGame, free_set: CompiledGame) -> _Pair:
 
 
 @njit(cache=True)
-def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, feature, cascades,
+def _play_rounds(rs, p, n, reset_multiplier, carried, first, later, scatter, feature, cascades,
                  free_spins):
     """Play ``n`` rounds into the output arrays (credits): paid spins of game 0 of the
     :class:`_Pair` ``p``, free spins of game 1. ``reset_multiplier=False`` is a deliberate
@@ -212,7 +194,6 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
 
     One function with no calls that pass arrays (see :class:`_Pair`): a spin is the body of
     the inner loop, played on game ``gi``; every field is read into a local once."""
-    bitgen = rng.bit_generator
     rows, strips, lengths, cumulative = p.rows, p.strips, p.lengths, p.cumulative
     is_scatter, effect_wild, effect_split = p.is_scatter, p.effect_wild, p.effect_split
     refill_symbol, refill_cumulative = p.refill_symbol, p.refill_cumulative
@@ -265,9 +246,9 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
                     eff_factor[r, i] = 1
             for r in range(n_reels):  # the stops
                 if even[gi, r]:  # every stop weighs 1: the uniform integer is the stop
-                    stop = _below(bitgen, lengths[gi, r])
+                    stop = draw(rs, lengths[gi, r])
                 else:
-                    stop = _pick(bitgen, cumulative, gi, r, lengths[gi, r])
+                    stop = _pick(rs, cumulative, gi, r, lengths[gi, r])
                 tops[r] = stop
                 at = stop  # (stop + i) mod the length, without a division
                 for i in range(rows[gi, r]):
@@ -279,7 +260,7 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
             # of the symbols is equally likely)
             bonus = has_bonus[gi]
             if bonus:
-                u = _below(bitgen, arrangement_cumulative[gi, arrangements[gi] - 1])
+                u = draw(rs, arrangement_cumulative[gi, arrangements[gi] - 1])
                 a = 0
                 while u >= arrangement_cumulative[gi, a]:
                     a += 1
@@ -287,7 +268,7 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
                     above[r] = arrangement_effect[gi, a, r]
                 if shuffle[gi]:
                     for r in range(n_reels - 1, 0, -1):
-                        j = _below(bitgen, r + 1)
+                        j = draw(rs, r + 1)
                         above[r], above[j] = above[j], above[r]
             k = start_index
             first_win = 0
@@ -498,7 +479,7 @@ def _play_rounds(rng, p, n, reset_multiplier, carried, first, later, scatter, fe
                     if random_refill[gi]:
                         for i in range(gone):
                             window[r, i] = refill_symbol[gi, r, _pick(
-                                bitgen, refill_cumulative, gi, r, refill_size[gi, r])]
+                                rs, refill_cumulative, gi, r, refill_size[gi, r])]
                     elif gone:  # the strip above: (top - gone + i) mod the length
                         at = tops[r] - gone
                         while at < 0:
@@ -720,8 +701,10 @@ def _run_batch(rng, pair: _Pair, n: int, reset_multiplier, carried):
     feature = np.zeros(n, np.int64)
     cascades = np.zeros(n, np.int64)
     free_spins = np.zeros(n, np.int64)
-    bad = _play_rounds(rng, pair, n, reset_multiplier, carried, first, later, scatter, feature,
+    rs = rng_state(rng, "cascade simulator")
+    bad = _play_rounds(rs, pair, n, reset_multiplier, carried, first, later, scatter, feature,
                        cascades, free_spins)
+    rng.bit_generator.state = state_dict(rs)
     if bad >= 0:
         raise ValueError(f"a cascade chain went on for more than {_MAX_DROPS} drops: the game's "
                          "chains need not end")

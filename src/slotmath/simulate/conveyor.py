@@ -28,6 +28,7 @@ from tqdm.auto import tqdm
 from slotmath.evaluate.window import PayModel
 from slotmath.model.game import Game
 from slotmath.simulate import _conveyor_kernels as K
+from slotmath.simulate._pcg64 import rng_state
 
 __all__ = ["ConveyorSimulation", "simulate_conveyor", "simulate_from_reset"]
 
@@ -233,7 +234,7 @@ def _simulate(game: Game, spins: int, seed: int = 0, level: int = 1, moving: boo
         raise ValueError(f"{game.name} has no bauble conveyor")
     game.check_level(level)
     tables = _tables(game, level, moving, mutation, table_limit)
-    rs = K.rng_state(np.random.Generator(np.random.PCG64(seed)))
+    rs = rng_state(np.random.Generator(np.random.PCG64(seed)))
     n = game.n_reels
     slots = np.zeros(n, dtype=np.int64)
     K.play(rs, tables, slots, np.empty((n, 4)), np.empty(n, dtype=np.int64),
@@ -291,7 +292,7 @@ def simulate_from_reset(game: Game, runs: int, horizon: int, seed: int = 0, leve
     """
     game.check_level(level)
     tables = _tables(game, level, moving)
-    rs = K.rng_state(np.random.Generator(np.random.PCG64(seed)))
+    rs = rng_state(np.random.Generator(np.random.PCG64(seed)))
     wins = np.empty((runs, horizon))
     K.play_from_reset(rs, tables, wins)
     return wins.mean(axis=0), wins.std(axis=0, ddof=1) / math.sqrt(runs)
