@@ -48,6 +48,21 @@ _BATCH = 1 << 16
 # ------------------------------------------------------------------------- the kernel
 
 
+@njit(cache=True, inline="always")
+def _paying(alive_at, reach, run_pays, gi):
+    """The entries (bits) whose run pays, for ways or one line read as bit sets: ``alive_at[r]``
+    holds the entries shown on every reel up to ``r``, ``reach`` reels have some; an entry pays
+    when its run is exactly ``k`` (alive at ``k - 1``, not at ``k``) and ``run_pays[gi, k]``
+    has its bit (a pay for ``k``)."""
+    paying = 0
+    for run in range(1, reach + 1):
+        ended = alive_at[run - 1]
+        if run < reach:
+            ended &= ~alive_at[run]
+        paying |= ended & run_pays[gi, run]
+    return paying
+
+
 @njit(cache=True)
 def _pick(rs, cumulative, game, row, size):
     """An index 0..size-1 drawn by the cumulative integer weights ``cumulative[game, row]``:
@@ -323,13 +338,7 @@ def _play_rounds(rs, p, n, reset_multiplier, carried, first, later, scatter, fea
                             break
                         alive_at[r] = alive
                         reach = r + 1
-                    # the entries whose run pays: run exactly k, and a pay for k
-                    paying = 0
-                    for run in range(1, reach + 1):
-                        ended = alive_at[run - 1]
-                        if run < reach:
-                            ended &= ~alive_at[run]
-                        paying |= ended & run_pays[gi, run]
+                    paying = _paying(alive_at, reach, run_pays, gi)
                     e = 0
                     while paying != 0:
                         if (paying >> e) & 1:
@@ -380,12 +389,7 @@ def _play_rounds(rs, p, n, reset_multiplier, carried, first, later, scatter, fea
                                 break
                             alive_at[r] = alive
                             reach = r + 1
-                        paying = 0
-                        for run in range(1, reach + 1):
-                            ended = alive_at[run - 1]
-                            if run < reach:
-                                ended &= ~alive_at[run]
-                            paying |= ended & run_pays[gi, run]
+                        paying = _paying(alive_at, reach, run_pays, gi)
                         best = 0  # the line's best entry, the first of equals
                         best_run = 0
                         e = 0
