@@ -222,17 +222,31 @@ def _duration(seconds: float) -> str:
 
 def component_names(game: Game) -> tuple[str, ...]:
     """The RTP components of a grid round, in order: the first drop (by pay kind), the
-    scatters, then each mechanic the game has."""
-    out = [KIND_COMPONENT[game.grid.pays], "scatter"]
+    scatters (when a scatter symbol exists), then each mechanic the game has (multiplier
+    symbols when the paid spin can show them: on a paid reel or in a paid refill table; where
+    they land only in free spins, their share is in ``free_spins``)."""
+    out = [KIND_COMPONENT[game.grid.pays]]
+    if any(sym.scatter for sym in game.symbols.values()):
+        out.append("scatter")
     if game.tumbles is not None:
         out.append("tumbles")
-    if game.multipliers is not None:
+    if game.multipliers is not None and _paid_spin_shows(game, game.multipliers.symbol):
         out.append("multiplier_symbols")
     if game.free_spins is not None:
         out.append("free_spins")
     if game.max_win is not None:
         out.append("max_win_cap")
     return tuple(out)
+
+
+def _paid_spin_shows(game: Game, symbol: str) -> bool:
+    """Whether ``symbol`` can appear in a paid spin: on a base reel, or drawn by a base
+    random-refill table."""
+    if any(symbol in reel.symbols for reel in game.reel_sets["base"].reels):
+        return True
+    t = game.tumbles
+    tables = (t.refill_weights or {}).get("base", ()) if t is not None else ()
+    return any(table.get(symbol, 0) > 0 for table in tables)
 
 
 class _GridFreeSpins(FreeSpinsRound):
@@ -287,6 +301,15 @@ class GridFigures:
     free_spins: dict = field(default_factory=dict)  # the free-spin figures
     round_law: RoundLaw | None = None
     rtp_error: float = 0.0  # a numerical (not simulated) RTP's error bound
+
+    def __post_init__(self):
+        # a component the game cannot have (scatters without a scatter symbol, multiplier
+        # symbols that land only in free spins) is left out when it is 0: listed, it read as
+        # a mechanic that returns nothing; one that is not 0 stays (no money is hidden)
+        names = component_names(self.game)
+        kept = {k: v for k, v in self.components.items() if k in names or float(v) != 0}
+        if len(kept) != len(self.components):
+            object.__setattr__(self, "components", kept)
 
     @property
     def error(self) -> float:
