@@ -160,3 +160,39 @@ def test_cli_refuses_in_one_line(monkeypatch, capsys):
     assert len(lines) == 1 and "Traceback" not in out.err and out.out == ""
     assert lines[0].startswith(f"slotmath: error: {path}: tiny cascade fs: ")
     assert "the joint table of reels" in lines[0] and "are available" in lines[0]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_projection_of_a_weight_table_is_the_plain_dict_sum_in_its_order(seed):
+    """MarkedTable.project on a WeightTable (numpy's unique rows and integer sums) gives the
+    rows, weights and order of a plain dict summed in a loop, written here."""
+    from slotmath.exact.spin_table import MarkedTable
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 400))
+    keys = rng.integers(0, [3, 4, 2, 6], size=(n, 4))
+    weights = rng.integers(1, 10**9, n)
+    marks = ("a", "b", "c")
+    table = MarkedTable(marks, WeightTable(keys, weights), int(weights.sum()), 1)
+    for keep in [("a",), ("c", "a"), ("b",), ()]:
+        idx = [marks.index(m) for m in keep]
+        plain: dict = {}
+        for row, w in zip(keys.tolist(), weights.tolist()):
+            k = (*(row[i] for i in idx), row[-1])
+            plain[k] = plain.get(k, 0) + w
+        got = table.project(keep)
+        assert list(got.weights.items()) == list(plain.items())
+        assert got.marks == keep
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_unique_rows_is_numpys_unique_over_rows(seed):
+    """The int64-code path and the fallback (codes too wide) both equal numpy's unique rows."""
+    rng = np.random.default_rng(seed)
+    high = [3, 5, 2, 7] if seed % 2 else [2**40, 2**30, 3, 5]  # the second: codes do not fit
+    keys = rng.integers(-2, high, size=(int(rng.integers(1, 300)), 4))
+    keys[::3] = keys[0]
+    want = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    got = cascades.unique_rows(keys)
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+    assert np.array_equal(got[2], want[2].reshape(-1))

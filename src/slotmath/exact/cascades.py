@@ -1254,10 +1254,17 @@ def _sum_arrays(keys: np.ndarray, values: np.ndarray, total: int):
     keys = np.asarray(keys, np.int64).reshape(-1, 4)
     if len(keys) == 0:
         return keys, np.zeros(0, np.int64 if total < 1 << 62 else object)
-    order = np.lexsort(keys.T[::-1])
-    keys, values = keys[order], np.asarray(values)[order]
+    code = _row_codes(keys)
     new = np.ones(len(keys), bool)
-    new[1:] = (keys[1:] != keys[:-1]).any(axis=1)
+    if code is not None:  # one column to sort (stable: the order lexsort gives)
+        order = np.argsort(code, kind="stable")
+        code = code[order]
+        new[1:] = code[1:] != code[:-1]
+        keys, values = keys[order], np.asarray(values)[order]
+    else:
+        order = np.lexsort(keys.T[::-1])
+        keys, values = keys[order], np.asarray(values)[order]
+        new[1:] = (keys[1:] != keys[:-1]).any(axis=1)
     at = np.flatnonzero(new)
     if total >= 1 << 62:  # Python integers: a sum past int64 stays exact
         values = values.astype(object)
@@ -1323,6 +1330,35 @@ def _bytes(n: int) -> str:
         if n >= size:
             return f"{n / size:,.1f} {unit}"
     return f"{n} bytes"
+
+
+def _row_codes(keys: np.ndarray) -> np.ndarray | None:
+    """One int64 code per row of an integer array, the columns as digits of a mixed radix
+    (the first the most significant), so that the codes sort as the rows do; None when the
+    codes would not fit (or ``keys`` is not a non-empty 2-D integer array)."""
+    if keys.ndim != 2 or not len(keys) or keys.dtype.kind != "i":
+        return None
+    low = keys.min(axis=0).tolist()
+    span = [hi - lo + 1 for hi, lo in zip(keys.max(axis=0).tolist(), low)]
+    if math.prod(span) >= 1 << 62:
+        return None
+    code = np.zeros(len(keys), np.int64)
+    for j in range(keys.shape[1]):
+        code = code * span[j] + (keys[:, j].astype(np.int64) - low[j])
+    return code
+
+
+def unique_rows(keys: np.ndarray):
+    """``numpy.unique(keys, axis=0, return_index=True, return_inverse=True)`` (rows sorted,
+    each one's first row, every row's place in them), by :func:`_row_codes` when they fit,
+    which sorts one column instead of rows of bytes."""
+    keys = np.asarray(keys)
+    code = _row_codes(keys)
+    if code is not None:
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        return keys[first], first, inverse.reshape(-1)
+    uniq, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    return uniq, first, inverse.reshape(-1)
 
 
 class WeightTable(Mapping):

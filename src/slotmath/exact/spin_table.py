@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class SpinTable:
@@ -176,6 +178,10 @@ class MarkedTable:
         if tuple(keep) == self.marks:
             return self
         idx = [self.mark_index(m) for m in keep]
+        fast = _project_arrays(self.weights, idx, self.cycle)
+        if fast is not None:
+            return MarkedTable(tuple(self.marks[i] for i in idx), fast, self.cycle,
+                               self.credits_per_bet, self.trigger_cap)
         out: dict[tuple[int, ...], int] = {}
         for key, w in self.weights.items():
             k = (*(key[i] for i in idx), key[-1])
@@ -218,3 +224,22 @@ class MarkedTable:
         for k, w in self.weights.items():
             out[k[-1]] = out.get(k[-1], 0) + w
         return out
+
+
+def _project_arrays(weights, idx: list[int], cycle: int):
+    """:meth:`MarkedTable.project` on a table held as arrays (a
+    :class:`~slotmath.exact.cascades.WeightTable` with int64 weights whose total, the cycle,
+    fits in int64): the same rows in the same order as the dict loop (each projected key where
+    it first occurs), the same integer sums; None for any other table."""
+    keys = getattr(weights, "keys_array", None)
+    if keys is None or weights.weights_array.dtype != np.int64 or cycle >= 1 << 63 \
+            or not len(keys):
+        return None
+    from slotmath.exact.cascades import unique_rows
+
+    uniq, first, inverse = unique_rows(keys[:, [*idx, keys.shape[1] - 1]])
+    sums = np.zeros(len(uniq), np.int64)
+    np.add.at(sums, inverse, weights.weights_array)
+    order = np.argsort(first, kind="stable")
+    return type(weights)(uniq[order], sums[order])
+

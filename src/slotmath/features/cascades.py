@@ -60,13 +60,13 @@ def _columns(weights, new_key):
     :class:`~slotmath.exact.cascades.WeightTable` whose new keys are all distinct (``new_key``
     applied to its columns, as arrays) stays one, its rows in their order: the dict it replaces
     would have iterated in the same order, its weights the same (nothing summed)."""
-    from slotmath.exact.cascades import WeightTable
+    from slotmath.exact.cascades import WeightTable, unique_rows
 
     if isinstance(weights, WeightTable) and len(weights):
         cols = new_key(*weights.keys_array.T)
         keys = np.stack([np.broadcast_to(np.asarray(c, np.int64), len(weights)) for c in cols],
                         axis=1)
-        if len(np.unique(keys, axis=0)) == len(keys):
+        if len(unique_rows(keys)[1]) == len(keys):
             return WeightTable(keys, weights.weights_array)
     out: dict = {}
     for key, w in weights.items():

@@ -102,6 +102,14 @@ def column(mark) -> str:
     return getattr(mark, "column", mark.kind)
 
 
+def _last_column(weights) -> list[int]:
+    """The last entry of every key of a table's weights (the win), as Python ints: read off
+    a :class:`~slotmath.exact.cascades.WeightTable`'s key array at once."""
+    if hasattr(weights, "keys_array"):
+        return weights.keys_array[:, -1].tolist()
+    return [key[-1] for key in weights]
+
+
 def _coarsening(top_b: int, started: dict, dense: list, unit: int, g: int) -> int:
     """By how many exact grid steps ``g`` to widen the round's grid so that its FFT holds
     at most :data:`MAX_GRID` points (1: the exact grid fits)."""
@@ -177,8 +185,9 @@ class RoundLaw:
         """Started keys -> (weight, sum b w, sum b^2 w, weight with b == 0)."""
         idx = [self.base.mark_index(column(f.mark)) for f in self.features]
         acc: dict[tuple, list[int]] = {}
+        started = self._starter(idx)
         for key, w in self.base.weights.items():
-            g = tuple(f.start(key[i]) for f, i in zip(self.features, idx))
+            g = started(key)
             b = key[-1]
             e = acc.setdefault(g, [0, 0, 0, 0])
             e[0] += w
@@ -186,6 +195,22 @@ class RoundLaw:
             e[2] += b * b * w
             e[3] += w if b == 0 else 0
         return {g: tuple(v) for g, v in acc.items()}
+
+    def _starter(self, idx: list[int]):
+        """``key -> tuple(f.start(key[i]) ...)`` over the features and their mark columns
+        ``idx``, each distinct tuple of marks computed once (a table has many rows, few
+        distinct marks)."""
+        memo: dict = {}
+        features = self.features
+
+        def started(key) -> tuple:
+            marks = tuple([key[i] for i in idx])
+            g = memo.get(marks)
+            if g is None:
+                g = memo[marks] = tuple(f.start(m) for f, m in zip(features, marks))
+            return g
+
+        return started
 
     def _laws(self, g: tuple):
         return [f.law(k) for f, k in zip(self.features, g) if k is not None]
@@ -280,10 +305,10 @@ class RoundLaw:
         for laws in dense:
             for d in laws.values():
                 g = math.gcd(g, d.step * (unit // d.credits_per_bet))
-        for key in base.weights:
-            g = math.gcd(g, key[-1] * sb)
+        wins = _last_column(base.weights)
+        g = math.gcd(g, sb * math.gcd(*wins))
         g = g or 1
-        top = max(key[-1] for key in base.weights) * sb
+        top = max(wins) * sb
         coarse = _coarsening(top // g, started, dense, unit, g)
         g *= coarse
         top_b = (top + g // 2) // g
@@ -291,8 +316,9 @@ class RoundLaw:
         # each group's points and masses, in the table's order; made a dense array one group
         # at a time (:func:`numpy.add.at` adds in that order: the sums of ``part[i] += p``)
         points: dict[tuple, tuple[list, list]] = {}
+        started_by = self._starter(marks)
         for key, w in base.weights.items():
-            grp = tuple(f.start(key[i]) for f, i in zip(self.features, marks))
+            grp = started_by(key)
             at = points.get(grp)
             if at is None:
                 at = points[grp] = ([], [])

@@ -194,6 +194,18 @@ class CarriedFreeSpins:
         key ``(spins, index)``: the count does not depend on the index."""
         if isinstance(spins, tuple):
             spins = spins[0]
+        cached = self._spin_laws.get(spins)
+        if cached is None:
+            cached = self._spin_laws[spins] = self._spins_distribution(spins)
+        return cached
+
+    @cached_property
+    def _spin_laws(self) -> dict:
+        """The laws :meth:`spins_distribution` has computed, by award (a feature's start key
+        differs by its index, its spin law does not: computed once per award)."""
+        return {}
+
+    def _spins_distribution(self, spins: int) -> SpinCountDistribution:
         p_n = {n: v[0] for n, v in self._by_trigger.items()}
         layer = {(spins, spins): Fraction(1)}
         done: dict = defaultdict(Fraction)

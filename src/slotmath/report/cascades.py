@@ -146,7 +146,8 @@ def _feature_win(a) -> dict | None:
     wins, weights = np.concatenate(wins), np.concatenate(weights)
     order = np.argsort(wins)
     cdf = np.cumsum(weights[order])
-    q = {str(x): figure(float(wins[order][min(np.searchsorted(cdf, x / 100), len(cdf) - 1)]))
+    ranked = wins[order]
+    q = {str(x): figure(float(ranked[min(np.searchsorted(cdf, x / 100), len(cdf) - 1)]))
          for x in (50, 90, 99, 99.9)}
     mean = sum((p * feature.law(k).mean for k, p in starts.items()), Fraction(0)) / total
     return {"mean": figure(mean), "quantiles_x_bet": q, "quantiles_exact": False,
