@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import pickle
 from collections import defaultdict
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -183,6 +184,12 @@ def test_a_projection_of_a_weight_table_is_the_plain_dict_sum_in_its_order(seed)
         got = table.project(keep)
         assert list(got.weights.items()) == list(plain.items())
         assert got.marks == keep
+    wins: dict = {}
+    for row, w in zip(keys.tolist(), weights.tolist()):
+        wins[row[-1]] = wins.get(row[-1], 0) + w
+    assert list(table.credits_weights().items()) == list(wins.items())
+    assert table.mean_bets == Fraction(sum(c * w for c, w in wins.items()), table.cycle)
+    assert table.hit_weight == sum(w for c, w in wins.items() if c > 0)
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -210,16 +211,27 @@ class MarkedTable:
     @cached_property
     def mean_bets(self) -> Fraction:
         """Expected win of the spin in total bets."""
-        total = sum(k[-1] * w for k, w in self.weights.items())
+        keys = getattr(self.weights, "keys_array", None)
+        if keys is not None:  # arrays: the products as Python integers (exact), at once
+            total = sum(map(operator.mul, keys[:, -1].tolist(),
+                            self.weights.weights_array.tolist()))
+        else:
+            total = sum(k[-1] * w for k, w in self.weights.items())
         return Fraction(total, self.cycle * self.credits_per_bet)
 
     @cached_property
     def hit_weight(self) -> int:
         """Weight of the stop combinations that pay anything."""
+        keys = getattr(self.weights, "keys_array", None)
+        if keys is not None:
+            return sum(self.weights.weights_array[keys[:, -1] > 0].tolist())
         return sum(w for k, w in self.weights.items() if k[-1] > 0)
 
     def credits_weights(self) -> dict[int, int]:
         """Marginal weights of the win, marks summed out."""
+        fast = _project_arrays(self.weights, [], self.cycle)
+        if fast is not None:  # the same order: each win where it first occurs
+            return dict(zip(fast.keys_array[:, 0].tolist(), fast.weights_array.tolist()))
         out: dict[int, int] = {}
         for k, w in self.weights.items():
             out[k[-1]] = out.get(k[-1], 0) + w

@@ -21,6 +21,7 @@ started feature's law, by FFT on one grid (the base part without any feature sta
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -184,6 +185,17 @@ class RoundLaw:
     def _groups(self) -> dict[tuple, tuple[int, int, int, int]]:
         """Started keys -> (weight, sum b w, sum b^2 w, weight with b == 0)."""
         idx = [self.base.mark_index(column(f.mark)) for f in self.features]
+        rows = self._row_groups(idx)
+        if rows is not None:  # a table held as arrays: each group's sums at once, exactly
+            weights = self.base.weights
+            out = {}
+            for g, at in rows.items():
+                bs = weights.keys_array[at, -1].tolist()
+                ws = weights.weights_array[at].tolist()
+                bw = list(map(operator.mul, bs, ws))
+                out[g] = (sum(ws), sum(bw), sum(map(operator.mul, bs, bw)),
+                          sum(w for b, w in zip(bs, ws) if b == 0))
+            return out
         acc: dict[tuple, list[int]] = {}
         started = self._starter(idx)
         for key, w in self.base.weights.items():
@@ -195,6 +207,27 @@ class RoundLaw:
             e[2] += b * b * w
             e[3] += w if b == 0 else 0
         return {g: tuple(v) for g, v in acc.items()}
+
+    def _row_groups(self, idx: list[int]) -> dict | None:
+        """For a base table held as arrays (a
+        :class:`~slotmath.exact.cascades.WeightTable`): started keys -> the rows that start
+        them (increasing), the groups in the order their first rows come, as the row loop
+        meets them; None for any other table."""
+        weights = self.base.weights
+        if not hasattr(weights, "keys_array") or not idx or not len(weights):
+            return None
+        from slotmath.exact.cascades import unique_rows
+
+        uniq, first, inverse = unique_rows(weights.keys_array[:, idx])
+        group_of: dict = {}  # started keys -> group number, in the order of first rows
+        number = np.empty(len(uniq), np.int64)
+        for u in np.argsort(first, kind="stable").tolist():
+            g = tuple(f.start(m) for f, m in zip(self.features, uniq[u].tolist()))
+            number[u] = group_of.setdefault(g, len(group_of))
+        row_group = number[inverse]
+        order = np.argsort(row_group, kind="stable")
+        bounds = np.searchsorted(row_group[order], np.arange(len(group_of) + 1))
+        return {g: order[bounds[n]:bounds[n + 1]] for g, n in group_of.items()}
 
     def _starter(self, idx: list[int]):
         """``key -> tuple(f.start(key[i]) ...)`` over the features and their mark columns
@@ -316,8 +349,17 @@ class RoundLaw:
         # each group's points and masses, in the table's order; made a dense array one group
         # at a time (:func:`numpy.add.at` adds in that order: the sums of ``part[i] += p``)
         points: dict[tuple, tuple[list, list]] = {}
+        rows = self._row_groups(marks)
+        if rows is not None and cyc < 1 << 53 and top < 1 << 62 \
+                and int(base.weights.weights_array.max()) < 1 << 53:
+            # arrays: each row's point and mass at once, in the table's order within each
+            # group (the masses w / cyc bit for bit: both exact as float64, one rounding)
+            wins = base.weights.keys_array[:, -1] * sb
+            at_all = (wins + g // 2) // g if coarse > 1 else wins // g
+            mass = base.weights.weights_array.astype(np.float64) / float(cyc)
+            points = {grp: (at_all[at], mass[at]) for grp, at in rows.items()}
         started_by = self._starter(marks)
-        for key, w in base.weights.items():
+        for key, w in (base.weights.items() if not points else ()):
             grp = started_by(key)
             at = points.get(grp)
             if at is None:
@@ -327,7 +369,7 @@ class RoundLaw:
 
         def part_of(grp) -> np.ndarray:
             part = np.zeros(top_b + 1)
-            np.add.at(part, np.array(points[grp][0], np.int64), np.array(points[grp][1]))
+            np.add.at(part, np.asarray(points[grp][0], np.int64), np.asarray(points[grp][1]))
             return part
 
         def expanded(d):
