@@ -376,3 +376,28 @@ def test_hold_and_win_the_books_cannot_play_is_refused_in_one_line(tmp_path):
     assert why.endswith("hold & win boosters") and "\n" not in why
     assert refusal(slotmath.load_game(ROOT / "data/games/gus_gold_christmas.toml")).endswith(
         "no player of real rounds for the books yet for base-game modifiers")
+
+
+def test_losses_disguised_as_wins_per_mode_against_the_reference(hold_export):
+    """The compliance check's "losses disguised as wins" per mode, at the mode's stake: the
+    bought respins (cost 15 bets) pay 0 < win <= 15 with the reference laws' probability
+    (mixed 2:1 over 3 and 4 orbs), not the 1-bet stake of a paid spin."""
+    from slotmath import player
+    from slotmath.report.compliance import check
+
+    game, _, laws = hold_export
+    expected = sum((share * p for h, share in ((3, Fraction(2, 3)), (4, Fraction(1, 3)))
+                    for win, p in laws[h].items() if 0 < win <= 15), Fraction(0))
+    at_one_bet = sum((share * p for h, share in ((3, Fraction(2, 3)), (4, Fraction(1, 3)))
+                      for win, p in laws[h].items() if 0 < win <= 1), Fraction(0))
+    assert expected != at_one_bet
+    a = slotmath.analyze(game)
+    f = player.losses_disguised_as_wins(a.modes["buy_cash"].distribution, 15)
+    assert abs(Fraction(f.value) - expected) <= Fraction(f.upper - f.lower) + Fraction(1, 10**12)
+    rows = [r for r in check(game, rule_sets=("ukgc",)).findings
+            if r.rule == "UKGC losses disguised as wins"]
+    assert [r.subject for r in rows] == [
+        "rounds paying 0 < win <= stake",
+        "rounds paying 0 < win <= stake (mode buy_cash, stake 15 bets)",
+        "rounds paying 0 < win <= stake (mode ante, stake 3/2 bets)"]
+    assert abs(rows[1].value - float(expected)) < 1e-9

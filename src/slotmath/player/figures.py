@@ -273,13 +273,15 @@ def hourly_loss(law, cycle_seconds=UK_MIN_CYCLE_SECONDS, *, rtp=None,
                       probability_ahead(law, n, session=s), tuple(quantiles), tuple(levels))
 
 
-def losses_disguised_as_wins(law) -> PlayerFigure:
+def losses_disguised_as_wins(law, stake=1) -> PlayerFigure:
     """P(0 < round win <= stake): a round that pays something but not more than it cost.
+    ``stake`` is the round's cost in total bets (1; a game mode's ``cost``: a bought round
+    that pays back less than its price is a loss too).
 
     Exact (a ``Fraction``) for an exact law. A round paying exactly the stake is counted
     (the issue's definition: "less than or equal to the stake while paying something");
     ``probability_of(stake)`` on the distribution gives that part. The normal figure is
-    ``P(0 < W <= 1)`` for a round's win ``W ~ Normal(RTP, SD^2)`` in bets.
+    ``P(0 < W <= stake)`` for a round's win ``W ~ Normal(mean, SD^2)`` in bets.
 
     Examples
     --------
@@ -289,9 +291,12 @@ def losses_disguised_as_wins(law) -> PlayerFigure:
     Fraction(3, 10)
     """
     law = as_player_law(law)
-    inside = (law.credits > 0) & (law.credits <= law.credits_per_bet)
-    mean, sd = float(law.mean), law.std
-    normal = float(ndtr((1 - mean) / sd) - ndtr(-mean / sd)) if sd > 0 else float(0 < mean <= 1)
+    stake = Fraction(stake)
+    top = stake * law.credits_per_bet  # the stake in credits (a win <= it: credits <= floor)
+    inside = (law.credits > 0) & (law.credits <= math.floor(top))
+    mean, sd, s = float(law.mean), law.std, float(stake)
+    normal = (float(ndtr((s - mean) / sd) - ndtr(-mean / sd)) if sd > 0
+              else float(0 < mean <= s))
     if law.exact:
         value = Fraction(sum(w for w, i in zip(law.weights, inside) if i), law.total)
         return PlayerFigure(value, float(value), float(value), normal,

@@ -457,20 +457,23 @@ def _ukgc_ldw(levels: _Levels, limits, rule: Rule) -> list[Finding]:
     from slotmath import player
 
     rows = []
-    for level, a in levels.items():
-        law = _round_law(a)
-        if isinstance(law, str):
-            rows.append(Finding(rule.rule_set, rule.id, rule.source,
-                                "rounds paying 0 < win <= stake", str(level), "not computed",
-                                "disclosed", True, note=law))
-            continue
-        f = player.losses_disguised_as_wins(law)
-        note = ("exact" if f.exact else f"{f.method}; within [{f.lower:.6%}, {f.upper:.6%}]")
-        note += f"; mode base; the normal approximation says {f.normal:.4%}"
-        rows.append(Finding(rule.rule_set, rule.id, rule.source,
-                            "rounds paying 0 < win <= stake", str(level), f"{f.float:.4%}",
-                            "disclosed", True, value=f.float, probability=_exact_text(f.value),
-                            note=note))
+    for level, base in levels.items():
+        for mode, a in {"base": base, **base.modes}.items():
+            cost = a.game.mode(mode).cost if mode != "base" else 1
+            subject = "rounds paying 0 < win <= stake" + (
+                f" (mode {mode}, stake {cost} bets)" if mode != "base" else "")
+            law = _round_law(a)
+            if isinstance(law, str):
+                rows.append(Finding(rule.rule_set, rule.id, rule.source, subject, str(level),
+                                    "not computed", "disclosed", True, note=law))
+                continue
+            f = player.losses_disguised_as_wins(law, cost)
+            note = ("exact" if f.exact
+                    else f"{f.method}; within [{f.lower:.6%}, {f.upper:.6%}]")
+            note += f"; mode {mode}; the normal approximation says {f.normal:.4%}"
+            rows.append(Finding(rule.rule_set, rule.id, rule.source, subject, str(level),
+                                f"{f.float:.4%}", "disclosed", True, value=f.float,
+                                probability=_exact_text(f.value), note=note))
     return rows
 
 
