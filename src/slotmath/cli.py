@@ -324,6 +324,12 @@ def _tune_parser(sub) -> None:
                    help="a range for the volatility index at 90%% (1.645 x SD): 8:12")
     t.add_argument("--feature-one-in", default=None, metavar="LO:HI",
                    help="a range for N in 'a feature starts 1 in N paid spins': 150:200")
+    t.add_argument("--max-win-one-in", default=None, metavar="LO:HI",
+                   help="a range for N in 'the max win (the paid spin's largest win) comes 1 "
+                        "in N paid spins': 1000000:5000000")
+    t.add_argument("--no-gli11", action="store_true",
+                   help="do not hold GLI-11's rule (every advertised award at least 1 in "
+                        "100,000,000 games; held by default)")
     t.add_argument("--tolerance", default="0.001", metavar="POINTS",
                    help="how close the RTP must come, in percentage points (default 0.001)")
     t.add_argument("--reel-set", default="base", help="the reel set tuned (default base)")
@@ -337,6 +343,7 @@ def _tune(args) -> int:
 
     import slotmath
     from slotmath.io.output import check_writable, write_files
+    from slotmath.tune.awards import GLI11_GAMES
     from slotmath.tune.game_file import tuned_text
     from slotmath.tune.solver import step_line, summary_text, tune
 
@@ -367,11 +374,14 @@ def _tune(args) -> int:
     vi = span(args.volatility_index, "--volatility-index")
     sd = None if vi is None else (float(vi[0]) / z, float(vi[1]) / z)
     one_in = span(args.feature_one_in, "--feature-one-in")
+    max_win = span(args.max_win_one_in, "--max-win-one-in")
     tolerance = number(args.tolerance, "--tolerance") / 100
     out = check_writable(args.out, "--out")
     game = slotmath.load_game(args.file)
     result = tune(game, target, args.reel_set, hit_frequency=hit, sd=sd,
-                  feature_one_in=one_in, tolerance=tolerance, time_limit=args.time_limit,
+                  feature_one_in=one_in, max_win_one_in=max_win,
+                  gli11=None if args.no_gli11 else GLI11_GAMES,
+                  tolerance=tolerance, time_limit=args.time_limit,
                   progress=lambda step: print(step_line(step), file=sys.stderr))
     print(summary_text(result, result.targets, z if vi is not None else None))
     header = (f"Tuned by `slotmath tune {args.file} --target-rtp {args.target_rtp}` from "
