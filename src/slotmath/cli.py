@@ -330,6 +330,11 @@ def _tune_parser(sub) -> None:
     t.add_argument("--no-gli11", action="store_true",
                    help="do not hold GLI-11's rule (every advertised award at least 1 in "
                         "100,000,000 games; held by default)")
+    t.add_argument("--spacing", action="append", default=[], metavar="SYMBOL=D",
+                   help="no two stops of SYMBOL closer than D stops (cyclically); repeatable. "
+                        "Scatters and bonus symbols: the window height unless given (=1: off)")
+    t.add_argument("--stack", action="append", default=[], metavar="SYMBOL=K",
+                   help="SYMBOL stands only in stacks of exactly K stops; repeatable")
     t.add_argument("--tolerance", default="0.001", metavar="POINTS",
                    help="how close the RTP must come, in percentage points (default 0.001)")
     t.add_argument("--reel-set", default="base", help="the reel set tuned (default base)")
@@ -375,12 +380,25 @@ def _tune(args) -> int:
     sd = None if vi is None else (float(vi[0]) / z, float(vi[1]) / z)
     one_in = span(args.feature_one_in, "--feature-one-in")
     max_win = span(args.max_win_one_in, "--max-win-one-in")
+
+    def rules(items, label):
+        out = {}
+        for item in items:
+            symbol, sep, n = item.partition("=")
+            if not sep or not symbol.strip() or not n.strip().isdigit() or int(n) < 1:
+                raise GameFileError(None, label, f"must be SYMBOL=N with N a whole number "
+                                                 f">= 1, got {item!r}")
+            out[symbol.strip()] = int(n)
+        return out
+
+    layout = {"spacing": rules(args.spacing, "--spacing"),
+              "stack": rules(args.stack, "--stack")}
     tolerance = number(args.tolerance, "--tolerance") / 100
     out = check_writable(args.out, "--out")
     game = slotmath.load_game(args.file)
     result = tune(game, target, args.reel_set, hit_frequency=hit, sd=sd,
                   feature_one_in=one_in, max_win_one_in=max_win,
-                  gli11=None if args.no_gli11 else GLI11_GAMES,
+                  gli11=None if args.no_gli11 else GLI11_GAMES, layout=layout,
                   tolerance=tolerance, time_limit=args.time_limit,
                   progress=lambda step: print(step_line(step), file=sys.stderr))
     print(summary_text(result, result.targets, z if vi is not None else None))

@@ -41,7 +41,7 @@ given: they start features, and their frequency is a target of its own.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -51,6 +51,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from slotmath.model.game import Game, Reel
 from slotmath.tune.awards import GLI11_GAMES, Awards, awards
 from slotmath.tune.awards import one_in as award_one_in
+from slotmath.tune.layout import Layout, LayoutError, lay_out
 from slotmath.tune.reel_tables import Figures, ReelTables, check_tunable
 from slotmath.tune.sensitivity import step as one_step
 
@@ -85,7 +86,9 @@ class Step:
 class TuneResult:
     """The tuned ``game`` and its exact ``figures``, the ``start`` figures, the ``steps``
     taken, the ``targets`` and ``misses``: per target, how far it is from being met (0 when
-    met; see :func:`_misses` for the units). ``awards`` and ``start_awards``: GLI-11's
+    met; see :func:`_misses` for the units); ``laid_out``: the figures of the start
+    strips laid out by the layout rules (None when they kept them). ``awards`` and
+    ``start_awards``: GLI-11's
     awards of the tuned and the original game (:class:`~slotmath.tune.awards.Awards`; None
     when the rule is not checked)."""
 
@@ -98,6 +101,8 @@ class TuneResult:
     targets: Targets | None = None
     awards: Awards | None = None
     start_awards: Awards | None = None
+    #: the figures of the start strips laid out by the layout rules, where that changed them
+    laid_out: Figures | None = None
 
     @property
     def met(self) -> bool:
@@ -171,11 +176,13 @@ NEAR = 10_000
 
 def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence[str],
              targets: Targets, cap: int, time_left: float,
-             edit: Callable[[Reel, str, int], Reel | None],
+             edit: Callable[[Reel, str, int], Reel | None], units: dict,
              award_rates: Callable[[Reel], dict] | None = None, base_awards: dict | None = None):
     """(edits, variables, constraints) of one linear step, or None when HiGHS finds none.
 
-    ``edit(reel, symbol, change)`` is one symbol more or fewer (laid out); ``award_rates``
+    ``edit(reel, symbol, change)`` is one unit of the symbol more or fewer, laid out (a unit:
+    ``units[symbol]`` stops, a stack's length, else one); the edits are counted in stops.
+    ``award_rates``
     gives the GLI-11 award rates of the reel set with this reel replaced (the rows for the
     awards near the limit), ``base_awards`` those of ``reel``."""
     length = reel.cycle
@@ -202,7 +209,7 @@ def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence[st
         c["P"] = d(f.feature_probability, base.feature_probability)
         c["W"] = d(f.probability_of(top), base.probability_of(top))
         have = (sum(w for x, w in zip(reel.symbols, reel.stop_weights) if x == s)
-                if change < 0 else cap)
+                // units.get(s, 1) if change < 0 else cap)
         c["cap"] = min(cap, have)
         if near:
             rates = award_rates(edited)
@@ -293,17 +300,35 @@ def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence[st
     for c, x in zip(columns, res.x[:n]):
         k = round(x)
         if k:
-            edits[c["symbol"]] = edits.get(c["symbol"], 0) + c["change"] * k
+            edits[c["symbol"]] = (edits.get(c["symbol"], 0)
+                                  + c["change"] * k * units.get(c["symbol"], 1))
     return {s: k for s, k in edits.items() if k}, width, len(rows)
 
 
-def _apply(reel: Reel, edits: dict, edit) -> Reel | None:
+def _apply(reel: Reel, edits: dict, edit, units: dict) -> tuple[Reel | None, str]:
+    """The reel with ``edits`` (stops) made one unit at a time, each laid out, and why not
+    ("" when it could be)."""
     for s, k in edits.items():
-        for _ in range(abs(k)):
-            reel = edit(reel, s, 1 if k > 0 else -1)
+        for _ in range(abs(k) // units.get(s, 1)):
+            try:
+                reel = edit(reel, s, 1 if k > 0 else -1, strict=True)
+            except LayoutError as exc:
+                return None, f"layout: {exc}"
             if reel is None:
-                return None
-    return reel
+                return None, f"{s}: no copy to take away"
+    return reel, ""
+
+
+def _layout(layout) -> Layout:
+    if layout is None:
+        return Layout()
+    if isinstance(layout, Layout):
+        return layout
+    if isinstance(layout, Mapping) and set(layout) <= {"spacing", "stack",
+                                                        "scatter_spacing"}:
+        return Layout(**layout)
+    raise ValueError(f"layout must be a Layout or a dict with keys spacing, stack, "
+                     f"scatter_spacing; got {layout!r}")
 
 
 def _range(value, name: str):
@@ -320,7 +345,7 @@ def _range(value, name: str):
 
 def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, sd=None,
          feature_one_in=None, max_win_one_in=None, gli11: int | None = GLI11_GAMES,
-         tolerance=Fraction(1, 100_000), symbols: Sequence[str] | None = None,
+         layout: Layout | Mapping | None = None, tolerance=Fraction(1, 100_000), symbols: Sequence[str] | None = None,
          max_change: int = 4, max_rounds: int = 20, time_limit: float = 60.0,
          level: int = 1, progress: Callable[[Step], None] | None = None) -> TuneResult:
     """Integer symbol counts on ``reel_set`` that bring the RTP within ``tolerance`` of
@@ -353,6 +378,13 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
         shows at least once in this many games (default 100,000,000). A step that pushes an
         award that met it past it is not kept; an award that misses it is a target. None: not
         checked.
+    layout : Layout or dict, optional
+        Strip layout rules (:class:`slotmath.tune.layout.Layout`, or a dict
+        ``{"spacing": {symbol: d}, "stack": {symbol: k}}``): every strip the solver keeps
+        (and the start, when it breaks one) is laid out by them, and its exact figures are
+        those of the laid-out strip; a stacked symbol changes a whole stack at a time. By
+        default a scatter or bonus symbol is kept a window height apart. A rule the start
+        strips' counts cannot meet: ``ValueError``.
     tolerance : Fraction
         How close the RTP must come (default 1e-5, i.e. 0.001 percentage points).
     symbols : sequence of str, optional
@@ -405,10 +437,33 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     unknown = [s for s in symbols if s not in game.symbols]
     if unknown:
         raise ValueError(f"{game.name} has no symbol {unknown[0]!r}")
+    layout = _layout(layout)
+    layout.check(game)
     reels = list(game.reel_sets[reel_set].reels)
+    rules = [layout.for_reel(game, j) for j in range(len(reels))]
+    for j, reel in enumerate(reels):  # the start, laid out where it breaks a rule
+        try:
+            reels[j] = lay_out(reel, *rules[j])
+        except LayoutError as exc:
+            raise ValueError(f"reel set {reel_set!r} reel {j + 1}: {exc}") from None
+    laid_out = game.replace_reels(reel_set, tuple(reels))
+    position = {"j": 0}
 
-    def edit(reel: Reel, symbol: str, change: int) -> Reel | None:
-        return one_step(reel, symbol, change)
+    def unit_sizes(j: int, reel: Reel) -> dict:
+        return {} if reel.weights is not None else dict(rules[j][1])
+
+    def edit(reel: Reel, symbol: str, change: int, strict: bool = False) -> Reel | None:
+        j = position["j"]
+        for _ in range(unit_sizes(j, reel).get(symbol, 1)):
+            reel = one_step(reel, symbol, change)
+            if reel is None:
+                return None
+        try:
+            return lay_out(reel, *rules[j])
+        except LayoutError:
+            if strict:
+                raise
+            return None
 
     def game_with(j: int, reel: Reel) -> Game:
         new = list(reels)
@@ -418,10 +473,16 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     def checked(g: Game) -> Awards | None:
         return None if gli11 is None else awards(g, gli11)
 
-    current = ReelTables(game, reel_set, 0, level, comp).figures(reels[0])
-    current_awards = checked(game)
-    result = TuneResult(game, current, current, targets=targets, awards=current_awards,
-                        start_awards=current_awards)
+    first = game.reel_sets[reel_set].reels[0]
+    start = ReelTables(game, reel_set, 0, level, comp).figures(first)
+    start_awards = checked(game)
+    current, current_awards = start, start_awards
+    if laid_out != game:
+        current = ReelTables(laid_out, reel_set, 0, level, comp).figures(reels[0])
+        current_awards = checked(laid_out)
+    result = TuneResult(game, current, start, targets=targets, awards=current_awards,
+                        start_awards=start_awards,
+                        laid_out=None if laid_out == game else current)
     misses = _misses(current, targets, current_awards)
     for rnd in range(max_rounds):
         changed = False
@@ -432,6 +493,8 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
             if left <= 0:
                 break
             t0 = time.monotonic()
+            position["j"] = j
+            units = unit_sizes(j, reels[j])
             g = game.replace_reels(reel_set, tuple(reels))
             tables = ReelTables(g, reel_set, j, level, comp)
             award_rates = None
@@ -441,15 +504,16 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
             cap = max_change
             while cap >= 1:
                 solved = _program(tables, reels[j], current, symbols, targets, cap,
-                                  time_limit - (time.monotonic() - started), edit,
+                                  time_limit - (time.monotonic() - started), edit, units,
                                   award_rates,
                                   None if current_awards is None else current_awards.rates)
                 if solved is None:
                     break
                 edits, n_vars, n_rows = solved
-                new_reel = _apply(reels[j], edits, edit) if edits else None
+                new_reel, reason = (_apply(reels[j], edits, edit, units) if edits
+                                    else (None, ""))
                 new = tables.figures(new_reel) if new_reel is not None else current
-                new_awards, reason = current_awards, ""
+                new_awards = current_awards
                 if new_reel is not None and current_awards is not None:
                     new_awards = checked(game_with(j, new_reel))
                     broken = sorted(new_awards.failing - current_awards.failing)
@@ -527,6 +591,9 @@ def summary_text(result: TuneResult, targets: Targets, z: float | None = None) -
         lines.append(f"feature       {one_in(start.feature_probability)} -> "
                      f"{one_in(end.feature_probability)}"
                      f"{span(targets.feature_one_in, lambda v: f'{float(v):g}')}")
+    if result.laid_out is not None:
+        lines.append(f"layout        the start strips broke a layout rule; laid out: RTP "
+                     f"{_percent(start.rtp)} -> {_percent(result.laid_out.rtp)}")
     lines.append(f"max win       {float(start.top_award):,g} x bet "
                  f"{award_one_in(start.top_probability)} -> {float(end.top_award):,g} x bet "
                  f"{award_one_in(end.top_probability)}"
