@@ -335,6 +335,9 @@ def _tune_parser(sub) -> None:
                         "Scatters and bonus symbols: the window height unless given (=1: off)")
     t.add_argument("--stack", action="append", default=[], metavar="SYMBOL=K",
                    help="SYMBOL stands only in stacks of exactly K stops; repeatable")
+    t.add_argument("--moves", choices=("counts", "weights"), default="counts",
+                   help="on a weighted reel: change symbol counts (one unit of weight on a "
+                        "symbol's heaviest stop; default) or each stop's weight")
     t.add_argument("--tolerance", default="0.001", metavar="POINTS",
                    help="how close the RTP must come, in percentage points (default 0.001)")
     t.add_argument("--reel-set", default="base", help="the reel set tuned (default base)")
@@ -399,6 +402,7 @@ def _tune(args) -> int:
     result = tune(game, target, args.reel_set, hit_frequency=hit, sd=sd,
                   feature_one_in=one_in, max_win_one_in=max_win,
                   gli11=None if args.no_gli11 else GLI11_GAMES, layout=layout,
+                  moves=args.moves,
                   tolerance=tolerance, time_limit=args.time_limit,
                   progress=lambda step: print(step_line(step), file=sys.stderr))
     print(summary_text(result, result.targets, z if vi is not None else None))

@@ -174,7 +174,7 @@ def _better(new: dict, old: dict, new_f: Figures, old_f: Figures, t: Targets) ->
 NEAR = 10_000
 
 
-def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence[str],
+def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence,
              targets: Targets, cap: int, time_left: float,
              edit: Callable[[Reel, str, int], Reel | None], units: dict,
              award_rates: Callable[[Reel], dict] | None = None, base_awards: dict | None = None):
@@ -182,6 +182,8 @@ def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence[st
 
     ``edit(reel, symbol, change)`` is one unit of the symbol more or fewer, laid out (a unit:
     ``units[symbol]`` stops, a stack's length, else one); the edits are counted in stops.
+    A key ``(symbol, stop)`` in ``symbols`` is one unit of that stop's weight instead (a
+    weighted reel's stop weights: exactly linear on any reel).
     ``award_rates``
     gives the GLI-11 award rates of the reel set with this reel replaced (the rows for the
     awards near the limit), ``base_awards`` those of ``reel``."""
@@ -208,8 +210,13 @@ def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence[st
         c["M"] = d(f.second_moment, base.second_moment)
         c["P"] = d(f.feature_probability, base.feature_probability)
         c["W"] = d(f.probability_of(top), base.probability_of(top))
-        have = (sum(w for x, w in zip(reel.symbols, reel.stop_weights) if x == s)
-                // units.get(s, 1) if change < 0 else cap)
+        if change > 0:
+            have = cap
+        elif isinstance(s, tuple):
+            have = reel.stop_weights[s[1]]
+        else:
+            have = (sum(w for x, w in zip(reel.symbols, reel.stop_weights) if x == s)
+                    // units.get(s, 1))
         c["cap"] = min(cap, have)
         if near:
             rates = award_rates(edited)
@@ -345,7 +352,7 @@ def _range(value, name: str):
 
 def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, sd=None,
          feature_one_in=None, max_win_one_in=None, gli11: int | None = GLI11_GAMES,
-         layout: Layout | Mapping | None = None, tolerance=Fraction(1, 100_000), symbols: Sequence[str] | None = None,
+         layout: Layout | Mapping | None = None, moves: str = "counts", tolerance=Fraction(1, 100_000), symbols: Sequence[str] | None = None,
          max_change: int = 4, max_rounds: int = 20, time_limit: float = 60.0,
          level: int = 1, progress: Callable[[Step], None] | None = None) -> TuneResult:
     """Integer symbol counts on ``reel_set`` that bring the RTP within ``tolerance`` of
@@ -385,6 +392,12 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
         those of the laid-out strip; a stacked symbol changes a whole stack at a time. By
         default a scatter or bonus symbol is kept a window height apart. A rule the start
         strips' counts cannot meet: ``ValueError``.
+    moves : {"counts", "weights"}
+        What a step changes on a weighted reel: ``"counts"`` (default) one unit of a
+        symbol's weight on its heaviest stop; ``"weights"`` the weight of each stop of the
+        tuned symbols on its own (two variables per stop; the figures are exactly linear in
+        one reel's stop weights on any reel, so the program's model is exact; the stops and
+        their order do not change). A reel without weights always changes counts.
     tolerance : Fraction
         How close the RTP must come (default 1e-5, i.e. 0.001 percentage points).
     symbols : sequence of str, optional
@@ -419,6 +432,8 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     started = time.monotonic()
     target = Fraction(str(target_rtp)) if not isinstance(target_rtp, Fraction) else target_rtp
     tolerance = Fraction(str(tolerance)) if not isinstance(tolerance, Fraction) else tolerance
+    if moves not in ("counts", "weights"):
+        raise ValueError(f"moves must be 'counts' or 'weights', got {moves!r}")
     if gli11 is not None and (not isinstance(gli11, int) or gli11 < 1):
         raise ValueError(f"gli11 must be a whole number of games >= 1 or None, got {gli11!r}")
     targets = Targets(target, tolerance, _range(hit_frequency, "hit_frequency"),
@@ -452,7 +467,13 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     def unit_sizes(j: int, reel: Reel) -> dict:
         return {} if reel.weights is not None else dict(rules[j][1])
 
-    def edit(reel: Reel, symbol: str, change: int, strict: bool = False) -> Reel | None:
+    def edit(reel: Reel, symbol, change: int, strict: bool = False) -> Reel | None:
+        if isinstance(symbol, tuple):  # one unit of one stop's weight: no stop moves
+            weights = list(reel.stop_weights)
+            weights[symbol[1]] += change
+            if weights[symbol[1]] < 0 or not any(weights):
+                return None
+            return Reel(reel.symbols, tuple(weights))
         j = position["j"]
         for _ in range(unit_sizes(j, reel).get(symbol, 1)):
             reel = one_step(reel, symbol, change)
@@ -495,6 +516,9 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
             t0 = time.monotonic()
             position["j"] = j
             units = unit_sizes(j, reels[j])
+            keys = symbols
+            if moves == "weights" and reels[j].weights is not None:
+                keys = [(s, p) for p, s in enumerate(reels[j].symbols) if s in symbols]
             g = game.replace_reels(reel_set, tuple(reels))
             tables = ReelTables(g, reel_set, j, level, comp)
             award_rates = None
@@ -503,7 +527,7 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
                     return awards(game_with(j, reel), gli11).rates
             cap = max_change
             while cap >= 1:
-                solved = _program(tables, reels[j], current, symbols, targets, cap,
+                solved = _program(tables, reels[j], current, keys, targets, cap,
                                   time_limit - (time.monotonic() - started), edit, units,
                                   award_rates,
                                   None if current_awards is None else current_awards.rates)
@@ -523,7 +547,9 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
                 new_misses = _misses(new, targets, new_awards)
                 kept = bool(edits) and new_reel is not None and not reason and _better(
                     new_misses, misses, new, current, targets)
-                step = Step(rnd, j, n_vars, n_rows, edits, current.rtp, new.rtp, kept,
+                shown = {(f"{k[0]}@{k[1] + 1}" if isinstance(k, tuple) else k): v
+                         for k, v in edits.items()}
+                step = Step(rnd, j, n_vars, n_rows, shown, current.rtp, new.rtp, kept,
                             time.monotonic() - t0, reason)
                 result.steps.append(step)
                 if progress is not None:
