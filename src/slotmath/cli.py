@@ -382,7 +382,7 @@ def _tune(args) -> int:
     vi = span(args.volatility_index, "--volatility-index")
     sd = None if vi is None else (float(vi[0]) / z, float(vi[1]) / z)
     one_in = span(args.feature_one_in, "--feature-one-in")
-    max_win = span(args.max_win_one_in, "--max-win-one-in")
+    top_odds = span(args.max_win_one_in, "--max-win-one-in")
 
     def rules(items, label):
         out = {}
@@ -400,7 +400,7 @@ def _tune(args) -> int:
     out = check_writable(args.out, "--out")
     game = slotmath.load_game(args.file)
     result = tune(game, target, args.reel_set, hit_frequency=hit, sd=sd,
-                  feature_one_in=one_in, max_win_one_in=max_win,
+                  feature_one_in=one_in, max_win_one_in=top_odds,
                   gli11=None if args.no_gli11 else GLI11_GAMES, layout=layout,
                   moves=args.moves,
                   tolerance=tolerance, time_limit=args.time_limit,
