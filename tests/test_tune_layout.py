@@ -165,3 +165,34 @@ def test_cli_bad_layout_is_one_line_exit_2(tmp_path, capsys, extra, fragment):
     err = capsys.readouterr().err
     assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "x.toml").exists()
+
+
+@st.composite
+def two_row_games_with_rules(draw):
+    pays = {"A": {2: draw(st.integers(1, 4)), 3: draw(st.integers(2, 9))},
+            "B": {3: draw(st.integers(2, 20))}}
+    reels = []
+    for _ in range(3):
+        body = draw(st.lists(st.sampled_from(["A", "B", "X"]), min_size=4, max_size=7))
+        reels.append((body + ["W", "W"], None))  # a stack of 2 wilds each, laid out below
+    lines = [(0, 0, 0), (1, 1, 1), (0, 1, 0), (1, 0, 1)]
+    return 2, False, pays, reels, lines
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(two_row_games_with_rules(), st.sampled_from(["0.5", "1.0", "2.0"]))
+def test_random_two_row_games_tuned_with_rules_keep_them_and_the_brute_force(case, target):
+    rows, _, pays, _, lines = case
+    game = as_game(*case)
+    layout = {"stack": {"W": 2}, "spacing": {"B": 2}}
+    try:
+        r = tune(game, target, layout=layout, gli11=None, tolerance=Fraction(1, 50),
+                 max_rounds=2, time_limit=10)
+    except ValueError as exc:  # only when the start's B cannot be kept 2 apart
+        assert "B (spacing 2)" in str(exc)
+        return
+    tuned = [list(x.symbols) for x in r.game.base.reels]
+    for strip in tuned:
+        assert all(k == 2 for k in runs(strip, "W")) and (closest(strip, "B") or 2) >= 2
+    expected = brute(tuned, [[1] * len(s) for s in tuned], rows, lines, pays, len(lines))
+    assert (r.figures.rtp, r.figures.hit_frequency, r.figures.second_moment) == expected
