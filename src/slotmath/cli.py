@@ -406,7 +406,15 @@ def _tune(args) -> int:
                   tolerance=tolerance, time_limit=args.time_limit,
                   progress=lambda step: print(step_line(step), file=sys.stderr))
     print(summary_text(result, result.targets, z if vi is not None else None))
-    header = (f"Tuned by `slotmath tune {args.file} --target-rtp {args.target_rtp}` from "
+    given = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in (
+        ("hit_frequency", args.hit_frequency), ("volatility_index", args.volatility_index),
+        ("feature_one_in", args.feature_one_in), ("max_win_one_in", args.max_win_one_in))
+        if v is not None)
+    given += "".join(f" --{k} {v}" for k in ("spacing", "stack") for v in getattr(args, k))
+    given += (" --no-gli11" if args.no_gli11 else "") + (
+        " --moves weights" if args.moves == "weights" else "")
+    header = (f"Tuned by `slotmath tune {args.file} --target-rtp {args.target_rtp}"
+              f"{' ' + given.strip() if given.strip() else ''}` from "
               f"{args.file}\n(reel set {args.reel_set!r}; the original's comments are not "
               f"kept)")
     write_files({"--out": (out, tuned_text(args.file, result.game, args.reel_set,
