@@ -34,19 +34,22 @@ MORE = {"tiny_lines": ("0.95", (600, 800), None),
         "classic_fruits": ("0.965", (10_000_000, 20_000_000), None),
         "ways_243": ("0.95", (10_000_000, 50_000_000),
                      {"stack": {"W": 2}, "spacing": {"LION": 4}})}
+#: games also tuned by their stop weights (moves="weights"; weighted reels)
+WEIGHTED = ("classic_3reel",)
 
 
 def targets_table(names) -> None:
     print("\nthe later targets (GLI-11 held; 'program' lists each step's variables x rows)")
-    for name in names:
-        if name not in MORE:
-            continue
+    runs = [(n, "counts") for n in names if n in MORE]
+    runs += [(n, "weights") for n in names if n in MORE and n in WEIGHTED]
+    for name, moves in runs:
         game = slotmath.load_game(ROOT / "data" / "games" / f"{name}.toml")
         rtp, max_win, layout = MORE[name]
-        r = tune(game, rtp, max_win_one_in=max_win, layout=layout,
+        r = tune(game, rtp, max_win_one_in=max_win, layout=layout, moves=moves,
                  tolerance=Fraction(1, 10_000), time_limit=120)
         shown = ", ".join(f"{st.variables}x{st.constraints}" for st in r.steps)
-        print(f"{name}: {r.seconds:.2f} s, {len(r.steps)} steps "
+        label = name if moves == "counts" else f"{name} (moves=weights)"
+        print(f"{label}: {r.seconds:.2f} s, {len(r.steps)} steps "
               f"({sum(st.kept for st in r.steps)} kept), program {shown}"
               f"{', layout ' + str(layout) if layout else ''}")
         one_in = r.start.top_probability, r.figures.top_probability

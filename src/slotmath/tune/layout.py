@@ -98,6 +98,12 @@ def _runs(symbols, symbol):
     return runs
 
 
+def _broken(symbols, spacing: Mapping[str, int], stack: Mapping[str, int]) -> set[str]:
+    """The ruled symbols whose rule the strip breaks."""
+    return ({s for s in spacing if violations(symbols, {s: spacing[s]}, {})}
+            | {s for s in stack if violations(symbols, {}, {s: stack[s]})})
+
+
 def violations(symbols, spacing: Mapping[str, int], stack: Mapping[str, int]) -> list[str]:
     """Each rule the strip (a sequence of symbols) breaks, in words; empty when it keeps them.
 
@@ -214,7 +220,7 @@ def lay_out(reel: Reel, spacing: Mapping[str, int], stack: Mapping[str, int]) ->
             raise LayoutError(f"{s}: {count} stops do not make stacks of {k}")
     weights = reel.stop_weights
     stops = [(s, w, i) for i, (s, w) in enumerate(zip(symbols, weights))]  # i: where it stood
-    broken = {v.partition(":")[0] for v in violations(symbols, spacing, stack)}
+    broken = _broken(symbols, spacing, stack)
     kept = [p for p in stops if p[0] not in broken]
     rest_rules = ({s: d for s, d in spacing.items() if s not in broken},
                   {s: k for s, k in stack.items() if s not in broken})
