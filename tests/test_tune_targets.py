@@ -172,3 +172,12 @@ def test_no_award_that_met_the_rule_is_pushed_past_it_on_random_games(reels, tar
             assert after["rates"].get(pay, 0) * 100_000_000 >= 1, (pay, r.steps)
     met = all(after["rates"].get(p, 0) * 100_000_000 >= 1 for p in ("pay A x3", "pay B x3"))
     assert (r.misses["gli11"] == 0) == met
+
+
+def test_cli_no_gli11_leaves_the_rule_out(tmp_path, capsys):
+    out = tmp_path / "t.toml"
+    code = main(["tune", str(GAMES / "classic_3reel.toml"), "--target-rtp", "96", "--no-gli11",
+                 "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0 and "GLI-11" not in printed and "rarest award" not in printed
+    assert "--no-gli11" in out.read_text().splitlines()[0]  # the header gives the options
