@@ -1,4 +1,5 @@
-"""The inverse solver: integer symbol counts that bring a game's RTP to a target.
+"""The inverse solver: integer symbol counts (or stop weights) that bring a game's RTP to a
+target, other figures into ranges, and keep GLI-11's odds rule.
 
 Method
 ------
@@ -18,15 +19,22 @@ Coordinate descent over the reels of one reel set, one exact linear step per ree
    subject to ``|S0 + sum dS (a - r) - t (L0 + sum dL (a - r))| <= e`` (the RTP target
    ``t``), and, for each range ``[lo, hi]`` of a figure ``F`` (the hit frequency; E[X^2] for an
    SD range, ``lo^2 + t^2 .. hi^2 + t^2``; the feature probability for a "1 in N" range),
-   ``lo L <= F L <= hi L``, linear the same way; ``r_s`` at most the copies the reel has, the
-   reel keeps at least one stop. First with
-   ``e <= tolerance x L / 2``, minimising the number of edits ``sum (a_s + r_s)``; when that
+   ``lo L <= F L <= hi L``, linear the same way (the max win's "1 in N": P(the current
+   largest win of the paid spin) in ``[1/hi, 1/lo]``); for GLI-11's rule, every advertised
+   award rarer than 1 in :data:`NEAR` has a row ``rate x L x limit >= L`` (each edit's
+   change of ``rate x L`` from the compliance check of the edited game: exact on a one-row
+   reel, first-order elsewhere; hard for an award that meets the rule, soft for one that
+   does not); ``r_s`` at most the copies the reel has, the reel keeps at least one stop.
+   First with ``e <= tolerance x L / 2``, minimising the number of edits ``sum (a_s + r_s)``; when that
    has no solution, minimising ``e + penalty x sum (a_s + r_s)`` (each program at most
    :data:`STEP_SECONDS`, then HiGHS's best point).
-3. The chosen edits are applied one symbol at a time (the same edits), and the new strip's
-   figures are computed exactly. It is kept when the targets are missed by less in all
-   (each miss relative to its size: the RTP's to the target, a range's to its top), or by
-   as much and the RTP is closer; otherwise the step is tried again with ``max_change``
+3. The chosen edits are applied one symbol at a time (the same edits, each laid out by the
+   layout rules, :mod:`slotmath.tune.layout`), and the new strip's figures are computed
+   exactly, and its awards by a fresh compliance check: a step that pushes an award that met
+   GLI-11's rule past it, or cannot be laid out, is not kept (``Step.reason``). Otherwise it
+   is kept when the targets are missed by less in all (each miss relative to its size: the
+   RTP's to the target, a range's to its top, GLI-11's shortfall as it is), or by as much and
+   the RTP is closer; otherwise the step is tried again with ``max_change``
    halved, down to 1. The fallback program minimises the same relative misses.
 
 Rounds over the reels repeat until every target is met, a round changes nothing, or the time
@@ -36,6 +44,10 @@ exact fractions; the CLI re-analyses the written file.
 
 Scatters and bonus symbols are held fixed unless named in ``symbols`` or a "1 in N" range is
 given: they start features, and their frequency is a target of its own.
+
+With ``moves="weights"`` a weighted reel's columns are one unit of each stop's own weight
+(``(symbol, stop)`` keys): the figures are exactly linear in one reel's stop weights on any
+reel, so the model of step 2 is exact there.
 """
 
 from __future__ import annotations
@@ -352,7 +364,8 @@ def _range(value, name: str):
 
 def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, sd=None,
          feature_one_in=None, max_win_one_in=None, gli11: int | None = GLI11_GAMES,
-         layout: Layout | Mapping | None = None, moves: str = "counts", tolerance=Fraction(1, 100_000), symbols: Sequence[str] | None = None,
+         layout: Layout | Mapping | None = None, moves: str = "counts",
+         tolerance=Fraction(1, 100_000), symbols: Sequence[str] | None = None,
          max_change: int = 4, max_rounds: int = 20, time_limit: float = 60.0,
          level: int = 1, progress: Callable[[Step], None] | None = None) -> TuneResult:
     """Integer symbol counts on ``reel_set`` that bring the RTP within ``tolerance`` of
