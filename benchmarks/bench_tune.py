@@ -4,10 +4,14 @@ side by side in one run, and the inverse solver on every tunable bundled game.
 For each game: the exact sensitivity table (``slotmath.tune.sensitivities``) and the same
 entries' figures by a plain ``slotmath.analyze`` of each edited game (warm: the engine's
 kernels are compiled first), their times and ratio, and that both agree exactly; then the
-solver's time to a target, the size of each step's program and how close the RTP came::
+solver's time to a target, the size of each step's program and how close the RTP came.
+Then the solver with the targets added later (a max-win "1 in N" range, GLI-11's rule, which
+is on in both runs, and layout rules on the multi-row games): per game its time, each step's
+program size, and every target's start, end and miss, and the rarest award::
 
     python benchmarks/bench_tune.py
     python benchmarks/bench_tune.py --games tiny_lines classic_3reel
+    python benchmarks/bench_tune.py --targets-only
 """
 
 from __future__ import annotations
@@ -24,6 +28,41 @@ from slotmath.tune import sensitivities, tune
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {"tiny_lines": "0.95", "classic_3reel": "0.96", "classic_fruits": "0.97",
            "ways_243": "0.94"}
+#: the later targets per game: the RTP, a max-win "1 in N" range, layout rules
+MORE = {"tiny_lines": ("0.95", (600, 800), None),
+        "classic_3reel": ("0.96", (700_000, 800_000), None),
+        "classic_fruits": ("0.965", (10_000_000, 20_000_000), None),
+        "ways_243": ("0.95", (10_000_000, 50_000_000),
+                     {"stack": {"W": 2}, "spacing": {"LION": 4}})}
+#: games also tuned by their stop weights (moves="weights"; weighted reels)
+WEIGHTED = ("classic_3reel",)
+
+
+def targets_table(names) -> None:
+    print("\nthe later targets (GLI-11 held; 'program' lists each step's variables x rows)")
+    runs = [(n, "counts") for n in names if n in MORE]
+    runs += [(n, "weights") for n in names if n in MORE and n in WEIGHTED]
+    for name, moves in runs:
+        game = slotmath.load_game(ROOT / "data" / "games" / f"{name}.toml")
+        rtp, max_win, layout = MORE[name]
+        r = tune(game, rtp, max_win_one_in=max_win, layout=layout, moves=moves,
+                 tolerance=Fraction(1, 10_000), time_limit=120)
+        shown = ", ".join(f"{st.variables}x{st.constraints}" for st in r.steps)
+        label = name if moves == "counts" else f"{name} (moves=weights)"
+        print(f"{label}: {r.seconds:.2f} s, {len(r.steps)} steps "
+              f"({sum(st.kept for st in r.steps)} kept), program {shown}"
+              f"{', layout ' + str(layout) if layout else ''}")
+        one_in = r.start.top_probability, r.figures.top_probability
+        print(f"  rtp          {float(r.start.rtp):.6f} -> {float(r.figures.rtp):.6f} "
+              f"(target {float(Fraction(rtp))}, miss {float(r.misses['rtp']):.3g})")
+        print(f"  max win      {float(r.start.top_award):g} x bet 1 in "
+              f"{float(1 / one_in[0]):,.0f} -> {float(r.figures.top_award):g} x bet 1 in "
+              f"{float(1 / one_in[1]):,.0f} (target {max_win[0]:,}..{max_win[1]:,}, miss "
+              f"{float(r.misses['max_win_one_in']):.3g})")
+        first, last = r.start_awards.rarest, r.awards.rarest
+        print(f"  rarest award {first[0]} 1 in {float(1 / first[1]):,.0f} -> {last[0]} 1 in "
+              f"{float(1 / last[1]):,.0f} (GLI-11 miss {float(r.misses['gli11']):.3g})")
+        assert r.figures.rtp == slotmath.analyze(r.game).rtp
 
 
 def edited(game, j, strip):
@@ -35,8 +74,14 @@ def edited(game, j, strip):
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", nargs="*", default=list(TARGETS))
+    p.add_argument("--targets-only", action="store_true",
+                   help="only the table of the later targets")
     args = p.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
+    if args.targets_only:
+        targets_table(args.games)
+        print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
+        return
     print(f"{'game':<15}{'entries':>8}{'tables s':>10}{'re-analysis s':>15}{'ratio':>8}"
           f"{'tune s':>8}{'steps':>7}{'program (vars x rows)':>23}  RTP start -> tuned "
           f"(target)")
@@ -59,7 +104,8 @@ def main() -> None:
         print(f"{name:<15}{len(s.entries):>8}{t_tables:>10.2f}{t_plain:>15.2f}"
               f"{t_plain / t_tables:>8.1f}{r.seconds:>8.2f}{len(r.steps):>7}{shown:>23}  "
               f"{float(r.start.rtp):.6f} -> {float(r.figures.rtp):.6f} ({float(target)}; "
-              f"{'met' if r.met else 'missed by ' + str(float(r.misses['rtp']))})")
+              f"{'met' if r.met else 'missed ' + str({k: float(v) for k, v in r.misses.items()})})")
+    targets_table(args.games)
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
 
 

@@ -110,7 +110,9 @@ def one_row_games(draw):
 def test_random_games_tuned_are_what_the_brute_force_says(case, target):
     rows, _, pays, _, lines = case
     game = as_game(*case)
-    result = tune(game, target, tolerance=Fraction(1, 100), max_rounds=3, time_limit=10)
+    # GLI-11's rule off: a random game's B x3 may never show (tests/test_tune_targets.py)
+    result = tune(game, target, tolerance=Fraction(1, 100), max_rounds=3, time_limit=10,
+                  gli11=None)
     strips = result.game.base.reels
     expected = brute([list(r.symbols) for r in strips], [[1] * len(r.symbols) for r in strips],
                      rows, lines, pays, 1)

@@ -324,6 +324,20 @@ def _tune_parser(sub) -> None:
                    help="a range for the volatility index at 90%% (1.645 x SD): 8:12")
     t.add_argument("--feature-one-in", default=None, metavar="LO:HI",
                    help="a range for N in 'a feature starts 1 in N paid spins': 150:200")
+    t.add_argument("--max-win-one-in", default=None, metavar="LO:HI",
+                   help="a range for N in 'the max win (the paid spin's largest win) comes 1 "
+                        "in N paid spins': 1000000:5000000")
+    t.add_argument("--no-gli11", action="store_true",
+                   help="do not hold GLI-11's rule (every advertised award at least 1 in "
+                        "100,000,000 games; held by default)")
+    t.add_argument("--spacing", action="append", default=[], metavar="SYMBOL=D",
+                   help="no two stops of SYMBOL closer than D stops (cyclically); repeatable. "
+                        "Scatters and bonus symbols: the window height unless given (=1: off)")
+    t.add_argument("--stack", action="append", default=[], metavar="SYMBOL=K",
+                   help="SYMBOL stands only in stacks of exactly K stops; repeatable")
+    t.add_argument("--moves", choices=("counts", "weights"), default="counts",
+                   help="on a weighted reel: change symbol counts (one unit of weight on a "
+                        "symbol's heaviest stop; default) or each stop's weight")
     t.add_argument("--tolerance", default="0.001", metavar="POINTS",
                    help="how close the RTP must come, in percentage points (default 0.001)")
     t.add_argument("--reel-set", default="base", help="the reel set tuned (default base)")
@@ -337,6 +351,7 @@ def _tune(args) -> int:
 
     import slotmath
     from slotmath.io.output import check_writable, write_files
+    from slotmath.tune.awards import GLI11_GAMES
     from slotmath.tune.game_file import tuned_text
     from slotmath.tune.solver import step_line, summary_text, tune
 
@@ -367,14 +382,39 @@ def _tune(args) -> int:
     vi = span(args.volatility_index, "--volatility-index")
     sd = None if vi is None else (float(vi[0]) / z, float(vi[1]) / z)
     one_in = span(args.feature_one_in, "--feature-one-in")
+    top_odds = span(args.max_win_one_in, "--max-win-one-in")
+
+    def rules(items, label):
+        out = {}
+        for item in items:
+            symbol, sep, n = item.partition("=")
+            if not sep or not symbol.strip() or not n.strip().isdigit() or int(n) < 1:
+                raise GameFileError(None, label, f"must be SYMBOL=N with N a whole number "
+                                                 f">= 1, got {item!r}")
+            out[symbol.strip()] = int(n)
+        return out
+
+    layout = {"spacing": rules(args.spacing, "--spacing"),
+              "stack": rules(args.stack, "--stack")}
     tolerance = number(args.tolerance, "--tolerance") / 100
     out = check_writable(args.out, "--out")
     game = slotmath.load_game(args.file)
     result = tune(game, target, args.reel_set, hit_frequency=hit, sd=sd,
-                  feature_one_in=one_in, tolerance=tolerance, time_limit=args.time_limit,
+                  feature_one_in=one_in, max_win_one_in=top_odds,
+                  gli11=None if args.no_gli11 else GLI11_GAMES, layout=layout,
+                  moves=args.moves,
+                  tolerance=tolerance, time_limit=args.time_limit,
                   progress=lambda step: print(step_line(step), file=sys.stderr))
     print(summary_text(result, result.targets, z if vi is not None else None))
-    header = (f"Tuned by `slotmath tune {args.file} --target-rtp {args.target_rtp}` from "
+    given = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in (
+        ("hit_frequency", args.hit_frequency), ("volatility_index", args.volatility_index),
+        ("feature_one_in", args.feature_one_in), ("max_win_one_in", args.max_win_one_in))
+        if v is not None)
+    given += "".join(f" --{k} {v}" for k in ("spacing", "stack") for v in getattr(args, k))
+    given += (" --no-gli11" if args.no_gli11 else "") + (
+        " --moves weights" if args.moves == "weights" else "")
+    header = (f"Tuned by `slotmath tune {args.file} --target-rtp {args.target_rtp}"
+              f"{' ' + given.strip() if given.strip() else ''}` from "
               f"{args.file}\n(reel set {args.reel_set!r}; the original's comments are not "
               f"kept)")
     write_files({"--out": (out, tuned_text(args.file, result.game, args.reel_set,

@@ -8,11 +8,16 @@ inverse solver. See docs/tuning.md.
 * :mod:`slotmath.tune.rational`: a figure as an exact sympy rational function of a stop
   weight, a one-row symbol count, a wheel weight or a free-spin award (or several at once),
   solvable for a target;
-* :mod:`slotmath.tune.solver`: integer symbol counts that meet an RTP target (and a hit
-  frequency range), by coordinate descent with :func:`scipy.optimize.milp`;
+* :mod:`slotmath.tune.solver`: integer symbol counts (or a weighted reel's stop weights) that
+  meet an RTP target and ranges (hit frequency, SD, a feature's and the max win's "1 in N"),
+  holding GLI-11's odds rule, by coordinate descent with :func:`scipy.optimize.milp`;
+* :mod:`slotmath.tune.awards`: GLI-11's awards and odds, as the compliance check gives them;
+* :mod:`slotmath.tune.layout`: strip layout rules (spacing, stacks) and the placement;
 * :mod:`slotmath.tune.game_file`: the tuned game written back as a game file.
 """
 
+from slotmath.tune.awards import Awards, awards
+from slotmath.tune.layout import Layout, LayoutError, lay_out
 from slotmath.tune.rational import (
     FreeSpinAward,
     RationalFigure,
@@ -27,7 +32,7 @@ from slotmath.tune.reel_tables import Figures, ReelTables, check_tunable
 from slotmath.tune.sensitivity import Entry, Sensitivities, sensitivities, step
 from slotmath.tune.solver import Step, TuneResult, tune
 
-__all__ = ["Entry", "Figures", "FreeSpinAward", "RationalFigure", "RationalFunction",
-           "ReelTables", "Sensitivities", "Step", "StopWeight", "SymbolCount", "TuneResult",
-           "WheelWeight", "check_tunable", "rational_figure", "rational_function",
-           "sensitivities", "step", "tune"]
+__all__ = ["Awards", "Entry", "Figures", "FreeSpinAward", "Layout", "LayoutError",
+           "RationalFigure", "RationalFunction", "ReelTables", "Sensitivities", "Step",
+           "StopWeight", "SymbolCount", "TuneResult", "WheelWeight", "awards", "check_tunable",
+           "lay_out", "rational_figure", "rational_function", "sensitivities", "step", "tune"]

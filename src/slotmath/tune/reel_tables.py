@@ -28,7 +28,7 @@ feature.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
@@ -53,12 +53,17 @@ TUNABLE_KINDS = (Kind.PAYS, Kind.SPIN, Kind.ROUND)
 class Figures:
     """Exact figures of a paid round, in total bets: ``rtp`` (E[X]), ``hit_frequency``
     (P(X > 0)), ``second_moment`` (E[X^2]) and ``feature_probability`` (P(the paid spin
-    starts a round feature), 0 without one); ``variance`` is exact, ``sd`` a float."""
+    starts a round feature), 0 without one); ``variance`` is exact, ``sd`` a float. The max
+    win (:attr:`top_award`, :attr:`top_probability`) is read off the paid spin's exact win
+    law ``paid``: (credits, weight) pairs, the cycle and the credits per bet."""
 
     rtp: Fraction
     hit_frequency: Fraction
     second_moment: Fraction
     feature_probability: Fraction = Fraction(0)
+    #: the paid spin's win law: credits -> weight over its cycle (spin features folded in);
+    #: what :meth:`top_award` and :meth:`probability_of` read
+    paid: tuple = field(default=((), 1, 1), compare=False, repr=False)
 
     @property
     def variance(self) -> Fraction:
@@ -67,6 +72,27 @@ class Figures:
     @property
     def sd(self) -> float:
         return math.sqrt(self.variance)
+
+    @property
+    def top_credits(self) -> int:
+        """The max win: the largest win (credits) of one paid spin, 0 when it never wins."""
+        weights = dict(self.paid[0])
+        return max((c for c, w in weights.items() if w), default=0)
+
+    @property
+    def top_award(self) -> Fraction:
+        """The max win as a multiple of the bet (as :attr:`Analysis.top_award`)."""
+        return Fraction(self.top_credits, self.paid[2])
+
+    @property
+    def top_probability(self) -> Fraction:
+        """P(a paid spin wins :attr:`top_credits`); 0 when the paid spin never wins."""
+        top = self.top_credits
+        return self.probability_of(top) if top else Fraction(0)
+
+    def probability_of(self, credits: int) -> Fraction:
+        """P(a paid spin wins exactly ``credits``), exact."""
+        return Fraction(dict(self.paid[0]).get(credits, 0), self.paid[1])
 
 
 def started(law) -> Fraction:
@@ -260,7 +286,9 @@ class ReelTables:
             return out
 
         law = comp.round_of(spin)
-        return Figures(law.mean, law.hit_frequency, law.second_moment, started(law))
+        paid = (tuple(sorted(law.base.credits_weights().items())), law.base.cycle,
+                law.base.credits_per_bet)
+        return Figures(law.mean, law.hit_frequency, law.second_moment, started(law), paid)
 
     def contributions(self, reel: Reel | None = None) -> pd.DataFrame:
         """Each window's part: one row per distinct window of ``reel`` (default: the game's

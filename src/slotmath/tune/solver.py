@@ -1,4 +1,5 @@
-"""The inverse solver: integer symbol counts that bring a game's RTP to a target.
+"""The inverse solver: integer symbol counts (or stop weights) that bring a game's RTP to a
+target, other figures into ranges, and keep GLI-11's odds rule.
 
 Method
 ------
@@ -18,15 +19,22 @@ Coordinate descent over the reels of one reel set, one exact linear step per ree
    subject to ``|S0 + sum dS (a - r) - t (L0 + sum dL (a - r))| <= e`` (the RTP target
    ``t``), and, for each range ``[lo, hi]`` of a figure ``F`` (the hit frequency; E[X^2] for an
    SD range, ``lo^2 + t^2 .. hi^2 + t^2``; the feature probability for a "1 in N" range),
-   ``lo L <= F L <= hi L``, linear the same way; ``r_s`` at most the copies the reel has, the
-   reel keeps at least one stop. First with
-   ``e <= tolerance x L / 2``, minimising the number of edits ``sum (a_s + r_s)``; when that
+   ``lo L <= F L <= hi L``, linear the same way (the max win's "1 in N": P(the current
+   largest win of the paid spin) in ``[1/hi, 1/lo]``); for GLI-11's rule, every advertised
+   award rarer than 1 in :data:`NEAR` has a row ``rate x L x limit >= L`` (each edit's
+   change of ``rate x L`` from the compliance check of the edited game: exact on a one-row
+   reel, first-order elsewhere; hard for an award that meets the rule, soft for one that
+   does not); ``r_s`` at most the copies the reel has, the reel keeps at least one stop.
+   First with ``e <= tolerance x L / 2``, minimising the number of edits ``sum (a_s + r_s)``; when that
    has no solution, minimising ``e + penalty x sum (a_s + r_s)`` (each program at most
    :data:`STEP_SECONDS`, then HiGHS's best point).
-3. The chosen edits are applied one symbol at a time (the same edits), and the new strip's
-   figures are computed exactly. It is kept when the targets are missed by less in all
-   (each miss relative to its size: the RTP's to the target, a range's to its top), or by
-   as much and the RTP is closer; otherwise the step is tried again with ``max_change``
+3. The chosen edits are applied one symbol at a time (the same edits, each laid out by the
+   layout rules, :mod:`slotmath.tune.layout`), and the new strip's figures are computed
+   exactly, and its awards by a fresh compliance check: a step that pushes an award that met
+   GLI-11's rule past it, or cannot be laid out, is not kept (``Step.reason``). Otherwise it
+   is kept when the targets are missed by less in all (each miss relative to its size: the
+   RTP's to the target, a range's to its top, GLI-11's shortfall as it is), or by as much and
+   the RTP is closer; otherwise the step is tried again with ``max_change``
    halved, down to 1. The fallback program minimises the same relative misses.
 
 Rounds over the reels repeat until every target is met, a round changes nothing, or the time
@@ -36,12 +44,16 @@ exact fractions; the CLI re-analyses the written file.
 
 Scatters and bonus symbols are held fixed unless named in ``symbols`` or a "1 in N" range is
 given: they start features, and their frequency is a target of its own.
+
+With ``moves="weights"`` a weighted reel's columns are one unit of each stop's own weight
+(``(symbol, stop)`` keys): the figures are exactly linear in one reel's stop weights on any
+reel, so the model of step 2 is exact there.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -49,6 +61,9 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from slotmath.model.game import Game, Reel
+from slotmath.tune.awards import GLI11_GAMES, Awards, awards
+from slotmath.tune.awards import one_in as award_one_in
+from slotmath.tune.layout import Layout, LayoutError, lay_out
 from slotmath.tune.reel_tables import Figures, ReelTables, check_tunable
 from slotmath.tune.sensitivity import step as one_step
 
@@ -64,7 +79,8 @@ STEP_SECONDS = 5.0
 class Step:
     """One solver step on reel ``reel`` (0 = reel 1): the program's size (``variables``,
     ``constraints``), the edits tried (symbol -> net change), the exact RTP before and after,
-    whether it was kept, and its time in seconds."""
+    whether it was kept, and its time in seconds; ``reason`` says why a step that improved
+    the targets was not kept (an award it would push past GLI-11's limit, a layout rule)."""
 
     round: int
     reel: int
@@ -75,13 +91,18 @@ class Step:
     rtp_after: Fraction
     kept: bool
     seconds: float
+    reason: str = ""
 
 
 @dataclass
 class TuneResult:
     """The tuned ``game`` and its exact ``figures``, the ``start`` figures, the ``steps``
     taken, the ``targets`` and ``misses``: per target, how far it is from being met (0 when
-    met; see :func:`_misses` for the units)."""
+    met; see :func:`_misses` for the units); ``laid_out``: the figures of the start
+    strips laid out by the layout rules (None when they kept them). ``awards`` and
+    ``start_awards``: GLI-11's
+    awards of the tuned and the original game (:class:`~slotmath.tune.awards.Awards`; None
+    when the rule is not checked)."""
 
     game: Game
     figures: Figures
@@ -90,6 +111,10 @@ class TuneResult:
     misses: dict = field(default_factory=dict)
     seconds: float = 0.0
     targets: Targets | None = None
+    awards: Awards | None = None
+    start_awards: Awards | None = None
+    #: the figures of the start strips laid out by the layout rules, where that changed them
+    laid_out: Figures | None = None
 
     @property
     def met(self) -> bool:
@@ -98,41 +123,55 @@ class TuneResult:
 
 @dataclass(frozen=True)
 class Targets:
-    """What the solver aims at: the RTP ``rtp`` within ``tolerance``, and optional ranges
-    (lo, hi) of the hit frequency, the SD (in bets) and the feature's "1 in N"."""
+    """What the solver aims at: the RTP ``rtp`` within ``tolerance``, optional ranges
+    (lo, hi) of the hit frequency, the SD (in bets), the feature's "1 in N" and the max
+    win's "1 in N", and GLI-11's rule (``gli11``: the games every award must show in at
+    least once, None when not checked)."""
 
     rtp: Fraction
     tolerance: Fraction
     hit_frequency: tuple | None = None
     sd: tuple | None = None
     feature_one_in: tuple | None = None
+    max_win_one_in: tuple | None = None
+    gli11: int | None = GLI11_GAMES
 
 
 def _outside(value, lo, hi):
     return max(0, lo - value, value - hi)
 
 
-def _misses(f: Figures, t: Targets) -> dict:
+def _one_in_value(p) -> float:
+    return float("inf") if p == 0 else float(1 / p)
+
+
+def _misses(f: Figures, t: Targets, awards: Awards | None = None) -> dict:
     """How far each target is from being met (0 when met): the RTP and the hit frequency in
-    total bets and probability (exact), the SD in bets and the feature's N (floats)."""
+    total bets and probability (exact), the SD in bets and the "1 in N" of the feature and
+    of the max win in spins (floats), GLI-11's rule as the failing awards' shortfall
+    (:attr:`Awards.shortfall`, exact)."""
     out = {"rtp": max(Fraction(0), abs(f.rtp - t.rtp) - t.tolerance)}
     if t.hit_frequency is not None:
         out["hit_frequency"] = _outside(Fraction(f.hit_frequency), *t.hit_frequency)
     if t.sd is not None:
         out["sd"] = _outside(f.sd, *t.sd)
     if t.feature_one_in is not None:
-        p = f.feature_probability
-        n = float("inf") if p == 0 else float(1 / p)
-        out["feature_one_in"] = _outside(n, *t.feature_one_in)
+        out["feature_one_in"] = _outside(_one_in_value(f.feature_probability),
+                                         *t.feature_one_in)
+    if t.max_win_one_in is not None:
+        out["max_win_one_in"] = _outside(_one_in_value(f.top_probability), *t.max_win_one_in)
+    if t.gli11 is not None and awards is not None:
+        out["gli11"] = awards.shortfall
     return out
 
 
 def _score(misses: dict, t: Targets) -> float:
     """Every target's miss relative to its size (the RTP's to the target, a range's to its
-    top), added up: what a step must lower to be kept."""
+    top, GLI-11's shortfall as it is), added up: what a step must lower to be kept."""
     scale = {"rtp": (0, t.rtp), "hit_frequency": t.hit_frequency, "sd": t.sd,
-             "feature_one_in": t.feature_one_in}
-    return sum(float(m) / (float(scale[k][1]) or 1.0) for k, m in misses.items())
+             "feature_one_in": t.feature_one_in, "max_win_one_in": t.max_win_one_in,
+             "gli11": (0, 1)}
+    return sum(min(float(m), 1e300) / (float(scale[k][1]) or 1.0) for k, m in misses.items())
 
 
 def _better(new: dict, old: dict, new_f: Figures, old_f: Figures, t: Targets) -> bool:
@@ -142,26 +181,59 @@ def _better(new: dict, old: dict, new_f: Figures, old_f: Figures, t: Targets) ->
     return abs(new_f.rtp - t.rtp) < abs(old_f.rtp - t.rtp)
 
 
-def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence[str],
-             targets: Targets, cap: int, time_left: float):
-    """(edits, variables, constraints) of one linear step, or None when HiGHS finds none."""
+#: awards at least this many times more frequent than GLI-11's limit get no row in the
+#: program (the exact check on every step still guards them)
+NEAR = 10_000
+
+
+def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence,
+             targets: Targets, cap: int, time_left: float,
+             edit: Callable[[Reel, str, int], Reel | None], units: dict,
+             award_rates: Callable[[Reel], dict] | None = None, base_awards: dict | None = None):
+    """(edits, variables, constraints) of one linear step, or None when HiGHS finds none.
+
+    ``edit(reel, symbol, change)`` is one unit of the symbol more or fewer, laid out (a unit:
+    ``units[symbol]`` stops, a stack's length, else one); the edits are counted in stops.
+    A key ``(symbol, stop)`` in ``symbols`` is one unit of that stop's weight instead (a
+    weighted reel's stop weights: exactly linear on any reel).
+    ``award_rates``
+    gives the GLI-11 award rates of the reel set with this reel replaced (the rows for the
+    awards near the limit), ``base_awards`` those of ``reel``."""
     length = reel.cycle
     target, tolerance = targets.rtp, targets.tolerance
-    columns = []  # (symbol, direction, dS, dH, dL, upper bound, dM, dP)
-    tried = [(s, change, one_step(reel, s, change)) for s in symbols for change in (1, -1)]
+    top = base.top_credits
+    near = []
+    if award_rates is not None and base_awards:
+        near = [k for k, r in base_awards.items() if Fraction(r) * targets.gli11 < NEAR]
+    columns = []  # dicts: symbol, change, S, H, L, cap, M, P, W (the max win), award rates
+    tried = [(s, change, edit(reel, s, change)) for s in symbols for change in (1, -1)]
     tables.prefetch(w for _, _, e in tried if e is not None for w in tables.window_weights(e))
     for s, change, edited in tried:
-        if edited is not None:
-            f = tables.figures(edited)
-            d_length = edited.cycle - length
-            d_s = float(f.rtp * edited.cycle - base.rtp * length)
-            d_h = float(f.hit_frequency * edited.cycle - base.hit_frequency * length)
+        if edited is None:
+            continue
+        f = tables.figures(edited)
+        c = {"symbol": s, "change": change, "L": edited.cycle - length}
+
+        def d(new, old, c=c, edited=edited):
+            return float(new * edited.cycle - old * length)
+
+        c["S"] = d(f.rtp, base.rtp)
+        c["H"] = d(f.hit_frequency, base.hit_frequency)
+        c["M"] = d(f.second_moment, base.second_moment)
+        c["P"] = d(f.feature_probability, base.feature_probability)
+        c["W"] = d(f.probability_of(top), base.probability_of(top))
+        if change > 0:
+            have = cap
+        elif isinstance(s, tuple):
+            have = reel.stop_weights[s[1]]
+        else:
             have = (sum(w for x, w in zip(reel.symbols, reel.stop_weights) if x == s)
-                    if change < 0 else cap)
-            d_m = float(f.second_moment * edited.cycle - base.second_moment * length)
-            d_p = float(f.feature_probability * edited.cycle
-                        - base.feature_probability * length)
-            columns.append((s, change, d_s, d_h, d_length, min(cap, have), d_m, d_p))
+                    // units.get(s, 1))
+        c["cap"] = min(cap, have)
+        if near:
+            rates = award_rates(edited)
+            c["awards"] = [d(Fraction(rates.get(k, 0)), Fraction(base_awards[k])) for k in near]
+        columns.append(c)
     if not columns:
         return None
     n = len(columns)
@@ -170,19 +242,26 @@ def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence[st
     # each range lo <= F <= hi of a figure F = (F0 L + sum dF x) / (L + sum dL x)
     ranges = []
     if targets.hit_frequency is not None:
-        ranges.append((3, float(base.hit_frequency) * length, targets.hit_frequency))
+        ranges.append(("H", float(base.hit_frequency) * length, targets.hit_frequency))
     if targets.sd is not None:  # the SD with the RTP at its target: E[X^2] in a range
         lo, hi = targets.sd
-        ranges.append((6, float(base.second_moment) * length,
+        ranges.append(("M", float(base.second_moment) * length,
                        (float(lo) ** 2 + t * t, float(hi) ** 2 + t * t)))
     if targets.feature_one_in is not None:  # 1 in N: the probability in [1/hi, 1/lo]
         lo, hi = targets.feature_one_in
-        ranges.append((7, float(base.feature_probability) * length,
+        ranges.append(("P", float(base.feature_probability) * length,
+                       (1 / float(hi), 1 / float(lo) if lo else 1.0)))
+    if targets.max_win_one_in is not None and top:  # P(the current max win) in [1/hi, 1/lo]
+        lo, hi = targets.max_win_one_in
+        ranges.append(("W", float(base.probability_of(top)) * length,
                        (1 / float(hi), 1 / float(lo) if lo else 1.0)))
     m = len(ranges)
+    failing = [i for i, k in enumerate(near) if Fraction(base_awards[k]) * targets.gli11 < 1]
+    q = len(failing)
     # variables: x_0..x_{n-1} (integer counts of each edit), e (the RTP's miss, in S units),
-    # u_1..u_m (each range's miss, in F L units); all misses continuous and >= 0
-    width = n + 1 + m
+    # u_1..u_m (each range's miss, in F L units), v_1..v_q (each failing award's shortfall, in
+    # rate x limit x L units); all misses continuous and >= 0
+    width = n + 1 + m + q
 
     def row(coefficients, e=0.0, k=None, u=0.0):
         out = np.zeros(width)
@@ -192,58 +271,101 @@ def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence[st
             out[n + 1 + k] = u
         return out
 
-    rows = [row([col[4] for col in columns])]  # the reel keeps >= 1 stop
+    rows = [row([c["L"] for c in columns])]  # the reel keeps >= 1 stop
     lower, upper = [1 - length], [np.inf]
     for k, (f, f0, (lo, hi)) in enumerate(ranges):
         lo, hi = float(lo), float(hi)
-        rows.append(row([col[f] - lo * col[4] for col in columns], k=k, u=1.0))
+        rows.append(row([c[f] - lo * c["L"] for c in columns], k=k, u=1.0))
         lower.append(lo * length - f0)
         upper.append(np.inf)
-        rows.append(row([col[f] - hi * col[4] for col in columns], k=k, u=-1.0))
+        rows.append(row([c[f] - hi * c["L"] for c in columns], k=k, u=-1.0))
         lower.append(-np.inf)
         upper.append(hi * length - f0)
-    miss = [col[2] - t * col[4] for col in columns]  # d(S - tL) per edit
+    # GLI-11: rate x L x limit >= L for every award near the limit; exact on a one-row reel
+    # of a reel set no round feature plays (an award's hits are linear in the counts), the
+    # first-order model elsewhere. Met now: a hard row; failing now: a soft one.
+    limit = float(targets.gli11 or 0)
+    for i, k in enumerate(near):
+        r0 = float(base_awards[k]) * length * limit
+        coefficients = [c["awards"][i] * limit - c["L"] for c in columns]
+        soft = failing.index(i) if i in failing else None
+        rows.append(row(coefficients, k=None if soft is None else m + soft, u=1.0))
+        lower.append(length - r0 if soft is not None else min(length - r0, 0.0))
+        upper.append(np.inf)
+    miss = [c["S"] - t * c["L"] for c in columns]  # d(S - tL) per edit
     rows += [row(miss, e=-1.0), row(miss, e=1.0)]  # -e <= S - tL <= e
     lower += [-np.inf, t * length - s0]
     upper += [t * length - s0, np.inf]
-    integrality = np.array([1] * n + [0] * (1 + m))
+    integrality = np.array([1] * n + [0] * (1 + m + q))
     constraint = LinearConstraint(np.array(rows), lower, upper)
     options = {"time_limit": max(min(time_left, STEP_SECONDS), 0.1), "disp": False}
-    caps = [col[5] for col in columns]
+    caps = [c["cap"] for c in columns]
     # first the fewest edits that meet every target (quick for HiGHS: a small objective with
     # a feasible point proves optimal at once); failing that, the smallest misses, each
     # relative to its target (the ranges' first)
     reach = float(tolerance) * length / 2
-    res = milp(np.concatenate([np.ones(n), np.zeros(1 + m)]), constraints=constraint,
+    res = milp(np.concatenate([np.ones(n), np.zeros(1 + m + q)]), constraints=constraint,
                integrality=integrality, options=options,
-               bounds=Bounds(np.zeros(width), caps + [reach] + [0.0] * m))
+               bounds=Bounds(np.zeros(width), caps + [reach] + [0.0] * (m + q)))
     if res.x is None:
-        weights = [1.0 / max(t, 1e-9)] + [1.0 / max(float(r[2][1]), 1e-9) for r in ranges]
+        weights = ([1.0 / max(t, 1e-9)] + [1.0 / max(float(r[2][1]), 1e-9) for r in ranges]
+                   + [1.0 / max(length, 1)] * q)
         res = milp(np.concatenate([np.full(n, PENALTY), weights]), constraints=constraint,
                    integrality=integrality, options=options,
-                   bounds=Bounds(np.zeros(width), caps + [np.inf] * (1 + m)))
+                   bounds=Bounds(np.zeros(width), caps + [np.inf] * (1 + m + q)))
     if res.x is None:
         return None
     edits: dict[str, int] = {}
-    for col, x in zip(columns, res.x[:n]):
+    for c, x in zip(columns, res.x[:n]):
         k = round(x)
         if k:
-            edits[col[0]] = edits.get(col[0], 0) + col[1] * k
+            edits[c["symbol"]] = (edits.get(c["symbol"], 0)
+                                  + c["change"] * k * units.get(c["symbol"], 1))
     return {s: k for s, k in edits.items() if k}, width, len(rows)
 
 
-def _apply(reel: Reel, edits: dict) -> Reel | None:
+def _apply(reel: Reel, edits: dict, edit, units: dict) -> tuple[Reel | None, str]:
+    """The reel with ``edits`` (stops) made one unit at a time, each laid out, and why not
+    ("" when it could be)."""
     for s, k in edits.items():
-        for _ in range(abs(k)):
-            reel = one_step(reel, s, 1 if k > 0 else -1)
+        for _ in range(abs(k) // units.get(s, 1)):
+            try:
+                reel = edit(reel, s, 1 if k > 0 else -1, strict=True)
+            except LayoutError as exc:
+                return None, f"layout: {exc}"
             if reel is None:
-                return None
-    return reel
+                return None, f"{s}: no copy to take away"
+    return reel, ""
+
+
+def _layout(layout) -> Layout:
+    if layout is None:
+        return Layout()
+    if isinstance(layout, Layout):
+        return layout
+    if isinstance(layout, Mapping) and set(layout) <= {"spacing", "stack",
+                                                        "scatter_spacing"}:
+        return Layout(**layout)
+    raise ValueError(f"layout must be a Layout or a dict with keys spacing, stack, "
+                     f"scatter_spacing; got {layout!r}")
+
+
+def _range(value, name: str):
+    if value is None:
+        return None
+    try:
+        lo, hi = (Fraction(str(v)) if not isinstance(v, Fraction) else v for v in value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a pair (lo, hi) of numbers, got {value!r}") from None
+    if not 0 <= lo <= hi:
+        raise ValueError(f"{name} must be 0 <= lo <= hi, got {value}")
+    return lo, hi
 
 
 def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, sd=None,
-         feature_one_in=None, tolerance=Fraction(1, 100_000),
-         symbols: Sequence[str] | None = None,
+         feature_one_in=None, max_win_one_in=None, gli11: int | None = GLI11_GAMES,
+         layout: Layout | Mapping | None = None, moves: str = "counts",
+         tolerance=Fraction(1, 100_000), symbols: Sequence[str] | None = None,
          max_change: int = 4, max_rounds: int = 20, time_limit: float = 60.0,
          level: int = 1, progress: Callable[[Step], None] | None = None) -> TuneResult:
     """Integer symbol counts on ``reel_set`` that bring the RTP within ``tolerance`` of
@@ -267,6 +389,28 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     feature_one_in : (lo, hi), optional
         A range of N in "a round feature starts 1 in N paid spins"; then the scatters and
         bonus symbols may change too unless ``symbols`` says otherwise.
+    max_win_one_in : (lo, hi), optional
+        A range of N in "the max win comes 1 in N paid spins". The max win is the largest
+        win of one paid spin (window wins with its spin features, no round feature) as the
+        exact win law of the tuned strips gives it: :attr:`Analysis.top_award`.
+    gli11 : int or None
+        GLI-11 4.8.2: every advertised award (the compliance check's, at every bet level)
+        shows at least once in this many games (default 100,000,000). A step that pushes an
+        award that met it past it is not kept; an award that misses it is a target. None: not
+        checked.
+    layout : Layout or dict, optional
+        Strip layout rules (:class:`slotmath.tune.layout.Layout`, or a dict
+        ``{"spacing": {symbol: d}, "stack": {symbol: k}}``): every strip the solver keeps
+        (and the start, when it breaks one) is laid out by them, and its exact figures are
+        those of the laid-out strip; a stacked symbol changes a whole stack at a time. By
+        default a scatter or bonus symbol is kept a window height apart. A rule the start
+        strips' counts cannot meet: ``ValueError``.
+    moves : {"counts", "weights"}
+        What a step changes on a weighted reel: ``"counts"`` (default) one unit of a
+        symbol's weight on its heaviest stop; ``"weights"`` the weight of each stop of the
+        tuned symbols on its own (two variables per stop; the figures are exactly linear in
+        one reel's stop weights on any reel, so the program's model is exact; the stops and
+        their order do not change). A reel without weights always changes counts.
     tolerance : Fraction
         How close the RTP must come (default 1e-5, i.e. 0.001 percentage points).
     symbols : sequence of str, optional
@@ -295,20 +439,19 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     (True, True)
     >>> r.figures.rtp == slotmath.analyze(r.game).rtp
     True
+    >>> r.awards.rarest[0], r.awards.failing
+    ('pay W3 x3', frozenset())
     """
     started = time.monotonic()
     target = Fraction(str(target_rtp)) if not isinstance(target_rtp, Fraction) else target_rtp
     tolerance = Fraction(str(tolerance)) if not isinstance(tolerance, Fraction) else tolerance
-
-    def pair(value):
-        if value is None:
-            return None
-        lo, hi = (Fraction(str(v)) if not isinstance(v, Fraction) else v for v in value)
-        if not 0 <= lo <= hi:
-            raise ValueError(f"a range must be 0 <= lo <= hi, got {value}")
-        return lo, hi
-
-    targets = Targets(target, tolerance, pair(hit_frequency), pair(sd), pair(feature_one_in))
+    if moves not in ("counts", "weights"):
+        raise ValueError(f"moves must be 'counts' or 'weights', got {moves!r}")
+    if gli11 is not None and (not isinstance(gli11, int) or gli11 < 1):
+        raise ValueError(f"gli11 must be a whole number of games >= 1 or None, got {gli11!r}")
+    targets = Targets(target, tolerance, _range(hit_frequency, "hit_frequency"),
+                      _range(sd, "sd"), _range(feature_one_in, "feature_one_in"),
+                      _range(max_win_one_in, "max_win_one_in"), gli11)
     comp = check_tunable(game, level)
     if reel_set not in game.reel_sets:
         raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
@@ -322,10 +465,59 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     unknown = [s for s in symbols if s not in game.symbols]
     if unknown:
         raise ValueError(f"{game.name} has no symbol {unknown[0]!r}")
+    layout = _layout(layout)
+    layout.check(game)
     reels = list(game.reel_sets[reel_set].reels)
-    current = ReelTables(game, reel_set, 0, level, comp).figures(reels[0])
-    result = TuneResult(game, current, current, targets=targets)
-    misses = _misses(current, targets)
+    rules = [layout.for_reel(game, j) for j in range(len(reels))]
+    for j, reel in enumerate(reels):  # the start, laid out where it breaks a rule
+        try:
+            reels[j] = lay_out(reel, *rules[j])
+        except LayoutError as exc:
+            raise ValueError(f"reel set {reel_set!r} reel {j + 1}: {exc}") from None
+    laid_out = game.replace_reels(reel_set, tuple(reels))
+    position = {"j": 0}
+
+    def unit_sizes(j: int, reel: Reel) -> dict:
+        return {} if reel.weights is not None else dict(rules[j][1])
+
+    def edit(reel: Reel, symbol, change: int, strict: bool = False) -> Reel | None:
+        if isinstance(symbol, tuple):  # one unit of one stop's weight: no stop moves
+            weights = list(reel.stop_weights)
+            weights[symbol[1]] += change
+            if weights[symbol[1]] < 0 or not any(weights):
+                return None
+            return Reel(reel.symbols, tuple(weights))
+        j = position["j"]
+        for _ in range(unit_sizes(j, reel).get(symbol, 1)):
+            reel = one_step(reel, symbol, change)
+            if reel is None:
+                return None
+        try:
+            return lay_out(reel, *rules[j])
+        except LayoutError:
+            if strict:
+                raise
+            return None
+
+    def game_with(j: int, reel: Reel) -> Game:
+        new = list(reels)
+        new[j] = reel
+        return game.replace_reels(reel_set, tuple(new))
+
+    def checked(g: Game) -> Awards | None:
+        return None if gli11 is None else awards(g, gli11)
+
+    first = game.reel_sets[reel_set].reels[0]
+    start = ReelTables(game, reel_set, 0, level, comp).figures(first)
+    start_awards = checked(game)
+    current, current_awards = start, start_awards
+    if laid_out != game:
+        current = ReelTables(laid_out, reel_set, 0, level, comp).figures(reels[0])
+        current_awards = checked(laid_out)
+    result = TuneResult(game, current, start, targets=targets, awards=current_awards,
+                        start_awards=start_awards,
+                        laid_out=None if laid_out == game else current)
+    misses = _misses(current, targets, current_awards)
     for rnd in range(max_rounds):
         changed = False
         for j in range(len(reels)):
@@ -335,27 +527,49 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
             if left <= 0:
                 break
             t0 = time.monotonic()
+            position["j"] = j
+            units = unit_sizes(j, reels[j])
+            keys = symbols
+            if moves == "weights" and reels[j].weights is not None:
+                keys = [(s, p) for p, s in enumerate(reels[j].symbols) if s in symbols]
             g = game.replace_reels(reel_set, tuple(reels))
             tables = ReelTables(g, reel_set, j, level, comp)
+            award_rates = None
+            if current_awards is not None:
+                def award_rates(reel, j=j):
+                    return awards(game_with(j, reel), gli11).rates
             cap = max_change
             while cap >= 1:
-                solved = _program(tables, reels[j], current, symbols, targets, cap,
-                                  time_limit - (time.monotonic() - started))
+                solved = _program(tables, reels[j], current, keys, targets, cap,
+                                  time_limit - (time.monotonic() - started), edit, units,
+                                  award_rates,
+                                  None if current_awards is None else current_awards.rates)
                 if solved is None:
                     break
                 edits, n_vars, n_rows = solved
-                new_reel = _apply(reels[j], edits) if edits else None
+                new_reel, reason = (_apply(reels[j], edits, edit, units) if edits
+                                    else (None, ""))
                 new = tables.figures(new_reel) if new_reel is not None else current
-                new_misses = _misses(new, targets)
-                kept = bool(edits) and new_reel is not None and _better(
+                new_awards = current_awards
+                if new_reel is not None and current_awards is not None:
+                    new_awards = checked(game_with(j, new_reel))
+                    broken = sorted(new_awards.failing - current_awards.failing)
+                    if broken:
+                        reason = (f"GLI-11: {broken[0]} would be "
+                                  f"{award_one_in(new_awards.rates[broken[0]])}")
+                new_misses = _misses(new, targets, new_awards)
+                kept = bool(edits) and new_reel is not None and not reason and _better(
                     new_misses, misses, new, current, targets)
-                step = Step(rnd, j, n_vars, n_rows, edits, current.rtp, new.rtp, kept,
-                            time.monotonic() - t0)
+                shown = {(f"{k[0]}@{k[1] + 1}" if isinstance(k, tuple) else k): v
+                         for k, v in edits.items()}
+                step = Step(rnd, j, n_vars, n_rows, shown, current.rtp, new.rtp, kept,
+                            time.monotonic() - t0, reason)
                 result.steps.append(step)
                 if progress is not None:
                     progress(step)
                 if kept:
                     reels[j], current, misses, changed = new_reel, new, new_misses, True
+                    current_awards = new_awards
                     break
                 if not edits:
                     break
@@ -365,7 +579,7 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
         if time_limit - (time.monotonic() - started) <= 0:
             break
     result.game = game.replace_reels(reel_set, tuple(reels))
-    result.figures, result.misses = current, misses
+    result.figures, result.misses, result.awards = current, misses, current_awards
     result.seconds = time.monotonic() - started
     return result
 
@@ -385,8 +599,8 @@ def step_line(step: Step) -> str:
     verdict = "kept" if step.kept else "not kept"
     return (f"round {step.round + 1} reel {step.reel + 1}: {step.variables} variables, "
             f"{step.constraints} constraints, edits {step.edits or '{}'}: RTP "
-            f"{_percent(step.rtp_before)} -> {_percent(step.rtp_after)} {verdict} "
-            f"({step.seconds:.2f} s)")
+            f"{_percent(step.rtp_before)} -> {_percent(step.rtp_after)} {verdict}"
+            f"{f' ({step.reason})' if step.reason else ''} ({step.seconds:.2f} s)")
 
 
 def summary_text(result: TuneResult, targets: Targets, z: float | None = None) -> str:
@@ -416,12 +630,33 @@ def summary_text(result: TuneResult, targets: Targets, z: float | None = None) -
         lines.append(f"feature       {one_in(start.feature_probability)} -> "
                      f"{one_in(end.feature_probability)}"
                      f"{span(targets.feature_one_in, lambda v: f'{float(v):g}')}")
+    if result.laid_out is not None:
+        lines.append(f"layout        the start strips broke a layout rule; laid out: RTP "
+                     f"{_percent(start.rtp)} -> {_percent(result.laid_out.rtp)}")
+    lines.append(f"max win       {float(start.top_award):,g} x bet "
+                 f"{award_one_in(start.top_probability)} -> {float(end.top_award):,g} x bet "
+                 f"{award_one_in(end.top_probability)}"
+                 f"{span(targets.max_win_one_in, lambda v: f'{float(v):g}')}")
+    if result.awards is not None and result.awards.rarest is not None:
+        first, last = result.start_awards.rarest, result.awards.rarest
+        lines.append(f"rarest award  {first[0]} {award_one_in(first[1])} -> {last[0]} "
+                     f"{award_one_in(last[1])} (GLI-11: at least 1 in "
+                     f"{result.awards.limit:,} games)")
     lines.append(f"steps         {len(result.steps)} ({kept} kept) in {result.seconds:.1f} s")
     units = {"rtp": ("points", 100), "hit_frequency": ("points", 100),
-             "sd": ("x bet", z or 1), "feature_one_in": ("spins", 1)}
-    names = {"sd": "VI" if z else "SD"}
+             "sd": ("x bet", z or 1), "feature_one_in": ("spins", 1),
+             "max_win_one_in": ("spins", 1)}
+    names = {"sd": "VI" if z else "SD", "gli11": "GLI-11", "max_win_one_in": "max_win_one_in"}
     for name, miss in result.misses.items():
-        unit, scale = units[name]
-        state = "met" if miss == 0 else f"NOT met: misses by {float(miss) * scale:.6g} {unit}"
+        if name == "gli11":
+            failing = sorted(result.awards.failing, key=lambda k: result.awards.rates[k])
+            state = "met" if miss == 0 else (
+                f"NOT met: {len(failing)} award(s) rarer than 1 in {result.awards.limit:,} "
+                f"games: " + ", ".join(f"{k} {award_one_in(result.awards.rates[k])}"
+                                       for k in failing))
+        else:
+            unit, scale = units[name]
+            state = ("met" if miss == 0
+                     else f"NOT met: misses by {float(miss) * scale:.6g} {unit}")
         lines.append(f"{names.get(name, name):<13} {state}")
     return "\n".join(lines)
