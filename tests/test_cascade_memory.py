@@ -26,6 +26,7 @@ import slotmath
 from slotmath.cli import main
 from slotmath.exact import cascades
 from slotmath.exact.cascades import TableTooLarge, WeightTable, cascade_law
+from slotmath.exact.spin_table import unique_rows
 from slotmath.stats import interval
 
 TINY = "tests/data/cascades/tiny_bonus.toml"
@@ -200,6 +201,6 @@ def test_unique_rows_is_numpys_unique_over_rows(seed):
     keys = rng.integers(-2, high, size=(int(rng.integers(1, 300)), 4))
     keys[::3] = keys[0]
     want = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-    got = cascades.unique_rows(keys)
+    got = unique_rows(keys)
     assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
     assert np.array_equal(got[2], want[2].reshape(-1))

@@ -89,6 +89,7 @@ from numba.typed import Dict
 
 from slotmath.evaluate.compiled import ENTRY_BITS, CompiledGame, compile_game
 from slotmath.evaluate.window import PayModel
+from slotmath.exact.spin_table import _row_codes
 from slotmath.exact.workers import default_workers, map_parts
 from slotmath.model.game import Game
 
@@ -1330,35 +1331,6 @@ def _bytes(n: int) -> str:
         if n >= size:
             return f"{n / size:,.1f} {unit}"
     return f"{n} bytes"
-
-
-def _row_codes(keys: np.ndarray) -> np.ndarray | None:
-    """One int64 code per row of an integer array, the columns as digits of a mixed radix
-    (the first the most significant), so that the codes sort as the rows do; None when the
-    codes would not fit (or ``keys`` is not a non-empty 2-D integer array)."""
-    if keys.ndim != 2 or not len(keys) or keys.dtype.kind != "i":
-        return None
-    low = keys.min(axis=0).tolist()
-    span = [hi - lo + 1 for hi, lo in zip(keys.max(axis=0).tolist(), low)]
-    if math.prod(span) >= 1 << 62:
-        return None
-    code = np.zeros(len(keys), np.int64)
-    for j in range(keys.shape[1]):
-        code = code * span[j] + (keys[:, j].astype(np.int64) - low[j])
-    return code
-
-
-def unique_rows(keys: np.ndarray):
-    """``numpy.unique(keys, axis=0, return_index=True, return_inverse=True)`` (rows sorted,
-    each one's first row, every row's place in them), by :func:`_row_codes` when they fit,
-    which sorts one column instead of rows of bytes."""
-    keys = np.asarray(keys)
-    code = _row_codes(keys)
-    if code is not None:
-        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        return keys[first], first, inverse.reshape(-1)
-    uniq, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-    return uniq, first, inverse.reshape(-1)
 
 
 class WeightTable(Mapping):

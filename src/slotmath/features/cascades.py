@@ -60,7 +60,8 @@ def _columns(weights, new_key):
     :class:`~slotmath.exact.cascades.WeightTable` whose new keys are all distinct (``new_key``
     applied to its columns, as arrays) stays one, its rows in their order: the dict it replaces
     would have iterated in the same order, its weights the same (nothing summed)."""
-    from slotmath.exact.cascades import WeightTable, unique_rows
+    from slotmath.exact.cascades import WeightTable
+    from slotmath.exact.spin_table import unique_rows
 
     if isinstance(weights, WeightTable) and len(weights):
         cols = new_key(*weights.keys_array.T)

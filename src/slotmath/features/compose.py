@@ -209,14 +209,14 @@ class RoundLaw:
         return {g: tuple(v) for g, v in acc.items()}
 
     def _row_groups(self, idx: list[int]) -> dict | None:
-        """For a base table held as arrays (a
-        :class:`~slotmath.exact.cascades.WeightTable`): started keys -> the rows that start
-        them (increasing), the groups in the order their first rows come, as the row loop
-        meets them; None for any other table."""
+        """For a base table held as arrays (``keys_array`` and ``weights_array``, as the
+        lean tables of the engines are): started keys -> the rows that start them
+        (increasing), the groups in the order their first rows come, as the row loop meets
+        them; None for any other table."""
         weights = self.base.weights
         if not hasattr(weights, "keys_array") or not idx or not len(weights):
             return None
-        from slotmath.exact.cascades import unique_rows
+        from slotmath.exact.spin_table import unique_rows
 
         uniq, first, inverse = unique_rows(weights.keys_array[:, idx])
         group_of: dict = {}  # started keys -> group number, in the order of first rows
