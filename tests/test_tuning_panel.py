@@ -100,3 +100,26 @@ def test_the_workbench_ends_with_the_tuning_tab():
     w = workbench(slotmath.load_game(GAMES / "tiny_lines.toml"), draw=False)
     assert w.titles[-1] == "Tuning"
     assert isinstance(w.panels["tuning"], TuningPanel)
+
+
+def test_the_max_win_range_and_gli11_reach_the_solver_and_are_shown():
+    """A max-win range set in the panel is met by the tuned game as a fresh analysis of it
+    reads its top award; with GLI-11 on the rarest award is shown, with it off the solver
+    is not asked (no awards)."""
+    game = slotmath.load_game(GAMES / "classic_fruits.toml")
+    panel = TuningPanel(game, draw=False)
+    start = panel.original.top_award.one_in
+    panel.target.value = round(float(panel.original.rtp) * 100, 2)
+    panel.tolerance.value = 0.5
+    panel.max_win_on.value = True
+    panel.max_win_lo.value, panel.max_win_hi.value = 0.5 * start, 0.9 * start
+    panel.time_limit.value = 60
+    panel.run()
+    assert panel.result.met, panel.progress.value
+    top = panel.tuned.top_award  # a fresh analyze() of the tuned game, not the solver's
+    assert 0.5 * start <= top.one_in <= 0.9 * start
+    assert "Max win" in panel.progress.value and "Rarest award" in panel.progress.value
+    panel.gli11.value = False
+    panel.max_win_on.value = False
+    panel.run()
+    assert panel.result.awards is None and "Rarest award" not in panel.progress.value

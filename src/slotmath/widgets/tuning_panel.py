@@ -11,6 +11,7 @@ not cover gets the solver's one-line reason instead of controls.
 from __future__ import annotations
 
 import html
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from slotmath.analysis import Analysis, analyze
 from slotmath.model.game import Game
 from slotmath.plot.tuning import plot_sensitivity_heatmap
 from slotmath.tune import check_tunable, sensitivities, tune
+from slotmath.tune.awards import one_in as award_one_in
 from slotmath.tune.game_file import tuned_text
 from slotmath.tune.solver import Step, TuneResult, step_line
 from slotmath.widgets.figure_view import FigureView
@@ -153,6 +155,16 @@ class TuningPanel(widgets.VBox):
                                            indent=False, layout=widgets.Layout(width="170px"))
         self.feature_lo = widgets.FloatText(value=100.0, layout=widgets.Layout(width="90px"))
         self.feature_hi = widgets.FloatText(value=200.0, layout=widgets.Layout(width="90px"))
+        top = self.original.top_award
+        top_n = round(top.one_in) if top is not None and math.isfinite(top.one_in) else 0
+        self.max_win_on = widgets.Checkbox(value=False, description="max win 1 in N, N in",
+                                           indent=False, layout=widgets.Layout(width="170px"))
+        self.max_win_lo = widgets.FloatText(value=float(max(1, top_n // 2)),
+                                            layout=widgets.Layout(width="90px"))
+        self.max_win_hi = widgets.FloatText(value=float(max(2, top_n * 2)),
+                                            layout=widgets.Layout(width="90px"))
+        self.gli11 = widgets.Checkbox(value=True, indent=False,
+                                      description="GLI-11: every award at least 1 in 100,000,000")
         self.time_limit = widgets.IntSlider(value=30, min=5, max=300, step=5,
                                             description="time limit s", style=style,
                                             layout=wide)
@@ -174,7 +186,8 @@ class TuningPanel(widgets.VBox):
             self.target, self.tolerance,
             widgets.HBox([self.hit_on, self.hit_lo, self.hit_hi]),
             widgets.HBox([self.feature_on, self.feature_lo, self.feature_hi]),
-            self.time_limit, self.tune_button])
+            widgets.HBox([self.max_win_on, self.max_win_lo, self.max_win_hi]),
+            self.gli11, self.time_limit, self.tune_button])
         super().__init__([title, controls, self.progress, self.par, self.changes,
                           widgets.HBox([self.path, self.apply_button]), self.applied,
                           widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
@@ -210,6 +223,10 @@ class TuningPanel(widgets.VBox):
                                            Fraction(str(self.hit_hi.value)) / 100)
             if self.feature_on.value:
                 kwargs["feature_one_in"] = (self.feature_lo.value, self.feature_hi.value)
+            if self.max_win_on.value:
+                kwargs["max_win_one_in"] = (self.max_win_lo.value, self.max_win_hi.value)
+            if not self.gli11.value:
+                kwargs["gli11"] = None
             self.progress.value = "<i>tuning...</i>"
             result = tune(self.game, Fraction(str(self.target.value)) / 100, self.reel_set,
                           tolerance=Fraction(str(self.tolerance.value)) / 100,
@@ -223,10 +240,15 @@ class TuningPanel(widgets.VBox):
         self.tuned = analyze(result.game, self.level)
         met = "every target met" if result.met else "not every target met: " + ", ".join(
             f"{k} misses by {float(v):.6g}" for k, v in result.misses.items() if v)
+        odds = (f" Max win {float(result.figures.top_award):,g}x bet "
+                f"{award_one_in(result.figures.top_probability)}.")
+        if result.awards is not None and result.awards.rarest is not None:
+            subject, rate = result.awards.rarest
+            odds += f" Rarest award: {subject}, {award_one_in(rate)}."
         self.progress.value = (
             f"<pre>{chr(10).join(lines[-8:])}</pre><p>{len(result.steps)} steps in "
             f"{result.seconds:.1f} s; RTP {_percent(result.start.rtp)} &rarr; "
-            f"{_percent(self.tuned.rtp)}; {html.escape(met)}.</p>")
+            f"{_percent(self.tuned.rtp)}; {html.escape(met)}.{html.escape(odds)}</p>")
         self.par.value = self._par_html(self.original, self.tuned)
         changes = strip_changes(self.game, result.game, self.reel_set)
         self.changes.value = ("<p>No strip changed.</p>" if changes.empty else
