@@ -100,3 +100,19 @@ def test_the_hold_and_win_panel_holds_the_other_features_game_rtp(link):
     shown = float(re.search(r"game RTP</td><td[^>]*>([\d.]+)%", html).group(1)) / 100
     assert abs(shown - float(link.rtp)) < 1e-6
     assert "free spins, as in the file (not recomputed here)" in html.lower()
+
+
+def test_the_hold_and_win_section_says_what_its_rtp_counts():
+    # Golden Link's JSON gave hold_and_win.rtp 22.8 % beside components.hold_and_win 47.8 %
+    # with nothing saying that the first leaves out the respin rounds free spins start
+    from slotmath import report
+
+    link = report.analysis_dict(slotmath.analyze(slotmath.load_game(
+        ROOT / "tests/data/link_small.toml")))
+    section, component = link["hold_and_win"], link["components"]["hold_and_win"]
+    assert "started inside free spins are not in it" in section["rtp_scope"]
+    assert section["rtp"]["float"] < component["float"]
+    plain = report.analysis_dict(slotmath.analyze(slotmath.load_game(
+        ROOT / "tests/data/stake_hold_and_win.toml")))
+    assert "free spins" not in plain["hold_and_win"]["rtp_scope"]
+    assert plain["hold_and_win"]["rtp"] == plain["components"]["hold_and_win"]

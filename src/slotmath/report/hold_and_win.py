@@ -27,6 +27,7 @@ def hold_and_win_section(a) -> dict:
         "trigger_one_in": (figure(1 / float(h.trigger_probability))
                            if h.trigger_probability else None),
         "rtp": figure(h.rtp),
+        "rtp_scope": _rtp_scope(spec),
         "exact": h.exact,
         "rtp_error": h.error,
         "expected_win": figure(h.expected_win),
@@ -50,6 +51,16 @@ def hold_and_win_section(a) -> dict:
         "start_probabilities": {str(k): figure(p) for k, p in
                                 a.round.start_probabilities("hold_and_win").items()},
     }
+
+
+def _rtp_scope(spec) -> str:
+    """What ``rtp`` counts, beside the round's ``components.hold_and_win``."""
+    out = "the mean win of the respin rounds the paid spin starts, per paid round"
+    if spec.in_free_spins:
+        return out + ("; those started inside free spins are not in it "
+                      "(components.hold_and_win counts both)")
+    return out + ("; components.hold_and_win may differ: the components split the round's RTP "
+                  "by source")
 
 
 def top_award(a) -> dict:
