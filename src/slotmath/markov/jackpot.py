@@ -575,7 +575,10 @@ class _Lattice:
     @cached_property
     def decay(self) -> np.ndarray:
         """``exp(-H_(k-1))``: a cycle from the seed survives to the start of point ``k``."""
-        return np.exp(-np.concatenate(([0.0], self.H[:-1])))
+        out = np.empty(len(self.H))
+        out[0] = 0.0
+        np.negative(self.H[:-1], out=out[1:])
+        return np.exp(out, out=out)
 
     @cached_property
     def values(self) -> np.ndarray:
@@ -584,8 +587,8 @@ class _Lattice:
 
     def grid_values(self, offsets: np.ndarray) -> np.ndarray:
         """Pool value of the grid start values at these lattice points (block boundaries)."""
-        if self.b == 1:
-            return self.values[offsets]
+        if self.b == 1:  # (the values at these points, as self.values has them)
+            return self.seed + self.delta * self.t_rep[offsets]
         return self.seed + self.delta * (offsets * float(self.b))
 
     def grid_p(self, offsets: np.ndarray) -> np.ndarray:
@@ -683,6 +686,73 @@ def _round_hazard(hit: np.ndarray) -> np.ndarray:
         return np.minimum(-np.log1p(-hit), _HAZARD_CAP)
 
 
+#: Per-round hit probabilities kept for the next analysis of the same pool and growth
+#: (:func:`_round_law_values`): ``(pool, seed, delta) -> p`` at rounds ``0..len - 1``, the
+#: most recently used last.
+_ROUND_LAWS: dict = {}
+#: Pools whose per-round probabilities are kept (each up to a few tens of MB).
+ROUND_LAWS_KEPT = 6
+
+
+def _round_law_values(pool: JackpotPool, seed: float, delta: float, start: int, size: int,
+                      p_last: float) -> np.ndarray:
+    """``law(seed + k delta)`` for ``k = start .. start + size - 1`` (:func:`_law_values`,
+    checked), kept for the next analysis of the same pool and growth per round.
+
+    The law of the pool at each round does not depend on the wheel-spins law, which is what a
+    strip move changes: the next move's lattice reuses these (the same floats: the law is a
+    pure function of the pool). They are kept as one array from round 0, so a lattice takes
+    its prefix without a copy (:func:`_round_law_prefix`); the parts are asked for in order
+    from round 0. Pools whose law cannot be hashed are not kept.
+    """
+    try:
+        key = (pool, seed, delta)
+        hash(key)
+    except TypeError:
+        key = None
+    kept = _ROUND_LAWS.get(key) if key is not None else None
+    if kept is not None and start + size <= kept.shape[0]:
+        _ROUND_LAWS[key] = _ROUND_LAWS.pop(key)  # the most recently used
+        return kept[start:start + size]
+    x = np.arange(start, start + size, dtype=float)  # exact, as numpy's cast of ints would be
+    x *= delta
+    x += seed
+    p = _law_values(pool, x, p_last)
+    if key is not None and (start == 0 or (kept is not None and kept.shape[0] == start)):
+        whole = p.copy() if kept is None else np.concatenate((kept, p))
+        whole.flags.writeable = False  # shared by the lattices of later analyses
+        _ROUND_LAWS.pop(key, None)
+        _ROUND_LAWS[key] = whole
+        while len(_ROUND_LAWS) > ROUND_LAWS_KEPT:
+            _ROUND_LAWS.pop(next(iter(_ROUND_LAWS)))
+        return whole[start:start + size]
+    return p
+
+
+def _round_law_prefix(pool: JackpotPool, seed: float, delta: float, length: int):
+    """The kept ``law(seed + k delta)`` for ``k < length`` as a view, or None."""
+    try:
+        kept = _ROUND_LAWS.get((pool, seed, delta))
+    except TypeError:
+        return None
+    return kept[:length] if kept is not None and kept.shape[0] >= length else None
+
+
+_CONSTANTS: dict = {}
+
+
+def _constant(kind: str, length: int) -> np.ndarray:
+    """A read-only ``numpy.ones(length)`` (``kind`` "ones") or ``numpy.arange(length,
+    dtype=float)`` ("arange"), a view of one kept array (a lattice's rounds per point and
+    mean rounds at one round per point: the same for every pool)."""
+    kept = _CONSTANTS.get(kind)
+    if kept is None or kept.shape[0] < length:
+        kept = np.ones(length) if kind == "ones" else np.arange(length, dtype=float)
+        kept.flags.writeable = False
+        _CONSTANTS[kind] = kept
+    return kept[:length]
+
+
 def _law_values(pool: JackpotPool, x: np.ndarray, p_last: float) -> np.ndarray:
     """``law(x)`` for increasing pools ``x``, checked: one probability in [0, 1] per value, not
     decreasing (nor below ``p_last``, the law's value at a smaller pool)."""
@@ -757,16 +827,14 @@ def _block_arrays(model: JackpotModel, b: int, start: int, size: int, p_last: fl
     """
     pool = model.pool
     seed, delta = float(pool.seed), float(model.pool_increment)
-    if b == 1:  # (the point numbers as floats: exact, as numpy's cast of ints would be)
-        x = np.arange(start, start + size, dtype=float)
-        x *= delta
-        x += seed
+    if b == 1:
+        p = _round_law_values(pool, seed, delta, start, size, p_last)
     else:
         k = np.arange(start, start + size)
         t = (k - 1) * float(b) + (b + 1) / 2
         t[k == 0] = 0.0
         x = seed + delta * t
-    p = _law_values(pool, x, p_last)
+        p = _law_values(pool, x, p_last)
     if b == 1:  # one round per point: the hazards for the lattice's length; the rest is
         # computed once the length is known (_build_lattice), from p
         out = {"p": p, "hazard": _round_kernel(p, model.chance_pmf, False)[3]}
@@ -814,6 +882,18 @@ def _joined(parts: list[dict], key: str, length: int) -> np.ndarray:
     return np.concatenate(pieces, axis=-1)
 
 
+def _search(parts: list[dict], value: float) -> int:
+    """``numpy.searchsorted(H, value)`` on the parts' ``H`` end to end (non-decreasing), not
+    joined: the first index with ``H >= value`` (the length when there is none)."""
+    base = 0
+    for part in parts:
+        h = part["H"]
+        if h[-1] >= value:
+            return base + int(np.searchsorted(h, value))
+        base += h.shape[0]
+    return base
+
+
 def _point(parts: list[dict], key: str, index: int) -> float:
     """Lattice point ``index`` of one array of the parts (not joined)."""
     for part in parts:
@@ -845,12 +925,15 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float, b: int = 
     while True:
         size = max(1 << 12, length)
         part = _block_arrays(model, b, length, size, p_last)
-        part["H"] = H_last + np.cumsum(part.pop("hazard"))
+        hazard = part.pop("hazard")
+        H = np.cumsum(hazard, out=hazard)  # in place: H_last + the running sum
+        H += H_last
+        part["H"] = H
         parts.append(part)
         length += size
         H_last, p_last = float(part["H"][-1]), float(part["p"][-1])
-        H = np.concatenate([part["H"] for part in parts])
-        n_max = int(np.searchsorted(H, threshold))
+        # H (the parts' H end to end, not joined) is non-decreasing: searched part by part
+        n_max = _search(parts, threshold)
         if n_max < length:
             i_top = math.ceil(n_max * rho)
             if spacing is None:
@@ -860,21 +943,24 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float, b: int = 
                 s, M = spacing, -(-i_top // spacing) + 1
                 s2 = M2 = None
                 top = (M - 1) * s
-            if top < length and H[top] > _MAX_ROW_HAZARD:
+            H_top = _point(parts, "H", top) if top < length else math.nan
+            if top < length and H_top > _MAX_ROW_HAZARD:
                 raise ValueError(
                     f"{pool.name}: reserve_fraction {pool.reserve_fraction} lets start values "
                     "reach pools whose survival underflows (any r below 1/2 works)"
                 )
-            if top < length and H[-1] >= H[top] + threshold:
-                L = int(np.searchsorted(H, H[top] + threshold)) + 1
-                del H
+            if top < length and H_last >= H_top + threshold:
+                L = _search(parts, H_top + threshold) + 1
                 if b == 1:
-                    arrays = {key: _joined(parts, key, L) for key in ("p", "H")}
+                    p = _round_law_prefix(pool, float(pool.seed), float(model.pool_increment),
+                                          L)
+                    arrays = {"p": _joined(parts, "p", L) if p is None else p,
+                              "H": _joined(parts, "H", L)}
                     hit, hit_left, spins, _ = _round_kernel(arrays["p"], pmf, True)
                     last_round_hit = float(hit[L - 1])
                     arrays.update(hit=hit, hit_left=hit_left, spins=spins,
-                                  p_spins=arrays["p"] * spins, rounds=np.ones(L),
-                                  t_rep=np.arange(L, dtype=float))
+                                  p_spins=arrays["p"] * spins, rounds=_constant("ones", L),
+                                  t_rep=_constant("arange", L))
                 else:
                     last_round_hit = _point(parts, "round_hit", L - 1)
                     arrays = {key: _joined(parts, key, L) for key in (
