@@ -9,7 +9,11 @@ move, are not timed); then ``--moves`` different moves (reel ``j`` gets one more
 the sliders put back between moves without recomputing), and their median is printed:
 
 * ``rtp s``: the move's analysis to its RTP (``panel.seconds``),
-* ``shown s``: to the summary sent, what the panel records as ``timings["figures"]``.
+* ``shown s``: to the summary sent, what the panel records as ``timings["figures"]``,
+* ``cpu s``: the process's CPU time for the move (less sensitive to the machine's load).
+
+A move whose jackpot pools were already solved for its wheel-spins law (the panel keeps them)
+is skipped and counted as such: each counted move solves its pools.
 
 With ``--baseline COMMIT`` the same moves run on that commit's sources (``git worktree add
 /tmp/base-gmf COMMIT`` once, kept; or ``--baseline-tree DIR``), one process per game and tree,
@@ -42,24 +46,33 @@ GAMES = ["gold_money_frog", "classic_fruits"]
 LEVEL = 1
 
 
-def moves_for(game, count: int) -> list[tuple[int, str]]:
-    """``count + 1`` different moves (the first is the warm-up): reel ``i mod reels`` gets one
-    more of the reel's ``i // reels``-th most common paying symbol."""
+def candidates(game):
+    """Moves in a fixed order: reel ``i mod reels`` gets one more of the reel's
+    ``i // reels``-th most common symbol."""
     reels = game.reel_sets["base"].reels
-    out = []
-    i = 0
-    while len(out) < count + 1:
+    for i in range(10 * len(reels)):
         j = i % len(reels)
         symbols = reels[j].symbols
         ranked = sorted(set(symbols), key=lambda s: (-symbols.count(s), s))
-        out.append((j, ranked[(i // len(reels)) % len(ranked)]))
-        i += 1
-    return out
+        yield j, ranked[(i // len(reels)) % len(ranked)]
+
+
+def reused(jackpots) -> int:
+    """Pool analyses taken from the jackpot feature's cache so far (0 without one)."""
+    info = getattr(getattr(jackpots, "pool_analysis", None), "cache_info", None)
+    return info().hits if info else 0
 
 
 def worker(name: str, count: int) -> None:
-    """Run in the tree under test (``PYTHONPATH``): print one JSON line of the moves."""
+    """Run in the tree under test (``PYTHONPATH``): print one JSON line of the moves.
+
+    A move whose wheel-spins law an earlier move had already (on Gold Money Frog, one more
+    of a symbol on reel 1 or on reel 3, which hold as many BONUS) finds its pools solved: it
+    is recorded with ``reused`` and not counted, and the next candidate is tried, until
+    ``count + 1`` moves (the first a warm-up) have been counted.
+    """
     import slotmath
+    from slotmath.features import jackpots
     from slotmath.widgets.strip_editor import StripEditor
 
     game = slotmath.load_game(ROOT / "data" / "games" / f"{name}.toml")
@@ -67,17 +80,22 @@ def worker(name: str, count: int) -> None:
     panel = StripEditor(game, level=LEVEL, draw=False, sweep=False, slow_after=float("inf"))
     loaded = time.perf_counter() - start
     rows = []
-    for j, symbol in moves_for(game, count):
+    for j, symbol in candidates(game):
         slider = panel.sliders[(j, symbol)]
         slider.max = max(slider.max, slider.value + 1)
+        hits, cpu = reused(jackpots), time.process_time()
         slider.value += 1  # the move: the panel re-analyses and sends its summary
+        cpu = time.process_time() - cpu
         a = panel.analysis
         exact = {k: str(v) for k, v in a.components.items() if isinstance(v, Fraction)}
         rows.append({"move": [j, symbol], "rtp_s": panel.seconds,
-                     "shown_s": panel.timings["figures"], "exact": a.exact,
+                     "shown_s": panel.timings["figures"], "cpu_s": cpu,
+                     "reused": reused(jackpots) > hits, "exact": a.exact,
                      "rtp": str(a.rtp) if a.exact else repr(a.rtp_float),
                      "error": a.rtp_error, "exact_components": exact})
         panel._set_sliders(panel.original)  # back, without recomputing
+        if sum(not r["reused"] for r in rows) > count:
+            break
     print(json.dumps({"file": slotmath.__file__, "loaded_s": loaded, "moves": rows}))
 
 
@@ -90,7 +108,9 @@ def run(tree: Path, name: str, count: int) -> dict:
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     if not out["file"].startswith(str(tree / "src")):
         raise SystemExit(f"{tree}: imported {out['file']}")
-    out["moves"] = out["moves"][1:]  # the warm-up move
+    counted = [m for m in out["moves"] if not m["reused"]]
+    out["reused"] = len(out["moves"]) - len(counted)
+    out["moves"] = counted[1:]  # the first is the warm-up
     return out
 
 
@@ -146,27 +166,30 @@ def main() -> None:
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1, 5, 15 min), "
           f"{os.cpu_count()} cores; bet level {LEVEL}; median of {args.moves} moves, seconds")
-    head = f"{'game':<18}{'rtp s':>8}{'shown s':>9}"
+    head = f"{'game':<18}{'rtp s':>7}{'shown s':>8}{'cpu s':>7}"
     if base:
-        head += f"{'base rtp':>10}{'base shown':>11}{'ratio':>7}  RTP (now; |now - base|)"
-    print(head)
+        head += f"{'base rtp':>9}{'shown':>7}{'cpu':>7}{'ratio':>7}"
+    print(head + "  (ratio: shown now / base)  RTP of the last move")
     for name in args.games:
         now = run(ROOT, name, args.moves)
-        line = (f"{name:<18}{statistics.median(m['rtp_s'] for m in now['moves']):>8.3f}"
-                f"{statistics.median(m['shown_s'] for m in now['moves']):>9.3f}")
+        med = {k: statistics.median(m[k] for m in now["moves"]) for k in ("rtp_s", "shown_s",
+                                                                           "cpu_s")}
+        line = f"{name:<18}{med['rtp_s']:>7.3f}{med['shown_s']:>8.3f}{med['cpu_s']:>7.3f}"
         last = now["moves"][-1]
         rtp = last["rtp"] if last["exact"] else f"{last['rtp']} +/- {last['error']:.1e}"
         if base:
             then = run(base, name, args.moves)
             worst = compare(name, now, then)
-            shown_now = statistics.median(m["shown_s"] for m in now["moves"])
-            shown_base = statistics.median(m["shown_s"] for m in then["moves"])
-            line += (f"{statistics.median(m['rtp_s'] for m in then['moves']):>10.3f}"
-                     f"{shown_base:>11.3f}{shown_now / shown_base:>7.3f}  {rtp}; "
-                     f"{'exact, equal' if last['exact'] else f'{worst:.1e}'}")
+            was = {k: statistics.median(m[k] for m in then["moves"]) for k in ("rtp_s",
+                                                                                "shown_s", "cpu_s")}
+            line += (f"{was['rtp_s']:>9.3f}{was['shown_s']:>7.3f}{was['cpu_s']:>7.3f}"
+                     f"{med['shown_s'] / was['shown_s']:>7.3f}  {rtp}"
+                     f"{'' if last['exact'] else f'; |now - base| <= {worst:.1e}'}")
         else:
             line += f"  {rtp}"
         print(line, flush=True)
+        skipped = f", {now['reused']} skipped (pools reused)" if now["reused"] else ""
+        print(f"{'':<18}moves {[tuple(m['move']) for m in now['moves']]}{skipped}")
     load = os.getloadavg()
     print(f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 

@@ -560,7 +560,10 @@ class _Lattice:
     law: HitProbabilityLaw
     p: np.ndarray  # chance hit probability of the block's rounds (p at its middle pool)
     hit: np.ndarray  # P(the block has a hit)
-    hit_left: np.ndarray  # (kmax, L): P(the block's first hit leaves m chances), m = 0..kmax-1
+    pmf: np.ndarray  # P(K = k), k = 0..kmax
+    # (kmax, L): P(the block's first hit leaves m chances), m = 0..kmax-1; None at one round
+    # per point, where it is p S_m(1 - p) (:func:`_round_kernel`), computed where it is used
+    hit_left: np.ndarray | None
     spins: np.ndarray  # expected chances played in the block until its first hit
     p_spins: np.ndarray  # the same, each chance weighted by its p (expected hits, chance by chance)
     rounds: np.ndarray  # expected rounds played in the block (its hit round included)
@@ -617,7 +620,7 @@ def _round_quantities(p: np.ndarray, pmf: np.ndarray):
     expected chances played until its first hit (:func:`_round_kernel`).
     """
     hit, hit_left, spins, _ = _round_kernel(np.ascontiguousarray(p, dtype=float),
-                                            np.ascontiguousarray(pmf, dtype=float), True)
+                                            np.ascontiguousarray(pmf, dtype=float), True, True)
     return hit, hit_left, spins
 
 
@@ -626,7 +629,7 @@ _CHUNK = 256
 
 
 @njit(cache=True)
-def _round_kernel(p, pmf, full):
+def _round_kernel(p, pmf, full, rows):
     """The per-round quantities at each ``p`` by Horner recurrences in ``q = 1 - p``.
 
     With ``T_i = P(K > i)`` and ``S_m = sum_{k > m} P(K = k) q^(k-m-1)``:
@@ -640,8 +643,10 @@ def _round_kernel(p, pmf, full):
 
     ``O(kmax)`` per point and no array of powers (the numpy form it replaces held
     ``kmax + 1`` powers of ``q`` per point and took ``O(kmax^2)`` passes). ``full``: returns
-    ``(hit, hit_left, spins, empty)``; else ``(empty, empty, empty, hazard)``, the hazards
-    ``-log(1 - hit)`` capped at ``_HAZARD_CAP`` alone (while the lattice's length is sought).
+    ``(hit, hit_left, spins, empty)`` (``hit_left`` empty unless ``rows``: at one round per
+    point :func:`_tail_sums_at` computes it where it is used); else ``(empty, empty, empty,
+    hazard)``, the hazards ``-log(1 - hit)`` capped at ``_HAZARD_CAP`` alone (while the
+    lattice's length is sought).
     """
     n = p.shape[0]
     kmax = pmf.shape[0] - 1
@@ -652,7 +657,7 @@ def _round_kernel(p, pmf, full):
         tails[i] = acc
     size = n if full else 0
     hit = np.empty(size)
-    hit_left = np.empty((kmax, size))
+    hit_left = np.empty((kmax, size if rows else 0))
     spins = np.empty(size)
     hazard = np.empty(0 if full else n)
     played = np.empty(_CHUNK)
@@ -665,7 +670,7 @@ def _round_kernel(p, pmf, full):
             t = tails[m]
             for i in range(w):
                 played[i] = t + (1.0 - p[c0 + i]) * played[i]
-            if full:
+            if full and rows:
                 pm = pmf[m + 1]
                 for i in range(w):
                     left[i] = pm + (1.0 - p[c0 + i]) * left[i]
@@ -837,9 +842,9 @@ def _block_arrays(model: JackpotModel, b: int, start: int, size: int, p_last: fl
         p = _law_values(pool, x, p_last)
     if b == 1:  # one round per point: the hazards for the lattice's length; the rest is
         # computed once the length is known (_build_lattice), from p
-        out = {"p": p, "hazard": _round_kernel(p, model.chance_pmf, False)[3]}
+        out = {"p": p, "hazard": _round_kernel(p, model.chance_pmf, False, False)[3]}
     else:
-        hit, hit_left, spins, _ = _round_kernel(p, model.chance_pmf, True)
+        hit, hit_left, spins, _ = _round_kernel(p, model.chance_pmf, True, True)
         lam = _round_hazard(hit)
         rounds, hazard = _block_rounds(lam, b), b * lam
         out = {
@@ -956,9 +961,9 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float, b: int = 
                                           L)
                     arrays = {"p": _joined(parts, "p", L) if p is None else p,
                               "H": _joined(parts, "H", L)}
-                    hit, hit_left, spins, _ = _round_kernel(arrays["p"], pmf, True)
+                    hit, _, spins, _ = _round_kernel(arrays["p"], pmf, True, False)
                     last_round_hit = float(hit[L - 1])
-                    arrays.update(hit=hit, hit_left=hit_left, spins=spins,
+                    arrays.update(hit=hit, hit_left=None, spins=spins,
                                   p_spins=arrays["p"] * spins, rounds=_constant("ones", L),
                                   t_rep=_constant("arange", L))
                 else:
@@ -967,6 +972,7 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float, b: int = 
                         "p", "hit", "hit_left", "spins", "p_spins", "H", "rounds", "t_rep")}
                 return _Lattice(
                     b=b,
+                    pmf=pmf,
                     seed=float(pool.seed),
                     delta=float(model.pool_increment),
                     law=pool.law,
@@ -1092,7 +1098,7 @@ def _solve(lat: _Lattice, s: int, M: int) -> _Solution:
     offsets = np.arange(M, dtype=np.int64) * s
     if offsets[-1] >= L:
         raise AssertionError("lattice does not cover the grid")  # _build_lattice guarantees it
-    kmax = lat.hit_left.shape[0]
+    kmax = lat.pmf.shape[0] - 1
     decay = lat.decay  # survival to the start of point k
     row_scale = np.exp(lat.H[offsets])
     # A hit at point k of a cycle from grid j moves the next start rho N rounds up, N its rounds
@@ -1108,7 +1114,10 @@ def _solve(lat: _Lattice, s: int, M: int) -> _Solution:
     # for every m (:func:`_tail_sums`), in the order of numpy's reversed cumsum
     positions, where = np.unique(bounds, return_inverse=True)
     where = where.reshape(bounds.shape)
-    A_at, F_at = _tail_sums(decay, lat.hit_left, lat.t_rep, z_scale, positions)
+    if lat.hit_left is None:
+        A_at, F_at = _tail_sums_at(decay, lat.p, lat.pmf, lat.t_rep, z_scale, positions)
+    else:
+        A_at, F_at = _tail_sums(decay, lat.hit_left, lat.t_rep, z_scale, positions)
     R, beyond = _split_masses(A_at, F_at, where, shift, row_scale)
     # Chances left in the hit round play against the restarted value v_j (first) and, after a
     # hit there, against the seed: no hit keeps grid j, any hit restarts at the seed (grid 0).
@@ -1149,6 +1158,45 @@ def _solve(lat: _Lattice, s: int, M: int) -> _Solution:
         truncated=truncated,
         clipped=float(beyond.max()),
     )
+
+
+@njit(cache=True)
+def _tail_sums_at(decay, p, pmf, t_rep, scale, positions):
+    """:func:`_tail_sums` of ``rows = hit_left`` at one round per point, each row's value
+    computed where it is summed from ``p`` by the recurrence of :func:`_round_kernel` (the
+    same floats), instead of read from ``kmax`` arrays of the lattice's length."""
+    kmax = pmf.shape[0] - 1
+    n = positions.shape[0]
+    A = np.zeros((kmax, n))
+    F = np.zeros((kmax, n))
+    acc = np.zeros(kmax)
+    acc_z = np.zeros(kmax)
+    left = np.zeros(kmax)
+    i = n - 1
+    L = decay.shape[0]
+    while i >= 0 and positions[i] >= L:  # sums over nothing
+        i -= 1
+    k = L - 1
+    while i >= 0:
+        d = decay[k]
+        px = p[k]
+        q = 1.0 - px
+        s = 0.0
+        for m in range(kmax - 1, -1, -1):
+            s = pmf[m + 1] + q * s
+            left[m] = px * s
+        zk = t_rep[k] * scale
+        for m in range(kmax):
+            g = d * left[m]
+            acc[m] += g
+            acc_z[m] += g * zk
+        while i >= 0 and positions[i] == k:
+            for m in range(kmax):
+                A[m, i] = acc[m]
+                F[m, i] = acc_z[m]
+            i -= 1
+        k -= 1
+    return A, F
 
 
 @njit(cache=True)
