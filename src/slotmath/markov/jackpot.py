@@ -970,7 +970,8 @@ def _build_lattice(model: JackpotModel, grid_points: int, tail: float, b: int = 
                     hit, _, spins, _ = _round_kernel(arrays["p"], pmf, True, False)
                     last_round_hit = float(hit[L - 1])
                     arrays.update(hit=hit, hit_left=None, spins=spins,
-                                  p_spins=arrays["p"] * spins, rounds=_constant("ones", L),
+                                  p_spins=hit,  # p x spins: the same product as hit
+                                  rounds=_constant("ones", L),
                                   t_rep=_constant("arange", L))
                 else:
                     last_round_hit = _point(parts, "round_hit", L - 1)
