@@ -178,7 +178,7 @@ class Jackpots:
         for spec in game.jackpots:
             pools[spec.name] = pool_analysis(JackpotPool.from_spec(spec, self.level), bet,
                                              tuple(sorted(chances.items())))
-        top = sum(float(p.pool.law(p.stationary_pool.quantile(1 - POOL_TAIL)))
+        top = sum(float(p.pool.law(p.stationary_pool_quantile(1 - POOL_TAIL)))
                   for p in pools.values())
         if top > 1:
             raise ValueError(
