@@ -39,7 +39,7 @@ from numba import njit
 
 from slotmath.evaluate.compiled import CompiledGame, compile_game
 from slotmath.model.game import Game
-from slotmath.simulate._pcg64 import draw, rng_state, state_dict
+from slotmath.simulate._pcg64 import HAS32, S_HI, S_LO, draw, rng_state, state_dict
 
 _MAX_DROPS = 100_000  # a chain longer than this is taken as endless (an error, not a number)
 _BATCH = 1 << 16
@@ -200,12 +200,14 @@ def _pair(base: CompiledGame, free_set: CompiledGame) -> _Pair:
 
 @njit(cache=True)
 def _play_rounds(rs, p, n, reset_multiplier, carried, first, later, scatter, feature, cascades,
-                 free_spins):
+                 free_spins, round_states):
     """Play ``n`` rounds into the output arrays (credits): paid spins of game 0 of the
     :class:`_Pair` ``p``, free spins of game 1. ``reset_multiplier=False`` is a deliberate
     MUTATION (the paid spin starts at the previous paid spin's final index, in ``carried[0]``)
     used only by the tests to show that they catch it. Returns -1, or the round whose chain
-    was endless.
+    was endless. ``round_states`` (n x 2, or 0 rows: one stream throughout) restarts the
+    stream at each round from its row (the PCG64 state's high and low words), so that two
+    games played on the same rows draw alike round by round (:func:`paired_rounds`).
 
     One function with no calls that pass arrays (see :class:`_Pair`): a spin is the body of
     the inner loop, played on game ``gi``; every field is read into a local once."""
@@ -246,6 +248,8 @@ def _play_rounds(rs, p, n, reset_multiplier, carried, first, later, scatter, fea
     entry_weight = p.entry_weight
     counts = np.zeros(scatter_credits.shape[1], np.int64)
     for m in range(n):
+        if round_states.shape[0]:
+            rs[S_HI], rs[S_LO], rs[HAS32] = round_states[m, 0], round_states[m, 1], 0
         gi = 0  # the game of the spin: 0 paid, 1 free
         start_index = 0 if reset_multiplier else carried[0]
         left = 0
@@ -696,7 +700,7 @@ def simulate_cascades(game: Game, spins: int, seed: int, level: int = 1,
     )
 
 
-def _run_batch(rng, pair: _Pair, n: int, reset_multiplier, carried):
+def _run_batch(rng, pair: _Pair, n: int, reset_multiplier, carried, round_states=None):
     """``n`` rounds: per round the credits of the first drop, the later drops, the scatters
     and the free spins, the paid spin's cascades and the free spins played."""
     first = np.zeros(n, np.int64)
@@ -706,13 +710,114 @@ def _run_batch(rng, pair: _Pair, n: int, reset_multiplier, carried):
     cascades = np.zeros(n, np.int64)
     free_spins = np.zeros(n, np.int64)
     rs = rng_state(rng, "cascade simulator")
+    if round_states is None:
+        round_states = np.zeros((0, 2), np.uint64)
     bad = _play_rounds(rs, pair, n, reset_multiplier, carried, first, later, scatter, feature,
-                       cascades, free_spins)
+                       cascades, free_spins, round_states)
     rng.bit_generator.state = state_dict(rs)
     if bad >= 0:
         raise ValueError(f"a cascade chain went on for more than {_MAX_DROPS} drops: the game's "
                          "chains need not end")
     return first, later, scatter, feature, cascades, free_spins
+
+
+@dataclass(frozen=True)
+class PairedChange:
+    """Two cascade games played on the same draws round by round (:func:`paired_rounds`): the
+    simulated RTP of each, the change ``rtp_b - rtp_a`` and its standard error from the
+    rounds' paired differences (``std_error``), beside the one two independent runs of as
+    many rounds would have (``independent_std_error``), and how many rounds paid
+    differently."""
+
+    rounds: int
+    seed: int
+    rtp_a: float
+    rtp_b: float
+    change: float
+    std_error: float
+    independent_std_error: float
+    rounds_differing: int
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        """The change's interval at ``z`` standard errors (1.96: 95 %)."""
+        return self.change - z * self.std_error, self.change + z * self.std_error
+
+
+def _splitmix(x: np.ndarray) -> np.ndarray:
+    """SplitMix64 of each uint64 (a mixing of round numbers into generator states)."""
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def _round_states(seed: int, start: int, n: int) -> np.ndarray:
+    """The PCG64 state (high, low) each of rounds ``start .. start + n - 1`` starts from."""
+    key = _splitmix(np.full(1, seed % (1 << 64), np.uint64))[0]
+    twice = np.arange(start, start + n, dtype=np.uint64) * np.uint64(2)
+    return np.stack([_splitmix(twice ^ key), _splitmix((twice + np.uint64(1)) ^ key)], axis=1)
+
+
+def paired_rounds(game_a: Game, game_b: Game, rounds: int, seed: int = 0,
+                  level: int = 1) -> PairedChange:
+    """The RTP change from ``game_a`` to ``game_b`` (the same game with other strips, say),
+    both played on the same draws round by round: each round restarts the generator from a
+    state of its own (the seed and the round's number, mixed), so a round whose stops land
+    alike on both games' strips pays alike, and the change's standard error comes from the
+    rounds' differences only. On a small strip move that error is a fraction of two
+    independent runs' (both are reported). A statistical estimate, not a bound.
+
+    The stops are drawn as ``integers(length)``, which scales one draw to the strip's
+    length: strips of different lengths land at the same relative place.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("tests/data/cascades/tiny_free_spins.toml")
+    >>> same = paired_rounds(g, g, 5000, seed=3)
+    >>> same.change, same.std_error, same.rounds_differing
+    (0.0, 0.0, 0)
+    """
+    if isinstance(rounds, bool) or int(rounds) != rounds or rounds < 2:
+        raise ValueError(f"rounds must be a whole number >= 2, got {rounds!r}")
+    pairs, scales = [], []
+    for game in (game_a, game_b):
+        if game.cascades is None:
+            raise ValueError(f"{game.name}: the game has no [cascades]")
+        base = compile_game(game, "base", level)
+        free_set = compile_game(game, game.free_spins.reels, level, free=True) if (
+            game.free_spins is not None) else base
+        pairs.append(_pair(base, free_set))
+        scales.append(base.credits_per_bet)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    sums = np.zeros(2)
+    squares = np.zeros(3)  # a, b, b - a (bets squared)
+    differing, done = 0, 0
+    while done < rounds:
+        n = min(_BATCH, rounds - done)
+        states = _round_states(seed, done, n)
+        wins = []
+        for pair, scale in zip(pairs, scales):
+            first, later, scatter, feature, _, _ = _run_batch(
+                rng, pair, n, True, np.zeros(1, np.int64), states)
+            wins.append((first + later + scatter + feature) / scale)
+        diff = wins[1] - wins[0]
+        sums += [wins[0].sum(), wins[1].sum()]
+        squares += [(wins[0] ** 2).sum(), (wins[1] ** 2).sum(), (diff ** 2).sum()]
+        differing += int(np.count_nonzero(diff))
+        done += n
+    mean_a, mean_b = sums / rounds
+
+    def variance(square_sum: float, mean: float) -> float:
+        return max(square_sum / rounds - mean * mean, 0.0) * rounds / (rounds - 1)
+
+    change = mean_b - mean_a
+    return PairedChange(
+        rounds=rounds, seed=seed, rtp_a=float(mean_a), rtp_b=float(mean_b), change=float(change),
+        std_error=math.sqrt(variance(squares[2], change) / rounds),
+        independent_std_error=math.sqrt((variance(squares[0], mean_a)
+                                         + variance(squares[1], mean_b)) / rounds),
+        rounds_differing=differing)
 
 
 def simulate_rounds(game: Game, spins: int, seed: int, level: int = 1,

@@ -7,6 +7,7 @@ Only wiring: the strips are edited by :mod:`slotmath.model.edit`, the figures co
 from __future__ import annotations
 
 import html
+import threading
 import time
 from collections.abc import Sequence
 
@@ -41,6 +42,8 @@ SWEEP_HALF_WIDTH = 3
 SWEEPS_KEPT = 256
 #: a game whose analysis takes longer than this (seconds) moves on Run, not on every slider
 SLOW_AFTER = 5.0
+#: rounds of the paired simulation that previews a move on a slow cascading game
+PREVIEW_ROUNDS = 2_000_000
 #: Pixels of a slider's track per step (a stop, or a unit of weight), so that a drag sets one
 #: stop at a time (at 150 px a slider's track was 62 px for 20 steps: a 25 px drag moved 8
 #: stops), up to a track of MAX_TRACK_PX (a weighted reel's range can be hundreds of units:
@@ -161,8 +164,16 @@ class StripEditor(StaticFallback, widgets.VBox):
 
     def __init__(self, game: Game, reel_set: str = "base", *, level: int = 1,
                  symbols: Sequence[str] | None = None, max_value: int | None = None,
-                 sweep: bool = True, draw: bool = True, slow_after: float = SLOW_AFTER):
+                 sweep: bool = True, draw: bool = True, slow_after: float = SLOW_AFTER,
+                 background: bool = True, preview_rounds: int = PREVIEW_ROUNDS):
         self.original = game
+        #: a slow cascading game previews a move and analyses it in the background
+        self.background = background and game.cascades is not None
+        self.preview_rounds = preview_rounds
+        self.estimate = None  # the last move's PairedChange (a preview), or None
+        self._pending: Game | None = None  # the latest edit the background has to analyse
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
         self.slow_after = slow_after
         self.seconds = 0.0  # how long the last analysis took
         #: seconds of the last move: to its figures shown (the analysis included) and to its
@@ -215,10 +226,12 @@ class StripEditor(StaticFallback, widgets.VBox):
         self.summary = widgets.HTML()
         self.charts = FigureView()
         self.notice = widgets.HTML()
+        self.bar = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="exact",
+                                         layout=widgets.Layout(display="none", width="420px"))
         title = widgets.HTML(f"<b>{html.escape(game.name)}</b>: reel set "
                              f"<code>{html.escape(reel_set)}</code>, bet level {level}")
         super().__init__([title, grid, widgets.HBox([self.reset_button, self.run_button]),
-                          self.notice, self.summary, self.charts])
+                          self.notice, self.bar, self.summary, self.charts])
         self.add_class("slotmath-strip-editor")  # found by the browser suite
         self.game = game
         start = time.perf_counter()
@@ -253,6 +266,9 @@ class StripEditor(StaticFallback, widgets.VBox):
             if self._muted:
                 return
             self._last = (j, symbol)
+            if self.on_demand and self.background:  # preview now, exact in the background
+                self.preview()
+                return
             if self.on_demand:  # a slow game: say how long a move takes, run on request
                 self.notice.value = self._notice(pending=True)
                 return
@@ -262,6 +278,10 @@ class StripEditor(StaticFallback, widgets.VBox):
     def _notice(self, pending: bool = False) -> str:
         if not self.on_demand:
             return ""
+        if self.background:
+            return (f"<i>This game's exact analysis takes about {self.seconds:.0f} s: a move "
+                    f"shows a paired simulation's estimate at once and the exact figures when "
+                    f"the analysis in the background ends.</i>")
         return (f"<i>This game's exact analysis takes about {self.seconds:.0f} s, so the "
                 f"sliders wait for <b>Run</b>{' (edits pending)' if pending else ''}.</i>")
 
@@ -302,6 +322,90 @@ class StripEditor(StaticFallback, widgets.VBox):
         self._refresh()
         self.timings = {"figures": self.seconds + self._shown,
                         "charts": self.seconds + max(self._shown, self._drawn)}
+
+    # -- a slow cascading game: a preview, then the exact analysis in the background ------
+    def preview(self) -> None:
+        """Estimate the move's RTP change by a paired simulation (the last analysed strips
+        and the sliders' on the same draws), show it with its 95 % interval at once, and queue
+        the exact analysis of the sliders' game in the background."""
+        from slotmath.simulate.cascades import paired_rounds
+
+        try:
+            game = self.edited_game()
+            est = paired_rounds(self.game, game, self.preview_rounds, seed=0, level=self.level)
+        except Exception as exc:  # noqa: BLE001 - a UI boundary: show it, keep the panel alive
+            self._restore_sliders()
+            self.notice.value = (f"<span style='color:#b00'>cannot analyse this edit: "
+                                 f"{html.escape(str(exc))}; the sliders are back where they "
+                                 f"were</span>")
+            return
+        self.estimate = est
+        lo, hi = est.interval()
+        now = float(self.analysis.rtp)
+        self.notice.value = (
+            f"<b>Estimated RTP {now + est.change:.4%}</b> (change {est.change:+.4%}, 95 %: "
+            f"{lo:+.4%} to {hi:+.4%}; a paired simulation of {est.rounds:,} rounds, "
+            f"{est.rounds_differing:,} of them paying differently: a statistical estimate). "
+            f"<i>The exact analysis runs in the background; its figures replace this.</i>")
+        with self._lock:
+            self._pending = game
+            if self._thread is None or not self._thread.is_alive():
+                self._start(game)
+
+    def _start(self, game: Game) -> None:
+        self.bar.value, self.bar.layout.display = 0.0, None
+        self._thread = threading.Thread(target=self._analyse, args=(game,), daemon=True)
+        self._thread.start()
+
+    def _heard(self, stage, done: int, total: int) -> None:
+        if total:
+            self.bar.value = done / total
+
+    def _analyse(self, game: Game) -> None:
+        """The background run: the exact analysis of ``game``; shown if it is still the
+        latest edit, else the latest is analysed next."""
+        start = time.perf_counter()
+        try:
+            analysis = analyze(game, self.level, progress=self._heard)
+            _ = analysis.rtp, analysis.components
+            try:
+                _ = analysis.distribution
+            except NotImplementedError:
+                pass
+            failed = None
+        except Exception as exc:  # noqa: BLE001 - a background run: say it in the panel
+            failed = str(exc)
+        with self._lock:
+            latest = self._pending
+            if latest is game:
+                self._pending = None
+                self.bar.layout.display = "none"
+            else:  # the sliders moved on meanwhile: analyse their game next
+                self._start(latest)
+        if latest is not game:
+            return
+        if failed is not None:
+            self.notice.value = (f"<span style='color:#b00'>the exact analysis of this edit "
+                                 f"failed: {html.escape(failed)}</span>")
+            return
+        self.seconds = time.perf_counter() - start
+        self.game, self.analysis, self.estimate = game, analysis, None
+        self._refresh()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until the background analyses are done (for scripts and tests)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._lock:
+                thread = self._thread
+            if thread is None or not thread.is_alive():
+                with self._lock:
+                    if self._thread is thread:
+                        return
+                continue
+            thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            if deadline is not None and time.monotonic() >= deadline:
+                return
 
     def _set_sliders(self, game) -> None:
         """Every slider to ``game``'s value, without recomputing."""
@@ -385,7 +489,7 @@ class StripEditor(StaticFallback, widgets.VBox):
 def strip_editor(game: Game, reel_set: str = "base", *, level: int = 1,
                  symbols: Sequence[str] | None = None, max_value: int | None = None,
                  sweep: bool = True, draw: bool = True,
-                 slow_after: float = SLOW_AFTER) -> StripEditor:
+                 slow_after: float = SLOW_AFTER, background: bool = True) -> StripEditor:
     """An ipywidgets panel to change symbol counts on the reel strips and see the exact
     RTP, hit frequency and win distribution follow.
 
@@ -412,7 +516,14 @@ def strip_editor(game: Game, reel_set: str = "base", *, level: int = 1,
         Draw the charts (False: figures only, e.g. for tests).
     slow_after : float
         When the game's analysis takes longer than this (seconds), a move waits for the
-        panel's Run button, which says how long a move takes.
+        panel's Run button, which says how long a move takes; except, with ``background``,
+        on a cascading game: a move shows at once the change a paired simulation estimates
+        (:func:`slotmath.simulate.cascades.paired_rounds`: the old and the new strips
+        played on the same draws, :data:`PREVIEW_ROUNDS` rounds, the change's 95 % interval),
+        and the exact analysis runs in the background under a progress bar; its figures
+        replace the estimate when it ends (a move made meanwhile is analysed next).
+    background : bool
+        See ``slow_after``.
 
     Returns
     -------
@@ -429,4 +540,4 @@ def strip_editor(game: Game, reel_set: str = "base", *, level: int = 1,
     Fraction(6350, 6003)
     """
     return StripEditor(game, reel_set, level=level, symbols=symbols, max_value=max_value,
-                       sweep=sweep, draw=draw, slow_after=slow_after)
+                       sweep=sweep, draw=draw, slow_after=slow_after, background=background)
