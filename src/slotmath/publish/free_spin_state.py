@@ -225,20 +225,41 @@ class ExpandingIndex(SpinIndex):
         return stops, window_at(self.game, self.game.reel_sets[self.reel_set], stops)
 
 
-class ExpandingPlayer:
+class _StatePlayer:
+    """What the three state players share: the game, level and built feature, the free-spins
+    rules, the mechanic and its credits per bet, the awards of a retrigger and the spins a
+    started feature can hold."""
+
+    def __init__(self, game, level, feature):
+        self.game, self.level, self.feature = game, level, feature
+        self.spec = game.free_spins
+        self.mechanic = feature.mechanic
+        self.credits_per_bet = self.mechanic.credits_per_bet
+        self.cap = max(self.spec.awards) if self.spec.retrigger else None
+
+    def _award(self, count: int) -> int:
+        return self.spec.retrigger_for(count) if self.spec.retrigger and count else 0
+
+    def _starts(self) -> list[int]:
+        """The spins a started feature can be awarded (weight > 0)."""
+        out = set()
+        for c in range(max(self.spec.awards) + 1):
+            key = self.feature.start(c)
+            if key is not None:
+                out |= {n for n, w in key if w}
+        return sorted(out)
+
+
+class ExpandingPlayer(_StatePlayer):
     """The free spins with an expanding symbol of ``feature`` (a built
     :class:`~slotmath.features.free_spins.StateRound`) in ``game`` at ``level``: which totals
     a started feature can pay (:meth:`reachable`, in the mechanic's credits) and a round that
     pays one (:meth:`play`)."""
 
     def __init__(self, game, level, feature, progress=None):
-        self.game, self.level, self.feature = game, level, feature
-        self.spec = game.free_spins
-        self.mechanic = feature.mechanic
-        self.credits_per_bet = self.mechanic.credits_per_bet
+        super().__init__(game, level, feature)
         self.multiplier = self.mechanic.multiplier
         self.draw = {x: w for w, x in self.mechanic.start()}
-        self.cap = max(self.spec.awards) if self.spec.retrigger else None
         self.index = ExpandingIndex(game, level, feature.reels,
                                     self.spec.trigger if self.spec.retrigger else None,
                                     self.cap, self.draw, self.multiplier, progress)
@@ -246,9 +267,6 @@ class ExpandingPlayer:
         self._tables: dict = {}
 
     # -- which totals -----------------------------------------------------------------------
-    def _award(self, count: int) -> int:
-        return self.spec.retrigger_for(count) if self.spec.retrigger and count else 0
-
     def _table_keys(self) -> dict:
         """The exact engine's keys (symbol, trigger, credits) -> weight."""
         out = {}
@@ -258,14 +276,6 @@ class ExpandingPlayer:
                 for c, w in zip(credits.tolist(), weights.tolist()):
                     out[(x, move.trigger, c)] = w
         return out
-
-    def _starts(self) -> list[int]:
-        out = set()
-        for c in range(max(self.spec.awards) + 1):
-            key = self.feature.start(c)
-            if key is not None:
-                out |= {n for n, w in key if w}
-        return sorted(out)
 
     def prepare(self, most_credits: int, *, complete: bool = False) -> None:
         """Find free spins (sampled, or the whole cycle with ``complete``) and fill the tables
@@ -470,19 +480,15 @@ def _sums(values: list[tuple[int, int]], n: int) -> dict[int, tuple[int, tuple[i
     return {t: (w, d) for t, (w, _, d) in sorted(out.items())}
 
 
-class CollectorPlayer:
+class CollectorPlayer(_StatePlayer):
     """The collector's free spins of ``feature`` (a built
     :class:`~slotmath.features.free_spins.StateRound`) in ``game`` at ``level``: which totals
     a started feature can pay (:meth:`reachable`, in the mechanic's credits) and a round that
     pays one (:meth:`play`)."""
 
     def __init__(self, game, level, feature, progress=None):
-        self.game, self.level, self.feature = game, level, feature
-        self.spec = game.free_spins
+        super().__init__(game, level, feature)
         self.state = self.spec.state
-        self.mechanic = feature.mechanic
-        self.credits_per_bet = self.mechanic.credits_per_bet
-        self.cap = max(self.spec.awards) if self.spec.retrigger else None
         self.index = CollectorIndex(game, level, feature.reels,
                                     self.spec.trigger if self.spec.retrigger else None,
                                     self.cap, self.state.collector, self.state.cash,
@@ -490,17 +496,6 @@ class CollectorPlayer:
         self.model = self.index.model
         self.values = [(v, w) for v, w in self.mechanic.value_credits]
         self._tables = None
-
-    def _award(self, count: int) -> int:
-        return self.spec.retrigger_for(count) if self.spec.retrigger and count else 0
-
-    def _starts(self) -> list[int]:
-        out = set()
-        for c in range(max(self.spec.awards) + 1):
-            key = self.feature.start(c)
-            if key is not None:
-                out |= {n for n, w in key if w}
-        return sorted(out)
 
     def _options(self, x: int, weights: dict) -> list[tuple]:
         """The spins state ``x`` offers the table: (win, award, next state, key, draw), the
@@ -664,7 +659,7 @@ def _sticky_size(game) -> tuple[int, int]:
     return states, windows
 
 
-class StickyPlayer:
+class StickyPlayer(_StatePlayer):
     """Sticky wilds' free spins of ``feature`` (a built
     :class:`~slotmath.features.free_spins.StateRound`) in ``game`` at ``level``: which totals
     a started feature can pay (:meth:`reachable`, in the mechanic's credits) and a round that
@@ -673,10 +668,7 @@ class StickyPlayer:
     def __init__(self, game, level, feature, progress=None):
         from slotmath.evaluate.window import PayModel
 
-        self.game, self.level, self.feature = game, level, feature
-        self.spec = game.free_spins
-        self.mechanic = feature.mechanic
-        self.credits_per_bet = self.mechanic.credits_per_bet
+        super().__init__(game, level, feature)
         self.model = PayModel(game, level)
         self.cells = self.mechanic.cells
         self.wilds = self.mechanic.wilds
@@ -686,9 +678,6 @@ class StickyPlayer:
                              key=lambda x: (sum(1 for c in x if c), x))
         self.state_index = {x: i for i, x in enumerate(self.states)}
         self._tables = None
-
-    def _award(self, count: int) -> int:
-        return self.spec.retrigger_for(count) if self.spec.retrigger and count else 0
 
     def shown(self, window, state):
         """The window a state shows: each sticky cell its wild."""
