@@ -73,22 +73,6 @@ def test_game_simulation_agrees_with_the_analysis():
     assert abs(result.rtp - (lines + p * round_mean)) < Z * result.std_error
 
 
-def test_inline_pcg64_draws_numpys_doubles():
-    """The kernel's PCG64, stepped inline, draws exactly ``Generator.random()``'s doubles, and
-    the state it writes back continues numpy's stream."""
-    from slotmath.simulate.hold_and_win import _pcg_next, _pcg_words, _set_pcg_words
-    ours, numpys = np.random.default_rng(2026), np.random.default_rng(2026)
-    high, low, inc_high, inc_low = _pcg_words(ours)
-    drawn = []
-    for _ in range(2000):
-        u, high, low = _pcg_next(high, low, inc_high, inc_low)
-        high, low = np.uint64(high), np.uint64(low)  # numba hands back Python ints
-        drawn.append(u)
-    assert drawn == list(numpys.random(2000))
-    _set_pcg_words(ours, np.asarray([high, low, inc_high, inc_low], np.uint64))
-    assert ours.random() == numpys.random()
-
-
 def test_any_generator_plays_reproducibly():
     """A generator on another bit generator seeds the kernel's PCG64 stream with one draw:
     the same seed plays the same rounds, another seed others."""

@@ -6,9 +6,9 @@ kind not used up lands with its probability, a booster fires at ``collect`` gems
 once; then every empty open position lands a cash symbol with ``cash_probability``, its value
 drawn by weight; a landing resets the respins to the current (boosted) count. A compiled
 kernel plays the rounds; randomness comes only from the caller's ``numpy.random.Generator``,
-whose PCG64 stream the kernel steps itself (the doubles of ``Generator.random()``; the state
-is written back). Each respin takes one uniform for the gems that land (their joint law over
-the kinds still able to fire) and one for how many cash symbols land (binomial over the empty
+whose PCG64 stream the kernel steps itself (the doubles of ``Generator.random()``, by
+:func:`slotmath.simulate._pcg64.next_double`; the state is written back). Each respin
+takes one uniform for the gems that land (their joint law over the kinds still able to fire) and one for how many cash symbols land (binomial over the empty
 open positions, which are interchangeable: values and landings do not depend on where), and
 each cash symbol one for its value. (Until issue 24 the kernel drew one uniform per gem kind
 and per empty position: the same laws, other draws, so a seed's figures changed then.)
@@ -25,13 +25,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from slotmath.evaluate.window import PayModel
 from slotmath.model.game import Game
 from slotmath.model.hold_and_win import BOOSTER_KINDS, HoldAndWin
+from slotmath.simulate._pcg64 import next_double, set_words
+from slotmath.simulate._pcg64 import words as pcg_words
 
 __all__ = ["GameSimulation", "RoundSample", "play_hold_and_win", "simulate_game",
            "simulation_summary"]
@@ -50,69 +50,12 @@ class RoundSample:
     fired: np.ndarray
 
 
-#: PCG64's multiplier (O'Neill's 128-bit LCG, as numpy's ``PCG64``)
-_PCG_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
-_TWO_64 = 1 << 64
-
-
-@intrinsic
-def _lcg_step(typingctx, high, low, inc_high, inc_low):
-    """PCG64's state step, ``state * multiplier + increment`` modulo 2**128, on the state and
-    increment given as their high and low 64-bit words (LLVM's 128-bit integers)."""
-    word = types.uint64
-    sig = types.UniTuple(word, 2)(word, word, word, word)
-
-    def codegen(context, builder, signature, args):
-        wide, narrow = ir.IntType(128), ir.IntType(64)
-        shift = ir.Constant(wide, 64)
-
-        def join(h, lo):
-            return builder.or_(builder.shl(builder.zext(h, wide), shift),
-                               builder.zext(lo, wide))
-
-        state = builder.add(builder.mul(join(args[0], args[1]),
-                                        ir.Constant(wide, _PCG_MULTIPLIER)),
-                            join(args[2], args[3]))
-        return context.make_tuple(builder, signature.return_type, (
-            builder.trunc(builder.lshr(state, shift), narrow), builder.trunc(state, narrow)))
-
-    return sig, codegen
-
-
-@njit(cache=True)
-def _pcg_next(high, low, inc_high, inc_low):
-    """The next double of a PCG64 generator in state (``high``, ``low``) with increment
-    (``inc_high``, ``inc_low``), and its new state: what ``Generator.random()`` draws (the
-    XSL-RR output of the stepped state, its top 53 bits over 2**53), inline instead of
-    numpy's call through a function pointer, which costs twice the draw. Scalars in and out:
-    an array argument would cost two atomic reference counts a call."""
-    high, low = _lcg_step(high, low, inc_high, inc_low)
-    x = high ^ low
-    turn = high >> np.uint64(58)
-    out = (x >> turn) | (x << ((np.uint64(64) - turn) & np.uint64(63)))
-    return np.float64(out >> np.uint64(11)) * (1.0 / 9007199254740992.0), high, low
-
-
 def _pcg(rng: np.random.Generator) -> np.random.Generator:
     """``rng`` if its bit generator is a PCG64, else a PCG64 stream seeded by one draw of it
     (the kernel steps PCG64 itself)."""
     if isinstance(rng.bit_generator, np.random.PCG64):
         return rng
     return np.random.Generator(np.random.PCG64(int(rng.integers(2**63))))
-
-
-def _pcg_words(rng: np.random.Generator) -> np.ndarray:
-    """A PCG64 generator's state and increment as four uint64 words (high, low each)."""
-    st = rng.bit_generator.state["state"]
-    state, inc = st["state"], st["inc"]
-    return np.asarray([state >> 64, state % _TWO_64, inc >> 64, inc % _TWO_64], np.uint64)
-
-
-def _set_pcg_words(rng: np.random.Generator, words: np.ndarray) -> None:
-    """Write the advanced state of :func:`_pcg_words` back into ``rng``."""
-    st = rng.bit_generator.state
-    st["state"]["state"] = int(words[0]) << 64 | int(words[1])
-    rng.bit_generator.state = st
 
 
 _GUIDE = 256  # cells of a law's guide table (see _draw)
@@ -186,7 +129,7 @@ def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, 
           extra, ladder, values, cdf, guide, top, prize, reels, rows, respins, mutation, win,
           played, full, fired):
     """Play one round per entry of ``starts`` into the output arrays, drawing from the PCG64
-    state ``words`` (:func:`_pcg_words`; advanced in place).
+    state ``words`` (:func:`slotmath.simulate._pcg64.words`; advanced in place).
 
     Per respin one uniform picks the gems that land (the joint law of the kinds still able to
     fire, ``fired_law``; none drawn when no kind can fire) and one the number of cash symbols
@@ -203,7 +146,7 @@ def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, 
     for i in range(n_rounds):
         f = starts[i]
         for c in range(f):
-            u, high, low = _pcg_next(high, low, inc_high, inc_low)
+            u, high, low = next_double(high, low, inc_high, inc_low)
             held[c] = _draw(u, cdf, guide, 0)
         left = respins
         reset = respins
@@ -219,7 +162,7 @@ def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, 
         while left > 0 and f < reels * open_rows:
             spins += 1
             if able:
-                u, high, low = _pcg_next(high, low, inc_high, inc_low)
+                u, high, low = next_double(high, low, inc_high, inc_low)
                 gems = _draw(u, fired_law, fired_guide, able)
                 for k in range(4):
                     if gems >> k & 1:
@@ -244,10 +187,10 @@ def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, 
             empty = reels * open_rows - f
             n = 0
             if empty:
-                u, high, low = _pcg_next(high, low, inc_high, inc_low)
+                u, high, low = next_double(high, low, inc_high, inc_low)
                 n = _draw(u, landed, landed_guide, empty)
             for _ in range(n):
-                u, high, low = _pcg_next(high, low, inc_high, inc_low)
+                u, high, low = next_double(high, low, inc_high, inc_low)
                 held[f] = _draw(u, cdf, guide, 0)
                 f += 1
             if n:
@@ -297,12 +240,12 @@ def play_hold_and_win(spec: HoldAndWin, starts, rng: np.random.Generator,
     full, fired = np.empty(n, np.bool_), np.empty((n, 4), np.int64)
     landed, landed_guide, fired_law, fired_guide = _laws(spec, bs)
     rng = _pcg(rng)
-    words = _pcg_words(rng)
+    words = pcg_words(rng, "hold & win simulator")
     _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, times,
           present, extra, ladder, values, cdf, _guide(cdf[0])[None, :], spec.top_index,
           float(spec.full_grid_prize), spec.reels, spec.rows, spec.respins,
           _MUTATIONS[mutation], win, played, full, fired)
-    _set_pcg_words(rng, words)
+    set_words(rng, words)
     return RoundSample(win, played, full, fired)
 
 
