@@ -226,8 +226,13 @@ class HoldAndWinChain:
                     if (code >> k) & 1:
                         pr = pr * (q[k] if bits[k] else one - q[k])
                 table[code] = pr
-            p_arr = [table[c] for c in codes.tolist()] if self.exact else \
-                np.asarray([table[c] for c in codes.tolist()], dtype=np.float64)
+            if self.exact:
+                p_arr = [table[c] for c in codes.tolist()]
+            else:  # the same floats, looked up by code
+                lut = np.zeros(16)
+                for code, pr in table.items():
+                    lut[code] = pr
+                p_arr = lut[codes]
             fire = [(new[k] // self._collect[k]) * (bits[k] * (new[k] % self._collect[k] == 0))
                     for k in range(4)]
             rb = self._b[2]
@@ -247,6 +252,7 @@ class HoldAndWinChain:
         empty = cap - s["f"][c]
         p = self._prob(self.spec.cash_probability)
         binom = _binomial_table(self.max_capacity, p, one)
+        binom_arr = None if self.exact else np.asarray(binom, dtype=np.float64)
         dropped = np.zeros(self.n_states)
         for n in range(self.max_capacity + 1):
             ok = empty >= n
@@ -254,9 +260,8 @@ class HoldAndWinChain:
             if not len(src):
                 continue
             e = empty[ok]
-            p_list = [binom[ei][n] for ei in e.tolist()]
             if not self.exact:
-                p_arr = np.asarray(p_list, dtype=np.float64)
+                p_arr = binom_arr[e, n]
                 small = p_arr < self.drop
                 np.add.at(dropped, src[small], p_arr[small])
                 keep = ~small
@@ -264,7 +269,7 @@ class HoldAndWinChain:
                 if not len(src):
                     continue
             else:
-                p_arr = p_list
+                p_arr = [binom[ei][n] for ei in e.tolist()]
             f_new = s["f"][src] + n
             r_new = (self.reset_count(s["pr"][src]) if n > 0 else s["r"][src] - 1)
             tgt = s["lookup"][self._index(f_new, s["pb"][src], s["pg"][src], s["pr"][src],
@@ -352,6 +357,8 @@ class HoldAndWinChain:
 
     @cached_property
     def _solution(self) -> dict:
+        if not self.exact:
+            return self._float_solution()
         s, t = self.states, self.transitions
         n = self.n_states
         terminal = s["terminal"]
@@ -393,6 +400,63 @@ class HoldAndWinChain:
         if not self.exact:
             out["dropped"] = self._solve(q_all, t["dropped"])
         return out
+
+    @cached_property
+    def _solver_csr(self):
+        """The moves as CSR arrays twice: by source in the order made (``_csr_order``, the
+        order scipy's product sums a row in) and, per row, sorted by target (the canonical
+        CSR that :func:`~slotmath.markov.sparse.backward_induction` reads)."""
+        t = self.transitions
+        order, ptr = self._csr_order
+        cols = t["cols"][order].astype(np.int64)
+        row_of = np.repeat(np.arange(self.n_states, dtype=np.int64), np.diff(ptr))
+        canon = np.lexsort((cols, row_of))
+        return order, ptr, cols, canon, np.ascontiguousarray(cols[canon])
+
+    def _float_solution(self) -> dict:
+        """:meth:`_solution` in float64 by compiled passes: the same sums in the same order
+        as scipy's matrix-vector product and ``backward_induction`` over the matrices of
+        :meth:`_matrix` (so the same floats), the passes over ``Q`` batched into one."""
+        s, t = self.states, self.transitions
+        n = self.n_states
+        order, ptr, cols, canon, c_cols = self._solver_csr
+        probs = t["probs"][order]
+        green = t["fired"][1][order] > 0
+        terminal = s["terminal"]
+        mult = self.multiplier(s["pp"]).astype(np.float64)
+        q0 = np.ascontiguousarray(np.where(green, 0.0, probs)[canon])
+        q1 = np.where(green, probs, 0.0)
+        a_next = np.zeros(n)
+        a = [None] * len(self._step_means)
+        for c in range(len(a) - 1, -1, -1):
+            term = np.where(terminal, mult * self._step_means[c], 0.0)
+            reward = _matvec(ptr, cols, q1, a_next) + term
+            a[c] = _backward_means(ptr, c_cols, q0, reward[:, None])[:, 0]
+            a_next = a[c]
+        prize = float(self.spec.full_grid_prize)
+        cash_reward = (_matvec(ptr, cols, probs * t["landed"][order], a[0])
+                       + np.where(s["full"], mult * prize, 0.0))
+        rewards = [cash_reward, ((~terminal) & (s["ph"] == 0)).astype(np.float64),
+                   s["full"].astype(np.float64)]
+        names = []
+        ones = np.ones(n)
+        for k, kind in enumerate(BOOSTER_KINDS):
+            b = self._b[k]
+            if b is None:
+                continue
+            fired = t["fired"][k][order]
+            for j in range(1, b.times + 1):
+                rewards.append(_matvec(ptr, cols, np.where(fired == j, probs, 0.0), ones))
+                names.append(kind)
+        rewards.append(np.asarray(t["dropped"], dtype=np.float64))
+        v = _backward_means(ptr, c_cols, np.ascontiguousarray(probs[canon]),
+                            np.ascontiguousarray(np.stack(rewards, axis=1)))
+        levels: dict = {}
+        for col, kind in enumerate(names, start=3):
+            levels.setdefault(kind, []).append(np.ascontiguousarray(v[:, col]))
+        return {"a0": a[0], "future": np.ascontiguousarray(v[:, 0]),
+                "spins": np.ascontiguousarray(v[:, 1]), "fill": np.ascontiguousarray(v[:, 2]),
+                "levels": levels, "dropped": np.ascontiguousarray(v[:, -1])}
 
     def figures(self, held: int) -> RoundFigures:
         """Expected win (total bets), respins, fill probability and booster levels of the
@@ -731,6 +795,47 @@ def _exact_backward(matrix: list[tuple[int, int, Fraction]], reward, n: int) -> 
             total += p * v[j]
         v[i] = total
     return v
+
+
+@njit(cache=True)
+def _matvec(ptr, cols, data, x):
+    """``out[i] = sum_q data[q] x[cols[q]]`` over row ``i``'s moves, summed from 0.0 in the
+    order stored (as scipy's CSR product does)."""
+    n = ptr.shape[0] - 1
+    out = np.empty(n)
+    for i in range(n):
+        acc = 0.0
+        for q in range(ptr[i], ptr[i + 1]):
+            acc += data[q] * x[cols[q]]
+        out[i] = acc
+    return out
+
+
+@njit(cache=True)
+def _backward_means(ptr, cols, data, rewards):
+    """``v = rewards + Q v`` for every column of ``rewards`` at once, from the last state to
+    the first; a row's moves summed in the order stored and a self-loop as a geometric
+    series, as :func:`slotmath.markov.sparse.backward_induction` sums its mean."""
+    n = ptr.shape[0] - 1
+    m = rewards.shape[1]
+    out = np.empty((n, m))
+    acc = np.empty(m)
+    for i in range(n - 1, -1, -1):
+        stay = 0.0
+        for k in range(m):
+            acc[k] = 0.0
+        for q in range(ptr[i], ptr[i + 1]):
+            j = cols[q]
+            p = data[q]
+            if j == i:
+                stay += p
+            else:
+                for k in range(m):
+                    acc[k] += p * out[j, k]
+        leave = 1.0 - stay
+        for k in range(m):
+            out[i, k] = (rewards[i, k] + acc[k]) / leave
+    return out
 
 
 @njit(cache=True)
