@@ -62,6 +62,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 from numba import njit, prange
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from slotmath.markov.sparse import backward_induction
 from slotmath.model.hold_and_win import BOOSTER_KINDS, HoldAndWin
@@ -558,6 +559,7 @@ class HoldAndWinChain:
         n = self.n_states
         mass, next_mass = np.zeros((n, n_k)), np.zeros((n, n_k))
         seen = np.zeros(n, dtype=np.bool_)
+        live = np.zeros(n // 64 + 1, dtype=np.uint64)  # the states holding mass, as bits
         starts = np.asarray([self.state_of(h) for h in helds], dtype=np.int64)
         records: list[tuple[int, ...]] = [()]
         entries = {0: (starts, np.eye(n_k))}
@@ -570,9 +572,7 @@ class HoldAndWinChain:
             nxt_y, nxt_m = np.empty(n_next, np.int64), np.empty((n_next, n_k))
             following: dict = {}
             for rid, (ys, ms) in entries.items():
-                np.add.at(mass, ys, ms)
-                first = int(np.searchsorted(states, ys.min()))
-                n_out, n_in = _record_pass(states, first, ptr, cols, probs, green, terminal,
+                n_out, n_in = _record_pass(ys, ms, live, ptr, cols, probs, green, terminal,
                                            mass, next_mass, seen, buf_x, buf_m, nxt_y, nxt_m)
                 if n_out:
                     out_rec.append(np.full(n_out, rid, np.int64))
@@ -839,47 +839,62 @@ def _backward_means(ptr, cols, data, rewards):
 
 
 @njit(cache=True)
-def _record_pass(states, first, indptr, cols, probs, green, terminal, mass, next_mass, seen,
+def _record_pass(ys, ms, live, indptr, cols, probs, green, terminal, mass, next_mass, seen,
                  out_x, out_m, next_y, next_m):
-    """Push ``mass`` (one record's, every start column) forward over the states of one layer
-    from position ``first``, in topological order, clearing it as it goes. Terminal states
+    """Push one record's mass (``ms`` at the states ``ys`` of one layer, every start column)
+    forward over that layer in topological order, clearing it as it goes. The states holding
+    mass are bits of ``live`` (a move goes to a later state, so one sweep of the words
+    visits them in order; a state whose mass is all zero is passed over). Terminal states
     reached are written to ``out_x``/``out_m``; moves that make a value step leave the layer
     into ``next_mass``, and the states they enter are written to ``next_y``/``next_m`` (and
     cleared). Returns the two counts."""
     n_k = mass.shape[1]
     n_out = 0
     n_next = 0
-    for i in range(first, states.shape[0]):
-        x = states[i]
-        live = False
+    one = np.uint64(1)
+    first = live.shape[0]
+    for t in range(ys.shape[0]):
+        y = ys[t]
         for k in range(n_k):
-            if mass[x, k] != 0.0:
-                live = True
-                break
-        if not live:
-            continue
-        if terminal[x]:
-            out_x[n_out] = x
+            mass[y, k] += ms[t, k]
+        live[y >> 6] |= one << np.uint64(y & 63)
+        first = min(first, y >> 6)
+    for word in range(first, live.shape[0]):
+        while live[word] != 0:
+            bits = live[word]
+            b = trailing_zeros(bits)  # the lowest state left in this word
+            live[word] = bits & (bits - one)
+            x = word * 64 + b
+            alive = False
             for k in range(n_k):
-                out_m[n_out, k] = mass[x, k]
+                if mass[x, k] != 0.0:
+                    alive = True
+                    break
+            if not alive:
+                continue
+            if terminal[x]:
+                out_x[n_out] = x
+                for k in range(n_k):
+                    out_m[n_out, k] = mass[x, k]
+                    mass[x, k] = 0.0
+                n_out += 1
+                continue
+            for q in range(indptr[x], indptr[x + 1]):
+                y = cols[q]
+                p = probs[q]
+                if green[q]:
+                    if not seen[y]:
+                        seen[y] = True
+                        next_y[n_next] = y
+                        n_next += 1
+                    for k in range(n_k):
+                        next_mass[y, k] += mass[x, k] * p
+                else:
+                    live[y >> 6] |= one << np.uint64(y & 63)
+                    for k in range(n_k):
+                        mass[y, k] += mass[x, k] * p
+            for k in range(n_k):
                 mass[x, k] = 0.0
-            n_out += 1
-            continue
-        for q in range(indptr[x], indptr[x + 1]):
-            y = cols[q]
-            p = probs[q]
-            if green[q]:
-                if not seen[y]:
-                    seen[y] = True
-                    next_y[n_next] = y
-                    n_next += 1
-                for k in range(n_k):
-                    next_mass[y, k] += mass[x, k] * p
-            else:
-                for k in range(n_k):
-                    mass[y, k] += mass[x, k] * p
-        for k in range(n_k):
-            mass[x, k] = 0.0
     for t in range(n_next):
         y = next_y[t]
         seen[y] = False
@@ -892,56 +907,86 @@ def _record_pass(states, first, indptr, cols, probs, green, terminal, mass, next
 @njit(cache=True, parallel=True)
 def _mix_spectra(order, mf, counts, probs, powers_re, powers_im, out_re, out_im):
     """``out[k, mf] += p_k x prod_s powers[s, n_s]`` over every class, by Horner's scheme
-    over the step counts: the classes come in ``order`` sorted by (mf, n_{S-1}, ..., n_1),
-    so the sum over n_0 is made first (one axpy per class), then multiplied once by
-    ``powers[1, n_1]`` per distinct (mf, n_{S-1}, ..., n_1), the sum of those once by
-    ``powers[2, n_2]`` per distinct (mf, n_{S-1}, ..., n_2), and so on. Complex numbers as
-    real and imaginary arrays (the inner loops are plain real axpys), the bins split in
-    blocks, one thread per block (every block sees every class)."""
+    over the step counts: the classes come in ``order`` sorted by (mf, n_{S-1}, ..., n_1).
+    The two lowest levels are one table per block of bins, ``powers[0, n_0] x powers[1,
+    n_1]`` for every ``n_0 + n_1 <= cap`` (small enough to stay in cache), so each class is
+    one axpy of its row; the sum is then multiplied once by ``powers[2, n_2]`` per distinct
+    (mf, n_{S-1}, ..., n_2), the sum of those once by ``powers[3, n_3]`` per distinct (mf,
+    n_{S-1}, ..., n_3), and so on (one level only when there are no value steps). Complex
+    numbers as real and imaginary arrays (the inner loops are plain real axpys), the bins
+    split in blocks, one thread per block (every block sees every class)."""
     n_bins = powers_re.shape[2]
     n_steps = counts.shape[1]
     n_k = probs.shape[1]
     n_c = order.shape[0]
-    width = 512
+    cap = powers_re.shape[1] - 1
+    base = 2 if n_steps >= 2 else 1  # the levels merged into the leaves' table
+    n1_top = cap if base == 2 else 0
+    # the leaves' table rows: (n0, n1) with n0 + n1 <= cap
+    row_of = np.full((cap + 1, cap + 1), -1, np.int64)
+    n_rows = 0
+    for a in range(cap + 1):
+        for b in range(n1_top + 1):
+            if a + b <= cap:
+                row_of[a, b] = n_rows
+                n_rows += 1
+    width = 128
     n_blocks = (n_bins + width - 1) // width
     for blk in prange(n_blocks):
         lo = blk * width
         hi = min(n_bins, lo + width)
         m = hi - lo
-        acc_re = np.zeros((n_steps, n_k, m))  # acc[l]: the sum at level l (see above)
+        t_re = np.empty((n_rows, m))
+        t_im = np.empty((n_rows, m))
+        for a in range(cap + 1):
+            for b in range(n1_top + 1):
+                r = row_of[a, b]
+                if r < 0:
+                    continue
+                if base == 1:
+                    for w in range(m):
+                        t_re[r, w] = powers_re[0, a, lo + w]
+                        t_im[r, w] = powers_im[0, a, lo + w]
+                else:
+                    for w in range(m):
+                        x_re = powers_re[0, a, lo + w]
+                        x_im = powers_im[0, a, lo + w]
+                        y_re = powers_re[1, b, lo + w]
+                        y_im = powers_im[1, b, lo + w]
+                        t_re[r, w] = x_re * y_re - x_im * y_im
+                        t_im[r, w] = x_re * y_im + x_im * y_re
+        acc_re = np.zeros((n_steps, n_k, m))
         acc_im = np.zeros((n_steps, n_k, m))
+        leaf = base - 1
         for q in range(n_c):
             c = order[q]
-            r_re = powers_re[0, counts[c, 0]]
-            r_im = powers_im[0, counts[c, 0]]
+            r = row_of[counts[c, 0], counts[c, 1] if base == 2 else 0]
             for k in range(n_k):
                 p = probs[c, k]
                 if p != 0.0:
                     for w in range(m):
-                        acc_re[0, k, w] += p * r_re[lo + w]
-                        acc_im[0, k, w] += p * r_im[lo + w]
-            # how far the group of this class ends: the highest level whose key changes
-            # with the next class (n_steps: the multiplier pair changes, or the last class)
+                        acc_re[leaf, k, w] += p * t_re[r, w]
+                        acc_im[leaf, k, w] += p * t_im[r, w]
             top = n_steps
             if q + 1 < n_c:
                 d = order[q + 1]
                 if mf[d] == mf[c]:
                     top = 0
-                    for s in range(n_steps - 1, 0, -1):
+                    for s in range(n_steps - 1, base - 1, -1):
                         if counts[d, s] != counts[c, s]:
                             top = s
                             break
-            for lvl in range(1, min(top, n_steps - 1) + 1):
+            for lvl in range(base, min(top, n_steps - 1) + 1):
                 n = counts[c, lvl]
                 if n:
-                    y_re = powers_re[lvl, n]
-                    y_im = powers_im[lvl, n]
                     for k in range(n_k):
                         for w in range(m):
+                            y_re = powers_re[lvl, n, lo + w]
+                            y_im = powers_im[lvl, n, lo + w]
                             x_re = acc_re[lvl - 1, k, w]
                             x_im = acc_im[lvl - 1, k, w]
-                            acc_re[lvl, k, w] += x_re * y_re[lo + w] - x_im * y_im[lo + w]
-                            acc_im[lvl, k, w] += x_re * y_im[lo + w] + x_im * y_re[lo + w]
+                            acc_re[lvl, k, w] += x_re * y_re - x_im * y_im
+                            acc_im[lvl, k, w] += x_re * y_im + x_im * y_re
                             acc_re[lvl - 1, k, w] = 0.0
                             acc_im[lvl - 1, k, w] = 0.0
                 else:
