@@ -410,9 +410,8 @@ class HoldAndWinChain:
         t = self.transitions
         order, ptr = self._csr_order
         cols = t["cols"][order].astype(np.int64)
-        row_of = np.repeat(np.arange(self.n_states, dtype=np.int64), np.diff(ptr))
-        canon = np.lexsort((cols, row_of))
-        return order, ptr, cols, canon, np.ascontiguousarray(cols[canon])
+        canon = _sorted_within_rows(ptr, cols)
+        return order, ptr, cols, canon, cols[canon]
 
     def _float_solution(self) -> dict:
         """:meth:`_solution` in float64 by compiled passes: the same sums in the same order
@@ -795,6 +794,22 @@ def _exact_backward(matrix: list[tuple[int, int, Fraction]], reward, n: int) -> 
             total += p * v[j]
         v[i] = total
     return v
+
+
+@njit(cache=True)
+def _sorted_within_rows(ptr, cols):
+    """The permutation that sorts each row's moves by target (stable; a row holds a few
+    moves, so an insertion sort)."""
+    perm = np.arange(cols.shape[0])
+    for i in range(ptr.shape[0] - 1):
+        for q in range(ptr[i] + 1, ptr[i + 1]):
+            x = perm[q]
+            r = q - 1
+            while r >= ptr[i] and cols[perm[r]] > cols[x]:
+                perm[r + 1] = perm[r]
+                r -= 1
+            perm[r + 1] = x
+    return perm
 
 
 @njit(cache=True)
