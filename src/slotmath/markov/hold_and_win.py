@@ -560,22 +560,28 @@ class HoldAndWinChain:
         seen = np.zeros(n, dtype=np.bool_)
         live = np.zeros(n // 64 + 1, dtype=np.uint64)  # the states holding mass, as bits
         starts = np.asarray([self.state_of(h) for h in helds], dtype=np.int64)
+        # a terminal state's key: (multiplier, full, held at the end), in that order
+        n_f = self.max_capacity + 1
+        mult_of = self.multiplier(s["pp"])
+        end_key = ((mult_of * 2 + s["full"]) * n_f + f_arr).astype(np.int64)
+        n_keys = (int(mult_of.max()) + 1) * 2 * n_f
+        agg = np.zeros((n_keys, n_k))
+        used = np.zeros(n_keys, dtype=np.bool_)
+        buf_key, buf_m = np.empty(n_keys, np.int64), np.empty((n_keys, n_k))
         records: list[tuple[int, ...]] = [()]
         entries = {0: (starts, np.eye(n_k))}
-        out_rec, out_x, out_m = [], [], []
+        out_rec, out_key, out_m = [], [], []
         for j in range(steps + 1):
-            states = layers[j]
-            n_ends = int(terminal[states].sum())
-            buf_x, buf_m = np.empty(n_ends, np.int64), np.empty((n_ends, n_k))
             n_next = len(layers[j + 1]) if j < steps else 0
             nxt_y, nxt_m = np.empty(n_next, np.int64), np.empty((n_next, n_k))
             following: dict = {}
             for rid, (ys, ms) in entries.items():
                 n_out, n_in = _record_pass(ys, ms, live, ptr, cols, probs, green, terminal,
-                                           mass, next_mass, seen, buf_x, buf_m, nxt_y, nxt_m)
+                                           mass, next_mass, seen, end_key, agg, used,
+                                           buf_key, buf_m, nxt_y, nxt_m)
                 if n_out:
                     out_rec.append(np.full(n_out, rid, np.int64))
-                    out_x.append(buf_x[:n_out].copy())
+                    out_key.append(buf_key[:n_out].copy())
                     out_m.append(buf_m[:n_out].copy())
                 if n_in:
                     ys2, ms2 = nxt_y[:n_in], nxt_m[:n_in]
@@ -585,20 +591,15 @@ class HoldAndWinChain:
                         following[len(records)] = (ys2[sel].copy(), ms2[sel].copy())
                         records.append(records[rid] + (fv,))
             entries = following
-        if not out_x:
+        if not out_key:
             empty = np.zeros(0, np.int64)
             return records, empty, empty.astype(bool), empty, empty, np.zeros((0, n_k))
         rec = np.concatenate(out_rec)
-        xs = np.concatenate(out_x)
-        ms = np.concatenate(out_m)
-        mult = self.multiplier(s["pp"][xs])
-        full = s["full"][xs]
-        fx = f_arr[xs]
-        code = ((rec * (int(mult.max()) + 1) + mult) * 2 + full) * (self.max_capacity + 1) + fx
-        keys, first_row, inverse = np.unique(code, return_index=True, return_inverse=True)
-        agg = np.zeros((len(keys), n_k))
-        np.add.at(agg, inverse.ravel(), ms)
-        return (records, mult[first_row], full[first_row], fx[first_row], rec[first_row], agg)
+        key = np.concatenate(out_key)
+        order = np.lexsort((key, rec))  # by (record, multiplier, full, held at the end)
+        rec, key = rec[order], key[order]
+        return (records, key // (2 * n_f), (key // n_f) % 2 == 1, key % n_f, rec,
+                np.concatenate(out_m)[order])
 
     @cached_property
     def unit(self) -> Fraction:
@@ -855,14 +856,16 @@ def _backward_means(ptr, cols, data, rewards):
 
 @njit(cache=True)
 def _record_pass(ys, ms, live, indptr, cols, probs, green, terminal, mass, next_mass, seen,
-                 out_x, out_m, next_y, next_m):
+                 end_key, agg, used, out_key, out_m, next_y, next_m):
     """Push one record's mass (``ms`` at the states ``ys`` of one layer, every start column)
     forward over that layer in topological order, clearing it as it goes. The states holding
     mass are bits of ``live`` (a move goes to a later state, so one sweep of the words
-    visits them in order; a state whose mass is all zero is passed over). Terminal states
-    reached are written to ``out_x``/``out_m``; moves that make a value step leave the layer
-    into ``next_mass``, and the states they enter are written to ``next_y``/``next_m`` (and
-    cleared). Returns the two counts."""
+    visits them in order; a state whose mass is all zero is passed over). The mass of the
+    terminal states reached is summed by their ``end_key`` (multiplier, full, held at the
+    end) in ``agg``, in the order reached, and handed back in ``out_key``/``out_m``, keys
+    ascending; moves that make a value step leave the layer into ``next_mass``, and the
+    states they enter are written to ``next_y``/``next_m`` (and cleared). Returns the two
+    counts."""
     n_k = mass.shape[1]
     n_out = 0
     n_next = 0
@@ -888,11 +891,14 @@ def _record_pass(ys, ms, live, indptr, cols, probs, green, terminal, mass, next_
             if not alive:
                 continue
             if terminal[x]:
-                out_x[n_out] = x
+                key = end_key[x]
+                if not used[key]:
+                    used[key] = True
+                    out_key[n_out] = key
+                    n_out += 1
                 for k in range(n_k):
-                    out_m[n_out, k] = mass[x, k]
+                    agg[key, k] += mass[x, k]
                     mass[x, k] = 0.0
-                n_out += 1
                 continue
             for q in range(indptr[x], indptr[x + 1]):
                 y = cols[q]
@@ -910,6 +916,13 @@ def _record_pass(ys, ms, live, indptr, cols, probs, green, terminal, mass, next_
                         mass[y, k] += mass[x, k] * p
             for k in range(n_k):
                 mass[x, k] = 0.0
+    out_key[:n_out].sort()
+    for t in range(n_out):
+        key = out_key[t]
+        used[key] = False
+        for k in range(n_k):
+            out_m[t, k] = agg[key, k]
+            agg[key, k] = 0.0
     for t in range(n_next):
         y = next_y[t]
         seen[y] = False
