@@ -403,54 +403,59 @@ class HoldAndWinChain:
         return out
 
     @cached_property
-    def _solver_csr(self):
+    def _solver_csr(self) -> dict:
         """The moves as CSR arrays twice: by source in the order made (``_csr_order``, the
-        order scipy's product sums a row in) and, per row, sorted by target (the canonical
-        CSR that :func:`~slotmath.markov.sparse.backward_induction` reads)."""
+        order scipy's product sums a row in: ``cols``, ``probs``, ``fired``, ``landed``) and,
+        per row, sorted by target (the canonical CSR that
+        :func:`~slotmath.markov.sparse.backward_induction` reads: ``c_cols``, ``c_probs``,
+        ``c_green``)."""
         t = self.transitions
         order, ptr = self._csr_order
         cols = t["cols"][order].astype(np.int64)
+        probs = np.asarray(t["probs"])[order]
+        fired = [f[order] for f in t["fired"]]
         canon = _sorted_within_rows(ptr, cols)
-        return order, ptr, cols, canon, cols[canon]
+        return {"ptr": ptr, "cols": cols, "probs": probs, "fired": fired,
+                "landed": t["landed"][order], "c_cols": cols[canon], "c_probs": probs[canon],
+                "c_green": fired[1][canon] > 0}
 
     def _float_solution(self) -> dict:
         """:meth:`_solution` in float64 by compiled passes: the same sums in the same order
         as scipy's matrix-vector product and ``backward_induction`` over the matrices of
-        :meth:`_matrix` (so the same floats), the passes over ``Q`` batched into one."""
-        s, t = self.states, self.transitions
+        :meth:`_matrix` (so the same floats: a move a matrix leaves out has probability 0
+        there, and adding 0.0 to a sum of non-negative terms changes no bit, so here it is
+        skipped), the passes over ``Q`` batched into one."""
+        s, t, m = self.states, self.transitions, self._solver_csr
         n = self.n_states
-        order, ptr, cols, canon, c_cols = self._solver_csr
-        probs = t["probs"][order]
-        green = t["fired"][1][order] > 0
+        ptr, cols, probs, c_cols, c_probs = m["ptr"], m["cols"], m["probs"], m["c_cols"], \
+            m["c_probs"]
+        green, c_green = m["fired"][1], m["c_green"]
         terminal = s["terminal"]
         mult = self.multiplier(s["pp"]).astype(np.float64)
-        q0 = np.ascontiguousarray(np.where(green, 0.0, probs)[canon])
-        q1 = np.where(green, probs, 0.0)
         a_next = np.zeros(n)
         a = [None] * len(self._step_means)
         for c in range(len(a) - 1, -1, -1):
             term = np.where(terminal, mult * self._step_means[c], 0.0)
-            reward = _matvec(ptr, cols, q1, a_next) + term
-            a[c] = _backward_means(ptr, c_cols, q0, reward[:, None])[:, 0]
+            reward = _matvec(ptr, cols, probs, green, a_next) + term  # value-step moves
+            a[c] = _backward_means(ptr, c_cols, c_probs, c_green, True, reward[:, None])[:, 0]
             a_next = a[c]
         prize = float(self.spec.full_grid_prize)
-        cash_reward = (_matvec(ptr, cols, probs * t["landed"][order], a[0])
+        cash_reward = (_matvec(ptr, cols, probs * m["landed"], None, a[0])
                        + np.where(s["full"], mult * prize, 0.0))
-        rewards = [cash_reward, ((~terminal) & (s["ph"] == 0)).astype(np.float64),
-                   s["full"].astype(np.float64)]
+        rewards = np.empty((n, 4 + sum(b.times for b in self._b if b)))
+        rewards[:, 0] = cash_reward
+        rewards[:, 1] = (~terminal) & (s["ph"] == 0)
+        rewards[:, 2] = s["full"]
         names = []
-        ones = np.ones(n)
         for k, kind in enumerate(BOOSTER_KINDS):
             b = self._b[k]
             if b is None:
                 continue
-            fired = t["fired"][k][order]
-            for j in range(1, b.times + 1):
-                rewards.append(_matvec(ptr, cols, np.where(fired == j, probs, 0.0), ones))
-                names.append(kind)
-        rewards.append(np.asarray(t["dropped"], dtype=np.float64))
-        v = _backward_means(ptr, c_cols, np.ascontiguousarray(probs[canon]),
-                            np.ascontiguousarray(np.stack(rewards, axis=1)))
+            col = 3 + len(names)
+            _level_hits(ptr, probs, m["fired"][k], rewards[:, col: col + b.times])
+            names += [kind] * b.times
+        rewards[:, -1] = t["dropped"]
+        v = _backward_means(ptr, c_cols, c_probs, None, False, rewards)
         levels: dict = {}
         for col, kind in enumerate(names, start=3):
             levels.setdefault(kind, []).append(np.ascontiguousarray(v[:, col]))
@@ -523,10 +528,8 @@ class HoldAndWinChain:
 
     @cached_property
     def _csr(self):
-        t = self.transitions
-        order, ptr = self._csr_order
-        return (ptr, t["cols"][order].astype(np.int64), np.asarray(t["probs"])[order],
-                t["fired"][1][order] > 0)
+        m = self._solver_csr
+        return m["ptr"], m["cols"], m["probs"], m["fired"][1] > 0
 
     def float_records(self, helds) -> dict:
         """:meth:`records` in float64 for every start count in ``helds`` at once (each key's
@@ -814,24 +817,40 @@ def _sorted_within_rows(ptr, cols):
 
 
 @njit(cache=True)
-def _matvec(ptr, cols, data, x):
-    """``out[i] = sum_q data[q] x[cols[q]]`` over row ``i``'s moves, summed from 0.0 in the
-    order stored (as scipy's CSR product does)."""
+def _matvec(ptr, cols, data, only, x):
+    """``out[i] = sum_q data[q] x[cols[q]]`` over row ``i``'s moves (those with ``only[q]``
+    set, when ``only`` is given), summed from 0.0 in the order stored (as scipy's CSR
+    product does)."""
     n = ptr.shape[0] - 1
     out = np.empty(n)
     for i in range(n):
         acc = 0.0
         for q in range(ptr[i], ptr[i + 1]):
-            acc += data[q] * x[cols[q]]
+            if only is None or only[q]:
+                acc += data[q] * x[cols[q]]
         out[i] = acc
     return out
 
 
 @njit(cache=True)
-def _backward_means(ptr, cols, data, rewards):
+def _level_hits(ptr, probs, fired, out):
+    """``out[i, j - 1]``: the probability of row ``i``'s moves with ``fired == j`` (summed
+    from 0.0 in the order stored), for ``j = 1 .. out.shape[1]``."""
+    for i in range(ptr.shape[0] - 1):
+        for j in range(out.shape[1]):
+            out[i, j] = 0.0
+        for q in range(ptr[i], ptr[i + 1]):
+            f = fired[q]
+            if f > 0:
+                out[i, f - 1] += probs[q]
+
+
+@njit(cache=True)
+def _backward_means(ptr, cols, data, skip, skip_on, rewards):
     """``v = rewards + Q v`` for every column of ``rewards`` at once, from the last state to
-    the first; a row's moves summed in the order stored and a self-loop as a geometric
-    series, as :func:`slotmath.markov.sparse.backward_induction` sums its mean."""
+    the first; a row's moves summed in the order stored (those with ``skip[q] == skip_on``
+    left out, when ``skip`` is given) and a self-loop as a geometric series, as
+    :func:`slotmath.markov.sparse.backward_induction` sums its mean."""
     n = ptr.shape[0] - 1
     m = rewards.shape[1]
     out = np.empty((n, m))
@@ -841,6 +860,8 @@ def _backward_means(ptr, cols, data, rewards):
         for k in range(m):
             acc[k] = 0.0
         for q in range(ptr[i], ptr[i + 1]):
+            if skip is not None and skip[q] == skip_on:
+                continue
             j = cols[q]
             p = data[q]
             if j == i:
