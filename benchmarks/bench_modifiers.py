@@ -93,7 +93,7 @@ def main() -> None:
     print(f"Dynamite table of {GAME.name}; {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f}")
     rows = []
-    here = str(ROOT)
+    here = str(ROOT / "src")  # the src layout: this tree's package
     for w in args.workers:
         got = run(here, work / f"w{w}.pkl", f"dict(workers={w})", {"SLOTMATH_CACHE": "off"})
         rows.append((f"this code, {w} worker(s)", got))
