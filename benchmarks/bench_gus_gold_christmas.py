@@ -14,16 +14,31 @@ hold & win game, so no step is charged for compilation):
   feature's law), the modifiers' tables read from the store as a user's second run would;
 and, side by side, a seeded simulation of the same number of respin rounds per second.
 
-Run: python benchmarks/bench_gus_gold_christmas.py
+Side by side (``--baseline COMMIT``): the whole ``slotmath analyze GAME --json`` of this tree
+and of a checkout of COMMIT (``git worktree add /tmp/base-gus-COMMIT COMMIT``), each in its
+own subprocess (``PYTHONPATH`` = that tree's ``src``), the table store warm (one untimed run
+of each fills it; the store's keys hold the code, so the two trees never share a table made
+by different code); then ``--repeat`` timed runs of each, alternated, wall and CPU. Every
+figure of the two JSON documents must be the same float or fraction, except those read off
+the numerical round distribution (win-size bands, volatility index, confidence intervals,
+top-award odds, the hold & win tail), which must agree within the bounds the documents state
+(the golden test's rules, tests/test_golden.py); the benchmark fails loudly otherwise.
+
+Run: python benchmarks/bench_gus_gold_christmas.py [--baseline 72216e3 [--repeat 3]]
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import resource
+import subprocess
+import sys
 import tempfile
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -36,6 +51,97 @@ from slotmath.model.hold_and_win import Booster, HoldAndWin
 from slotmath.simulate.hold_and_win import play_hold_and_win
 
 PATH = "data/games/gus_gold_christmas.toml"
+ROOT = Path(__file__).resolve().parent.parent
+
+#: the figures read off the numerical round distribution: held to the documents' bounds
+LAW_KEYS = ("win_sizes", "volatility_index", "confidence_intervals", "round_distribution")
+LAW_PATHS = (".max_win.probability", ".max_win.one_in", ".hold_and_win.tail",
+             ".hold_and_win.law_error")
+
+
+def _analyze(tree: Path, out: Path) -> tuple[float, float]:
+    """One ``slotmath analyze --json`` of ``tree``'s package into ``out``: (wall, cpu) s."""
+    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    code = ("import runpy, sys, slotmath; assert slotmath.__file__.startswith(sys.argv[1]), "
+            "slotmath.__file__; sys.argv = ['slotmath', 'analyze', sys.argv[2], '--json']; "
+            "runpy.run_module('slotmath', run_name='__main__')")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    with open(out, "w") as f:
+        subprocess.run([sys.executable, "-c", code, str(tree / "src"), str(ROOT / PATH)],
+                       check=True, cwd=tree, env=env, stdout=f, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def _flat(doc, path=""):
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            yield from _flat(v, f"{path}.{k}")
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield from _flat(v, f"{path}[{i}]")
+    else:
+        yield path, doc
+
+
+def _is_law(path: str) -> bool:
+    top = path[1:].split(".")[0].split("[")[0]
+    return top in LAW_KEYS or path.startswith(LAW_PATHS)
+
+
+def compare(want: dict, got: dict) -> list[str]:
+    """Differences: any figure but the distribution's not the same; the distribution's
+    beyond the documents' stated bounds (tests/test_golden.py's rules)."""
+    problems = []
+    a, b = dict(_flat(want)), dict(_flat(got))
+    if a.keys() != b.keys():
+        problems.append(f"keys differ: {sorted(a.keys() ^ b.keys())[:5]}")
+    for path in a.keys() & b.keys():
+        if not _is_law(path) and a[path] != b[path]:
+            problems.append(f"{path}: {a[path]!r} != {b[path]!r} (must be the same)")
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_golden import _differences  # the golden files' tolerance rules
+    problems += _differences(want, got)
+    return problems
+
+
+def side_by_side(commit: str, repeat: int) -> None:
+    base = Path(f"/tmp/base-gus-{commit}")
+    if not base.exists():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), commit],
+                       check=True, capture_output=True)
+    work = Path(tempfile.mkdtemp(prefix="bench_gus_side_"))
+    trees = {"this tree": ROOT, f"baseline {commit}": base}
+    print(f"{PATH}: analyze --json, table store warm; {os.cpu_count()} cores, load "
+          + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    first = {}
+    for name, tree in trees.items():  # fills the store (and numba's caches) if need be
+        first[name] = _analyze(tree, work / "fill.json")
+        print(f"  {name}: first run {first[name][0]:.1f} s wall (store and caches filled "
+              "if they were cold)")
+    runs: dict = {name: [] for name in trees}
+    for i in range(repeat):
+        for name, tree in trees.items():
+            runs[name].append(_analyze(tree, work / f"{name.split()[0]}{i}.json"))
+    print(f"\n{'run':<22}{'wall s (each)':>36}{'best':>8}{'cpu s best':>12}")
+    for name, r in runs.items():
+        walls = " ".join(f"{w:.2f}" for w, _ in r)
+        print(f"{name:<22}{walls:>36}{min(w for w, _ in r):>8.2f}{min(c for _, c in r):>12.2f}")
+    this, other = (min(w for w, _ in runs[n]) for n in trees)
+    print(f"ratio (baseline / this tree, best wall): {other / this:.2f}x; load after: "
+          + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    docs = {n: json.loads((work / f"{n.split()[0]}0.json").read_text()) for n in trees}
+    problems = compare(docs[f"baseline {commit}"], docs["this tree"])
+    if problems:
+        for p in problems[:20]:
+            print("  DIFFERS", p)
+        raise SystemExit(f"{len(problems)} figure(s) differ from the baseline's")
+    n = sum(1 for _ in _flat(docs["this tree"]))
+    print(f"figures: all {n} the same as the baseline's (the distribution's within the stated "
+          "bounds)")
 
 
 def warm_up() -> None:
@@ -50,6 +156,13 @@ def warm_up() -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", help="commit to run side by side (the whole analysis)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs of each tree")
+    args = parser.parse_args()
+    if args.baseline:
+        side_by_side(args.baseline, args.repeat)
+        return
     os.environ["SLOTMATH_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench_gus_store_")
     warm_up()
     times: dict[str, float] = {}

@@ -5,7 +5,8 @@ baseline commit's, side by side in one run.
 * this code, the table store off (``SLOTMATH_CACHE=off``): with 2 worker processes and with
   one, wall and CPU time (the workers' included);
 * this code reading the table from the store (a fresh temporary store, filled first);
-* the baseline: its ``slotmath`` package taken from git (``git archive COMMIT slotmath``) and
+* the baseline: its ``slotmath`` package taken from git (``git archive COMMIT src/slotmath``,
+  or ``slotmath`` before the src layout) and
   run in a subprocess on the same game file and the same modifier; its table must equal this
   code's weight for weight (the benchmark fails otherwise). ``--baseline none`` skips it (the
   baseline b02fb05 takes about 7 minutes).
@@ -69,12 +70,17 @@ def run(pythonpath: str, out: Path, kwargs: str, env: dict) -> tuple:
 
 
 def baseline_tree(commit: str) -> str:
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "slotmath"],
-                             check=True, capture_output=True).stdout
+    """The folder to put on PYTHONPATH for ``commit``'s package: ``src/slotmath`` (the src
+    layout) or, in commits before it, ``slotmath`` at the root."""
     folder = tempfile.mkdtemp(prefix="modifiers_baseline_")
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(folder, filter="data")
-    return folder
+    for path, on_path in (("src/slotmath", "src"), ("slotmath", "")):
+        got = subprocess.run(["git", "-C", str(ROOT), "archive", commit, path],
+                             check=False, capture_output=True)
+        if got.returncode == 0:
+            with tarfile.open(fileobj=io.BytesIO(got.stdout)) as tar:
+                tar.extractall(folder, filter="data")
+            return str(Path(folder) / on_path)
+    raise SystemExit(f"{commit}: no slotmath package in src/ or at the root")
 
 
 def main() -> None:
@@ -87,7 +93,7 @@ def main() -> None:
     print(f"Dynamite table of {GAME.name}; {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f}")
     rows = []
-    here = str(ROOT)
+    here = str(ROOT / "src")  # the src layout: this tree's package
     for w in args.workers:
         got = run(here, work / f"w{w}.pkl", f"dict(workers={w})", {"SLOTMATH_CACHE": "off"})
         rows.append((f"this code, {w} worker(s)", got))

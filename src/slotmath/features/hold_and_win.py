@@ -59,8 +59,9 @@ class HoldAndWinRound:
     @cached_property
     def chain(self) -> HoldAndWinChain:
         if self.exact_mode is None:
-            small = HoldAndWinChain(self.spec).n_states <= EXACT_STATES
-            return HoldAndWinChain(self.spec, exact=small)
+            probe = HoldAndWinChain(self.spec)  # float64; its states are kept when it is used
+            return HoldAndWinChain(self.spec, exact=True) if probe.n_states <= EXACT_STATES \
+                else probe
         return HoldAndWinChain(self.spec, exact=self.exact_mode)
 
     @property

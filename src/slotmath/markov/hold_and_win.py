@@ -62,6 +62,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 from numba import njit, prange
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from slotmath.markov.sparse import backward_induction
 from slotmath.model.hold_and_win import BOOSTER_KINDS, HoldAndWin
@@ -195,7 +196,8 @@ class HoldAndWinChain:
     def transitions(self) -> dict:
         """COO arrays of every move: rows, cols, probability, cash landed, boosters fired
         (``fired[k]`` = the level booster k reaches on this move, 0 if it does not fire) and
-        the mass left out (float mode) per row."""
+        the mass left out (float mode) per row. Cash landed and levels are int16 (small
+        counts: a quarter of the memory traffic of int64 over millions of moves)."""
         s = self.states
         one = self.one
         q = [self._prob(b.probability) if b else 0 for b in self._b]
@@ -226,8 +228,13 @@ class HoldAndWinChain:
                     if (code >> k) & 1:
                         pr = pr * (q[k] if bits[k] else one - q[k])
                 table[code] = pr
-            p_arr = [table[c] for c in codes.tolist()] if self.exact else \
-                np.asarray([table[c] for c in codes.tolist()], dtype=np.float64)
+            if self.exact:
+                p_arr = [table[c] for c in codes.tolist()]
+            else:  # the same floats, looked up by code
+                lut = np.zeros(16)
+                for code, pr in table.items():
+                    lut[code] = pr
+                p_arr = lut[codes]
             fire = [(new[k] // self._collect[k]) * (bits[k] * (new[k] % self._collect[k] == 0))
                     for k in range(4)]
             rb = self._b[2]
@@ -238,15 +245,16 @@ class HoldAndWinChain:
             rows.append(src)
             cols.append(tgt)
             probs.append(p_arr)
-            landed.append(np.zeros(len(src), dtype=np.int64))
+            landed.append(np.zeros(len(src), dtype=np.int16))
             for k in range(4):
-                fired[k].append(fire[k])
+                fired[k].append(fire[k].astype(np.int16))
         # cash: phase 1 -> 0
         c = np.nonzero(s["ph"] == 1)[0]
         cap = self.capacity(s["pb"][c])
         empty = cap - s["f"][c]
         p = self._prob(self.spec.cash_probability)
         binom = _binomial_table(self.max_capacity, p, one)
+        binom_arr = None if self.exact else np.asarray(binom, dtype=np.float64)
         dropped = np.zeros(self.n_states)
         for n in range(self.max_capacity + 1):
             ok = empty >= n
@@ -254,9 +262,8 @@ class HoldAndWinChain:
             if not len(src):
                 continue
             e = empty[ok]
-            p_list = [binom[ei][n] for ei in e.tolist()]
             if not self.exact:
-                p_arr = np.asarray(p_list, dtype=np.float64)
+                p_arr = binom_arr[e, n]
                 small = p_arr < self.drop
                 np.add.at(dropped, src[small], p_arr[small])
                 keep = ~small
@@ -264,7 +271,7 @@ class HoldAndWinChain:
                 if not len(src):
                     continue
             else:
-                p_arr = p_list
+                p_arr = [binom[ei][n] for ei in e.tolist()]
             f_new = s["f"][src] + n
             r_new = (self.reset_count(s["pr"][src]) if n > 0 else s["r"][src] - 1)
             tgt = s["lookup"][self._index(f_new, s["pb"][src], s["pg"][src], s["pr"][src],
@@ -273,9 +280,9 @@ class HoldAndWinChain:
             rows.append(src)
             cols.append(tgt)
             probs.append(p_arr)
-            landed.append(np.full(len(src), n, dtype=np.int64))
+            landed.append(np.full(len(src), n, dtype=np.int16))
             for k in range(4):
-                fired[k].append(np.zeros(len(src), dtype=np.int64))
+                fired[k].append(np.zeros(len(src), dtype=np.int16))
         none = np.zeros(0, dtype=np.int64)  # (a grid full from the start has no move)
         rows, cols, landed = rows or [none], cols or [none], landed or [none]
         fired = [f or [none] for f in fired]
@@ -352,6 +359,8 @@ class HoldAndWinChain:
 
     @cached_property
     def _solution(self) -> dict:
+        if not self.exact:
+            return self._float_solution()
         s, t = self.states, self.transitions
         n = self.n_states
         terminal = s["terminal"]
@@ -393,6 +402,67 @@ class HoldAndWinChain:
         if not self.exact:
             out["dropped"] = self._solve(q_all, t["dropped"])
         return out
+
+    @cached_property
+    def _solver_csr(self) -> dict:
+        """The moves as CSR arrays twice: by source in the order made (``_csr_order``, the
+        order scipy's product sums a row in: ``cols``, ``probs``, ``fired``, ``landed``) and,
+        per row, sorted by target (the canonical CSR that
+        :func:`~slotmath.markov.sparse.backward_induction` reads: ``c_cols``, ``c_probs``,
+        ``c_green``)."""
+        t = self.transitions
+        order, ptr = self._csr_order
+        cols = t["cols"][order].astype(np.int64)
+        probs = np.asarray(t["probs"])[order]
+        fired = [f[order] for f in t["fired"]]
+        canon = _sorted_within_rows(ptr, cols)
+        return {"ptr": ptr, "cols": cols, "probs": probs, "fired": fired,
+                "landed": t["landed"][order], "c_cols": cols[canon], "c_probs": probs[canon],
+                "c_green": fired[1][canon] > 0}
+
+    def _float_solution(self) -> dict:
+        """:meth:`_solution` in float64 by compiled passes: the same sums in the same order
+        as scipy's matrix-vector product and ``backward_induction`` over the matrices of
+        :meth:`_matrix` (so the same floats: a move a matrix leaves out has probability 0
+        there, and adding 0.0 to a sum of non-negative terms changes no bit, so here it is
+        skipped), the passes over ``Q`` batched into one."""
+        s, t, m = self.states, self.transitions, self._solver_csr
+        n = self.n_states
+        ptr, cols, probs, c_cols, c_probs = m["ptr"], m["cols"], m["probs"], m["c_cols"], \
+            m["c_probs"]
+        green, c_green = m["fired"][1], m["c_green"]
+        terminal = s["terminal"]
+        mult = self.multiplier(s["pp"]).astype(np.float64)
+        a_next = np.zeros(n)
+        a = [None] * len(self._step_means)
+        for c in range(len(a) - 1, -1, -1):
+            term = np.where(terminal, mult * self._step_means[c], 0.0)
+            reward = _matvec(ptr, cols, probs, green, a_next) + term  # value-step moves
+            a[c] = _backward_means(ptr, c_cols, c_probs, c_green, True, reward[:, None])[:, 0]
+            a_next = a[c]
+        prize = float(self.spec.full_grid_prize)
+        cash_reward = (_matvec(ptr, cols, probs * m["landed"], None, a[0])
+                       + np.where(s["full"], mult * prize, 0.0))
+        rewards = np.empty((n, 4 + sum(b.times for b in self._b if b)))
+        rewards[:, 0] = cash_reward
+        rewards[:, 1] = (~terminal) & (s["ph"] == 0)
+        rewards[:, 2] = s["full"]
+        names = []
+        for k, kind in enumerate(BOOSTER_KINDS):
+            b = self._b[k]
+            if b is None:
+                continue
+            col = 3 + len(names)
+            _level_hits(ptr, probs, m["fired"][k], rewards[:, col: col + b.times])
+            names += [kind] * b.times
+        rewards[:, -1] = t["dropped"]
+        v = _backward_means(ptr, c_cols, c_probs, None, False, rewards)
+        levels: dict = {}
+        for col, kind in enumerate(names, start=3):
+            levels.setdefault(kind, []).append(np.ascontiguousarray(v[:, col]))
+        return {"a0": a[0], "future": np.ascontiguousarray(v[:, 0]),
+                "spins": np.ascontiguousarray(v[:, 1]), "fill": np.ascontiguousarray(v[:, 2]),
+                "levels": levels, "dropped": np.ascontiguousarray(v[:, -1])}
 
     def figures(self, held: int) -> RoundFigures:
         """Expected win (total bets), respins, fill probability and booster levels of the
@@ -459,10 +529,8 @@ class HoldAndWinChain:
 
     @cached_property
     def _csr(self):
-        t = self.transitions
-        order, ptr = self._csr_order
-        return (ptr, t["cols"][order].astype(np.int64), np.asarray(t["probs"])[order],
-                t["fired"][1][order] > 0)
+        m = self._solver_csr
+        return m["ptr"], m["cols"], m["probs"], m["fired"][1] > 0
 
     def float_records(self, helds) -> dict:
         """:meth:`records` in float64 for every start count in ``helds`` at once (each key's
@@ -494,25 +562,30 @@ class HoldAndWinChain:
         n = self.n_states
         mass, next_mass = np.zeros((n, n_k)), np.zeros((n, n_k))
         seen = np.zeros(n, dtype=np.bool_)
+        live = np.zeros(n // 64 + 1, dtype=np.uint64)  # the states holding mass, as bits
         starts = np.asarray([self.state_of(h) for h in helds], dtype=np.int64)
+        # a terminal state's key: (multiplier, full, held at the end), in that order
+        n_f = self.max_capacity + 1
+        mult_of = self.multiplier(s["pp"])
+        end_key = ((mult_of * 2 + s["full"]) * n_f + f_arr).astype(np.int64)
+        n_keys = (int(mult_of.max()) + 1) * 2 * n_f
+        agg = np.zeros((n_keys, n_k))
+        used = np.zeros(n_keys, dtype=np.bool_)
+        buf_key, buf_m = np.empty(n_keys, np.int64), np.empty((n_keys, n_k))
         records: list[tuple[int, ...]] = [()]
         entries = {0: (starts, np.eye(n_k))}
-        out_rec, out_x, out_m = [], [], []
+        out_rec, out_key, out_m = [], [], []
         for j in range(steps + 1):
-            states = layers[j]
-            n_ends = int(terminal[states].sum())
-            buf_x, buf_m = np.empty(n_ends, np.int64), np.empty((n_ends, n_k))
             n_next = len(layers[j + 1]) if j < steps else 0
             nxt_y, nxt_m = np.empty(n_next, np.int64), np.empty((n_next, n_k))
             following: dict = {}
             for rid, (ys, ms) in entries.items():
-                np.add.at(mass, ys, ms)
-                first = int(np.searchsorted(states, ys.min()))
-                n_out, n_in = _record_pass(states, first, ptr, cols, probs, green, terminal,
-                                           mass, next_mass, seen, buf_x, buf_m, nxt_y, nxt_m)
+                n_out, n_in = _record_pass(ys, ms, live, ptr, cols, probs, green, terminal,
+                                           mass, next_mass, seen, end_key, agg, used,
+                                           buf_key, buf_m, nxt_y, nxt_m)
                 if n_out:
                     out_rec.append(np.full(n_out, rid, np.int64))
-                    out_x.append(buf_x[:n_out].copy())
+                    out_key.append(buf_key[:n_out].copy())
                     out_m.append(buf_m[:n_out].copy())
                 if n_in:
                     ys2, ms2 = nxt_y[:n_in], nxt_m[:n_in]
@@ -522,20 +595,15 @@ class HoldAndWinChain:
                         following[len(records)] = (ys2[sel].copy(), ms2[sel].copy())
                         records.append(records[rid] + (fv,))
             entries = following
-        if not out_x:
+        if not out_key:
             empty = np.zeros(0, np.int64)
             return records, empty, empty.astype(bool), empty, empty, np.zeros((0, n_k))
         rec = np.concatenate(out_rec)
-        xs = np.concatenate(out_x)
-        ms = np.concatenate(out_m)
-        mult = self.multiplier(s["pp"][xs])
-        full = s["full"][xs]
-        fx = f_arr[xs]
-        code = ((rec * (int(mult.max()) + 1) + mult) * 2 + full) * (self.max_capacity + 1) + fx
-        keys, first_row, inverse = np.unique(code, return_index=True, return_inverse=True)
-        agg = np.zeros((len(keys), n_k))
-        np.add.at(agg, inverse.ravel(), ms)
-        return (records, mult[first_row], full[first_row], fx[first_row], rec[first_row], agg)
+        key = np.concatenate(out_key)
+        order = np.lexsort((key, rec))  # by (record, multiplier, full, held at the end)
+        rec, key = rec[order], key[order]
+        return (records, key // (2 * n_f), (key // n_f) % 2 == 1, key % n_f, rec,
+                np.concatenate(out_m)[order])
 
     @cached_property
     def unit(self) -> Fraction:
@@ -734,47 +802,149 @@ def _exact_backward(matrix: list[tuple[int, int, Fraction]], reward, n: int) -> 
 
 
 @njit(cache=True)
-def _record_pass(states, first, indptr, cols, probs, green, terminal, mass, next_mass, seen,
-                 out_x, out_m, next_y, next_m):
-    """Push ``mass`` (one record's, every start column) forward over the states of one layer
-    from position ``first``, in topological order, clearing it as it goes. Terminal states
-    reached are written to ``out_x``/``out_m``; moves that make a value step leave the layer
-    into ``next_mass``, and the states they enter are written to ``next_y``/``next_m`` (and
-    cleared). Returns the two counts."""
+def _sorted_within_rows(ptr, cols):
+    """The permutation that sorts each row's moves by target (stable; a row holds a few
+    moves, so an insertion sort)."""
+    perm = np.arange(cols.shape[0])
+    for i in range(ptr.shape[0] - 1):
+        for q in range(ptr[i] + 1, ptr[i + 1]):
+            x = perm[q]
+            r = q - 1
+            while r >= ptr[i] and cols[perm[r]] > cols[x]:
+                perm[r + 1] = perm[r]
+                r -= 1
+            perm[r + 1] = x
+    return perm
+
+
+@njit(cache=True)
+def _matvec(ptr, cols, data, only, x):
+    """``out[i] = sum_q data[q] x[cols[q]]`` over row ``i``'s moves (those with ``only[q]``
+    set, when ``only`` is given), summed from 0.0 in the order stored (as scipy's CSR
+    product does)."""
+    n = ptr.shape[0] - 1
+    out = np.empty(n)
+    for i in range(n):
+        acc = 0.0
+        for q in range(ptr[i], ptr[i + 1]):
+            if only is None or only[q]:
+                acc += data[q] * x[cols[q]]
+        out[i] = acc
+    return out
+
+
+@njit(cache=True)
+def _level_hits(ptr, probs, fired, out):
+    """``out[i, j - 1]``: the probability of row ``i``'s moves with ``fired == j`` (summed
+    from 0.0 in the order stored), for ``j = 1 .. out.shape[1]``."""
+    for i in range(ptr.shape[0] - 1):
+        for j in range(out.shape[1]):
+            out[i, j] = 0.0
+        for q in range(ptr[i], ptr[i + 1]):
+            f = fired[q]
+            if f > 0:
+                out[i, f - 1] += probs[q]
+
+
+@njit(cache=True)
+def _backward_means(ptr, cols, data, skip, skip_on, rewards):
+    """``v = rewards + Q v`` for every column of ``rewards`` at once, from the last state to
+    the first; a row's moves summed in the order stored (those with ``skip[q] == skip_on``
+    left out, when ``skip`` is given) and a self-loop as a geometric series, as
+    :func:`slotmath.markov.sparse.backward_induction` sums its mean."""
+    n = ptr.shape[0] - 1
+    m = rewards.shape[1]
+    out = np.empty((n, m))
+    acc = np.empty(m)
+    for i in range(n - 1, -1, -1):
+        stay = 0.0
+        for k in range(m):
+            acc[k] = 0.0
+        for q in range(ptr[i], ptr[i + 1]):
+            if skip is not None and skip[q] == skip_on:
+                continue
+            j = cols[q]
+            p = data[q]
+            if j == i:
+                stay += p
+            else:
+                for k in range(m):
+                    acc[k] += p * out[j, k]
+        leave = 1.0 - stay
+        for k in range(m):
+            out[i, k] = (rewards[i, k] + acc[k]) / leave
+    return out
+
+
+@njit(cache=True)
+def _record_pass(ys, ms, live, indptr, cols, probs, green, terminal, mass, next_mass, seen,
+                 end_key, agg, used, out_key, out_m, next_y, next_m):
+    """Push one record's mass (``ms`` at the states ``ys`` of one layer, every start column)
+    forward over that layer in topological order, clearing it as it goes. The states holding
+    mass are bits of ``live`` (a move goes to a later state, so one sweep of the words
+    visits them in order; a state whose mass is all zero is passed over). The mass of the
+    terminal states reached is summed by their ``end_key`` (multiplier, full, held at the
+    end) in ``agg``, in the order reached, and handed back in ``out_key``/``out_m``, keys
+    ascending; moves that make a value step leave the layer into ``next_mass``, and the
+    states they enter are written to ``next_y``/``next_m`` (and cleared). Returns the two
+    counts."""
     n_k = mass.shape[1]
     n_out = 0
     n_next = 0
-    for i in range(first, states.shape[0]):
-        x = states[i]
-        live = False
+    one = np.uint64(1)
+    first = live.shape[0]
+    for t in range(ys.shape[0]):
+        y = ys[t]
         for k in range(n_k):
-            if mass[x, k] != 0.0:
-                live = True
-                break
-        if not live:
-            continue
-        if terminal[x]:
-            out_x[n_out] = x
+            mass[y, k] += ms[t, k]
+        live[y >> 6] |= one << np.uint64(y & 63)
+        first = min(first, y >> 6)
+    for word in range(first, live.shape[0]):
+        while live[word] != 0:
+            bits = live[word]
+            b = trailing_zeros(bits)  # the lowest state left in this word
+            live[word] = bits & (bits - one)
+            x = word * 64 + b
+            alive = False
             for k in range(n_k):
-                out_m[n_out, k] = mass[x, k]
+                if mass[x, k] != 0.0:
+                    alive = True
+                    break
+            if not alive:
+                continue
+            if terminal[x]:
+                key = end_key[x]
+                if not used[key]:
+                    used[key] = True
+                    out_key[n_out] = key
+                    n_out += 1
+                for k in range(n_k):
+                    agg[key, k] += mass[x, k]
+                    mass[x, k] = 0.0
+                continue
+            for q in range(indptr[x], indptr[x + 1]):
+                y = cols[q]
+                p = probs[q]
+                if green[q]:
+                    if not seen[y]:
+                        seen[y] = True
+                        next_y[n_next] = y
+                        n_next += 1
+                    for k in range(n_k):
+                        next_mass[y, k] += mass[x, k] * p
+                else:
+                    live[y >> 6] |= one << np.uint64(y & 63)
+                    for k in range(n_k):
+                        mass[y, k] += mass[x, k] * p
+            for k in range(n_k):
                 mass[x, k] = 0.0
-            n_out += 1
-            continue
-        for q in range(indptr[x], indptr[x + 1]):
-            y = cols[q]
-            p = probs[q]
-            if green[q]:
-                if not seen[y]:
-                    seen[y] = True
-                    next_y[n_next] = y
-                    n_next += 1
-                for k in range(n_k):
-                    next_mass[y, k] += mass[x, k] * p
-            else:
-                for k in range(n_k):
-                    mass[y, k] += mass[x, k] * p
+    out_key[:n_out].sort()
+    for t in range(n_out):
+        key = out_key[t]
+        used[key] = False
         for k in range(n_k):
-            mass[x, k] = 0.0
+            out_m[t, k] = agg[key, k]
+            agg[key, k] = 0.0
     for t in range(n_next):
         y = next_y[t]
         seen[y] = False
@@ -787,56 +957,86 @@ def _record_pass(states, first, indptr, cols, probs, green, terminal, mass, next
 @njit(cache=True, parallel=True)
 def _mix_spectra(order, mf, counts, probs, powers_re, powers_im, out_re, out_im):
     """``out[k, mf] += p_k x prod_s powers[s, n_s]`` over every class, by Horner's scheme
-    over the step counts: the classes come in ``order`` sorted by (mf, n_{S-1}, ..., n_1),
-    so the sum over n_0 is made first (one axpy per class), then multiplied once by
-    ``powers[1, n_1]`` per distinct (mf, n_{S-1}, ..., n_1), the sum of those once by
-    ``powers[2, n_2]`` per distinct (mf, n_{S-1}, ..., n_2), and so on. Complex numbers as
-    real and imaginary arrays (the inner loops are plain real axpys), the bins split in
-    blocks, one thread per block (every block sees every class)."""
+    over the step counts: the classes come in ``order`` sorted by (mf, n_{S-1}, ..., n_1).
+    The two lowest levels are one table per block of bins, ``powers[0, n_0] x powers[1,
+    n_1]`` for every ``n_0 + n_1 <= cap`` (small enough to stay in cache), so each class is
+    one axpy of its row; the sum is then multiplied once by ``powers[2, n_2]`` per distinct
+    (mf, n_{S-1}, ..., n_2), the sum of those once by ``powers[3, n_3]`` per distinct (mf,
+    n_{S-1}, ..., n_3), and so on (one level only when there are no value steps). Complex
+    numbers as real and imaginary arrays (the inner loops are plain real axpys), the bins
+    split in blocks, one thread per block (every block sees every class)."""
     n_bins = powers_re.shape[2]
     n_steps = counts.shape[1]
     n_k = probs.shape[1]
     n_c = order.shape[0]
-    width = 512
+    cap = powers_re.shape[1] - 1
+    base = 2 if n_steps >= 2 else 1  # the levels merged into the leaves' table
+    n1_top = cap if base == 2 else 0
+    # the leaves' table rows: (n0, n1) with n0 + n1 <= cap
+    row_of = np.full((cap + 1, cap + 1), -1, np.int64)
+    n_rows = 0
+    for a in range(cap + 1):
+        for b in range(n1_top + 1):
+            if a + b <= cap:
+                row_of[a, b] = n_rows
+                n_rows += 1
+    width = 128
     n_blocks = (n_bins + width - 1) // width
     for blk in prange(n_blocks):
         lo = blk * width
         hi = min(n_bins, lo + width)
         m = hi - lo
-        acc_re = np.zeros((n_steps, n_k, m))  # acc[l]: the sum at level l (see above)
+        t_re = np.empty((n_rows, m))
+        t_im = np.empty((n_rows, m))
+        for a in range(cap + 1):
+            for b in range(n1_top + 1):
+                r = row_of[a, b]
+                if r < 0:
+                    continue
+                if base == 1:
+                    for w in range(m):
+                        t_re[r, w] = powers_re[0, a, lo + w]
+                        t_im[r, w] = powers_im[0, a, lo + w]
+                else:
+                    for w in range(m):
+                        x_re = powers_re[0, a, lo + w]
+                        x_im = powers_im[0, a, lo + w]
+                        y_re = powers_re[1, b, lo + w]
+                        y_im = powers_im[1, b, lo + w]
+                        t_re[r, w] = x_re * y_re - x_im * y_im
+                        t_im[r, w] = x_re * y_im + x_im * y_re
+        acc_re = np.zeros((n_steps, n_k, m))
         acc_im = np.zeros((n_steps, n_k, m))
+        leaf = base - 1
         for q in range(n_c):
             c = order[q]
-            r_re = powers_re[0, counts[c, 0]]
-            r_im = powers_im[0, counts[c, 0]]
+            r = row_of[counts[c, 0], counts[c, 1] if base == 2 else 0]
             for k in range(n_k):
                 p = probs[c, k]
                 if p != 0.0:
                     for w in range(m):
-                        acc_re[0, k, w] += p * r_re[lo + w]
-                        acc_im[0, k, w] += p * r_im[lo + w]
-            # how far the group of this class ends: the highest level whose key changes
-            # with the next class (n_steps: the multiplier pair changes, or the last class)
+                        acc_re[leaf, k, w] += p * t_re[r, w]
+                        acc_im[leaf, k, w] += p * t_im[r, w]
             top = n_steps
             if q + 1 < n_c:
                 d = order[q + 1]
                 if mf[d] == mf[c]:
                     top = 0
-                    for s in range(n_steps - 1, 0, -1):
+                    for s in range(n_steps - 1, base - 1, -1):
                         if counts[d, s] != counts[c, s]:
                             top = s
                             break
-            for lvl in range(1, min(top, n_steps - 1) + 1):
+            for lvl in range(base, min(top, n_steps - 1) + 1):
                 n = counts[c, lvl]
                 if n:
-                    y_re = powers_re[lvl, n]
-                    y_im = powers_im[lvl, n]
                     for k in range(n_k):
                         for w in range(m):
+                            y_re = powers_re[lvl, n, lo + w]
+                            y_im = powers_im[lvl, n, lo + w]
                             x_re = acc_re[lvl - 1, k, w]
                             x_im = acc_im[lvl - 1, k, w]
-                            acc_re[lvl, k, w] += x_re * y_re[lo + w] - x_im * y_im[lo + w]
-                            acc_im[lvl, k, w] += x_re * y_im[lo + w] + x_im * y_re[lo + w]
+                            acc_re[lvl, k, w] += x_re * y_re - x_im * y_im
+                            acc_im[lvl, k, w] += x_re * y_im + x_im * y_re
                             acc_re[lvl - 1, k, w] = 0.0
                             acc_im[lvl - 1, k, w] = 0.0
                 else:
