@@ -14,7 +14,7 @@ from slotmath.model.hold_and_win import BOOSTER_KINDS, Booster, HoldAndWin
 
 HOLD_AND_WIN_KEYS = {"symbol", "trigger", "respins", "max_rows", "cash_probability", "values",
                      "value_weights", "ceiling", "full_grid_prize", "boosters", "top_award",
-                     "in_free_spins"}
+                     "in_free_spins", "named_values", "full_grid_name"}
 BOOSTER_KEYS = {"rows": {"probability", "collect"},
                 "values": {"probability", "collect", "times"},
                 "respins": {"probability", "collect", "times", "extra"},
@@ -97,7 +97,18 @@ def read_hold_and_win(b, spec: Any, symbols: Mapping, rows: tuple[int, ...],
         boosters.append(b._rule(where, Booster, kind, q, collect, times, extra, ladder))
     in_free = (b._bool(spec["in_free_spins"], f"{key}.in_free_spins")
                if "in_free_spins" in spec else False)
+    named_raw = spec.get("named_values", {})
+    if not isinstance(named_raw, Mapping):
+        b.fail(f"{key}.named_values", "must be a table of names and values in total bets, "
+                                      "e.g. { MINI = 20, MINOR = 50 }")
+    named = tuple((str(name), b._number(v, f"{key}.named_values.{name}",
+                                        "a number of total bets (one of values)"))
+                  for name, v in named_raw.items())
+    grid_name = spec.get("full_grid_name")
+    if grid_name is not None and (not isinstance(grid_name, str) or not grid_name.strip()):
+        b.fail(f"{key}.full_grid_name", f"must be a name, e.g. \"GRAND\", got {grid_name!r}")
     return b._rule(key, HoldAndWin, symbol, trigger, respins, p, values, weights,
                    rows=start_rows, max_rows=max_rows, reels=n_reels,
                    boosters=tuple(boosters), ceiling=ceiling, full_grid_prize=prize,
-                   top_award=top_award, in_free_spins=in_free)
+                   top_award=top_award, in_free_spins=in_free, named_values=named,
+                   full_grid_name=grid_name)

@@ -24,6 +24,11 @@ The mechanic (``[hold_and_win]`` in a game file, see docs/game-format.md):
 * ``in_free_spins`` (optional, false): ``trigger`` or more cash symbols in a free spin's
   window start the same round inside the free spins (a Link-style game); its win is added
   to that free spin's, not multiplied by the free-spin multiplier.
+* ``named_values`` (optional): names of some values (a Link game's fixed jackpots, e.g.
+  ``{ MINI = 20, MINOR = 50 }``), each one of ``values``; ``full_grid_name`` names the
+  full-grid prize (e.g. ``"GRAND"``). Names only: the maths is the same; the reports give
+  each named value's and the full grid's odds per paid round. Not with a ``values`` booster
+  (a stepped value would no longer be the one named).
 
 The order within one respin (a modelling choice, documented in the file format): the gems
 land and their boosters act first, then the cash symbols land on the open empty positions.
@@ -87,6 +92,8 @@ class HoldAndWin:
     full_grid_prize: Fraction = Fraction(0)
     top_award: Fraction | None = None  # advertised top award: a round paying at least this
     in_free_spins: bool = False  # it also starts inside a free spin (a Link-style game)
+    named_values: tuple[tuple[str, Fraction], ...] = ()  # (name, value): fixed jackpots
+    full_grid_name: str | None = None  # the full-grid prize's name (e.g. "GRAND")
 
     def __post_init__(self):
         from slotmath.model import rules

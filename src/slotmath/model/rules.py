@@ -1526,6 +1526,24 @@ def check_hold_and_win(hw) -> None:
     for k in kinds:
         if kinds.count(k) > 1:
             raise RuleError(f"boosters.{k}", "is given twice: one booster per kind", k)
+    named = dict(hw.named_values)
+    for name, value in hw.named_values:
+        if value not in values:
+            raise RuleError(f"named_values.{name}", f"must be one of values "
+                                                    f"({', '.join(str(v) for v in values)})",
+                            value)
+        if "values" in kinds:
+            raise RuleError(f"named_values.{name}", "cannot name a value that a values booster "
+                                                    "steps up (the value held would no longer "
+                                                    "be the one named)", value)
+    if len(set(named.values())) != len(named):
+        raise RuleError("named_values", "names one value twice", {k: str(v) for k, v in
+                                                                  named.items()})
+    if hw.full_grid_name is not None and not hw.full_grid_prize:
+        raise RuleError("full_grid_name", "names a full-grid prize the feature does not have "
+                                          "(full_grid_prize)", hw.full_grid_name)
+    if hw.full_grid_name is not None and hw.full_grid_name in named:
+        raise RuleError("full_grid_name", "is also a named value", hw.full_grid_name)
     rows = next((b for b in hw.boosters if b.kind == "rows"), None)
     if rows is not None and rows.times != hw.max_rows - hw.rows:
         raise RuleError("boosters.rows.times", f"must be max_rows - rows = "

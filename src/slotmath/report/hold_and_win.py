@@ -5,6 +5,8 @@ win), the summary rows, the component's error and the compliance check's entry
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pandas as pd
 
 from slotmath.report.figures import ROUNDOFF, figure, figure_row, figure_table, one_in, rules_table
@@ -50,6 +52,13 @@ def hold_and_win_section(a) -> dict:
         "symbol": spec.symbol,
         "start_probabilities": {str(k): figure(p) for k, p in
                                 a.round.start_probabilities("hold_and_win").items()},
+        **({"named": {r["name"]: {
+            "value_x_bet": figure(r["value"]), "full_grid": r.get("full_grid", False),
+            "rounds_showing_it": figure(r["at_least_one"]),
+            "one_in": figure(1 / r["at_least_one"]) if r["at_least_one"] else None,
+            "expected_per_round": figure(r["expected"])} for r in named},
+            "named_scope": "per paid round, over the respin rounds the paid spin starts"}
+           if (named := named_odds(a)) else {}),
     }
 
 
@@ -61,6 +70,42 @@ def _rtp_scope(spec) -> str:
                       "(components.hold_and_win counts both)")
     return out + ("; components.hold_and_win may differ: the components split the round's RTP "
                   "by source")
+
+
+def named_odds(a) -> list[dict]:
+    """Each named value (``[hold_and_win] named_values``: a Link game's fixed jackpots) and the
+    named full grid (``full_grid_name``), per paid round over the respin rounds the paid spin
+    starts: P(a round shows at least one), the expected number shown, 1 in N.
+
+    The values held are drawn independently of the chain (see
+    :mod:`slotmath.model.hold_and_win`), so given the cash symbols held at the end, ``N``,
+    a value of probability ``q`` shows at least once with ``1 - (1 - q)^N`` and ``N q`` times on
+    average; ``N``'s law per start count is the chain's record (:meth:`~slotmath.markov.
+    hold_and_win.HoldAndWinChain.records`; float64 on a float chain), mixed by the start
+    counts' exact probabilities per paid round. Exact (Fractions) on an exact chain."""
+    spec = a.game.hold_and_win
+    if not spec.named_values and spec.full_grid_name is None:
+        return []
+    chain = next(f for f in a.round.features if f.name == "hold_and_win").chain
+    starts = a.round.start_probabilities("hold_and_win")
+    ends: dict = {}  # (full, held at the end) -> probability per paid round
+    for held, p in starts.items():
+        records = (chain.records(held) if chain.exact
+                   else {k: v[0] for k, v in chain.float_records([held]).items()})
+        for (_, full, end, _), q in records.items():
+            ends[full, end] = ends.get((full, end), 0) + p * q
+    total = sum(spec.value_weights)
+    out = []
+    for name, value in spec.named_values:
+        q = Fraction(spec.value_weights[spec.values.index(value)], total)
+        some = sum((m * (1 - (1 - q) ** n) for (_, n), m in ends.items()), Fraction(0))
+        mean = sum((m * n * q for (_, n), m in ends.items()), Fraction(0))
+        out.append({"name": name, "value": value, "at_least_one": some, "expected": mean})
+    if spec.full_grid_name is not None:
+        full = sum((m for (f, _), m in ends.items() if f), Fraction(0))
+        out.append({"name": spec.full_grid_name, "value": spec.full_grid_prize,
+                    "at_least_one": full, "expected": full, "full_grid": True})
+    return out
 
 
 def top_award(a) -> dict:
@@ -131,9 +176,19 @@ def tables(a) -> list:
     tail = pd.DataFrame([{"round win at least (x bet)": x, "probability": h.at_least(x),
                           "error": h.law_error} for x in TAIL_AT],
                         columns=["round win at least (x bet)", "probability", "error"])
+    named = pd.DataFrame(
+        [{"name": r["name"], "value (x bet)": float(r["value"]),
+          "rounds showing it (per paid round)": float(r["at_least_one"]),
+          "1 in": float(1 / r["at_least_one"]) if r["at_least_one"] else float("inf"),
+          "expected per paid round": float(r["expected"]),
+          "exact": str(r["at_least_one"]) if isinstance(r["at_least_one"], Fraction) else ""}
+         for r in named_odds(a)],
+        columns=["name", "value (x bet)", "rounds showing it (per paid round)", "1 in",
+                 "expected per paid round", "exact"])
     # (a game without boosters has no boosters table: an empty one would be an empty sheet)
     return [("Hold & win: rules", rules), ("Hold & win: figures", figures),
             ("Hold & win: start counts (per paid round)", starts),
+            *([("Hold & win: named values (jackpots)", named)] if len(named) else []),
             *([("Hold & win: boosters (per started round)", boosters)] if len(boosters) else []),
             ("Hold & win: tail of a started round's win", tail)]
 
