@@ -36,11 +36,11 @@ import numpy as np
 import pandas as pd
 
 from slotmath.evaluate.window import PayModel
-from slotmath.exact.cycle import StopTables
+from slotmath.exact.cycle import StopTables, _prepare, _run
 from slotmath.exact.spin_table import MarkedTable
 from slotmath.features.base import Kind
-from slotmath.features.compose import fold
-from slotmath.features.composition import Composition
+from slotmath.features.compose import RoundLaw, fold
+from slotmath.features.composition import Composition, _Spins, fold_nested
 from slotmath.model.game import Game, Reel, ReelSet
 
 __all__ = ["Figures", "ReelTables", "check_tunable"]
@@ -123,17 +123,21 @@ def check_tunable(game: Game, level: int = 1) -> Composition:
             f"{game.name}: {bad[0].title} ({bad[0].kind.value}) is not tuned by window tables: "
             f"only lines or ways games with free spins or a bonus wheel are")
     counted = [m for m in comp.marks if m.kind == "count"]
-    if counted and len(comp.marks) > 1:
+    if counted and any(m.kind == "bonus_lines" for m in comp.marks):
         raise ValueError(
             f"{game.name}: its features count {', '.join(m.column for m in comp.marks)} jointly "
-            "in one spin: window tables hold one counted symbol or the trigger (with its "
-            "bonus lines) only, not tuned yet")
-    fs = game.free_spins
-    if fs is not None and (fs.state is not None or fs.award_laws is not None
-                           or fs.growth is not None):
-        raise ValueError(f"{game.name}: free spins with a state, random awards or a growing "
-                         "multiplier are not tuned by window tables yet")
+            "in one spin: window tables hold counted symbols and the trigger, or the trigger "
+            "with its bonus lines, not both")
     return comp
+
+
+def _state_round(composition: Composition):
+    """The round's free spins when they carry a state, random awards or a growing multiplier
+    (a :class:`~slotmath.features.free_spins.StateRound`), else None."""
+    fs = composition.game.free_spins
+    if fs is None or fs.plain:
+        return None
+    return fs
 
 
 class ReelTables:
@@ -179,6 +183,8 @@ class ReelTables:
         :meth:`slotmath.features.base.Context.table` counts them."""
         counted = [m for m in self.marks if m.kind == "count"]
         lines = [m for m in self.marks if m.kind == "bonus_lines"]
+        if counted and len(self.marks) > 1:
+            return {}, "joint"
         if counted:
             return {"count_symbol": counted[0].symbol}, "count"
         if lines:
@@ -199,6 +205,9 @@ class ReelTables:
         reels[self.index] = Reel(tuple(s for w in new for s in w))
         rs = ReelSet(self.reel_set, tuple(reels))
         arguments, shape = self._engine
+        if shape == "joint":
+            self._prefetch_joint(rs, new)
+            return
         stops = StopTables(self.game, rs, self.index, self.model, **arguments)
         kinds = tuple(m.kind for m in self.marks)
         cpb, cap = self.model.credits_per_bet, stops.trigger_cap
@@ -213,6 +222,37 @@ class ReelTables:
                 marks = (self.marks[0].column,) if shape == "count" else ("trigger",)
             table = MarkedTable(marks, weights, int(out.sum()), cpb, cap)
             self._tables[window] = table if shape == "count" else table.project(kinds)
+
+    def _prefetch_joint(self, rs: ReelSet, new: list) -> None:
+        """The tables of ``new`` (the windows of ``rs``'s reel ``index``, end to end) counting
+        every mark jointly (the trigger and each counted symbol, e.g. a hold & win's coins):
+        the engine's joint enumeration (as :meth:`slotmath.features.base.Context.table`
+        sets it up) with the reel held at one stop per window."""
+        columns, counts, _, trigger = self.composition.context._spec(self.marks)
+        symbols: dict[str, int] = {}  # one symbol counted once, at its largest cap
+        for symbol, cap in counts:
+            symbols[symbol] = max(symbols.get(symbol, 0), cap)
+        prep = _prepare(self.game, rs, self.model, None, 0, tuple(symbols.items()))
+        order = list(symbols)
+        index = [order.index(symbol) for symbol, _ in counts]
+        caps = [cap for _, cap in counts]
+        names = tuple(columns)
+        if trigger and "trigger" not in names:  # a game without free spins: never triggers
+            names = ("trigger",) + names
+        wanted = tuple(m.column for m in self.marks)
+        trigger_cap = dict(zip(columns, caps)).get("trigger", 0)
+        cpb = self.model.credits_per_bet
+        for k, window in enumerate(new):
+            out = _run(prep, [k * self.rows], self.index)
+            out = out.reshape(prep.dims[:-1] + (out.shape[-1],))
+            weights: dict[tuple[int, ...], int] = {}
+            for key in zip(*np.nonzero(out)):
+                w = int(out[key])
+                row = tuple(min(int(key[i]), cap) for i, cap in zip(index, caps))
+                row = ((0,) if len(names) > len(columns) else ()) + row + (int(key[-1]),)
+                weights[row] = weights.get(row, 0) + w
+            table = MarkedTable(names, weights, int(out.sum()), cpb, trigger_cap)
+            self._tables[window] = table.project(wanted)
 
     @cached_property
     def model(self) -> PayModel:
@@ -272,12 +312,44 @@ class ReelTables:
 
     def figures(self, reel: Reel) -> Figures:
         """The round's exact figures with this reel replaced by ``reel``."""
-        return self._figures(self.table(reel))
+        return self._figures(self.table(reel), reel)
 
-    def _figures(self, table: MarkedTable) -> Figures:
+    @cached_property
+    def _state(self) -> tuple[str | None, object]:
+        """Free spins with a state (random awards, a growing multiplier): (the reel set they
+        play, their round feature as the game's own composition built it), or (None, None)."""
+        fs = _state_round(self.composition)
+        if fs is None:
+            return None, None
+        if fs.reels == self.reel_set:  # rebuilt on each strip (:meth:`_state_feature`)
+            return fs.reels, None
+        return fs.reels, self.composition._built_rounds()["free_spins"]
+
+    def _state_feature(self, reel: Reel | None, spin):
+        """The state round for this reel: the game's own when it plays another reel set (its
+        chain does not read this reel); else built on the game with ``reel`` in place (its
+        engine enumerates the free reels itself: exact, one chain per strip)."""
+        own = self._state[1]
+        if own is not None:
+            return own
+        if reel is None:
+            raise ValueError(f"reel set {self.reel_set!r} is played by the free spins with a "
+                             f"state: their round is not a sum over its windows")
+        from slotmath.features.registry import feature
+
+        edited = Composition(reel_with(self.game, self.reel_set, self.index, reel),
+                             self.level)
+        return feature("free_spins").build(edited.game, _BoundSpin(edited, spin))
+
+    def _figures(self, table: MarkedTable, reel: Reel | None = None) -> Figures:
+        """The round composed as :meth:`Composition.round_of` composes the game's own, with
+        this reel set's spin read off ``table``: the paid spin (spin features folded in),
+        and the spins played inside round features (nested round features folded in too,
+        as :meth:`Composition.inside`); a free-spin state's chain as :meth:`_state_feature`
+        gives it."""
         comp = self.composition
 
-        def spin(reel_set: str, multiplier: int):
+        def plain(reel_set: str, multiplier: int) -> MarkedTable:
             if reel_set != self.reel_set:
                 return comp.spin(reel_set, multiplier)
             out = table.scaled(multiplier)
@@ -285,7 +357,31 @@ class ReelTables:
                 out, _ = fold(out, f, multiplier)
             return out
 
-        law = comp.round_of(spin)
+        paid = comp.paid(plain)(comp.paid_reels, 1)
+        nested: list = []
+
+        def inside(reel_set: str, multiplier: int) -> MarkedTable:
+            if reel_set != self.reel_set:
+                return comp.inside(reel_set, multiplier)
+            out = plain(reel_set, multiplier)
+            for f in nested:
+                out, _ = fold_nested(out, f)
+            return out
+
+        spins = _TunedSpins(comp, inside, paid)
+        state = self._state[0] is not None
+        nesting = comp._nesting()
+        built: dict = {}
+        for f in nesting + tuple(f for f in comp.of_kind(Kind.ROUND) if f not in nesting):
+            if state and f.name == "free_spins":
+                made = self._state_feature(reel, inside)
+            else:
+                made = f.build(comp.game, spins)
+            built[f.name] = made
+            if f in nesting and made:
+                nested.append(made)
+        features = tuple(built[f.name] for f in comp.of_kind(Kind.ROUND) if built[f.name])
+        law = RoundLaw(paid, features)
         paid = (tuple(sorted(law.base.credits_weights().items())), law.base.cycle,
                 law.base.credits_per_bet)
         return Figures(law.mean, law.hit_frequency, law.second_moment, started(law), paid)
@@ -321,6 +417,30 @@ class ReelTables:
             rows.append({"window": window, "weight": weight, "rtp": f.rtp,
                          "hit_frequency": f.hit_frequency, "second_moment": f.second_moment})
         return pd.DataFrame(rows)
+
+
+class _TunedSpins(_Spins):
+    """What a round feature's ``build`` receives (as :class:`Composition` hands it): the
+    spins played inside it, and ``paid``, the tuned paid spin."""
+
+    def __init__(self, composition: Composition, spin, paid: MarkedTable):
+        super().__init__(composition, spin)
+        self._paid = paid
+
+    @property
+    def paid(self) -> MarkedTable:
+        return self._paid
+
+
+class _BoundSpin:
+    """``spin(reel_set, multiplier)`` as a bound method of ``composition`` (a state round's
+    engine reads its level and pay model there) that answers with ``spin``."""
+
+    def __init__(self, composition: Composition, spin):
+        self.__self__, self._spin = composition, spin
+
+    def __call__(self, reel_set: str, multiplier: int) -> MarkedTable:
+        return self._spin(reel_set, multiplier)
 
 
 def reel_with(game: Game, reel_set: str, index: int, reel: Reel) -> Game:

@@ -456,7 +456,8 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     if reel_set not in game.reel_sets:
         raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
                          f"{sorted(game.reel_sets)}")
-    if reel_set in {getattr(f, "reels", None) for f in comp.round.features}:
+    if reel_set != comp.paid_reels and reel_set in {getattr(f, "reels", None)
+                                                    for f in comp.round.features}:
         raise ValueError(f"reel set {reel_set!r} is played by a round feature; tune the "
                          f"paid spin's reel set")
     if symbols is None:
