@@ -27,6 +27,7 @@ feature.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -43,10 +44,32 @@ from slotmath.features.compose import RoundLaw, fold
 from slotmath.features.composition import Composition, _Spins, fold_nested
 from slotmath.model.game import Game, Reel, ReelSet
 
-__all__ = ["Figures", "ReelTables", "check_tunable"]
+__all__ = ["Figures", "ReelTables", "check_tunable", "guided"]
 
 #: the feature kinds whose games decompose by window (see the module notes)
 TUNABLE_KINDS = (Kind.PAYS, Kind.SPIN, Kind.ROUND)
+#: kinds whose figures are not sums over the windows (a jackpot pool's renewal, a cap on the
+#: round's distribution): tuned with the window tables as a guide, each step checked by the
+#: game's own analysis (:meth:`ReelTables.checked`)
+GUIDED_KINDS = (Kind.STATIONARY, Kind.OPERATION)
+
+
+#: why a kind is refused (one line each, the refusal's reason)
+WHY_NOT = {
+    Kind.OUTCOME: "a cascade's refills read the strip beyond the window, so a spin is not a "
+                  "sum over one reel's windows",
+    Kind.OWNER: "it plays the whole round (cascades on a grid, a conveyor) from the strips' "
+                "order beyond the window, so a spin is not a sum over one reel's windows",
+    Kind.PAID_SPIN: "its modifiers re-draw the paid spin's window (tables that take minutes "
+                    "per strip); not tuned yet",
+}
+
+
+def guided(composition: Composition) -> bool:
+    """Whether the game's RTP is not composed from the window tables alone (progressive
+    jackpots, a max-win cap): :meth:`ReelTables.figures` then gives a first-order guide of
+    the RTP, and :meth:`ReelTables.checked` the analysis' figure."""
+    return any(f.kind in GUIDED_KINDS for f in composition.declared)
 
 
 @dataclass(frozen=True)
@@ -64,6 +87,11 @@ class Figures:
     #: the paid spin's win law: credits -> weight over its cycle (spin features folded in);
     #: what :meth:`top_award` and :meth:`probability_of` read
     paid: tuple = field(default=((), 1, 1), compare=False, repr=False)
+    #: how the RTP was found: "exact" (a fraction), "guide" (the window tables' round with
+    #: the game's jackpot and cap terms held at the start game's: a first-order guide) or
+    #: "analysis" (the game's own analysis, within ``rtp_error``, a float made a Fraction)
+    rtp_kind: str = field(default="exact", compare=False)
+    rtp_error: float = field(default=0.0, compare=False)
 
     @property
     def variance(self) -> Fraction:
@@ -117,11 +145,12 @@ def check_tunable(game: Game, level: int = 1) -> Composition:
     ['pays', 'free_spins']
     """
     comp = Composition(game, level)
-    bad = [f for f in comp.declared if f.kind not in TUNABLE_KINDS]
+    bad = [f for f in comp.declared if f.kind not in TUNABLE_KINDS + GUIDED_KINDS]
     if bad:
+        why = WHY_NOT.get(bad[0].kind, "only lines or ways games with round features are")
         raise ValueError(
             f"{game.name}: {bad[0].title} ({bad[0].kind.value}) is not tuned by window tables: "
-            f"only lines or ways games with free spins or a bonus wheel are")
+            f"{why}")
     counted = [m for m in comp.marks if m.kind == "count"]
     if counted and any(m.kind == "bonus_lines" for m in comp.marks):
         raise ValueError(
@@ -384,7 +413,39 @@ class ReelTables:
         law = RoundLaw(paid, features)
         paid = (tuple(sorted(law.base.credits_weights().items())), law.base.cycle,
                 law.base.credits_per_bet)
+        if self.guided:
+            return Figures(law.mean + self._offset, law.hit_frequency, law.second_moment,
+                           started(law), paid, "guide", float("nan"))
         return Figures(law.mean, law.hit_frequency, law.second_moment, started(law), paid)
+
+    @cached_property
+    def guided(self) -> bool:
+        """See :func:`guided`."""
+        return guided(self.composition)
+
+    @cached_property
+    def _offset(self) -> Fraction:
+        """What the game's RTP adds to its round's mean (the jackpots' long-run payout net of
+        the prizes they replace, minus a cap's effect), as the start game's analysis gives it
+        (a float made an exact Fraction)."""
+        comp = self.composition
+        if isinstance(comp.rtp, Fraction):
+            return comp.rtp * comp.cost - comp.round.mean
+        return Fraction(float(comp.rtp) * float(comp.cost)) - comp.round.mean
+
+    def checked(self, reel: Reel) -> Figures:
+        """The round's figures with this reel replaced by ``reel``, the RTP by the edited
+        game's own analysis (:class:`Composition`'s RTP, the jackpots' renewal and the cap
+        included: ``rtp_kind="analysis"`` and its stated ``rtp_error`` when it is numerical);
+        the same as :meth:`figures` for a game the window tables compose whole."""
+        f = self.figures(reel)
+        if not self.guided:
+            return f
+        comp = Composition(reel_with(self.game, self.reel_set, self.index, reel), self.level)
+        rtp = comp.rtp
+        kind = "exact" if isinstance(rtp, Fraction) else "analysis"
+        return dataclasses.replace(f, rtp=Fraction(rtp), rtp_kind=kind,
+                                   rtp_error=float(comp.rtp_error))
 
     def contributions(self, reel: Reel | None = None) -> pd.DataFrame:
         """Each window's part: one row per distinct window of ``reel`` (default: the game's
