@@ -164,3 +164,13 @@ def test_golden_link_tunes_to_a_new_target():
     a = slotmath.analyze(r.game)
     assert (r.figures.rtp, r.figures.hit_frequency, r.figures.second_moment) == (
         a.rtp, a.hit_frequency, a.round.second_moment)
+
+
+def test_the_coins_get_no_default_spacing():
+    """Spacing the coins a window apart would cap them at one a reel: Golden Link's round (6
+    coins on 5 reels) could never start."""
+    from slotmath.tune.layout import Layout
+
+    game = slotmath.load_game(GAMES / "golden_link.toml")
+    spacing, _ = Layout().for_reel(game, 0)
+    assert "ORB" not in spacing and spacing["SC"] == 3

@@ -19,10 +19,14 @@ a reel of the free-spin reel set too (where the round is not linear in ``T``).
 
 Which games
 -----------
-A lines or ways game whose features are ``pays``, ``spin`` and ``round`` kinds (free spins, a
-bonus wheel): no cascades (whose outcome is not a function of the window), no paid-spin
-modifiers, no state carried between rounds, no cap. Others raise ``ValueError`` naming the
-feature.
+A lines or ways game whose features are ``pays``, ``spin`` and ``round`` kinds (free spins,
+with a state or not; a bonus wheel; hold & win, its coins counted jointly with the trigger),
+composed exactly; free spins with a state that play the tuned reel set have their chain
+rebuilt on each strip. With ``stationary`` or ``operation`` features (progressive jackpots, a
+max-win cap) the RTP is not a sum over the windows: :meth:`ReelTables.figures` gives it as a
+first-order guide and :meth:`ReelTables.checked` as the edited game's analysis states it
+(:func:`guided`). Cascades and owners of the whole round (their refills read the strip beyond
+the window) and paid-spin modifiers raise ``ValueError`` naming the feature and why.
 """
 
 from __future__ import annotations
