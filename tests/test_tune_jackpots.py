@@ -110,3 +110,28 @@ def test_gold_money_frog_tunes_to_a_new_target():
     a = slotmath.analyze(r.game)
     assert r.figures.rtp == Fraction(float(a.rtp))
     assert r.met, r.misses
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("frozen_gems", "refills read the strip beyond the window"),
+    ("jingle_spin", "order beyond the window"),
+    ("sugar_tumble", "order beyond the window"),
+    ("gus_gold_christmas", "not tuned yet"),
+])
+def test_the_games_left_out_say_why_in_one_line(name, why):
+    from slotmath.tune.reel_tables import check_tunable
+
+    with pytest.raises(ValueError) as info:
+        check_tunable(slotmath.load_game(GAMES / f"{name}.toml"))
+    message = str(info.value)
+    assert why in message and "not tuned by window tables" in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("name", ["big_catch", "book_of_gold", "sticky_paws", "golden_link",
+                                  "gold_money_frog"])
+def test_the_games_covered_now_are_accepted(name):
+    from slotmath.tune.reel_tables import check_tunable, guided
+
+    comp = check_tunable(slotmath.load_game(GAMES / f"{name}.toml"))
+    assert guided(comp) == (name == "gold_money_frog")
