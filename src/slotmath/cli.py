@@ -421,7 +421,8 @@ def _tune(args) -> int:
                                            header).encode("utf-8"))})
     written = slotmath.analyze(slotmath.load_game(out))  # the file itself, re-analysed
     rtp = written.rtp
-    print(f"wrote {out}: exact RTP {rtp} = {float(rtp) * 100:.6f}% (re-analysed)")
+    how = "exact RTP" if written.exact else f"RTP (within {written.rtp_error:.2g})"
+    print(f"wrote {out}: {how} {rtp} = {float(rtp) * 100:.6f}% (re-analysed)")
     if rtp != result.figures.rtp:  # two paths disagree: never silent
         raise RuntimeError(f"the written game's RTP {rtp} differs from the solver's "
                            f"{result.figures.rtp}")

@@ -6,8 +6,8 @@ they stand changes the windows. Two rules, each keyed by symbol:
 * **spacing** ``S=d``: no two stops showing ``S`` closer than ``d`` stops, cyclically (the
   distance of stops ``i`` and ``j`` on a strip of ``L`` stops is ``min(|i - j|, L - |i - j|)``;
   ``d`` equal to the window height means a window never shows two). A scatter or bonus
-  symbol has the window height of its reel by default (:meth:`Layout.for_reel`); ``S=1`` turns
-  that off.
+  symbol has the window height of its reel by default (:meth:`Layout.for_reel`; not a hold &
+  win's coin, which lands several to a window); ``S=1`` turns that off.
 * **stack** ``S=k``: every maximal run of consecutive ``S`` stops (cyclically) is exactly ``k``
   long, so the count of ``S`` is a multiple of ``k`` and two stacks never touch.
 
@@ -75,9 +75,13 @@ class Layout:
         ask nothing (a spacing of 1, a stack of 1 is not trivial: it keeps copies apart)
         left out."""
         spacing = {}
+        # a hold & win's coin is counted anywhere, several to a window (Golden Link starts
+        # its round with 6 on 5 reels): no default spacing for it
+        coin = getattr(game.hold_and_win, "symbol", None)
         if self.scatter_spacing:
             spacing = {s.name: game.rows[index] for s in game.symbols.values()
-                       if (s.scatter or s.bonus) and s.name not in self.stack}
+                       if (s.scatter or s.bonus) and s.name not in self.stack
+                       and s.name != coin}
         spacing |= dict(self.spacing)
         return {s: d for s, d in spacing.items() if d > 1}, dict(self.stack)
 

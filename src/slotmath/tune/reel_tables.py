@@ -19,14 +19,19 @@ a reel of the free-spin reel set too (where the round is not linear in ``T``).
 
 Which games
 -----------
-A lines or ways game whose features are ``pays``, ``spin`` and ``round`` kinds (free spins, a
-bonus wheel): no cascades (whose outcome is not a function of the window), no paid-spin
-modifiers, no state carried between rounds, no cap. Others raise ``ValueError`` naming the
-feature.
+A lines or ways game whose features are ``pays``, ``spin`` and ``round`` kinds (free spins,
+with a state or not; a bonus wheel; hold & win, its coins counted jointly with the trigger),
+composed exactly; free spins with a state that play the tuned reel set have their chain
+rebuilt on each strip. With ``stationary`` or ``operation`` features (progressive jackpots, a
+max-win cap) the RTP is not a sum over the windows: :meth:`ReelTables.figures` gives it as a
+first-order guide and :meth:`ReelTables.checked` as the edited game's analysis states it
+(:func:`guided`). Cascades and owners of the whole round (their refills read the strip beyond
+the window) and paid-spin modifiers raise ``ValueError`` naming the feature and why.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -36,17 +41,39 @@ import numpy as np
 import pandas as pd
 
 from slotmath.evaluate.window import PayModel
-from slotmath.exact.cycle import StopTables
+from slotmath.exact.cycle import StopTables, _prepare, _run
 from slotmath.exact.spin_table import MarkedTable
 from slotmath.features.base import Kind
-from slotmath.features.compose import fold
-from slotmath.features.composition import Composition
+from slotmath.features.compose import RoundLaw, fold
+from slotmath.features.composition import Composition, _Spins, fold_nested
 from slotmath.model.game import Game, Reel, ReelSet
 
-__all__ = ["Figures", "ReelTables", "check_tunable"]
+__all__ = ["Figures", "ReelTables", "check_tunable", "guided"]
 
 #: the feature kinds whose games decompose by window (see the module notes)
 TUNABLE_KINDS = (Kind.PAYS, Kind.SPIN, Kind.ROUND)
+#: kinds whose figures are not sums over the windows (a jackpot pool's renewal, a cap on the
+#: round's distribution): tuned with the window tables as a guide, each step checked by the
+#: game's own analysis (:meth:`ReelTables.checked`)
+GUIDED_KINDS = (Kind.STATIONARY, Kind.OPERATION)
+
+
+#: why a kind is refused (one line each, the refusal's reason)
+WHY_NOT = {
+    Kind.OUTCOME: "a cascade's refills read the strip beyond the window, so a spin is not a "
+                  "sum over one reel's windows",
+    Kind.OWNER: "it plays the whole round (cascades on a grid, a conveyor) from the strips' "
+                "order beyond the window, so a spin is not a sum over one reel's windows",
+    Kind.PAID_SPIN: "its modifiers re-draw the paid spin's window (tables that take minutes "
+                    "per strip); not tuned yet",
+}
+
+
+def guided(composition: Composition) -> bool:
+    """Whether the game's RTP is not composed from the window tables alone (progressive
+    jackpots, a max-win cap): :meth:`ReelTables.figures` then gives a first-order guide of
+    the RTP, and :meth:`ReelTables.checked` the analysis' figure."""
+    return any(f.kind in GUIDED_KINDS for f in composition.declared)
 
 
 @dataclass(frozen=True)
@@ -64,6 +91,11 @@ class Figures:
     #: the paid spin's win law: credits -> weight over its cycle (spin features folded in);
     #: what :meth:`top_award` and :meth:`probability_of` read
     paid: tuple = field(default=((), 1, 1), compare=False, repr=False)
+    #: how the RTP was found: "exact" (a fraction), "guide" (the window tables' round with
+    #: the game's jackpot and cap terms held at the start game's: a first-order guide) or
+    #: "analysis" (the game's own analysis, within ``rtp_error``, a float made a Fraction)
+    rtp_kind: str = field(default="exact", compare=False)
+    rtp_error: float = field(default=0.0, compare=False)
 
     @property
     def variance(self) -> Fraction:
@@ -117,23 +149,28 @@ def check_tunable(game: Game, level: int = 1) -> Composition:
     ['pays', 'free_spins']
     """
     comp = Composition(game, level)
-    bad = [f for f in comp.declared if f.kind not in TUNABLE_KINDS]
+    bad = [f for f in comp.declared if f.kind not in TUNABLE_KINDS + GUIDED_KINDS]
     if bad:
+        why = WHY_NOT.get(bad[0].kind, "only lines or ways games with round features are")
         raise ValueError(
             f"{game.name}: {bad[0].title} ({bad[0].kind.value}) is not tuned by window tables: "
-            f"only lines or ways games with free spins or a bonus wheel are")
+            f"{why}")
     counted = [m for m in comp.marks if m.kind == "count"]
-    if counted and len(comp.marks) > 1:
+    if counted and any(m.kind == "bonus_lines" for m in comp.marks):
         raise ValueError(
             f"{game.name}: its features count {', '.join(m.column for m in comp.marks)} jointly "
-            "in one spin: window tables hold one counted symbol or the trigger (with its "
-            "bonus lines) only, not tuned yet")
-    fs = game.free_spins
-    if fs is not None and (fs.state is not None or fs.award_laws is not None
-                           or fs.growth is not None):
-        raise ValueError(f"{game.name}: free spins with a state, random awards or a growing "
-                         "multiplier are not tuned by window tables yet")
+            "in one spin: window tables hold counted symbols and the trigger, or the trigger "
+            "with its bonus lines, not both")
     return comp
+
+
+def _state_round(composition: Composition):
+    """The round's free spins when they carry a state, random awards or a growing multiplier
+    (a :class:`~slotmath.features.free_spins.StateRound`), else None."""
+    fs = composition.game.free_spins
+    if fs is None or fs.plain:
+        return None
+    return fs
 
 
 class ReelTables:
@@ -179,6 +216,8 @@ class ReelTables:
         :meth:`slotmath.features.base.Context.table` counts them."""
         counted = [m for m in self.marks if m.kind == "count"]
         lines = [m for m in self.marks if m.kind == "bonus_lines"]
+        if counted and len(self.marks) > 1:
+            return {}, "joint"
         if counted:
             return {"count_symbol": counted[0].symbol}, "count"
         if lines:
@@ -199,6 +238,9 @@ class ReelTables:
         reels[self.index] = Reel(tuple(s for w in new for s in w))
         rs = ReelSet(self.reel_set, tuple(reels))
         arguments, shape = self._engine
+        if shape == "joint":
+            self._prefetch_joint(rs, new)
+            return
         stops = StopTables(self.game, rs, self.index, self.model, **arguments)
         kinds = tuple(m.kind for m in self.marks)
         cpb, cap = self.model.credits_per_bet, stops.trigger_cap
@@ -213,6 +255,37 @@ class ReelTables:
                 marks = (self.marks[0].column,) if shape == "count" else ("trigger",)
             table = MarkedTable(marks, weights, int(out.sum()), cpb, cap)
             self._tables[window] = table if shape == "count" else table.project(kinds)
+
+    def _prefetch_joint(self, rs: ReelSet, new: list) -> None:
+        """The tables of ``new`` (the windows of ``rs``'s reel ``index``, end to end) counting
+        every mark jointly (the trigger and each counted symbol, e.g. a hold & win's coins):
+        the engine's joint enumeration (as :meth:`slotmath.features.base.Context.table`
+        sets it up) with the reel held at one stop per window."""
+        columns, counts, _, trigger = self.composition.context._spec(self.marks)
+        symbols: dict[str, int] = {}  # one symbol counted once, at its largest cap
+        for symbol, cap in counts:
+            symbols[symbol] = max(symbols.get(symbol, 0), cap)
+        prep = _prepare(self.game, rs, self.model, None, 0, tuple(symbols.items()))
+        order = list(symbols)
+        index = [order.index(symbol) for symbol, _ in counts]
+        caps = [cap for _, cap in counts]
+        names = tuple(columns)
+        if trigger and "trigger" not in names:  # a game without free spins: never triggers
+            names = ("trigger",) + names
+        wanted = tuple(m.column for m in self.marks)
+        trigger_cap = dict(zip(columns, caps)).get("trigger", 0)
+        cpb = self.model.credits_per_bet
+        for k, window in enumerate(new):
+            out = _run(prep, [k * self.rows], self.index)
+            out = out.reshape(prep.dims[:-1] + (out.shape[-1],))
+            weights: dict[tuple[int, ...], int] = {}
+            for key in zip(*np.nonzero(out)):
+                w = int(out[key])
+                row = tuple(min(int(key[i]), cap) for i, cap in zip(index, caps))
+                row = ((0,) if len(names) > len(columns) else ()) + row + (int(key[-1]),)
+                weights[row] = weights.get(row, 0) + w
+            table = MarkedTable(names, weights, int(out.sum()), cpb, trigger_cap)
+            self._tables[window] = table.project(wanted)
 
     @cached_property
     def model(self) -> PayModel:
@@ -272,12 +345,44 @@ class ReelTables:
 
     def figures(self, reel: Reel) -> Figures:
         """The round's exact figures with this reel replaced by ``reel``."""
-        return self._figures(self.table(reel))
+        return self._figures(self.table(reel), reel)
 
-    def _figures(self, table: MarkedTable) -> Figures:
+    @cached_property
+    def _state(self) -> tuple[str | None, object]:
+        """Free spins with a state (random awards, a growing multiplier): (the reel set they
+        play, their round feature as the game's own composition built it), or (None, None)."""
+        fs = _state_round(self.composition)
+        if fs is None:
+            return None, None
+        if fs.reels == self.reel_set:  # rebuilt on each strip (:meth:`_state_feature`)
+            return fs.reels, None
+        return fs.reels, self.composition._built_rounds()["free_spins"]
+
+    def _state_feature(self, reel: Reel | None, spin):
+        """The state round for this reel: the game's own when it plays another reel set (its
+        chain does not read this reel); else built on the game with ``reel`` in place (its
+        engine enumerates the free reels itself: exact, one chain per strip)."""
+        own = self._state[1]
+        if own is not None:
+            return own
+        if reel is None:
+            raise ValueError(f"reel set {self.reel_set!r} is played by the free spins with a "
+                             f"state: their round is not a sum over its windows")
+        from slotmath.features.registry import feature
+
+        edited = Composition(reel_with(self.game, self.reel_set, self.index, reel),
+                             self.level)
+        return feature("free_spins").build(edited.game, _BoundSpin(edited, spin))
+
+    def _figures(self, table: MarkedTable, reel: Reel | None = None) -> Figures:
+        """The round composed as :meth:`Composition.round_of` composes the game's own, with
+        this reel set's spin read off ``table``: the paid spin (spin features folded in),
+        and the spins played inside round features (nested round features folded in too,
+        as :meth:`Composition.inside`); a free-spin state's chain as :meth:`_state_feature`
+        gives it."""
         comp = self.composition
 
-        def spin(reel_set: str, multiplier: int):
+        def plain(reel_set: str, multiplier: int) -> MarkedTable:
             if reel_set != self.reel_set:
                 return comp.spin(reel_set, multiplier)
             out = table.scaled(multiplier)
@@ -285,10 +390,66 @@ class ReelTables:
                 out, _ = fold(out, f, multiplier)
             return out
 
-        law = comp.round_of(spin)
+        paid = comp.paid(plain)(comp.paid_reels, 1)
+        nested: list = []
+
+        def inside(reel_set: str, multiplier: int) -> MarkedTable:
+            if reel_set != self.reel_set:
+                return comp.inside(reel_set, multiplier)
+            out = plain(reel_set, multiplier)
+            for f in nested:
+                out, _ = fold_nested(out, f)
+            return out
+
+        spins = _TunedSpins(comp, inside, paid)
+        state = self._state[0] is not None
+        nesting = comp._nesting()
+        built: dict = {}
+        for f in nesting + tuple(f for f in comp.of_kind(Kind.ROUND) if f not in nesting):
+            if state and f.name == "free_spins":
+                made = self._state_feature(reel, inside)
+            else:
+                made = f.build(comp.game, spins)
+            built[f.name] = made
+            if f in nesting and made:
+                nested.append(made)
+        features = tuple(built[f.name] for f in comp.of_kind(Kind.ROUND) if built[f.name])
+        law = RoundLaw(paid, features)
         paid = (tuple(sorted(law.base.credits_weights().items())), law.base.cycle,
                 law.base.credits_per_bet)
+        if self.guided:
+            return Figures(law.mean + self._offset, law.hit_frequency, law.second_moment,
+                           started(law), paid, "guide", float("nan"))
         return Figures(law.mean, law.hit_frequency, law.second_moment, started(law), paid)
+
+    @cached_property
+    def guided(self) -> bool:
+        """See :func:`guided`."""
+        return guided(self.composition)
+
+    @cached_property
+    def _offset(self) -> Fraction:
+        """What the game's RTP adds to its round's mean (the jackpots' long-run payout net of
+        the prizes they replace, minus a cap's effect), as the start game's analysis gives it
+        (a float made an exact Fraction)."""
+        comp = self.composition
+        if isinstance(comp.rtp, Fraction):
+            return comp.rtp * comp.cost - comp.round.mean
+        return Fraction(float(comp.rtp) * float(comp.cost)) - comp.round.mean
+
+    def checked(self, reel: Reel) -> Figures:
+        """The round's figures with this reel replaced by ``reel``, the RTP by the edited
+        game's own analysis (:class:`Composition`'s RTP, the jackpots' renewal and the cap
+        included: ``rtp_kind="analysis"`` and its stated ``rtp_error`` when it is numerical);
+        the same as :meth:`figures` for a game the window tables compose whole."""
+        f = self.figures(reel)
+        if not self.guided:
+            return f
+        comp = Composition(reel_with(self.game, self.reel_set, self.index, reel), self.level)
+        rtp = comp.rtp
+        kind = "exact" if isinstance(rtp, Fraction) else "analysis"
+        return dataclasses.replace(f, rtp=Fraction(rtp), rtp_kind=kind,
+                                   rtp_error=float(comp.rtp_error))
 
     def contributions(self, reel: Reel | None = None) -> pd.DataFrame:
         """Each window's part: one row per distinct window of ``reel`` (default: the game's
@@ -321,6 +482,30 @@ class ReelTables:
             rows.append({"window": window, "weight": weight, "rtp": f.rtp,
                          "hit_frequency": f.hit_frequency, "second_moment": f.second_moment})
         return pd.DataFrame(rows)
+
+
+class _TunedSpins(_Spins):
+    """What a round feature's ``build`` receives (as :class:`Composition` hands it): the
+    spins played inside it, and ``paid``, the tuned paid spin."""
+
+    def __init__(self, composition: Composition, spin, paid: MarkedTable):
+        super().__init__(composition, spin)
+        self._paid = paid
+
+    @property
+    def paid(self) -> MarkedTable:
+        return self._paid
+
+
+class _BoundSpin:
+    """``spin(reel_set, multiplier)`` as a bound method of ``composition`` (a state round's
+    engine reads its level and pay model there) that answers with ``spin``."""
+
+    def __init__(self, composition: Composition, spin):
+        self.__self__, self._spin = composition, spin
+
+    def __call__(self, reel_set: str, multiplier: int) -> MarkedTable:
+        return self._spin(reel_set, multiplier)
 
 
 def reel_with(game: Game, reel_set: str, index: int, reel: Reel) -> Game:

@@ -141,8 +141,10 @@ def sensitivities(game: Game, reel_set: str = "base", level: int = 1,
     Parameters
     ----------
     game : Game
-        A lines or ways game without cascades, modifiers, a state carried between rounds
-        or a cap (:func:`slotmath.tune.reel_tables.check_tunable`).
+        A lines or ways game the window tables cover
+        (:func:`slotmath.tune.reel_tables.check_tunable`); with progressive jackpots or a
+        cap, each entry's ``rtp`` is the first-order guide (``figures.rtp_kind == "guide"``)
+        and its hit frequency and E[X^2] are exact.
     reel_set : str
         The reel set edited (the paid spin's ``"base"``, or a free-spin set).
     level : int
