@@ -84,6 +84,8 @@ def test_targets_out_of_reach_are_reported_not_claimed():
 def test_the_heat_map_is_the_sensitivities(tuned):
     from slotmath.plot.tuning import sensitivity_heatmap_data
 
+    assert tuned.sensitivities is None and tuned.figure is None  # on request only
+    tuned.show_sensitivities()
     image = tuned.figure.axes[0].images[0]
     data = sensitivity_heatmap_data(tuned.sensitivities).fillna(0).to_numpy()
     assert np.allclose(image.get_array().filled(0), data)

@@ -106,7 +106,8 @@ class TuningPanel(widgets.VBox):
     written : pathlib.Path or None
         The file the last "apply" wrote.
     figure : matplotlib.figure.Figure or None
-        The sensitivity heat map shown (None with ``draw=False``).
+        The sensitivity heat map shown (None until :meth:`show_sensitivities`, and with
+        ``draw=False``).
 
     Examples
     --------
@@ -119,7 +120,7 @@ class TuningPanel(widgets.VBox):
     """
 
     def __init__(self, game: Game, reel_set: str = "base", *, level: int = 1,
-                 draw: bool = True):
+                 draw: bool = True, analysis: Analysis | None = None):
         self.game, self.reel_set, self.level, self.draw = game, reel_set, level, draw
         self.result: TuneResult | None = None
         self.tuned: Analysis | None = None
@@ -136,7 +137,7 @@ class TuningPanel(widgets.VBox):
                 f"<p>Not tuned by the solver: {html.escape(self.refusal)}</p>")])
             self.add_class("slotmath-tuning-panel")
             return
-        self.original = analyze(game, level)
+        self.original = analysis if analysis is not None else analyze(game, level)
         rtp = float(self.original.rtp) * 100
         style = {"description_width": "170px"}
         wide = widgets.Layout(width="330px")
@@ -181,7 +182,12 @@ class TuningPanel(widgets.VBox):
         self.apply_button.on_click(lambda _: self.apply())
         self.applied = widgets.HTML()
         self.heatmap = FigureView()
-        self.sensitivities = sensitivities(game, reel_set, level)
+        #: the exact sensitivities, computed on request (:meth:`show_sensitivities`): on a
+        #: game with a round feature they take an analysis per window (Golden Link ~20 s)
+        self.sensitivities = None
+        self.sensitivity_button = widgets.Button(description="Sensitivity heat map",
+                                                 icon="th")
+        self.sensitivity_button.on_click(lambda _: self.show_sensitivities())
         controls = widgets.VBox([
             self.target, self.tolerance,
             widgets.HBox([self.hit_on, self.hit_lo, self.hit_hi]),
@@ -192,10 +198,19 @@ class TuningPanel(widgets.VBox):
                           widgets.HBox([self.path, self.apply_button]), self.applied,
                           widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
                                        "(percentage points)"),
-                          self.heatmap])
+                          self.sensitivity_button, self.heatmap])
         self.add_class("slotmath-tuning-panel")  # found by the browser suite
         self.par.value = self._par_html(self.original, self.original)
-        if draw:
+
+    def show_sensitivities(self) -> None:
+        """Compute the exact sensitivities of the loaded game (once) and draw their heat map."""
+        if self.refusal is not None:
+            return
+        if self.sensitivities is None:
+            self.sensitivity_button.description = "computing..."
+            self.sensitivities = sensitivities(self.game, self.reel_set, self.level)
+            self.sensitivity_button.layout.display = "none"
+        if self.draw and self.figure is None:
             fig = Figure(figsize=(7, 3.2), layout="constrained")
             plot_sensitivity_heatmap(self.sensitivities, ax=fig.subplots())
             self.figure = fig

@@ -159,7 +159,8 @@ class Workbench(widgets.Tab):
         self.panels["player"] = widgets.VBox([note, panel]) if note else panel
         from slotmath.widgets.tuning_panel import TuningPanel
 
-        self.panels["tuning"] = TuningPanel(self.game, level=level, draw=draw)
+        self.panels["tuning"] = TuningPanel(self.game, level=level, draw=draw,
+                                            analysis=self.analysis)
         super().__init__(list(self.panels.values()))
         self.titles = tuple(titles[name] for name in self.panels)
 
