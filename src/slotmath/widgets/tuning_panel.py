@@ -182,6 +182,8 @@ class TuningPanel(widgets.VBox):
         self.apply_button.on_click(lambda _: self.apply())
         self.applied = widgets.HTML()
         self.heatmap = FigureView()
+        # an empty image is a broken image in the page: the heat map joins the panel when drawn
+        self.heatmap_box = widgets.VBox([])
         #: the exact sensitivities, computed on request (:meth:`show_sensitivities`): on a
         #: game with a round feature they take an analysis per window (Golden Link ~20 s)
         self.sensitivities = None
@@ -198,7 +200,7 @@ class TuningPanel(widgets.VBox):
                           widgets.HBox([self.path, self.apply_button]), self.applied,
                           widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
                                        "(percentage points)"),
-                          self.sensitivity_button, self.heatmap])
+                          self.sensitivity_button, self.heatmap_box])
         self.add_class("slotmath-tuning-panel")  # found by the browser suite
         self.par.value = self._par_html(self.original, self.original)
 
@@ -215,6 +217,7 @@ class TuningPanel(widgets.VBox):
             plot_sensitivity_heatmap(self.sensitivities, ax=fig.subplots())
             self.figure = fig
             self.heatmap.show(fig)
+            self.heatmap_box.children = (self.heatmap,)
 
     def _par_html(self, original: Analysis, tuned: Analysis) -> str:
         frame = par_side_by_side(original, tuned)
