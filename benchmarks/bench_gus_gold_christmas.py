@@ -92,10 +92,29 @@ def _is_law(path: str) -> bool:
     return top in LAW_KEYS or path.startswith(LAW_PATHS)
 
 
+def _drop_new(doc, base):
+    """``doc`` without the keys of its objects that ``base``'s same objects lack."""
+    if isinstance(doc, dict) and isinstance(base, dict):
+        return {k: _drop_new(v, base[k]) for k, v in doc.items() if k in base}
+    if isinstance(doc, list) and isinstance(base, list) and len(doc) == len(base):
+        return [_drop_new(v, w) for v, w in zip(doc, base)]
+    return doc
+
+
+def new_keys(want: dict, got: dict) -> list[str]:
+    """The paths of ``got`` under keys that the baseline's document ``want`` does not have
+    (keys added since the baseline: not figures to compare)."""
+    a, b = dict(_flat(want)), dict(_flat(_drop_new(got, want)))
+    return sorted(p for p, _ in _flat(got) if p not in b and p not in a)
+
+
 def compare(want: dict, got: dict) -> list[str]:
     """Differences: any figure but the distribution's not the same; the distribution's
-    beyond the documents' stated bounds (tests/test_golden.py's rules)."""
+    beyond the documents' stated bounds (tests/test_golden.py's rules). Keys the baseline's
+    document does not have are left out (:func:`new_keys`; the caller names them); a key of
+    the baseline's missing here is a difference."""
     problems = []
+    got = _drop_new(got, want)
     a, b = dict(_flat(want)), dict(_flat(got))
     if a.keys() != b.keys():
         problems.append(f"keys differ: {sorted(a.keys() ^ b.keys())[:5]}")
@@ -134,6 +153,10 @@ def side_by_side(commit: str, repeat: int) -> None:
     print(f"ratio (baseline / this tree, best wall): {other / this:.2f}x; load after: "
           + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     docs = {n: json.loads((work / f"{n.split()[0]}0.json").read_text()) for n in trees}
+    added = new_keys(docs[f"baseline {commit}"], docs["this tree"])
+    if added:
+        print(f"  not compared: {len(added)} key(s) absent from the baseline's document "
+              f"(added since {commit}): {', '.join(added[:5])}")
     problems = compare(docs[f"baseline {commit}"], docs["this tree"])
     if problems:
         for p in problems[:20]:
