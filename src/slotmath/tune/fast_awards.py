@@ -153,7 +153,7 @@ class FastAwards:
                 for subject, rate in self._other[other].items():
                     out[subject] = out.get(subject, Fraction(0)) + spins * rate
         if self.top:
-            f = t.figures(reel)
+            f = t.figures(reel)  # the same law as above (ReelTables keeps it)
             # the check's P(the largest win): P(win 0) = 1 on a paid spin that never wins
             out[f"top award {float(f.top_award):,g} x bet"] = f.probability_of(f.top_credits)
         return out

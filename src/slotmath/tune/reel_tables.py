@@ -345,7 +345,7 @@ class ReelTables:
 
     def figures(self, reel: Reel) -> Figures:
         """The round's exact figures with this reel replaced by ``reel``."""
-        return self._figures(self.table(reel), reel)
+        return self._figures(self.table(reel), reel, self.round_law(reel))
 
     @cached_property
     def _state(self) -> tuple[str | None, object]:
@@ -377,11 +377,17 @@ class ReelTables:
     def round_law(self, reel: Reel) -> RoundLaw:
         """The round's exact law (:class:`~slotmath.features.compose.RoundLaw`) with this reel
         replaced by ``reel``, composed from the window tables as :meth:`figures` composes it."""
-        return self._law(self.table(reel), reel)
+        laws = self.__dict__.setdefault("_laws", {})  # the last few strips' laws
+        if reel not in laws:
+            if len(laws) >= 64:
+                laws.pop(next(iter(laws)))
+            laws[reel] = self._law(self.table(reel), reel)
+        return laws[reel]
 
-    def _figures(self, table: MarkedTable, reel: Reel | None = None) -> Figures:
-        """The round's figures of :meth:`_law`."""
-        law = self._law(table, reel)
+    def _figures(self, table: MarkedTable, reel: Reel | None = None,
+                 law: RoundLaw | None = None) -> Figures:
+        """The round's figures of :meth:`_law` (``law``: already composed from ``table``)."""
+        law = self._law(table, reel) if law is None else law
         paid = (tuple(sorted(law.base.credits_weights().items())), law.base.cycle,
                 law.base.credits_per_bet)
         if self.guided:
