@@ -13,6 +13,7 @@ program size, and every target's start, end and miss, and the rarest award::
     python benchmarks/bench_tune.py --games tiny_lines classic_3reel
     python benchmarks/bench_tune.py --targets-only
     python benchmarks/bench_tune.py --coverage
+    python benchmarks/bench_tune.py --gli11 [GAME ...] [--time-limit 200]
 
 ``--coverage``: the games the window tables cover since the fourth session (free spins with a
 state, hold & win counted with the trigger, progressive jackpots with a cap), each tuned to a
@@ -20,6 +21,9 @@ new RTP target without GLI-11's rule (its per-edit compliance check is a full an
 each edited game: minutes per step on these games): time, steps, each step's program size,
 the RTP start -> tuned, how it is known (exact, or the analysis' figure and its stated
 error) and that a fresh ``analyze`` of the tuned game agrees.
+
+``--gli11``: the same games tuned WITH GLI-11's rule held: time, steps, the number of full
+compliance checks, whether the targets and GLI-11 were met, the rarest award, the load.
 """
 
 from __future__ import annotations
@@ -101,6 +105,43 @@ def coverage_table(names, time_limit: float = 120) -> None:
               f"({time.perf_counter() - t0:.1f} s)")
 
 
+def gli11_table(names, time_limit: float = 200) -> None:
+    """The newly covered games tuned WITH GLI-11's rule held (the default): each candidate
+    edit's awards from the window tables where they cover them (slotmath.tune.fast_awards),
+    the full compliance check for the rest and for the final game."""
+    from slotmath.tune import solver
+
+    print(f"\nnewly covered games, GLI-11 held (time limit {time_limit:g} s; tolerance 0.01 "
+          f"points)")
+    real = solver.awards
+    for name in names:
+        game = slotmath.load_game(ROOT / "data" / "games" / f"{name}.toml")
+        target = Fraction(COVERAGE[name])
+        calls = []
+
+        def counted(g, *args, calls=calls, **kwargs):
+            calls.append(1)
+            return real(g, *args, **kwargs)
+
+        solver.awards = counted
+        try:
+            t0 = time.perf_counter()
+            r = tune(game, target, tolerance=Fraction(1, 10_000), time_limit=time_limit)
+            wall = time.perf_counter() - t0
+        finally:
+            solver.awards = real
+        load = os.getloadavg()
+        rarest = r.awards.rarest
+        others = {k: v for k, v in r.misses.items() if k != "gli11"}
+        print(f"{name}: {wall:.1f} s, {len(r.steps)} steps ({sum(st.kept for st in r.steps)} "
+              f"kept), {len(calls)} full compliance checks; rtp {float(r.start.rtp):.6f} -> "
+              f"{float(r.figures.rtp):.6f} (target {float(target)}); targets "
+              f"{'met' if all(m == 0 for m in others.values()) else 'NOT met'}; GLI-11 "
+              f"{'met' if r.misses.get('gli11') == 0 else 'NOT met'} (rarest "
+              f"{rarest[0]} 1 in {float(1 / rarest[1]) if rarest[1] else float('inf'):,.0f}); "
+              f"load {load[0]:.2f}")
+
+
 def edited(game, j, strip):
     reels = list(game.base.reels)
     reels[j] = strip
@@ -114,8 +155,17 @@ def main() -> None:
                    help="only the table of the later targets")
     p.add_argument("--coverage", nargs="*", default=None,
                    help="only the newly covered games (default all of them)")
+    p.add_argument("--gli11", nargs="*", default=None,
+                   help="only the newly covered games tuned with GLI-11 held (default all "
+                        "of them)")
+    p.add_argument("--time-limit", type=float, default=200.0,
+                   help="the solver's time limit for --gli11 (s)")
     args = p.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
+    if args.gli11 is not None:
+        gli11_table(args.gli11 or list(COVERAGE), args.time_limit)
+        print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
+        return
     if args.coverage is not None:
         coverage_table(args.coverage or list(COVERAGE))
         print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")

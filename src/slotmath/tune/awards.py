@@ -31,6 +31,9 @@ class Awards:
 
     rates: dict
     limit: int = GLI11_GAMES
+    #: True when the rates are the window tables' (:mod:`slotmath.tune.fast_awards`), not a
+    #: compliance check's
+    fast: bool = False
 
     def meets(self, subject: str) -> bool:
         return Fraction(self.rates[subject]) * self.limit >= 1

@@ -345,7 +345,7 @@ class ReelTables:
 
     def figures(self, reel: Reel) -> Figures:
         """The round's exact figures with this reel replaced by ``reel``."""
-        return self._figures(self.table(reel), reel)
+        return self._figures(self.table(reel), reel, self.round_law(reel))
 
     @cached_property
     def _state(self) -> tuple[str | None, object]:
@@ -374,7 +374,28 @@ class ReelTables:
                              self.level)
         return feature("free_spins").build(edited.game, _BoundSpin(edited, spin))
 
-    def _figures(self, table: MarkedTable, reel: Reel | None = None) -> Figures:
+    def round_law(self, reel: Reel) -> RoundLaw:
+        """The round's exact law (:class:`~slotmath.features.compose.RoundLaw`) with this reel
+        replaced by ``reel``, composed from the window tables as :meth:`figures` composes it."""
+        laws = self.__dict__.setdefault("_laws", {})  # the last few strips' laws
+        if reel not in laws:
+            if len(laws) >= 64:
+                laws.pop(next(iter(laws)))
+            laws[reel] = self._law(self.table(reel), reel)
+        return laws[reel]
+
+    def _figures(self, table: MarkedTable, reel: Reel | None = None,
+                 law: RoundLaw | None = None) -> Figures:
+        """The round's figures of :meth:`_law` (``law``: already composed from ``table``)."""
+        law = self._law(table, reel) if law is None else law
+        paid = (tuple(sorted(law.base.credits_weights().items())), law.base.cycle,
+                law.base.credits_per_bet)
+        if self.guided:
+            return Figures(law.mean + self._offset, law.hit_frequency, law.second_moment,
+                           started(law), paid, "guide", float("nan"))
+        return Figures(law.mean, law.hit_frequency, law.second_moment, started(law), paid)
+
+    def _law(self, table: MarkedTable, reel: Reel | None = None) -> RoundLaw:
         """The round composed as :meth:`Composition.round_of` composes the game's own, with
         this reel set's spin read off ``table``: the paid spin (spin features folded in),
         and the spins played inside round features (nested round features folded in too,
@@ -414,13 +435,7 @@ class ReelTables:
             if f in nesting and made:
                 nested.append(made)
         features = tuple(built[f.name] for f in comp.of_kind(Kind.ROUND) if built[f.name])
-        law = RoundLaw(paid, features)
-        paid = (tuple(sorted(law.base.credits_weights().items())), law.base.cycle,
-                law.base.credits_per_bet)
-        if self.guided:
-            return Figures(law.mean + self._offset, law.hit_frequency, law.second_moment,
-                           started(law), paid, "guide", float("nan"))
-        return Figures(law.mean, law.hit_frequency, law.second_moment, started(law), paid)
+        return RoundLaw(paid, features)
 
     @cached_property
     def guided(self) -> bool:

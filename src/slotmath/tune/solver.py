@@ -22,15 +22,18 @@ Coordinate descent over the reels of one reel set, one exact linear step per ree
    ``lo L <= F L <= hi L``, linear the same way (the max win's "1 in N": P(the current
    largest win of the paid spin) in ``[1/hi, 1/lo]``); for GLI-11's rule, every advertised
    award rarer than 1 in :data:`NEAR` has a row ``rate x L x limit >= L`` (each edit's
-   change of ``rate x L`` from the compliance check of the edited game: exact on a one-row
-   reel, first-order elsewhere; hard for an award that meets the rule, soft for one that
+   change of ``rate x L`` from the exact rates of the edited game: the window tables' where
+   they cover every award near the limit (:mod:`slotmath.tune.fast_awards`), else a
+   compliance check; exact on a one-row reel, first-order elsewhere; hard for an award that meets the rule, soft for one that
    does not); ``r_s`` at most the copies the reel has, the reel keeps at least one stop.
    First with ``e <= tolerance x L / 2``, minimising the number of edits ``sum (a_s + r_s)``; when that
    has no solution, minimising ``e + penalty x sum (a_s + r_s)`` (each program at most
    :data:`STEP_SECONDS`, then HiGHS's best point).
 3. The chosen edits are applied one symbol at a time (the same edits, each laid out by the
    layout rules, :mod:`slotmath.tune.layout`), and the new strip's figures are computed
-   exactly, and its awards by a fresh compliance check: a step that pushes an award that met
+   exactly, and its awards by the window tables where they cover every award of the game,
+   else by a fresh compliance check (which must agree with the tables on the awards they
+   cover): a step that pushes an award that met
    GLI-11's rule past it, or cannot be laid out, is not kept (``Step.reason``). Otherwise it
    is kept when the targets are missed by less in all (each miss relative to its size: the
    RTP's to the target, a range's to its top, GLI-11's shortfall as it is), or by as much and
@@ -38,7 +41,9 @@ Coordinate descent over the reels of one reel set, one exact linear step per ree
    halved, down to 1. The fallback program minimises the same relative misses.
 
 Rounds over the reels repeat until every target is met, a round changes nothing, or the time
-limit is reached. Everything is
+limit is reached. The returned game's awards are always a full compliance check's; an award
+the window tables gave a different rate raises
+:class:`~slotmath.tune.fast_awards.FastAwardsMismatch`. Everything is
 deterministic (a fixed reel order, HiGHS is deterministic). The final game's figures are
 exact fractions; the CLI re-analyses the written file.
 
@@ -63,6 +68,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from slotmath.model.game import Game, Reel
 from slotmath.tune.awards import GLI11_GAMES, Awards, awards
 from slotmath.tune.awards import one_in as award_one_in
+from slotmath.tune.fast_awards import FastAwards, confirm
 from slotmath.tune.layout import Layout, LayoutError, lay_out
 from slotmath.tune.reel_tables import Figures, ReelTables, check_tunable
 from slotmath.tune.sensitivity import step as one_step
@@ -328,6 +334,19 @@ def _program(tables: ReelTables, reel: Reel, base: Figures, symbols: Sequence,
     return {s: k for s, k in edits.items() if k}, width, len(rows)
 
 
+def _step_awards(fast: FastAwards | None, reel: Reel, current: Awards, full) -> Awards:
+    """The awards of a kept-or-not step's strip ``reel``: from the window tables when they
+    cover every award the game has (``Awards.fast``), else by the full check ``full()``
+    (whose rates of the covered awards must then agree with the tables'; a mismatch is
+    :class:`~slotmath.tune.fast_awards.FastAwardsMismatch`)."""
+    if fast is not None and all(fast.covers(k) for k in current.rates):
+        return Awards(fast.rates(reel), current.limit, fast=True)
+    checked = full()
+    if fast is not None and fast.pays:
+        confirm(fast.rates(reel), checked.rates, " (a step)")
+    return checked
+
+
 def _apply(reel: Reel, edits: dict, edit, units: dict) -> tuple[Reel | None, str]:
     """The reel with ``edits`` (stops) made one unit at a time, each laid out, and why not
     ("" when it could be)."""
@@ -539,10 +558,16 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
                 keys = [(s, p) for p, s in enumerate(reels[j].symbols) if s in symbols]
             g = game.replace_reels(reel_set, tuple(reels))
             tables = ReelTables(g, reel_set, j, level, comp)
-            award_rates = None
+            award_rates, fast = None, None
             if current_awards is not None:
-                def award_rates(reel, j=j):
-                    return awards(game_with(j, reel), gli11).rates
+                fast = FastAwards(tables)
+                near = [k for k, r in current_awards.rates.items()
+                        if Fraction(r) * gli11 < NEAR]
+                if all(fast.covers(k) for k in near):  # exact from the window tables
+                    award_rates = fast.rates
+                else:
+                    def award_rates(reel, j=j):
+                        return awards(game_with(j, reel), gli11).rates
             cap = max_change
             while cap >= 1:
                 solved = _program(tables, reels[j], current, keys, targets, cap,
@@ -557,7 +582,8 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
                 new = tables.checked(new_reel) if new_reel is not None else current
                 new_awards = current_awards
                 if new_reel is not None and current_awards is not None:
-                    new_awards = checked(game_with(j, new_reel))
+                    new_awards = _step_awards(fast, new_reel, current_awards,
+                                              lambda r=new_reel, j=j: checked(game_with(j, r)))
                     broken = sorted(new_awards.failing - current_awards.failing)
                     if broken:
                         reason = (f"GLI-11: {broken[0]} would be "
@@ -584,6 +610,13 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
         if time_limit - (time.monotonic() - started) <= 0:
             break
     result.game = game.replace_reels(reel_set, tuple(reels))
+    if current_awards is not None and current_awards.fast:
+        # the final game by the full compliance check, whatever the steps used; the awards
+        # the window tables gave must agree exactly (else FastAwardsMismatch)
+        final = checked(result.game)
+        confirm(current_awards.rates, final.rates, " (the tuned game)")
+        current_awards = final
+        misses = _misses(current, targets, current_awards)
     result.figures, result.misses, result.awards = current, misses, current_awards
     result.seconds = time.monotonic() - started
     return result
