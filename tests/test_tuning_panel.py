@@ -125,3 +125,78 @@ def test_the_max_win_range_and_gli11_reach_the_solver_and_are_shown():
     panel.max_win_on.value = False
     panel.run()
     assert panel.result.awards is None and "Rarest award" not in panel.progress.value
+
+
+def _cyclic_runs(symbols, symbol):
+    """Lengths of the maximal cyclic runs of ``symbol`` on a strip (measured here)."""
+    n = len(symbols)
+    at = [i for i, s in enumerate(symbols) if s == symbol]
+    if len(at) == n:
+        return [n]
+    runs = []
+    for i in at:
+        if symbols[i - 1] != symbol:  # a run starts here
+            k = 0
+            while symbols[(i + k) % n] == symbol:
+                k += 1
+            runs.append(k)
+    return runs
+
+
+def _closest(symbols, symbol):
+    at = [i for i, s in enumerate(symbols) if s == symbol]
+    n = len(symbols)
+    return min((min(abs(a - b), n - abs(a - b)) for a in at for b in at if a < b),
+               default=n)
+
+
+def test_layout_rules_typed_in_the_panel_hold_on_the_tuned_strips():
+    """Spacing and stack rules typed as SYMBOL=N reach the solver: every tuned strip keeps
+    them (measured on the strips here), the scatter keeps its default window-height spacing,
+    the target is met, and the panel says the rules are kept."""
+    game = slotmath.load_game(GAMES / "ways_243.toml")
+    panel = TuningPanel(game, draw=False)
+    assert [v for _, v in panel.moves.options] == ["counts"]  # no weighted reel
+    panel.target.value = 94.0
+    panel.tolerance.value = 0.01
+    panel.spacing.value = "LION=4"
+    panel.stack.value = "W=2"
+    panel.time_limit.value = 60
+    panel.run()
+    assert panel.result.met, panel.progress.value
+    assert abs(panel.tuned.rtp - Fraction(94, 100)) <= Fraction(1, 10_000)
+    for reel in panel.result.game.base.reels:
+        symbols = list(reel.symbols)
+        assert set(_cyclic_runs(symbols, "W")) <= {2}, symbols
+        assert _closest(symbols, "LION") >= 4, symbols
+        assert _closest(symbols, "SC") >= 3, symbols
+    assert "LION=4 apart" in panel.progress.value and "W in stacks of 2" in panel.progress.value
+    assert "kept on every reel" in panel.progress.value
+
+
+def test_stop_weights_move_and_no_stop_moves():
+    """With "stop weights" chosen on a weighted game the tuned strips are the original stops
+    in the original order; only weights changed, and the target is met (a fresh analysis)."""
+    game = slotmath.load_game(GAMES / "classic_3reel.toml")
+    panel = TuningPanel(game, draw=False)
+    panel.moves.value = "weights"
+    panel.target.value = 96.0
+    panel.run()
+    assert panel.result.met, panel.progress.value
+    fresh = slotmath.analyze(panel.result.game)
+    assert abs(fresh.rtp - Fraction(96, 100)) <= Fraction(1, 100_000)
+    old, new = game.base.reels, panel.result.game.base.reels
+    assert all(list(a.symbols) == list(b.symbols) for a, b in zip(old, new))
+    assert any(list(a.weights) != list(b.weights) for a, b in zip(old, new))
+
+
+def test_a_bad_layout_rule_is_one_line_not_a_run():
+    panel = TuningPanel(slotmath.load_game(GAMES / "ways_243.toml"), draw=False)
+    panel.spacing.value = "SC=x"
+    panel.run()
+    assert panel.result is None
+    assert "cannot tune: spacing: must be SYMBOL=N" in panel.progress.value
+    panel.spacing.value = ""
+    panel.stack.value = "NOPE=2"
+    panel.run()
+    assert panel.result is None and "has no symbol &#x27;NOPE&#x27;" in panel.progress.value

@@ -353,6 +353,7 @@ def _tune(args) -> int:
     from slotmath.io.output import check_writable, write_files
     from slotmath.tune.awards import GLI11_GAMES
     from slotmath.tune.game_file import tuned_text
+    from slotmath.tune.layout import parse_rules
     from slotmath.tune.solver import step_line, summary_text, tune
 
     def number(text, label):
@@ -385,14 +386,10 @@ def _tune(args) -> int:
     top_odds = span(args.max_win_one_in, "--max-win-one-in")
 
     def rules(items, label):
-        out = {}
-        for item in items:
-            symbol, sep, n = item.partition("=")
-            if not sep or not symbol.strip() or not n.strip().isdigit() or int(n) < 1:
-                raise GameFileError(None, label, f"must be SYMBOL=N with N a whole number "
-                                                 f">= 1, got {item!r}")
-            out[symbol.strip()] = int(n)
-        return out
+        try:
+            return parse_rules(items, label)
+        except ValueError as exc:  # its message names the option
+            raise GameFileError(None, None, str(exc)) from None
 
     layout = {"spacing": rules(args.spacing, "--spacing"),
               "stack": rules(args.stack, "--stack")}

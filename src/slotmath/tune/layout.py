@@ -29,7 +29,7 @@ from itertools import pairwise
 
 from slotmath.model.game import Game, Reel
 
-__all__ = ["Layout", "LayoutError", "lay_out", "violations"]
+__all__ = ["Layout", "LayoutError", "lay_out", "parse_rules", "violations"]
 
 
 class LayoutError(ValueError):
@@ -265,3 +265,30 @@ def lay_out(reel: Reel, spacing: Mapping[str, int], stack: Mapping[str, int]) ->
         raise LayoutError(left[0])
     return out
 
+
+def parse_rules(items, label: str) -> dict[str, int]:
+    """Layout rules written ``SYMBOL=N``: a list of such items (the CLI's repeated
+    ``--spacing``) or one text of them separated by commas or spaces (the tuning panel's box).
+    ``ValueError`` naming ``label`` and the item for anything else.
+
+    Examples
+    --------
+    >>> parse_rules("SC=3, W=2", "spacing")
+    {'SC': 3, 'W': 2}
+    >>> parse_rules(["SC=3"], "--spacing")
+    {'SC': 3}
+    >>> parse_rules("SC=x", "spacing")
+    Traceback (most recent call last):
+    ...
+    ValueError: spacing: must be SYMBOL=N with N a whole number >= 1, got 'SC=x'
+    """
+    if isinstance(items, str):
+        items = items.replace(",", " ").split()
+    out: dict[str, int] = {}
+    for item in items:
+        symbol, sep, n = item.partition("=")
+        if not sep or not symbol.strip() or not n.strip().isdigit() or int(n) < 1:
+            raise ValueError(f"{label}: must be SYMBOL=N with N a whole number >= 1, "
+                             f"got {item!r}")
+        out[symbol.strip()] = int(n)
+    return out

@@ -26,6 +26,7 @@ from slotmath.plot.tuning import plot_sensitivity_heatmap
 from slotmath.tune import check_tunable, sensitivities, tune
 from slotmath.tune.awards import one_in as award_one_in
 from slotmath.tune.game_file import tuned_text
+from slotmath.tune.layout import Layout, parse_rules, violations
 from slotmath.tune.solver import Step, TuneResult, step_line
 from slotmath.widgets.figure_view import FigureView
 
@@ -81,10 +82,41 @@ def _percent(x) -> str:
     return f"{float(x):.6%}"
 
 
+def layout_line(game: Game, reel_set: str, layout: Layout) -> str:
+    """Whether every reel of ``reel_set`` keeps ``layout``'s rules (the defaults added), read
+    off the strips: one line for the panel.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/ways_243.toml")
+    >>> layout_line(g, "base", Layout())
+    'Layout: SC=3 apart; kept on every reel.'
+    >>> layout_line(g, "base", Layout(stack={"LION": 2}))[:85]
+    'Layout: SC=3 apart, LION in stacks of 2; broken on reel 1: LION: a run of 1 (stack 2)'
+    """
+    kept, broken = [], []
+    for j, reel in enumerate(game.reel_sets[reel_set].reels):
+        spacing, stack = layout.for_reel(game, j)
+        kept.append((spacing, stack))
+        bad = violations(reel.symbols, spacing, stack)
+        if bad:
+            broken.append(f"reel {j + 1}: {bad[0]}")
+    rules = dict.fromkeys(f"{s}={d} apart" for sp, _ in kept for s, d in sp.items())
+    rules |= dict.fromkeys(f"{s} in stacks of {k}" for _, st in kept for s, k in st.items())
+    if not rules:
+        return "Layout: no rules."
+    head = "Layout: " + ", ".join(rules)
+    more = f"; and {len(broken) - 2} more reels" if len(broken) > 2 else ""
+    return head + ("; broken on " + "; ".join(broken[:2]) + more if broken
+                   else "; kept on every reel.")
+
+
 class TuningPanel(widgets.VBox):
     """Targets in (RTP, and optionally a hit-frequency range and a feature "1 in N" range),
-    the tuned game's PAR beside the original's out, the sensitivity heat map, and a button
-    that writes the tuned game file.
+    layout rules (spacing, stacks) and what the solver moves (symbol counts or stop
+    weights), the tuned game's PAR beside the original's out, the sensitivity heat map, and a
+    button that writes the tuned game file.
 
     Parameters
     ----------
@@ -166,6 +198,15 @@ class TuningPanel(widgets.VBox):
                                             layout=widgets.Layout(width="90px"))
         self.gli11 = widgets.Checkbox(value=True, indent=False,
                                       description="GLI-11: every award at least 1 in 100,000,000")
+        self.spacing = widgets.Text(value="", placeholder="e.g. SC=3, BONUS=3",
+                                    description="spacing SYMBOL=D", style=style, layout=wide)
+        self.stack = widgets.Text(value="", placeholder="e.g. W=2",
+                                  description="stacks SYMBOL=K", style=style, layout=wide)
+        moves = [("symbol counts", "counts")]
+        if any(r.weights is not None for r in game.reel_sets[reel_set].reels):
+            moves.append(("stop weights", "weights"))
+        self.moves = widgets.ToggleButtons(options=moves, value="counts",
+                                           description="move", style={"button_width": "110px"})
         self.time_limit = widgets.IntSlider(value=30, min=5, max=300, step=5,
                                             description="time limit s", style=style,
                                             layout=wide)
@@ -195,7 +236,10 @@ class TuningPanel(widgets.VBox):
             widgets.HBox([self.hit_on, self.hit_lo, self.hit_hi]),
             widgets.HBox([self.feature_on, self.feature_lo, self.feature_hi]),
             widgets.HBox([self.max_win_on, self.max_win_lo, self.max_win_hi]),
-            self.gli11, self.time_limit, self.tune_button])
+            self.gli11,
+            widgets.HTML("Layout rules (a scatter or bonus symbol is kept a window height "
+                         "apart unless given here; SYMBOL=1 turns that off):"),
+            self.spacing, self.stack, self.moves, self.time_limit, self.tune_button])
         super().__init__([title, controls, self.progress, self.par, self.changes,
                           widgets.HBox([self.path, self.apply_button]), self.applied,
                           widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
@@ -245,11 +289,13 @@ class TuningPanel(widgets.VBox):
                 kwargs["max_win_one_in"] = (self.max_win_lo.value, self.max_win_hi.value)
             if not self.gli11.value:
                 kwargs["gli11"] = None
+            layout = Layout(parse_rules(self.spacing.value, "spacing"),
+                            parse_rules(self.stack.value, "stacks"))
             self.progress.value = "<i>tuning...</i>"
             result = tune(self.game, Fraction(str(self.target.value)) / 100, self.reel_set,
                           tolerance=Fraction(str(self.tolerance.value)) / 100,
                           time_limit=float(self.time_limit.value), level=self.level,
-                          progress=heard, **kwargs)
+                          layout=layout, moves=self.moves.value, progress=heard, **kwargs)
         except ValueError as exc:
             self.progress.value = (f"<span style='color:#b00'>cannot tune: "
                                    f"{html.escape(str(exc))}</span>")
@@ -266,7 +312,8 @@ class TuningPanel(widgets.VBox):
         self.progress.value = (
             f"<pre>{chr(10).join(lines[-8:])}</pre><p>{len(result.steps)} steps in "
             f"{result.seconds:.1f} s; RTP {_percent(result.start.rtp)} &rarr; "
-            f"{_percent(self.tuned.rtp)}; {html.escape(met)}.{html.escape(odds)}</p>")
+            f"{_percent(self.tuned.rtp)}; {html.escape(met)}.{html.escape(odds)}</p><p>"
+            f"{html.escape(layout_line(result.game, self.reel_set, layout))}</p>")
         self.par.value = self._par_html(self.original, self.tuned)
         changes = strip_changes(self.game, result.game, self.reel_set)
         self.changes.value = ("<p>No strip changed.</p>" if changes.empty else
