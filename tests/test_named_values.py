@@ -105,3 +105,30 @@ def test_a_named_value_under_a_values_booster_is_refused():
         '\n[hold_and_win.boosters.values]\nprobability = "1/10"\n')
     with pytest.raises(GameFileError, match="values booster"):
         loads_game(text, "named.toml")
+
+
+def test_the_hold_and_win_panel_shows_the_named_odds_of_its_edited_rules():
+    """The panel's figures (its lowest value's weight moved, the cash probability kept) show
+    each name's 1 in N as the plain recursion gives it for the edited weights."""
+    from slotmath.widgets.hold_and_win_panel import edited_spec, figures_html
+
+    game = loads_game(named_text(), "named.toml")
+    a = slotmath.analyze(game)
+    spec = game.hold_and_win
+    low = 3 * spec.value_weights[0]
+    edited = edited_spec(spec, round(1 / spec.cash_probability), {}, low)
+    assert edited.cash_probability == spec.cash_probability
+    page = figures_html(edited, a)
+    cells = spec.reels * spec.rows
+    mixed: dict[int, Fraction] = {}
+    for h, p in start_law(game).items():
+        for n, q in end_law(h, cells, spec.respins, spec.cash_probability).items():
+            mixed[n] = mixed.get(n, Fraction(0)) + p * q
+    weights = (low, *spec.value_weights[1:])
+    for name, value in (("BIG", 20), ("SMALL", 1)):
+        q = Fraction(weights[spec.values.index(value)], sum(weights))
+        some = sum(m * (1 - (1 - q) ** n) for n, m in mixed.items())
+        assert f"{name} ({value} x bet) shows in a paid round" in page
+        assert f"1 in {1 / float(some):,.0f}<" in page, (name, page)
+    assert "GRAND (30 x bet) shows in a paid round" in page
+    assert f">1 in {1 / float(mixed[cells]):,.0f}<" in page

@@ -5,6 +5,7 @@ win), the summary rows, the component's error and the compliance check's entry
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 import pandas as pd
@@ -87,7 +88,31 @@ def named_odds(a) -> list[dict]:
     if not spec.named_values and spec.full_grid_name is None:
         return []
     chain = next(f for f in a.round.features if f.name == "hold_and_win").chain
-    starts = a.round.start_probabilities("hold_and_win")
+    return named_value_odds(spec, chain, a.round.start_probabilities("hold_and_win"))
+
+
+def named_value_odds(spec, chain, starts: Mapping) -> list[dict]:
+    """:func:`named_odds` for the rules ``spec``, their respin chain ``chain`` (a
+    :class:`~slotmath.markov.hold_and_win.HoldAndWinChain` of ``spec``) and the start counts'
+    probabilities per paid round ``starts`` (held count -> probability): what a panel that
+    edits the rules shows before any analysis of the edited game.
+
+    Examples
+    --------
+    >>> from slotmath.markov.hold_and_win import HoldAndWinChain
+    >>> from slotmath.model.hold_and_win import HoldAndWin
+    >>> spec = HoldAndWin("C", 1, 1, Fraction(1, 2), (Fraction(1), Fraction(5)), (3, 1),
+    ...                   rows=1, max_rows=1, reels=2, named_values=(("MINI", Fraction(5)),))
+    >>> chain = HoldAndWinChain(spec, exact=True)
+    >>> [(r["name"], r["at_least_one"]) for r in named_value_odds(spec, chain, {1: Fraction(1, 10)})]
+    [('MINI', Fraction(11, 320))]
+
+    (Per paid round: a tenth of them start with 1 of the 2 positions held; its one respin
+    fills the other with 1/2, so the round ends with 1 or 2 cash symbols, each 5 with 1/4:
+    (1/2 x 1/4 + 1/2 x (1 - (3/4)^2)) / 10 = 11/320.)
+    """
+    if not spec.named_values and spec.full_grid_name is None:
+        return []
     ends: dict = {}  # (full, held at the end) -> probability per paid round
     for held, p in starts.items():
         records = (chain.records(held) if chain.exact

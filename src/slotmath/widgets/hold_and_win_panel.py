@@ -1,5 +1,6 @@
 """A hold & win panel: sliders for the landing probabilities and the value weights, the
-round's figures and the game's RTP recomputed on demand (a float64 chain solve, ~3 s on a
+round's figures, the named values' odds (a Link game's jackpots) and the game's RTP
+recomputed on demand (a float64 chain solve, ~3 s on a
 5 x 6 grid), with the booster chart.
 
 Only wiring: the rules are :class:`slotmath.model.hold_and_win.HoldAndWin` (edited with
@@ -19,6 +20,7 @@ from matplotlib.figure import Figure
 from slotmath.analysis import Analysis
 from slotmath.markov.hold_and_win import HoldAndWinChain
 from slotmath.model.hold_and_win import BOOSTER_KINDS, HoldAndWin
+from slotmath.report.hold_and_win import named_value_odds
 from slotmath.widgets.figure_view import ChartPanel, FigureView, figure_table
 
 __all__ = ["edited_spec", "figures_html", "hold_and_win_panel"]
@@ -78,6 +80,10 @@ def figures_html(spec: HoldAndWin, analysis: Analysis) -> str:
              ("  fill probability", f"{fig.fill_probability:.3e}")]
     rows += [(f"  {kind} fires at least once", f"{levels[0]:.4f}")
              for kind, levels in fig.booster_levels.items()]
+    named = named_value_odds(spec, chain, start)  # the named values, at these rules
+    rows += [(f"{r['name']} ({float(r['value']):g} x bet) shows in a paid round",
+              f"1 in {1 / float(r['at_least_one']):,.0f}" if r["at_least_one"] else "never")
+             for r in named]
     return figure_table(rows)
 
 
