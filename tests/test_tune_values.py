@@ -7,7 +7,7 @@ the line and the wheel's mean prize from the rules; the hold & win game's by the
 enumeration with the round's win law from ``tests/hold_and_win_reference.py`` (a recursion
 over every landing). On random small weight tables (hypothesis) the solver's result is also
 checked against every weight vector of the same total: it meets the target when one of them
-does, else it misses by no more than the best of them.
+does, else it misses by the best of them (up to HiGHS's optimality gap, ``SLACK``).
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ from slotmath.tune.prize_weights import prize_weights, with_prize_weights
 from tests.bundled import ROOT
 
 F = Fraction
+#: how much worse than the best weight vector the solver's may be: HiGHS's optimality gap on
+#: the program's float coefficients (grid points of these toys are >= 1e-4 apart in RTP)
+SLACK = F(1, 10**6)
 
 WHEEL_GAME = """
 name = "Wheel"
@@ -178,8 +181,8 @@ def test_random_wheels_reach_the_best_weights_of_their_total(prizes, data):
     best = min(abs(wheel_rtp(prizes, w) - target) for w in compositions(sum(weights), n))
     if best <= tolerance:
         assert r.met
-    else:
-        assert not r.met and abs(r.figures.rtp - target) == best
+    else:  # the best of them (up to HiGHS's optimality gap: SLACK)
+        assert not r.met and best <= abs(r.figures.rtp - target) <= best + SLACK
 
 
 # -- hold & win values -------------------------------------------------------------------------
@@ -213,8 +216,8 @@ def test_random_value_tables_reach_the_best_weights_of_their_total(weights, perc
     best = min(abs(x - target) for x in rtps)
     if best <= tolerance:
         assert r.met
-    else:
-        assert not r.met and abs(r.figures.rtp - target) == best
+    else:  # the best of them (up to HiGHS's optimality gap: SLACK)
+        assert not r.met and best <= abs(r.figures.rtp - target) <= best + SLACK
 
 
 BOOSTER_GAME = CASH_GAME + """

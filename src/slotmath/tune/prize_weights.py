@@ -274,7 +274,36 @@ def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
                        time_limit: float = 60.0, started_at: float | None = None,
                        progress: Callable | None = None):
     """The solver's loop for ``moves="wheel"`` / ``"values"`` (see the module notes); called
-    by :func:`slotmath.tune.solver.tune`, which builds ``targets`` and documents the rest."""
+    by :func:`slotmath.tune.solver.tune`, which builds ``targets`` and documents the rest.
+
+    Examples
+    --------
+    A wheel of prizes 1, 4 and 20 bets (weights 6:3:1) on a toy whose RTP is 11/75, tuned to
+    20 % with the total 10 held:
+
+    >>> from slotmath.io.toml_loader import loads_game
+    >>> from slotmath.tune import tune
+    >>> g = loads_game('''
+    ... name = "Wheel"
+    ... rows = 1
+    ... bet = 1
+    ... paylines = [[0, 0, 0]]
+    ... [symbols]
+    ... A  = { pays = { 3 = 5 } }
+    ... BN = { bonus = true }
+    ... X  = {}
+    ... [reels]
+    ... base = [["A", "BN", "X", "X"], ["BN", "A", "X"], ["A", "X", "BN", "X", "X"]]
+    ... [bonus_wheel]
+    ... symbol = "BN"
+    ... count = 3
+    ... prizes = [1, 4, 20]
+    ... weights = [6, 3, 1]
+    ... ''')
+    >>> r = tune(g, "0.2", moves="wheel")
+    >>> r.figures.rtp, r.game.bonus_wheel.weights, r.steps[0].edits
+    (Fraction(1, 5), (6, 1, 3), {'#2=4': -2, '#3=20': 2})
+    """
     from slotmath.tune.awards import awards
     from slotmath.tune.awards import one_in as award_one_in
     from slotmath.tune.solver import Step, TuneResult, _better, _misses
