@@ -19,7 +19,7 @@ inverse solver. See docs/tuning.md.
 
 from slotmath.tune.awards import Awards, awards
 from slotmath.tune.layout import Layout, LayoutError, lay_out
-from slotmath.tune.prize_weights import PrizeWeights, prize_weights, with_prize_weights
+from slotmath.tune.prize_weights import PrizeWeights, with_prize_weights
 from slotmath.tune.rational import (
     FreeSpinAward,
     RationalFigure,
@@ -37,5 +37,5 @@ from slotmath.tune.solver import Step, TuneResult, tune
 __all__ = ["Awards", "Entry", "Figures", "FreeSpinAward", "Layout", "LayoutError",
            "PrizeWeights", "RationalFigure", "RationalFunction", "ReelTables", "Sensitivities",
            "Step", "StopWeight", "SymbolCount", "TuneResult", "WheelWeight", "awards",
-           "check_tunable", "lay_out", "prize_weights", "rational_figure", "rational_function",
+           "check_tunable", "lay_out", "rational_figure", "rational_function",
            "sensitivities", "step", "tune", "with_prize_weights"]

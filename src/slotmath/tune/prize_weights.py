@@ -196,8 +196,11 @@ class _Evaluator:
         return with_prize_weights(self.game, self.kind, weights)
 
 
-#: seconds one program may take at most
-STEP_SECONDS = 5.0
+#: seconds one program may take at most (a safety net: the node limit comes first)
+STEP_SECONDS = 30.0
+#: branch-and-bound nodes one program may take at most (then HiGHS's best point: the same
+#: point on every run, unlike a time limit)
+NODE_LIMIT = 20_000
 
 
 def _program(weights, free, cap: int, min_weight: int, rtp_now: Fraction, means: list,
@@ -241,7 +244,9 @@ def _program(weights, free, cap: int, min_weight: int, rtp_now: Fraction, means:
     top = ([float(min(cap, total)) if f else 0.0 for f in free]
            + [float(min(cap, max(w - min_weight, 0))) if f else 0.0
               for w, f in zip(weights, free)])
-    options = {"time_limit": max(min(time_left, STEP_SECONDS), 0.1), "disp": False}
+    # a node limit (deterministic) bounds the search; the time limit is a safety net only
+    options = {"time_limit": max(min(time_left, STEP_SECONDS), 0.1), "disp": False,
+               "node_limit": NODE_LIMIT}
     reach = float(targets.tolerance) * total / 2
     res = milp(np.concatenate([np.ones(2 * n), np.zeros(1 + r)]), constraints=constraint,
                integrality=integrality, options=options,

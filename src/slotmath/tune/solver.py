@@ -434,7 +434,7 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
         those of the laid-out strip; a stacked symbol changes a whole stack at a time. By
         default a scatter or bonus symbol is kept a window height apart. A rule the start
         strips' counts cannot meet: ``ValueError``.
-    moves : {"counts", "weights"}
+    moves : {"counts", "weights", "wheel", "values"}
         What a step changes on a weighted reel: ``"counts"`` (default) one unit of a
         symbol's weight on its heaviest stop; ``"weights"`` the weight of each stop of the
         tuned symbols on its own (two variables per stop; the figures are exactly linear in
