@@ -105,6 +105,20 @@ def wheel_rtp(prizes, weights) -> Fraction:
     return paid / total
 
 
+def wheel_second_moment(prizes, weights) -> Fraction:
+    """E[X^2] of the wheel game's paid round, from the rules (one wheel spin per trigger)."""
+    game = loads_game(WHEEL_GAME)
+    square = sum((F(p) ** 2 * w for p, w in zip(prizes, weights)), F(0)) / sum(weights)
+    total = out = F(0)
+    for window, w in _combinations(game):
+        total += w
+        if window == ("A", "A", "A"):
+            out += 25 * w
+        elif window == ("BN", "BN", "BN"):
+            out += square * w
+    return out / total
+
+
 def cash_rtp(game) -> Fraction:
     """The cash game's RTP: A A A pays 10 bets; two or more C in the window start the hold &
     win with them held, whose win law is the reference recursion's."""
@@ -160,6 +174,18 @@ def test_weight_scale_makes_the_grid_finer():
     assert wheel_rtp((1, 4, 20), coarse.game.bonus_wheel.weights) == coarse.figures.rtp
     assert wheel_rtp((1, 4, 20), fine.game.bonus_wheel.weights) == fine.figures.rtp
     assert abs(fine.figures.rtp - F(17, 100)) < abs(coarse.figures.rtp - F(17, 100))
+
+
+def test_an_sd_range_is_met_with_the_rtp():
+    """RTP 20 % on a wheel of total 100 leaves four weight vectors (12:67:21, 28:48:24, ...);
+    only 12:67:21 has an SD in 1.35..1.45 (1.399; the next is 1.452), by the rules."""
+    game = loads_game(WHEEL_GAME)
+    r = tune(game, "0.2", moves="wheel", weight_scale=10, sd=(1.35, 1.45))
+    assert r.met and r.game.bonus_wheel.weights == (12, 67, 21)
+    weights = r.game.bonus_wheel.weights
+    assert r.figures.rtp == wheel_rtp((1, 4, 20), weights) == F(1, 5)
+    assert r.figures.second_moment == wheel_second_moment((1, 4, 20), weights)
+    assert 1.35 <= r.figures.sd <= 1.45
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
