@@ -188,6 +188,21 @@ def test_an_sd_range_is_met_with_the_rtp():
     assert 1.35 <= r.figures.sd <= 1.45
 
 
+def test_a_step_that_breaks_gli11_is_not_kept_and_its_award_gets_a_row():
+    """On a wheel of total 2,000,000 the 20 x bet prize (BN BN BN 1 in 60, then the division)
+    meets GLI-11 only with weight >= 2 (1 in 60 x 2e6 / w); 10 % asks for all the weight
+    on the 1: the first step breaks the rule and is not kept, the next holds the award."""
+    game = with_prize_weights(loads_game(WHEEL_GAME), "wheel", [1_200_000, 600_000, 200_000])
+    r = tune(game, "0.1", moves="wheel")
+    first = r.steps[0]
+    assert not first.kept and first.reason.startswith("GLI-11: top award 20 x bet would be")
+    weights = r.game.bonus_wheel.weights
+    assert r.met and not r.awards.failing and sum(weights) == 2_000_000
+    assert r.figures.rtp == wheel_rtp((1, 4, 20), weights)
+    top_rate = F(weights[2], 60 * sum(weights))  # by the rules
+    assert top_rate * 100_000_000 >= 1 and r.awards.rates["top award 20 x bet"] == top_rate
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(1, 30), min_size=2, max_size=3, unique=True),
        st.data())

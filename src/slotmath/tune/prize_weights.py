@@ -39,9 +39,12 @@ What is not linear in ``p``
   the pools' renewal on the analysis; the program's RTP row is the window tables' round (as
   above, exact before the cap and the jackpots) shifted to the checked RTP of the current
   weights (a first-order guide).
-* GLI-11's awards: no program row; every step's awards are the full compliance check's, and
-  a step that pushes an award that met the rule past it is not kept (then tried again with
-  the largest change halved).
+* GLI-11's awards: every step's awards are the full compliance check's, and a step that
+  pushes an award that met the rule past it is not kept. The award it broke then gets a row
+  in every later program (cutting planes: ``rate x limit >= 1``, first-order in the same way,
+  exact where the rate is linear in ``p``; one compliance check per weight per step while
+  rows are held) and the step is tried again; a step rejected again is tried with the
+  largest change halved.
 
 Whatever the model, **every step is checked** by the edited game's own figures
 (:meth:`ReelTables.checked`: exact fractions where the analysis is exact) and kept only when
@@ -204,12 +207,14 @@ NODE_LIMIT = 20_000
 
 
 def _program(weights, free, cap: int, min_weight: int, rtp_now: Fraction, means: list,
-             mean_now: Fraction, targets, ranges: list, time_left: float):
+             mean_now: Fraction, targets, ranges: list, time_left: float,
+             floors: list = ()):
     """(changes d_i, variables, constraints) of one step, or None when HiGHS finds none.
 
     ``means``: the exact round mean ``c_i`` of each degenerate law; ``ranges``: (figure now,
     its gradient ``g_i``, lo, hi) for each range target, in figure units; a weight not
-    ``free`` (0 at the start) does not move."""
+    ``free`` (0 at the start) does not move; ``floors``: hard rows ``sum d_i g_i >= lower``
+    (GLI-11's awards, :func:`_award_rows`)."""
     n = len(weights)
     total = sum(weights)
     t = float(targets.rtp)
@@ -239,6 +244,10 @@ def _program(weights, free, cap: int, min_weight: int, rtp_now: Fraction, means:
         rows.append(row(g, k=k, u=-1.0))
         lower.append(-np.inf)
         upper.append(float(total * (hi - now)))
+    for coefficients, least in floors:
+        rows.append(row([float(x) for x in coefficients]))
+        lower.append(float(least))
+        upper.append(np.inf)
     constraint = LinearConstraint(np.array(rows), lower, upper)
     integrality = np.array([1] * (2 * n) + [0] * (1 + r))
     top = ([float(min(cap, total)) if f else 0.0 for f in free]
@@ -348,6 +357,8 @@ def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
         means.append(ev.row_figures(e, 0)["S"] if free[i] else Fraction(0))
     step_round = 0
     cap = total
+    watched: set = set()  # GLI-11 awards a step has pushed past the limit: rows from now on
+    floors_at: dict = {}
     while step_round < max_rounds and any(m != 0 for m in misses.values()):
         left = time_limit - (time.monotonic() - t_start)
         if left <= 0:
@@ -356,8 +367,16 @@ def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
         now = ev.row_figures(weights, current.top_credits)
         mean_now = sum((w * c for w, c in zip(weights, means)), Fraction(0)) / total
         ranges = _range_rows(ev, weights, targets, current, now, free)
+        floors = []
+        if watched and current_awards is not None:
+            key = (tuple(weights), frozenset(watched))
+            if key not in floors_at:
+                floors_at.clear()
+                floors_at[key] = _award_rows(weights, sorted(watched), current_awards, free,
+                                             checked_awards)
+            floors = floors_at[key]
         solved = _program(weights, free, cap, min_weight, current.rtp, means, mean_now,
-                          targets, ranges, left)
+                          targets, ranges, left, floors)
         if solved is None:
             break
         d, n_vars, n_rows = solved
@@ -368,6 +387,7 @@ def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
         if edits:
             new = ev.checked(new_weights)
             new_awards = checked_awards(new_weights)
+            broken = []
             if new_awards is not None:
                 broken = sorted(new_awards.failing - current_awards.failing)
                 if broken:
@@ -386,6 +406,9 @@ def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
             weights, current, current_awards, misses = new_weights, new, new_awards, new_misses
             cap = total
             continue
+        if edits and set(broken) - watched:  # again, with rows for the awards it broke
+            watched |= set(broken)
+            continue
         biggest = max((abs(x) for x in d), default=0)
         if not edits or biggest <= 1:
             break
@@ -394,6 +417,29 @@ def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
     result.figures, result.misses, result.awards = current, misses, current_awards
     result.seconds = time.monotonic() - t_start
     return result
+
+
+def _award_rows(weights, keys, now, free, checked_awards) -> list:
+    """GLI-11's rows for the awards ``keys``: ``rate x limit >= 1`` after the step, first-order
+    (exact where the rate is linear in the probabilities, e.g. the paid spin's top prize with
+    one wheel spin), ``sum d_i g_i >= W (1 - rate x limit)`` with ``g_i = (W + 1)(rate(w +
+    e_i) - rate(w)) x limit``: one full compliance check per weight."""
+    total, limit = sum(weights), now.limit
+    ups = []
+    for i in range(len(weights)):
+        if not free[i]:
+            ups.append(None)
+            continue
+        up = list(weights)
+        up[i] += 1
+        ups.append(checked_awards(up).rates)
+    out = []
+    for k in keys:
+        r0 = Fraction(now.rates.get(k, 0))
+        grad = [0 if u is None else (total + 1) * (Fraction(u.get(k, 0)) - r0) * limit
+                for u in ups]
+        out.append((grad, total * (1 - r0 * limit)))
+    return out
 
 
 def _range_rows(ev: _Evaluator, weights, targets, current: Figures, now: dict, free) -> list:
