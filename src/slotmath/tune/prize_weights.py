@@ -54,6 +54,7 @@ steps held values up the ladder (``[hold_and_win.boosters.values]``) is refused 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -172,8 +173,10 @@ class _Evaluator:
         return rt
 
     def law(self, weights):
-        """The round's exact law (before jackpots and a cap) at ``weights``."""
-        key = tuple(weights)
+        """The round's exact law (before jackpots and a cap) at ``weights`` (remembered by the
+        probabilities: weights and their multiples share one law)."""
+        common = math.gcd(*weights) or 1
+        key = tuple(w // common for w in weights)
         if key not in self._laws:
             if len(self._laws) > 256:
                 self._laws.clear()
@@ -193,7 +196,10 @@ class _Evaluator:
     def checked(self, weights) -> Figures:
         """The round's figures at ``weights``, the RTP by the edited game's analysis where
         the window tables do not compose it whole (jackpots, a cap)."""
-        return self._rt(tuple(weights)).checked(self.reel)
+        rt = self._rt(tuple(weights))
+        if rt.guided:  # the analysis' RTP (jackpots, a cap)
+            return rt.checked(self.reel)
+        return rt._figures(None, self.reel, self.law(weights))
 
     def game_at(self, weights) -> Game:
         return with_prize_weights(self.game, self.kind, weights)
@@ -364,9 +370,8 @@ def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
         if left <= 0:
             break
         t0 = time.monotonic()
-        now = ev.row_figures(weights, current.top_credits)
         mean_now = sum((w * c for w, c in zip(weights, means)), Fraction(0)) / total
-        ranges = _range_rows(ev, weights, targets, current, now, free)
+        ranges = _range_rows(ev, weights, targets, current, free)
         floors = []
         if watched and current_awards is not None:
             key = (tuple(weights), frozenset(watched))
@@ -442,7 +447,7 @@ def _award_rows(weights, keys, now, free, checked_awards) -> list:
     return out
 
 
-def _range_rows(ev: _Evaluator, weights, targets, current: Figures, now: dict, free) -> list:
+def _range_rows(ev: _Evaluator, weights, targets, current: Figures, free) -> list:
     """(figure now, gradient g_i, lo, hi) of each range target: the first-order rows (one
     composition per weight, at one more unit on it; exact where the figure is linear in the
     probabilities)."""
@@ -462,6 +467,7 @@ def _range_rows(ev: _Evaluator, weights, targets, current: Figures, now: dict, f
         return []
     total = sum(weights)
     top = current.top_credits
+    now = ev.row_figures(weights, top)
     ups = []
     for i in range(len(weights)):
         if not free[i]:
