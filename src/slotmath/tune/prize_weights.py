@@ -46,6 +46,10 @@ What is not linear in ``p``
   rows are held) and the step is tried again; a step rejected again is tried with the
   largest change halved.
 
+The time limit counts from the call; the first step is taken however long the set-up (the
+start's composition and compliance check, the degenerate laws) took, and the solver stops
+after the step that passes the limit.
+
 Whatever the model, **every step is checked** by the edited game's own figures
 (:meth:`ReelTables.checked`: exact fractions where the analysis is exact) and kept only when
 it lowers the targets' misses (:func:`slotmath.tune.solver._better`). A value booster that
@@ -367,8 +371,9 @@ def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
     floors_at: dict = {}
     while step_round < max_rounds and any(m != 0 for m in misses.values()):
         left = time_limit - (time.monotonic() - t_start)
-        if left <= 0:
+        if left <= 0 and result.steps:  # the first step is taken whatever the set-up cost
             break
+        left = max(left, STEP_SECONDS)
         t0 = time.monotonic()
         mean_now = sum((w * c for w, c in zip(weights, means)), Fraction(0)) / total
         ranges = _range_rows(ev, weights, targets, current, free)
