@@ -166,6 +166,11 @@ def test_wheel_tuned_to_a_target_equals_the_enumeration():
     assert r.awards is not None and not r.awards.failing  # GLI-11 held by default
 
 
+def test_the_first_step_is_taken_past_the_time_limit():
+    r = tune(loads_game(WHEEL_GAME), "0.2", moves="wheel", time_limit=0)
+    assert len(r.steps) == 1 and r.met and r.figures.rtp == F(1, 5)
+
+
 def test_weight_scale_makes_the_grid_finer():
     game = loads_game(WHEEL_GAME)
     coarse = tune(game, "0.17", moves="wheel", tolerance=F(1, 10**6))
