@@ -290,6 +290,8 @@ def _program(weights, free, cap: int, min_weight: int, rtp_now: Fraction, means:
             res = least
         rows.append(misses)
     d = [round(res.x[i]) - round(res.x[n + i]) for i in range(n)]
+    if sum(d) != 0:  # HiGHS's integers must keep the total (never a silent change of W)
+        raise RuntimeError(f"the program's changes {d} do not keep the weights' total")
     return d, width, len(rows)
 
 
