@@ -18,6 +18,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+import sympy
 from hold_and_win_reference import reference_start_law
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,7 +26,7 @@ from hypothesis import strategies as st
 import slotmath
 from slotmath.cli import main
 from slotmath.io.toml_loader import loads_game
-from slotmath.tune import tune
+from slotmath.tune import ValueWeight, rational_figure, tune
 from slotmath.tune.prize_weights import prize_weights, with_prize_weights
 from tests.bundled import ROOT
 
@@ -132,6 +133,21 @@ def cash_rtp(game) -> Fraction:
         if held >= spec.trigger:
             paid += w * sum((v * q for v, q in reference_start_law(spec, held).items()), F(0))
     return paid / total
+
+
+def cash_second_moment(game) -> Fraction:
+    """E[X^2] of the cash game's round (A A A and a hold & win never share a window)."""
+    spec = game.hold_and_win
+    total = out = F(0)
+    for window, w in _combinations(game):
+        total += w
+        if window == ("A", "A", "A"):
+            out += 100 * w
+        held = window.count("C")
+        if held >= spec.trigger:
+            out += w * sum((v * v * q for v, q in reference_start_law(spec, held).items()),
+                           F(0))
+    return out / total
 
 
 def compositions(total: int, n: int, least: int = 1):
@@ -244,6 +260,24 @@ def test_values_tuned_to_a_target_equal_the_reference():
     assert r.met and r.figures.rtp == cash_rtp(r.game) == slotmath.analyze(r.game).rtp
     assert abs(r.figures.rtp - target) <= F(1, 10**5)
     assert r.game.base == game.base and r.game.hold_and_win.values == (1, 2, 5)
+
+
+def test_a_value_weight_as_a_rational_function_equals_the_reference():
+    """The RTP is degree 1 over 1 in one value's weight, E[X^2] degree 2 over 2 (two values of
+    one round multiply): each equals the reference at weights it was not fitted on."""
+    game = loads_game(CASH_GAME)
+    rtp = rational_figure(game, ValueWeight(2))
+    numerator, denominator = sympy.fraction(sympy.together(rtp.expr))
+    assert sympy.degree(numerator, rtp.symbol) == sympy.degree(denominator, rtp.symbol) == 1
+    square = rational_figure(game, ValueWeight(2), "second_moment")
+    for x in (0, 11, 40):
+        edited = with_prize_weights(game, "values", [3, 2, x])
+        assert rtp(x) == cash_rtp(edited)
+        assert square(x) == cash_second_moment(edited)
+    target = cash_rtp(with_prize_weights(game, "values", [3, 2, 7]))
+    assert rtp.solve(target) == [7]
+    with pytest.raises(ValueError, match="no hold & win"):
+        rational_figure(loads_game(WHEEL_GAME), ValueWeight(0))
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

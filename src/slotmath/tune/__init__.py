@@ -6,8 +6,8 @@ inverse solver. See docs/tuning.md.
 * :mod:`slotmath.tune.sensitivity`: the exact change of RTP, hit frequency and E[X^2] when
   one symbol is added to or removed from one reel, for every reel and symbol;
 * :mod:`slotmath.tune.rational`: a figure as an exact sympy rational function of a stop
-  weight, a one-row symbol count, a wheel weight or a free-spin award (or several at once),
-  solvable for a target;
+  weight, a one-row symbol count, a wheel weight, a hold & win value weight or a free-spin
+  award (or several at once), solvable for a target;
 * :mod:`slotmath.tune.solver`: integer symbol counts (or a weighted reel's stop weights; or,
   by :mod:`slotmath.tune.prize_weights`, a bonus wheel's or hold & win's value weights) that
   meet an RTP target and ranges (hit frequency, SD, a feature's and the max win's "1 in N"),
@@ -26,6 +26,7 @@ from slotmath.tune.rational import (
     RationalFunction,
     StopWeight,
     SymbolCount,
+    ValueWeight,
     WheelWeight,
     rational_figure,
     rational_function,
@@ -36,6 +37,6 @@ from slotmath.tune.solver import Step, TuneResult, tune
 
 __all__ = ["Awards", "Entry", "Figures", "FreeSpinAward", "Layout", "LayoutError",
            "PrizeWeights", "RationalFigure", "RationalFunction", "ReelTables", "Sensitivities",
-           "Step", "StopWeight", "SymbolCount", "TuneResult", "WheelWeight", "awards",
-           "check_tunable", "lay_out", "rational_figure", "rational_function",
+           "Step", "StopWeight", "SymbolCount", "TuneResult", "ValueWeight", "WheelWeight",
+           "awards", "check_tunable", "lay_out", "rational_figure", "rational_function",
            "sensitivities", "step", "tune", "with_prize_weights"]
