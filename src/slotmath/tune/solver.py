@@ -53,6 +53,10 @@ given: they start features, and their frequency is a target of its own.
 With ``moves="weights"`` a weighted reel's columns are one unit of each stop's own weight
 (``(symbol, stop)`` keys): the figures are exactly linear in one reel's stop weights on any
 reel, so the model of step 2 is exact there.
+
+With ``moves="wheel"`` or ``"values"`` no strip changes: the bonus wheel's division weights or
+hold & win's value weights move, their total held fixed, one exact program per step
+(:mod:`slotmath.tune.prize_weights`).
 """
 
 from __future__ import annotations
