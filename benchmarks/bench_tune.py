@@ -24,6 +24,13 @@ error) and that a fresh ``analyze`` of the tuned game agrees.
 
 ``--gli11``: the same games tuned WITH GLI-11's rule held: time, steps, the number of full
 compliance checks, whether the targets and GLI-11 were met, the rarest award, the load.
+
+``--values``: the bundled games with a bonus wheel or hold & win values the solver moves
+(``moves="wheel"`` / ``"values"``, GLI-11 held): time, steps, each step's program size
+(variables x rows), the RTP start -> tuned, whether the target and GLI-11 were met, that a
+fresh ``analyze`` agrees, the load::
+
+    python benchmarks/bench_tune.py --values [GAME ...] [--time-limit 200]
 """
 
 from __future__ import annotations
@@ -142,6 +149,38 @@ def gli11_table(names, time_limit: float = 200) -> None:
               f"load {load[0]:.2f}")
 
 
+#: the bundled games whose wheel or values the solver moves: (moves, target, weight scale)
+VALUES = {"golden_link": ("values", "0.955", 10), "gold_money_frog": ("wheel", "0.93", 1)}
+
+
+def values_table(names, time_limit: float = 200) -> None:
+    """Each game's wheel or value weights tuned to a new RTP (GLI-11 held)."""
+    print(f"\nwheel and value weights (GLI-11 held; time limit {time_limit:g} s; tolerance "
+          f"0.001 points)")
+    for name in names:
+        moves, target, scale = VALUES[name]
+        game = slotmath.load_game(ROOT / "data" / "games" / f"{name}.toml")
+        t0 = time.perf_counter()
+        r = tune(game, target, moves=moves, weight_scale=scale, time_limit=time_limit)
+        wall = time.perf_counter() - t0
+        shown = ", ".join(f"{st.variables}x{st.constraints}" for st in r.steps) or "none"
+        f = r.figures
+        how = "exact" if f.rtp_kind == "exact" else f"analysis +-{f.rtp_error:.2g}"
+        t0 = time.perf_counter()
+        a = slotmath.analyze(r.game)
+        agrees = f.rtp == (a.rtp if f.rtp_kind == "exact" else Fraction(float(a.rtp)))
+        weights = (r.game.bonus_wheel.weights if moves == "wheel"
+                   else r.game.hold_and_win.value_weights)
+        print(f"{name} (moves={moves}, weight scale {scale}): {wall:.1f} s, {len(r.steps)} "
+              f"steps ({sum(st.kept for st in r.steps)} kept), program {shown}")
+        print(f"  rtp {float(r.start.rtp):.6f} -> {float(f.rtp):.6f} (target "
+              f"{float(Fraction(target))}, {how}; miss {float(r.misses['rtp']):.3g} bets; "
+              f"{'met' if r.misses['rtp'] == 0 else 'NOT met'}); GLI-11 "
+              f"{'met' if r.misses.get('gli11') == 0 else 'NOT met'}; analyze agrees: "
+              f"{agrees} ({time.perf_counter() - t0:.1f} s); weights {list(weights)}; "
+              f"load {os.getloadavg()[0]:.2f}")
+
+
 def edited(game, j, strip):
     reels = list(game.base.reels)
     reels[j] = strip
@@ -158,10 +197,17 @@ def main() -> None:
     p.add_argument("--gli11", nargs="*", default=None,
                    help="only the newly covered games tuned with GLI-11 held (default all "
                         "of them)")
+    p.add_argument("--values", nargs="*", default=None,
+                   help="only the games whose wheel or value weights are tuned (default all "
+                        "of them)")
     p.add_argument("--time-limit", type=float, default=200.0,
-                   help="the solver's time limit for --gli11 (s)")
+                   help="the solver's time limit for --gli11 and --values (s)")
     args = p.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
+    if args.values is not None:
+        values_table(args.values or list(VALUES), args.time_limit)
+        print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
+        return
     if args.gli11 is not None:
         gli11_table(args.gli11 or list(COVERAGE), args.time_limit)
         print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")

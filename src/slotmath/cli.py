@@ -335,9 +335,15 @@ def _tune_parser(sub) -> None:
                         "Scatters and bonus symbols: the window height unless given (=1: off)")
     t.add_argument("--stack", action="append", default=[], metavar="SYMBOL=K",
                    help="SYMBOL stands only in stacks of exactly K stops; repeatable")
-    t.add_argument("--moves", choices=("counts", "weights"), default="counts",
+    t.add_argument("--moves", choices=("counts", "weights", "wheel", "values"),
+                   default="counts",
                    help="on a weighted reel: change symbol counts (one unit of weight on a "
-                        "symbol's heaviest stop; default) or each stop's weight")
+                        "symbol's heaviest stop; default) or each stop's weight; or, instead "
+                        "of any strip, the bonus wheel's division weights (wheel) or hold & "
+                        "win's value weights (values), their total held fixed")
+    t.add_argument("--weight-scale", type=int, default=1, metavar="K",
+                   help="with --moves wheel/values: multiply every weight by K first (the "
+                        "same game, a K times finer RTP grid; default 1)")
     t.add_argument("--tolerance", default="0.001", metavar="POINTS",
                    help="how close the RTP must come, in percentage points (default 0.001)")
     t.add_argument("--reel-set", default="base", help="the reel set tuned (default base)")
@@ -352,8 +358,9 @@ def _tune(args) -> int:
     import slotmath
     from slotmath.io.output import check_writable, write_files
     from slotmath.tune.awards import GLI11_GAMES
-    from slotmath.tune.game_file import tuned_text
+    from slotmath.tune.game_file import tuned_text, tuned_weights_text
     from slotmath.tune.layout import parse_rules
+    from slotmath.tune.prize_weights import prize_weights
     from slotmath.tune.solver import step_line, summary_text, tune
 
     def number(text, label):
@@ -396,12 +403,26 @@ def _tune(args) -> int:
     tolerance = number(args.tolerance, "--tolerance") / 100
     out = check_writable(args.out, "--out")
     game = slotmath.load_game(args.file)
+    prizes = args.moves in ("wheel", "values")
+    if prizes:
+        if args.spacing or args.stack:
+            raise GameFileError(None, "--moves", f"{args.moves} changes no strip: --spacing "
+                                                 f"and --stack do not apply")
+        if args.weight_scale < 1:
+            raise GameFileError(None, "--weight-scale", f"must be a whole number >= 1, got "
+                                                        f"{args.weight_scale}")
+        try:
+            prize_weights(game, args.moves)
+        except ValueError as exc:
+            raise GameFileError(args.file, "--moves", str(exc)) from None
+        layout = None
     result = tune(game, target, args.reel_set, hit_frequency=hit, sd=sd,
                   feature_one_in=one_in, max_win_one_in=top_odds,
                   gli11=None if args.no_gli11 else GLI11_GAMES, layout=layout,
                   moves=args.moves,
                   tolerance=tolerance, time_limit=args.time_limit,
-                  progress=lambda step: print(step_line(step), file=sys.stderr))
+                  progress=lambda step: print(step_line(step), file=sys.stderr),
+                  **({"weight_scale": args.weight_scale} if prizes else {}))
     print(summary_text(result, result.targets, z if vi is not None else None))
     given = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in (
         ("hit_frequency", args.hit_frequency), ("volatility_index", args.volatility_index),
@@ -409,13 +430,16 @@ def _tune(args) -> int:
         if v is not None)
     given += "".join(f" --{k} {v}" for k in ("spacing", "stack") for v in getattr(args, k))
     given += (" --no-gli11" if args.no_gli11 else "") + (
-        " --moves weights" if args.moves == "weights" else "")
+        f" --moves {args.moves}" if args.moves != "counts" else "") + (
+        f" --weight-scale {args.weight_scale}" if prizes and args.weight_scale != 1 else "")
+    what = ({"wheel": "the bonus wheel's weights", "values": "hold & win's value weights"}
+            .get(args.moves, f"reel set {args.reel_set!r}"))
     header = (f"Tuned by `slotmath tune {args.file} --target-rtp {args.target_rtp}"
               f"{' ' + given.strip() if given.strip() else ''}` from "
-              f"{args.file}\n(reel set {args.reel_set!r}; the original's comments are not "
-              f"kept)")
-    write_files({"--out": (out, tuned_text(args.file, result.game, args.reel_set,
-                                           header).encode("utf-8"))})
+              f"{args.file}\n({what}; the original's comments are not kept)")
+    text = (tuned_weights_text(args.file, result.game, args.moves, header) if prizes
+            else tuned_text(args.file, result.game, args.reel_set, header))
+    write_files({"--out": (out, text.encode("utf-8"))})
     written = slotmath.analyze(slotmath.load_game(out))  # the file itself, re-analysed
     rtp = written.rtp
     how = "exact RTP" if written.exact else f"RTP (within {written.rtp_error:.2g})"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from slotmath.model.game import Game
 
-__all__ = ["dumps", "tuned_text"]
+__all__ = ["dumps", "tuned_text", "tuned_weights_text"]
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -102,5 +102,20 @@ def tuned_text(source: str | Path, game: Game, reel_set: str, header: str = "") 
         else:
             reels.append({"strip": list(reel.symbols), "weights": list(reel.weights)})
     data.setdefault("reels", {})[reel_set] = reels
+    comment = "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines())
+    return comment + dumps(data)
+
+
+def tuned_weights_text(source: str | Path, game: Game, kind: str, header: str = "") -> str:
+    """The text of game file ``source`` with the bonus wheel's weights (``kind="wheel"``:
+    ``[bonus_wheel] weights``) or hold & win's value weights (``"values"``:
+    ``[hold_and_win] value_weights``) taken from ``game``; every other key as it was."""
+    data = tomllib.loads(Path(source).read_text(encoding="utf-8"))
+    if kind == "wheel":
+        data["bonus_wheel"]["weights"] = list(game.bonus_wheel.weights)
+    elif kind == "values":
+        data["hold_and_win"]["value_weights"] = list(game.hold_and_win.value_weights)
+    else:
+        raise ValueError(f"kind must be 'wheel' or 'values', got {kind!r}")
     comment = "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines())
     return comment + dumps(data)

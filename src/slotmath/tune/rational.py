@@ -8,6 +8,7 @@ Parameters
   (on a reel with more rows the windows depend on where the stops go, so it is refused:
   use :class:`StopWeight`).
 * :class:`WheelWeight`: the weight of one coin division of the bonus wheel.
+* :class:`ValueWeight`: the weight of one cash value of hold & win.
 * :class:`FreeSpinAward`: the free spins awarded for a trigger count.
 
 Method
@@ -20,7 +21,9 @@ parameters, of low degree:
   are sums of table weights over the cycle, degree 1 over 1, as long as no round feature plays
   on that reel set (else the free-spin chain is not linear in its table: refused);
 * a wheel weight moves the wheel's mean prize, ``(S + p x) / (W + x)`` (and its second moment
-  alike), and the figures are affine in those: degree 1 over 1;
+  alike), and the figures are affine in those: degree 1 over 1; a hold & win value weight
+  moves the mean value alike, and the RTP is affine in it (degree 1 over 1); E[X^2] holds the
+  mean value squared (two values of one round), degree 2 over 2;
 * an award ``x`` of free spins: with retriggers the expected spins of a round are
   ``awards / (1 - sum q_k award_k)`` (degree 1 over 1 in the RTP); E[X^2] holds the square of
   the spins, a higher degree.
@@ -53,7 +56,7 @@ from slotmath.model.game import Game, Reel
 from slotmath.tune.reel_tables import ReelTables, check_tunable
 
 __all__ = ["FreeSpinAward", "RationalFigure", "RationalFunction", "StopWeight", "SymbolCount",
-           "WheelWeight", "rational_figure", "rational_function"]
+           "ValueWeight", "WheelWeight", "rational_figure", "rational_function"]
 
 FIGURES = ("rtp", "hit_frequency", "second_moment")
 
@@ -93,6 +96,16 @@ class WheelWeight:
 
 
 @dataclass(frozen=True)
+class ValueWeight:
+    """The weight of cash value ``index`` (0-based) of hold & win's value law."""
+
+    index: int
+
+    def label(self) -> str:
+        return f"value_{self.index}"
+
+
+@dataclass(frozen=True)
 class FreeSpinAward:
     """The free spins awarded for ``count`` trigger symbols."""
 
@@ -102,7 +115,7 @@ class FreeSpinAward:
         return f"award_{self.count}"
 
 
-Parameter = StopWeight | SymbolCount | WheelWeight | FreeSpinAward
+Parameter = StopWeight | SymbolCount | WheelWeight | ValueWeight | FreeSpinAward
 
 
 @dataclass(frozen=True)
@@ -304,6 +317,18 @@ def _game_editor(game: Game, parameter: Parameter):
             w[parameter.division] = x
             return with_wheel_weights(g, w)
         return wheel.weights[parameter.division], edit
+    if isinstance(parameter, ValueWeight):
+        spec = game.hold_and_win
+        if spec is None:
+            raise ValueError(f"{game.name} has no hold & win")
+        if not 0 <= parameter.index < len(spec.value_weights):
+            raise ValueError(f"hold & win has values 0..{len(spec.value_weights) - 1}")
+
+        def edit(g, x):
+            w = list(g.hold_and_win.value_weights)
+            w[parameter.index] = x
+            return replace(g, hold_and_win=replace(g.hold_and_win, value_weights=tuple(w)))
+        return spec.value_weights[parameter.index], edit
     if isinstance(parameter, FreeSpinAward):
         spec = game.free_spins
         if spec is None or parameter.count not in spec.awards:

@@ -53,6 +53,10 @@ given: they start features, and their frequency is a target of its own.
 With ``moves="weights"`` a weighted reel's columns are one unit of each stop's own weight
 (``(symbol, stop)`` keys): the figures are exactly linear in one reel's stop weights on any
 reel, so the model of step 2 is exact there.
+
+With ``moves="wheel"`` or ``"values"`` no strip changes: the bonus wheel's division weights or
+hold & win's value weights move, their total held fixed, one exact program per step
+(:mod:`slotmath.tune.prize_weights`).
 """
 
 from __future__ import annotations
@@ -70,6 +74,8 @@ from slotmath.tune.awards import GLI11_GAMES, Awards, awards
 from slotmath.tune.awards import one_in as award_one_in
 from slotmath.tune.fast_awards import FastAwards, confirm
 from slotmath.tune.layout import Layout, LayoutError, lay_out
+from slotmath.tune.prize_weights import KINDS as PRIZE_KINDS
+from slotmath.tune.prize_weights import tune_prize_weights
 from slotmath.tune.reel_tables import Figures, ReelTables, check_tunable
 from slotmath.tune.sensitivity import step as one_step
 
@@ -98,6 +104,9 @@ class Step:
     kept: bool
     seconds: float
     reason: str = ""
+    #: what the step moved when not a reel's strip: "wheel" (the bonus wheel's division
+    #: weights) or "values" (hold & win's value weights); then ``reel`` is -1
+    part: str = ""
 
 
 @dataclass
@@ -390,7 +399,8 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
          layout: Layout | Mapping | None = None, moves: str = "counts",
          tolerance=Fraction(1, 100_000), symbols: Sequence[str] | None = None,
          max_change: int = 4, max_rounds: int = 20, time_limit: float = 60.0,
-         level: int = 1, progress: Callable[[Step], None] | None = None) -> TuneResult:
+         level: int = 1, progress: Callable[[Step], None] | None = None,
+         weight_scale: int = 1, min_weight: int = 1) -> TuneResult:
     """Integer symbol counts on ``reel_set`` that bring the RTP within ``tolerance`` of
     ``target_rtp`` (see the module notes for the method).
 
@@ -428,12 +438,18 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
         those of the laid-out strip; a stacked symbol changes a whole stack at a time. By
         default a scatter or bonus symbol is kept a window height apart. A rule the start
         strips' counts cannot meet: ``ValueError``.
-    moves : {"counts", "weights"}
+    moves : {"counts", "weights", "wheel", "values"}
         What a step changes on a weighted reel: ``"counts"`` (default) one unit of a
         symbol's weight on its heaviest stop; ``"weights"`` the weight of each stop of the
         tuned symbols on its own (two variables per stop; the figures are exactly linear in
         one reel's stop weights on any reel, so the program's model is exact; the stops and
         their order do not change). A reel without weights always changes counts.
+        ``"wheel"``: the bonus wheel's coin-division weights instead of any strip;
+        ``"values"``: hold & win's cash-value weights (their total held fixed; the RTP is
+        exactly linear in them, one exact program per step:
+        :mod:`slotmath.tune.prize_weights`). A game without a wheel or hold & win, or with
+        a values booster: ``ValueError``. ``reel_set``, ``symbols``, ``max_change`` and
+        layout rules do not apply to them.
     tolerance : Fraction
         How close the RTP must come (default 1e-5, i.e. 0.001 percentage points).
     symbols : sequence of str, optional
@@ -448,6 +464,12 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     level : int
     progress : callable, optional
         Hears every :class:`Step`.
+    weight_scale : int
+        ``moves="wheel"``/``"values"``: every weight is multiplied by this first (the same
+        law; the RTP's grid is this many times finer).
+    min_weight : int
+        ``moves="wheel"``/``"values"``: the least weight a division or value (of positive
+        weight at the start) keeps (default 1: nothing leaves the wheel or the ladder).
 
     Returns
     -------
@@ -468,13 +490,23 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     started = time.monotonic()
     target = Fraction(str(target_rtp)) if not isinstance(target_rtp, Fraction) else target_rtp
     tolerance = Fraction(str(tolerance)) if not isinstance(tolerance, Fraction) else tolerance
-    if moves not in ("counts", "weights"):
-        raise ValueError(f"moves must be 'counts' or 'weights', got {moves!r}")
+    if moves not in ("counts", "weights", *PRIZE_KINDS):
+        raise ValueError(f"moves must be 'counts', 'weights', 'wheel' or 'values', got "
+                         f"{moves!r}")
     if gli11 is not None and (not isinstance(gli11, int) or gli11 < 1):
         raise ValueError(f"gli11 must be a whole number of games >= 1 or None, got {gli11!r}")
     targets = Targets(target, tolerance, _range(hit_frequency, "hit_frequency"),
                       _range(sd, "sd"), _range(feature_one_in, "feature_one_in"),
                       _range(max_win_one_in, "max_win_one_in"), gli11)
+    if moves in PRIZE_KINDS:
+        rules = _layout(layout)
+        if symbols is not None or rules.spacing or rules.stack:
+            raise ValueError(f"moves {moves!r} changes no strip: symbols and layout rules "
+                             f"do not apply")
+        return tune_prize_weights(game, targets, moves, level=level,
+                                  weight_scale=weight_scale, min_weight=min_weight,
+                                  max_rounds=max_rounds, time_limit=time_limit,
+                                  started_at=started, progress=progress)
     comp = check_tunable(game, level)
     if reel_set not in game.reel_sets:
         raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
@@ -635,7 +667,8 @@ def step_line(step: Step) -> str:
     round 1 reel 2: 7 variables, 3 constraints, edits {'A': 2}: RTP 90.000000% -> 96.000000% kept (0.50 s)
     """
     verdict = "kept" if step.kept else "not kept"
-    return (f"round {step.round + 1} reel {step.reel + 1}: {step.variables} variables, "
+    where = f"reel {step.reel + 1}" if not step.part else step.part
+    return (f"round {step.round + 1} {where}: {step.variables} variables, "
             f"{step.constraints} constraints, edits {step.edits or '{}'}: RTP "
             f"{_percent(step.rtp_before)} -> {_percent(step.rtp_after)} {verdict}"
             f"{f' ({step.reason})' if step.reason else ''} ({step.seconds:.2f} s)")
