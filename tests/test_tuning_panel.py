@@ -200,3 +200,37 @@ def test_a_bad_layout_rule_is_one_line_not_a_run():
     panel.stack.value = "NOPE=2"
     panel.run()
     assert panel.result is None and "has no symbol &#x27;NOPE&#x27;" in panel.progress.value
+
+
+def test_wheel_and_value_weights_are_moves_of_the_games_that_have_them(tmp_path):
+    """The panel offers wheel and value weights only where the game has them; tuning the toy
+    wheel game by its wheel weights meets the target as the rules' own enumeration reads the
+    tuned weights (tests/test_tune_values.py's reference), shows the weights that moved, and
+    Apply writes a file whose weights are those."""
+    from tests.test_tune_values import CASH_GAME, WHEEL_GAME, wheel_rtp
+
+    assert [v for _, v in TuningPanel(slotmath.load_game(GAMES / "tiny_lines.toml"),
+                                      draw=False).moves.options] == ["counts"]
+    path = tmp_path / "wheel.toml"
+    path.write_text(WHEEL_GAME)
+    cash = tmp_path / "cash.toml"
+    cash.write_text(CASH_GAME)
+    assert "values" in [v for _, v in TuningPanel(slotmath.load_game(cash),
+                                                  draw=False).moves.options]
+    panel = TuningPanel(slotmath.load_game(path), draw=False)
+    assert "wheel" in [v for _, v in panel.moves.options]
+    panel.moves.value = "wheel"
+    panel.target.value = 20.0
+    panel.tolerance.value = 0.5
+    panel.gli11.value = False
+    panel.run()
+    assert panel.result.met, panel.progress.value
+    weights = panel.result.game.bonus_wheel.weights
+    assert abs(wheel_rtp((1, 4, 20), weights) - Fraction(20, 100)) <= Fraction(5, 1000)
+    assert "Wheel weight changes" in panel.changes.value and "Layout" not in \
+        panel.progress.value
+    written = panel.apply(tmp_path / "tuned.toml")
+    assert tuple(slotmath.load_game(written).bonus_wheel.weights) == tuple(weights)
+    panel.spacing.value = "BN=2"  # a layout rule with a move that changes no strip
+    panel.run()
+    assert "cannot tune" in panel.progress.value and "changes no strip" in panel.progress.value

@@ -25,12 +25,13 @@ from slotmath.model.game import Game
 from slotmath.plot.tuning import plot_sensitivity_heatmap
 from slotmath.tune import check_tunable, sensitivities, tune
 from slotmath.tune.awards import one_in as award_one_in
-from slotmath.tune.game_file import tuned_text
+from slotmath.tune.game_file import tuned_text, tuned_weights_text
 from slotmath.tune.layout import Layout, parse_rules, violations
+from slotmath.tune.prize_weights import prize_weights
 from slotmath.tune.solver import Step, TuneResult, step_line
 from slotmath.widgets.figure_view import FigureView
 
-__all__ = ["TuningPanel", "par_side_by_side", "strip_changes"]
+__all__ = ["TuningPanel", "layout_line", "par_side_by_side", "strip_changes", "weight_changes"]
 
 
 def par_side_by_side(original: Analysis, tuned: Analysis) -> pd.DataFrame:
@@ -72,6 +73,29 @@ def strip_changes(original: Game, tuned: Game, reel_set: str) -> pd.DataFrame:
             if before != after:
                 rows.append({"reel": j + 1, "symbol": s, "before": before, "after": after})
     return pd.DataFrame(rows, columns=["reel", "symbol", "before", "after"])
+
+
+def weight_changes(original: Game, tuned: Game, kind: str) -> pd.DataFrame:
+    """Per bonus-wheel division (``kind="wheel"``) or hold & win value (``"values"``), its
+    weight before and after, for those that changed (a weight scale multiplies every weight:
+    the shares are what the player meets).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> from slotmath.tune.prize_weights import with_prize_weights
+    >>> g = slotmath.load_game("data/games/golden_link.toml")
+    >>> t = with_prize_weights(g, "values", [400, 300, 150, 80, 40, 12, 3, 2])
+    >>> weight_changes(g, t, "values").to_dict("records")[0]
+    {'prize': 'MINOR=50', 'before': 4, 'after': 3, 'share before': '0.4053%', 'share after': '0.3040%'}
+    """
+    a, b = prize_weights(original, kind), prize_weights(tuned, kind)
+    rows = [{"prize": label, "before": x, "after": y, "share before": f"{x / a.total:.4%}",
+             "share after": f"{y / b.total:.4%}"}
+            for label, x, y in zip(a.labels, a.weights, b.weights)
+            if x != y]
+    return pd.DataFrame(rows, columns=["prize", "before", "after", "share before",
+                                       "share after"])
 
 
 def _amount(reel, symbol: str) -> int:
@@ -155,6 +179,7 @@ class TuningPanel(widgets.VBox):
                  draw: bool = True, analysis: Analysis | None = None):
         self.game, self.reel_set, self.level, self.draw = game, reel_set, level, draw
         self.result: TuneResult | None = None
+        self.result_moves = "counts"
         self.tuned: Analysis | None = None
         self.written: Path | None = None
         self.refusal: str | None = None
@@ -205,6 +230,15 @@ class TuningPanel(widgets.VBox):
         moves = [("symbol counts", "counts")]
         if any(r.weights is not None for r in game.reel_sets[reel_set].reels):
             moves.append(("stop weights", "weights"))
+        for label, kind in (("wheel weights", "wheel"), ("value weights", "values")):
+            try:
+                prize_weights(game, kind)
+            except ValueError:  # no wheel / no hold & win, or a law the solver refuses
+                continue
+            moves.append((label, kind))
+        self.weight_scale = widgets.BoundedIntText(
+            value=1, min=1, max=1000, description="weight scale (wheel, values)",
+            style=style, layout=wide)
         self.moves = widgets.ToggleButtons(options=moves, value="counts",
                                            description="move", style={"button_width": "110px"})
         self.time_limit = widgets.IntSlider(value=30, min=5, max=300, step=5,
@@ -239,7 +273,8 @@ class TuningPanel(widgets.VBox):
             self.gli11,
             widgets.HTML("Layout rules (a scatter or bonus symbol is kept a window height "
                          "apart unless given here; SYMBOL=1 turns that off):"),
-            self.spacing, self.stack, self.moves, self.time_limit, self.tune_button])
+            self.spacing, self.stack, self.moves, self.weight_scale, self.time_limit,
+            self.tune_button])
         super().__init__([title, controls, self.progress, self.par, self.changes,
                           widgets.HBox([self.path, self.apply_button]), self.applied,
                           widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
@@ -291,6 +326,9 @@ class TuningPanel(widgets.VBox):
                 kwargs["gli11"] = None
             layout = Layout(parse_rules(self.spacing.value, "spacing"),
                             parse_rules(self.stack.value, "stacks"))
+            prizes = self.moves.value in ("wheel", "values")
+            if prizes:
+                kwargs["weight_scale"] = int(self.weight_scale.value)
             self.progress.value = "<i>tuning...</i>"
             result = tune(self.game, Fraction(str(self.target.value)) / 100, self.reel_set,
                           tolerance=Fraction(str(self.tolerance.value)) / 100,
@@ -301,6 +339,7 @@ class TuningPanel(widgets.VBox):
                                    f"{html.escape(str(exc))}</span>")
             return
         self.result = result
+        self.result_moves = self.moves.value  # what Apply writes: strips or weights
         self.tuned = analyze(result.game, self.level)
         met = "every target met" if result.met else "not every target met: " + ", ".join(
             f"{k} misses by {float(v):.6g}" for k, v in result.misses.items() if v)
@@ -312,16 +351,25 @@ class TuningPanel(widgets.VBox):
         self.progress.value = (
             f"<pre>{chr(10).join(lines[-8:])}</pre><p>{len(result.steps)} steps in "
             f"{result.seconds:.1f} s; RTP {_percent(result.start.rtp)} &rarr; "
-            f"{_percent(self.tuned.rtp)}; {html.escape(met)}.{html.escape(odds)}</p><p>"
-            f"{html.escape(layout_line(result.game, self.reel_set, layout))}</p>")
+            f"{_percent(self.tuned.rtp)}; {html.escape(met)}.{html.escape(odds)}</p>" + (
+                "" if prizes else
+                f"<p>{html.escape(layout_line(result.game, self.reel_set, layout))}</p>"))
         self.par.value = self._par_html(self.original, self.tuned)
-        changes = strip_changes(self.game, result.game, self.reel_set)
-        self.changes.value = ("<p>No strip changed.</p>" if changes.empty else
-                              "<b>Strip changes</b>" + changes.to_html(index=False))
+        if prizes:
+            changes = weight_changes(self.game, result.game, self.moves.value)
+            what = "wheel" if self.moves.value == "wheel" else "value"
+            self.changes.value = (f"<p>No {what} weight changed.</p>" if changes.empty else
+                                  f"<b>{what.capitalize()} weight changes</b>"
+                                  + changes.to_html(index=False))
+        else:
+            changes = strip_changes(self.game, result.game, self.reel_set)
+            self.changes.value = ("<p>No strip changed.</p>" if changes.empty else
+                                  "<b>Strip changes</b>" + changes.to_html(index=False))
         self.apply_button.disabled = self.game.source is None
 
     def apply(self, path: str | Path | None = None) -> Path | None:
-        """Write the tuned game file (the original file with the tuned reel set) to ``path``
+        """Write the tuned game file (the original file with the tuned reel set, or with the
+        tuned wheel or value weights) to ``path``
         (default: the panel's path box); say where, or why not."""
         if self.result is None or self.game.source is None:
             self.applied.value = "<i>tune first (and the game must come from a file)</i>"
@@ -330,9 +378,13 @@ class TuningPanel(widgets.VBox):
         header = (f"Tuned by slotmath's tuning panel from {Path(self.game.source).name}: "
                   f"RTP {_percent(self.result.start.rtp)} -> {_percent(self.tuned.rtp)} "
                   f"(exact {self.tuned.rtp})")
+        if self.result_moves in ("wheel", "values"):
+            text = tuned_weights_text(self.game.source, self.result.game, self.result_moves,
+                                      header)
+        else:
+            text = tuned_text(self.game.source, self.result.game, self.reel_set, header)
         try:
-            path.write_text(tuned_text(self.game.source, self.result.game, self.reel_set,
-                                       header), encoding="utf-8")
+            path.write_text(text, encoding="utf-8")
         except OSError as exc:
             self.applied.value = (f"<span style='color:#b00'>cannot write {html.escape(str(path))}"
                                   f": {html.escape(exc.strerror or str(exc))}</span>")
