@@ -74,6 +74,10 @@ STICKY_WORK = 1 << 31
 #: reels' landing patterns
 STICKY_UNIFORM = 4096
 STICKY_STRATA = 64
+#: a sticky spin's key packs (trigger count, next state, credits) in one int64: the credits
+#: in the low bits, the trigger count times the state codes (``(wilds + 1) ** cells``) above
+KEY_CREDIT_BITS = 40
+KEY_STATE_MAX = 1 << 23
 #: the most spins (distinct win, award, next state) a collector state offers the table
 COLLECTOR_CHOICES = 96
 #: a class's (window, value sum) pairs all offered up to this many (else: each window with the
@@ -105,6 +109,14 @@ def refusal(game) -> str | None:
     if fs.state.kind == "sticky_wilds" and fs.retrigger and fs.max_spins is not None:
         return (f"{game.name}: no player of real rounds for the books yet for sticky wilds "
                 "that retrigger under a spin cap (max_spins)")
+    if fs.state.kind == "sticky_wilds":
+        rs = game.reel_sets[fs.reels]
+        cells = sum(rows for reel, rows in zip(rs.reels, game.rows)
+                    if set(fs.state.symbols) & set(reel.symbols))
+        codes = (len(fs.state.symbols) + 1) ** cells * (max(fs.awards) + 1)
+        if codes >= KEY_STATE_MAX:
+            return (f"{game.name}: the books' sticky-wilds player keys at most "
+                    f"{KEY_STATE_MAX:,} (trigger count, state) codes; {codes:,}")
     if fs.state.kind not in PLAYED:
         what = fs.state.kind.replace("_", " ")
         what = {"collector": "a collector"}.get(what, what)
@@ -893,10 +905,12 @@ class StickyPlayer(_StatePlayer):
         self.cells = self.mechanic.cells
         self.wilds = self.mechanic.wilds
         self.radix = len(self.wilds) + 1
+        self._states_code = self.radix ** len(self.cells)  # the codes of the states
         self.progress = progress
         self._tables = None
         self._search = None
-        self._found: dict = {}  # state -> {(t, next state, credits): stops}
+        # state -> (keys found (sorted, _pack), their stops, the engine's weights)
+        self._found: dict = {}
         self._draws = 0  # search rounds done
 
     def code(self, state) -> int:
@@ -928,20 +942,33 @@ class StickyPlayer(_StatePlayer):
 
     # -- the states and their spins ---------------------------------------------------------
     def _most_left(self) -> int:
-        cap = max(self.spec.awards) if self.spec.retrigger else 0
-        return max(self._starts()) + 3 * max((self._award(t) for t in range(cap + 1)),
+        return max(self._starts()) + 3 * max((self._award(t) for t in range(self._tcap + 1)),
                                              default=0)
 
-    def _engine(self, x) -> dict:
-        """The exact engine's spins from state ``x``: (trigger, next state, credits) ->
-        weight."""
-        out: dict = {}
+    @property
+    def _tcap(self) -> int:
+        return max(self.spec.awards) if self.spec.retrigger else 0
+
+    def _pack(self, t, code, credits):
+        """A spin's key (trigger count, next state's code, credits) as one int64."""
+        return (np.asarray(t, np.int64) * self._states_code + code) * (1 << KEY_CREDIT_BITS) \
+            + credits
+
+    def _unpack(self, keys: np.ndarray):
+        rest, credits = np.divmod(keys, 1 << KEY_CREDIT_BITS)
+        t, code = np.divmod(rest, self._states_code)
+        return t, code, credits
+
+    def _engine(self, x) -> tuple[np.ndarray, np.ndarray]:
+        """The exact engine's spins from state ``x``: their keys (sorted, :meth:`_pack`) and
+        weights (float, for ranking)."""
+        keys, weights = [], []
         for move in self.mechanic.moves(x):
-            credits, weights = self.mechanic._laws.arrays[move.law]
-            for c, w in zip(credits.tolist(), weights.tolist()):
-                key = (move.trigger, move.state, c)
-                out[key] = out.get(key, 0) + w
-        return out
+            credits, w = self.mechanic._laws.arrays[move.law]
+            keys.append(self._pack(move.trigger, self.code(move.state), credits))
+            weights.append(w.astype(np.float64))
+        keys, inverse = np.unique(np.concatenate(keys), return_inverse=True)
+        return keys, np.bincount(inverse.ravel(), weights=np.concatenate(weights))
 
     def _states(self, depth: int) -> tuple[list, list]:
         """The states the feature reaches within ``depth`` spins (from no sticky cell, by the
@@ -958,32 +985,35 @@ class StickyPlayer(_StatePlayer):
                         seen.add(move.state)
                         nxt.append(move.state)
             frontier = nxt
+
         def order(x):
             return sum(1 for c in x if c), x
         return sorted(seen, key=order), sorted(inner, key=order)
 
-    def _visit(self, x, engine) -> dict:
+    def _visit(self, x, engine) -> None:
         """Every window of state ``x``, paid by the plain evaluator: the keys found, which
         must be exactly the engine's."""
         rs = self.game.reel_sets[self.spec.reels]
         live = [[s for s, w in enumerate(r.stop_weights) if w] for r in rs.reels]
         trigger = self.spec.trigger
-        cap = max(self.spec.awards) if self.spec.retrigger else 0
         scale = self.credits_per_bet // self.model.credits_per_bet
         found = {}
         for stops in itertools.product(*live):
             window = window_at(self.game, rs, stops)
             shown = self.shown(window, x)
             _, credits = window_events(self.model, shown, self.spec.multiplier)
-            t = min(sum(col.count(trigger) for col in shown), cap)
-            key = (t, self.landed(window, x), credits * scale)
-            if key not in engine:
-                raise AssertionError(f"sticky state {x}: a spin the engine's moves do not "
-                                     f"list: {key}")
+            t = min(sum(col.count(trigger) for col in shown), self._tcap)
+            key = int(self._pack(t, self.code(self.landed(window, x)), credits * scale))
             found.setdefault(key, stops)
-        if set(found) != set(engine):
+        keys = np.array(sorted(found), np.int64)
+        if not np.isin(keys, engine[0]).all():
+            bad = self._unpack(keys[~np.isin(keys, engine[0])][:1])
+            raise AssertionError(f"sticky state {x}: a spin the engine's moves do not list: "
+                                 f"{[int(a[0]) for a in bad]}")
+        if len(keys) != len(engine[0]):
             raise AssertionError(f"sticky state {x}: moves of the engine no window shows")
-        return found
+        self._found[x] = (keys, np.array([found[k] for k in keys.tolist()], np.int64),
+                          engine[1])
 
     def _sample(self, x, engine, seed: int) -> None:
         """Seeded draws from state ``x`` (:class:`StickySearch`), added to the keys found;
@@ -992,73 +1022,92 @@ class StickyPlayer(_StatePlayer):
             self._search = StickySearch(self)
         rng = np.random.Generator(np.random.PCG64([seed, self.code(x)]))
         stops = self._search.draws(x, STICKY_UNIFORM, STICKY_STRATA, rng)
-        cap = max(self.spec.awards) if self.spec.retrigger else 0
-        t, code, credits = self._search.keys(x, stops, cap)
+        t, code, credits = self._search.keys(x, stops, self._tcap)
         scale = self.credits_per_bet // self.model.credits_per_bet
-        credits = credits * self.spec.multiplier * scale
-        _, first = np.unique(np.stack([t, code, credits], axis=1), axis=0, return_index=True)
-        found = self._found.setdefault(x, {})
-        for i in first.tolist():
-            key = (int(t[i]), self.decode(int(code[i])), int(credits[i]))
-            if key not in engine:
-                raise AssertionError(f"sticky state {x}: a spin the engine's moves do not "
-                                     f"list: {key}")
-            found.setdefault(key, tuple(int(s) for s in stops[i]))
+        keys = self._pack(t, code, credits * self.spec.multiplier * scale)
+        if x in self._found:  # an earlier round's first
+            old_keys, old_stops, _ = self._found[x]
+            keys = np.concatenate([old_keys, keys])
+            stops = np.concatenate([old_stops, stops])
+        keys, first = np.unique(keys, return_index=True)
+        stops = stops[first]
+        at = np.minimum(np.searchsorted(engine[0], keys), len(engine[0]) - 1)
+        listed = engine[0][at] == keys
+        if not listed.all():
+            bad = self._unpack(keys[~listed][:1])
+            raise AssertionError(f"sticky state {x}: a spin the engine's moves do not list: "
+                                 f"{[int(a[0]) for a in bad]}")
+        self._found[x] = (keys, stops, engine[1][at])
 
-    def _options(self, x, engine, index, choices: int) -> list[tuple]:
-        """The spins state ``x`` offers the table: (win, award, next state index, stops,
-        state), the likeliest first, at most ``choices``."""
-        found = self._found.get(x, {})
-        ranked = sorted(((k for k in found if k[1] in index)),
-                        key=lambda k: (-engine[k], k))
-        kept = ranked[:choices // 2]
-        rest = sorted(ranked[choices // 2:], key=lambda k: (k[2], k))
+    def _options(self, x, codes: np.ndarray, choices: int):
+        """The spins state ``x`` offers the table, the likeliest first, at most ``choices``:
+        arrays (win, award, next state index, stops)."""
+        keys, stops, weights = self._found[x]
+        t, code, credits = self._unpack(keys)
+        order = np.lexsort((keys, -weights))  # the likeliest first
+        kept = order[:choices // 2]
+        rest = order[choices // 2:]
+        rest = rest[np.lexsort((keys[rest], credits[rest]))]  # by win
         room = choices - len(kept)
         if len(rest) > room:
-            rest = [rest[round(i * (len(rest) - 1) / max(room - 1, 1))] for i in range(room)]
-        kept += sorted(rest, key=lambda k: (-engine[k], k))
-        return [(k[2], self._award(k[0]), index[k[1]], found[k], x) for k in kept]
+            rest = rest[[round(i * (len(rest) - 1) / max(room - 1, 1)) for i in range(room)]]
+        rest = rest[np.lexsort((keys[rest], -weights[rest]))]
+        pick = np.concatenate([kept, rest])
+        awards = np.array([self._award(c) for c in range(self._tcap + 1)], np.int64)
+        return (credits[pick], awards[t[pick]], np.searchsorted(codes, code[pick]),
+                stops[pick])
 
     def prepare(self, most_credits: int, *, complete: bool = False) -> None:
         """Find the spins of every state the feature reaches (every window when few, else
         seeded draws; ``complete``: a second round of draws) and fill the table of totals up
         to ``most_credits`` credits."""
         rounds = 2 if complete else 1
-        if self._tables is not None and self._tables[3] >= most_credits \
+        if self._tables is not None and self._tables[-1] >= most_credits \
                 and self._draws >= rounds:
             return
+        if most_credits >= 1 << KEY_CREDIT_BITS:
+            raise ValueError(f"{self.game.name}: a free spin's credits beyond the books' "
+                             f"sticky-wilds player's keys (2**{KEY_CREDIT_BITS})")
         most_left = self._most_left()
         states, inner = self._states(most_left)
         _, windows = _sticky_size(self.game)
-        engines = {x: self._engine(x) for x in inner}
         if len(inner) * windows <= STICKY_WINDOWS_MAX:
             if not self._found:
-                self._found = {x: self._visit(x, engines[x]) for x in inner}
+                for x in inner:
+                    self._visit(x, self._engine(x))
             self._draws = 2
         else:
             for k in range(self._draws, rounds):
                 for i, x in enumerate(inner):
-                    self._sample(x, engines[x], k)
+                    self._sample(x, self._engine(x), k)
                     if self.progress is not None:
                         self.progress(k * len(inner) + i + 1, rounds * len(inner))
             self._draws = max(self._draws, rounds)
-        index = {x: i for i, x in enumerate(states)}
+        # states by code (the index of a state is its place in ``states``)
+        codes = np.array([self.code(x) for x in states], np.int64)
+        by_code = np.argsort(codes)
         self.states = states
         words = int(most_credits) // 64 + 1
         choices = max(STICKY_CHOICES, STICKY_WORK // (len(inner) * most_left * words))
-        options = [self._options(x, engines[x], index, choices) if x in engines else []
-                   for x in states]
+        sizes = np.zeros(len(states), np.int64)
+        parts = []
+        for i, x in enumerate(states):
+            if x in self._found:
+                v, a, nxt, stops = self._options(x, codes[by_code], choices)
+                sizes[i] = len(v)
+                parts.append((v, a, by_code[nxt], stops, np.full(len(v), i, np.int64)))
         ptr = np.zeros(len(states) + 1, np.int64)
-        for i, opts in enumerate(options):
-            ptr[i + 1] = ptr[i] + len(opts)
-        flat = [o for opts in options for o in opts]
-        arrays = tuple(np.array([o[i] for o in flat], np.int64) for i in range(3))
-        reach = _reach_bits(ptr, *arrays, most_left, words)
-        self._tables = (flat, (ptr, *arrays), reach, int(most_credits))
+        ptr[1:] = np.cumsum(sizes)
+        values, awards, nexts, stops, owner = (
+            np.concatenate([p[i] for p in parts]) for i in range(5))
+        if len(values) and (nexts < owner).any():
+            raise AssertionError("a sticky state's spin leads to a state with fewer cells")
+        reach = _reach_bits(ptr, values, awards, nexts, most_left, words)
+        self._tables = ((ptr, values, awards, nexts), stops, owner, reach, int(most_credits))
 
     def reachable(self, start) -> np.ndarray:
         """The totals (credits) a feature started by ``start`` (its award law) can pay."""
-        _, _, reach, most = self._tables
+        _, _, _, reach, most = self._tables
         out = np.zeros(reach.shape[2], np.uint64)
         for n, w in start:
             if w:
@@ -1070,7 +1119,7 @@ class StickyPlayer(_StatePlayer):
         """The events of a feature started by ``start`` paying ``credits``, started by the
         paid spin showing ``trigger_window`` (None: bought); event indices from
         ``first_index``."""
-        flat, arrays, reach, _ = self._tables
+        arrays, all_stops, owner, reach, _ = self._tables
         law = dict(start)
         chosen = None
         for n in sorted(law, key=lambda n: (-law[n], n)):
@@ -1082,16 +1131,17 @@ class StickyPlayer(_StatePlayer):
         if chosen is None:
             raise ValueError(f"no feature of {start} pays {credits} credits")
         n, path = chosen
+        _, values, awards, nexts = arrays
         cpb = self.credits_per_bet
         scale = cpb // self.model.credits_per_bet
         rs = self.game.reel_sets[self.spec.reels]
         trigger = self.spec.trigger
-        tcap = max(self.spec.awards) if self.spec.retrigger else 0
         events, add = _opening(trigger, trigger_window, start, n, first_index)
         total, left, paid, s = n, n, 0, credits
         cap = self.spec.max_spins
-        for played, k in enumerate(path, 1):
-            v, award, after, stops, state = flat[k]
+        for played, k in enumerate(path.tolist(), 1):
+            v, award, after = int(values[k]), int(awards[k]), int(nexts[k])
+            stops, state = tuple(int(c) for c in all_stops[k]), self.states[owner[k]]
             window = window_at(self.game, rs, stops)
             shown = self.shown(window, state)
             add({"type": "updateFreeSpin", "amount": played, "total": total})
@@ -1106,7 +1156,7 @@ class StickyPlayer(_StatePlayer):
             new = self.states[after]
             if self.landed(window, state) != new:
                 raise AssertionError("a free spin leaves another state than the table said")
-            t = min(sum(col.count(trigger) for col in shown), tcap)
+            t = min(sum(col.count(trigger) for col in shown), self._tcap)
             if self._award(t) != award:
                 raise AssertionError("a free spin awards other spins than the table said")
             paid += won
