@@ -43,7 +43,28 @@ the likeliest sum and each sum with the likeliest window): the books need one ro
 payout, not every round, and a payout no round of these choices reaches is reported as a
 row without a book (its probability moved to a neighbour, the RTP change stated). A collector under a spin cap (``max_spins``) is refused.
 
-Not yet played here (refused by :func:`refusal`): sticky wilds, and a growing multiplier.
+Sticky wilds (:class:`StickyPlayer`)
+------------------------------------
+The state is the wild on each sticky-capable cell (or none); it only grows. The states played
+are those the feature reaches from no sticky cell by the exact engine's moves
+(:class:`~slotmath.exact.free_spin_moves.StickyMoves`) within the spins it can hold. A spin's
+outcome class is (trigger count, next state, credits of the window shown). When the states
+times the free reels' stop combinations are at most :data:`STICKY_WINDOWS_MAX`, every window
+of every state is visited and paid by the plain evaluator (the classes must be exactly the
+engine's, both ways). Beyond (Sticky Paws: 504 states reached, 44,022,825 combinations each),
+the classes are found among seeded draws (:class:`StickySearch`: the compiled kernel on a reel
+set with each wild reel's strip written out per pattern of its sticky cells; uniform draws,
+then draws for each combination of the wild reels' landing patterns, so every next state is
+sought), each one of the engine's. Each state offers the totals table at least
+:data:`STICKY_CHOICES` spins (more while the work stays within :data:`STICKY_WORK`; the
+likeliest half, then wins spread evenly); the table is a bitset over (state, spins left,
+credits) (:func:`_reach_bits`) which a book walks spin by spin (:func:`_walk`). A payout no
+round of these spins reaches is a row without a book (its probability moved to a neighbour,
+the RTP change stated). Every spin of a book is paid again by the plain evaluator, and the
+state it leaves and the spins it awards are checked against the table's. Sticky wilds that
+retrigger under a spin cap are refused.
+
+Not yet played here (refused by :func:`refusal`): a growing multiplier.
 """
 
 from __future__ import annotations
