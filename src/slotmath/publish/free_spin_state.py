@@ -789,6 +789,18 @@ class StickySearch:
     landing patterns (the wilds a stop lands on the cells not yet sticky), so every next
     state the engine lists is sought directly. A spin's key is (trigger count, next state,
     credits); every key must be one of the exact engine's moves (the caller checks).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> from slotmath.publish.books import players
+    >>> a = slotmath.analyze(slotmath.load_game("tests/data/free_spin_state/tiny_sticky.toml"))
+    >>> player = players(a)[1]["free_spins"]
+    >>> search = StickySearch(player)
+    >>> stops = search.draws((1, 1, 1), 4, 1, np.random.default_rng(0))  # reel 2 all sticky
+    >>> t, code, credits = search.keys((1, 1, 1), stops, 0)
+    >>> len(stops), {player.decode(int(c)) for c in code}   # 4 uniform, 1 a landing pattern
+    (5, {(1, 1, 1)})
     """
 
     def __init__(self, player):
