@@ -22,12 +22,18 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 import zstandard
 from free_spin_state_reference import Reference
+from free_spin_state_strategies import state_games
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import slotmath
+from slotmath.io.toml_loader import loads_game
 from slotmath.publish import export_stake, refusal, verify_stake
+from slotmath.publish import free_spin_state as fss
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests/data/free_spin_state"
@@ -325,9 +331,175 @@ def test_a_tampered_sticky_book_fails_the_replay(sticky):
 
 
 def test_states_not_played_yet_are_refused_in_one_line():
-    why = refusal(slotmath.load_game(ROOT / "data/games/sticky_paws.toml"))
-    assert why.startswith("Sticky Paws: the books' sticky-wilds player visits at most")
-    assert "\n" not in why
+    assert refusal(slotmath.load_game(ROOT / "data/games/sticky_paws.toml")) is None
+    capped = 'reels = "free"\nretrigger = true\nretrigger_awards = { 3 = 1 }\nmax_spins = 4\n'
+    text = (DATA / "tiny_sticky.toml").read_text().replace('reels = "free"\n', capped, 1)
+    why = refusal(loads_game(text, "capped.toml"))
+    assert why == ("Tiny Sticky: no player of real rounds for the books yet for sticky wilds "
+                   "that retrigger under a spin cap (max_spins)")
     assert refusal(slotmath.load_game(DATA / "tiny_book.toml")) is None
     assert refusal(slotmath.load_game(DATA / "tiny_collector.toml")) is None
     assert refusal(slotmath.load_game(DATA / "tiny_sticky.toml")) is None
+
+
+# -- sticky wilds found among seeded draws (the player of Sticky Paws' size) --------------
+#
+# The fixtures are small, so the player is made to take its path for large games: the spins
+# of each state sought among a few seeded draws of the compiled kernel with the state's cells
+# forced (not every window visited), and, in the second, each state offering the table only
+# three spins, so that some payouts have no round and their probability moves. The small Dog
+# House (three wild reels) and Sticky Paws itself are exported and replayed in the tests
+# marked ``benchmark`` (the brute-force reference of the first takes half a minute).
+
+def _drawn_export(tmp_path_factory, name: str, file: str, **limits):
+    game = slotmath.load_game(DATA / file)
+    out = tmp_path_factory.mktemp(name) / "export"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fss, "STICKY_WINDOWS_MAX", 0)  # never every window: seeded draws
+        for key, value in limits.items():
+            mp.setattr(fss, key, value)
+        export_stake(game, out, unplayed_max=1.0)
+    return game, out
+
+
+@pytest.fixture(scope="module")
+def sticky_drawn(tmp_path_factory):
+    return _drawn_export(tmp_path_factory, "sticky_drawn", "tiny_sticky.toml",
+                         STICKY_UNIFORM=32, STICKY_STRATA=4)
+
+
+@pytest.fixture(scope="module")
+def sticky_starved(tmp_path_factory):
+    return _drawn_export(tmp_path_factory, "sticky_starved", "tiny_sticky.toml",
+                         STICKY_UNIFORM=64, STICKY_STRATA=2, STICKY_CHOICES=3,
+                         STICKY_WORK=0)
+
+
+def _moved_change(law: dict, rows) -> tuple[Fraction, int]:
+    """What moving each payout of the exact law (``law``: win in bets -> probability; rounded
+    to the nearest tenth, a tie to the even one) that is not a row of the table to the
+    nearest row (a tie to the lower) does to the RTP, and how many payouts move."""
+    payouts = sorted({p for _, _, p in rows})
+    change, moved = Fraction(0), set()
+    for win, q in law.items():
+        k = 10 * round(10 * win)  # hundredths
+        if q and k not in payouts:
+            to = min(payouts, key=lambda a: (abs(a - k), a))
+            change += q * Fraction(to - k, 100)
+            moved.add(k)
+    return change, len(moved)
+
+
+def check_drawn_table(game, out: Path, law=None, starved: bool = False) -> None:
+    """The table's RTP against the reference's exact RTP, and the stated change of the rows
+    without a book against the reference's law (``law``: the reference's, when known)."""
+    (report,) = json.loads((out / "report.json").read_text())["modes"]
+    rows = read_rows(out)
+    exact = slotmath.analyze(game).rtp
+    if law is None:
+        law = Reference(game).round()  # brute force, no engine code
+    assert sum(w * p for w, p in law.items()) == exact
+    bound = Fraction(report["rtp_error_bound"])
+    assert abs(table_rtp(rows) - exact) <= bound
+    # the probability of the payouts no round reaches, moved to the nearest row: the change
+    # the report states, recomputed from the reference's exact law and the table's payouts
+    change, moved = _moved_change(law, rows)
+    stated = report["rows_without_a_book"]
+    assert stated["rows"] == moved
+    assert abs(Fraction(report["rtp_change"]["rows_without_a_book"]["exact"]) - change) \
+        < Fraction(1, 10**9)
+    if starved:  # three spins a state: payouts without a round, moved
+        assert moved > 0 and change != 0
+        assert bound >= abs(change)
+    failed = {c.name for c in verify_stake(out).checks if not c.passed}
+    assert not failed - {"RTP between 90% and 98%", "max win more often than 1 in 10,000,000",
+                         "hit rate more often than 1 in 20"}
+
+
+@pytest.mark.parametrize("which", ["sticky_drawn", "sticky_starved"])
+def test_drawn_sticky_table_is_the_exact_rtp_within_the_stated_change(which, request):
+    game, out = request.getfixturevalue(which)
+    check_drawn_table(game, out, starved=which == "sticky_starved")
+
+
+@pytest.mark.parametrize("which", ["sticky_drawn", "sticky_starved"])
+def test_drawn_sticky_books_are_real_rounds(which, request):
+    game, out = request.getfixturevalue(which)
+    check_books(game, out, read_rows(out))
+    books = read_books(out)
+    assert any(e["board"] != e["landed"] for b in books for e in b["events"]
+               if e["type"] == "reveal" and "landed" in e)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(state_games("sticky_wilds"), st.integers(1, 4))
+def test_random_sticky_games_by_the_drawn_path(tmp_path_factory, game, choices):
+    # random small sticky-wild games (one or two wilds, 1-3 rows, awards drawn or fixed,
+    # retriggers), their spins from a few seeded draws and each state offering 1-4 spins
+    if refusal(game) is not None:  # sticky wilds retriggering under a cap
+        assert "\n" not in refusal(game)
+        return
+    out = tmp_path_factory.mktemp("random_sticky") / "export"
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in {"STICKY_WINDOWS_MAX": 0, "STICKY_UNIFORM": 16, "STICKY_STRATA": 2,
+                           "STICKY_CHOICES": choices, "STICKY_WORK": 0}.items():
+            mp.setattr(fss, key, value)
+        export_stake(game, out, unplayed_max=1.0)
+    check_drawn_table(game, out, Reference(game).round())
+    check_books(game, out, read_rows(out))
+
+
+@pytest.mark.benchmark
+def test_drawn_small_dog_house_export(tmp_path_factory):
+    # three wild reels of two wilds, the engine split (19,683 states): the drawn path's table
+    # against the brute-force law (30 s at load 11) and every book replayed
+    game, out = _drawn_export(tmp_path_factory, "doghouse_drawn", "doghouse_small.toml",
+                              STICKY_UNIFORM=256, STICKY_STRATA=8)
+    check_drawn_table(game, out)
+    check_books(game, out, read_rows(out))
+
+
+@pytest.mark.benchmark
+def test_sticky_paws_every_book_replays(tmp_path):
+    # the whole game (729 sticky states x 44,022,825 stop combinations, 9-15 free spins):
+    # about 16,500 books, 2-3 min to export at load 10 (benchmarks/bench_stake_export.py
+    # measures it); every book replayed by the rules, the table's RTP within the stated bound
+    # of the exact RTP (the analysis'; the brute force is out of reach at this size)
+    game = slotmath.load_game(ROOT / "data/games/sticky_paws.toml")
+    out = tmp_path / "out"
+    export_stake(game, out)
+    (report,) = json.loads((out / "report.json").read_text())["modes"]
+    rows = read_rows(out)
+    exact = slotmath.analyze(game).rtp
+    assert abs(table_rtp(rows) - exact) <= Fraction(report["rtp_error_bound"])
+    assert report["rows_without_a_book"]["probability"]["float"] <= 1e-9
+    check_books(game, out, rows)
+
+
+def test_the_drawn_sticky_spins_are_the_engines_moves():
+    """The kernel with the cells forced pays what the plain evaluator pays, and leaves the
+    state the rules leave, on seeded draws from every state of the small Dog House."""
+    game = slotmath.load_game(DATA / "doghouse_small.toml")
+    a = slotmath.analyze(game)
+    feature = next(f for f in a.round.features if getattr(f, "mechanic", None) is not None)
+    player = fss.StickyPlayer(game, 1, feature)
+    search = fss.StickySearch(player)
+    ref = Reference(game)
+    rs = game.reel_sets["free"]
+    rng = np.random.Generator(np.random.PCG64(7))
+    states = [tuple(int(c) for c in rng.integers(0, 3, len(player.cells))) for _ in range(40)]
+    for state in [(0,) * len(player.cells), *states]:
+        stops = search.draws(state, 16, 1, rng)
+        t, code, credits = search.keys(state, stops, 0)
+        assert not t.any()  # no retrigger: the count is capped at 0
+        for combo, c, cr in zip(stops.tolist(), code.tolist(), credits.tolist()):
+            landed = [tuple(r.symbols[(s + i) % len(r.symbols)] for i in range(3))
+                      for r, s in zip(rs.reels, combo)]
+            shown = [tuple(player.wilds[state[player.cells.index((j, i))] - 1]
+                           if (j, i) in player.cells and state[player.cells.index((j, i))]
+                           else y for i, y in enumerate(col)) for j, col in enumerate(landed)]
+            assert Fraction(cr, player.model.credits_per_bet) == ref.pays(shown)
+            after = tuple(v or (1 + player.wilds.index(landed[j][i])
+                                if landed[j][i] in player.wilds else 0)
+                          for (j, i), v in zip(player.cells, state))
+            assert player.decode(c) == after

@@ -43,7 +43,28 @@ the likeliest sum and each sum with the likeliest window): the books need one ro
 payout, not every round, and a payout no round of these choices reaches is reported as a
 row without a book (its probability moved to a neighbour, the RTP change stated). A collector under a spin cap (``max_spins``) is refused.
 
-Not yet played here (refused by :func:`refusal`): sticky wilds, and a growing multiplier.
+Sticky wilds (:class:`StickyPlayer`)
+------------------------------------
+The state is the wild on each sticky-capable cell (or none); it only grows. The states played
+are those the feature reaches from no sticky cell by the exact engine's moves
+(:class:`~slotmath.exact.free_spin_moves.StickyMoves`) within the spins it can hold. A spin's
+outcome class is (trigger count, next state, credits of the window shown). When the states
+times the free reels' stop combinations are at most :data:`STICKY_WINDOWS_MAX`, every window
+of every state is visited and paid by the plain evaluator (the classes must be exactly the
+engine's, both ways). Beyond (Sticky Paws: 504 states reached, 44,022,825 combinations each),
+the classes are found among seeded draws (:class:`StickySearch`: the compiled kernel on a reel
+set with each wild reel's strip written out per pattern of its sticky cells; uniform draws,
+then draws for each combination of the wild reels' landing patterns, so every next state is
+sought), each one of the engine's. Each state offers the totals table at least
+:data:`STICKY_CHOICES` spins (more while the work stays within :data:`STICKY_WORK`; the
+likeliest half, then wins spread evenly); the table is a bitset over (state, spins left,
+credits) (:func:`_reach_bits`) which a book walks spin by spin (:func:`_walk`). A payout no
+round of these spins reaches is a row without a book (its probability moved to a neighbour,
+the RTP change stated). Every spin of a book is paid again by the plain evaluator, and the
+state it leaves and the spins it awards are checked against the table's. Sticky wilds that
+retrigger under a spin cap are refused.
+
+Not yet played here (refused by :func:`refusal`): a growing multiplier.
 """
 
 from __future__ import annotations
@@ -58,13 +79,26 @@ from slotmath.evaluate.window import window_at
 from slotmath.publish.spins import SpinIndex, amount_fields, board, window_events
 
 __all__ = ["CollectorIndex", "CollectorPlayer", "ExpandingIndex", "ExpandingPlayer",
-           "StickyPlayer", "book", "refusal"]
+           "StickyPlayer", "StickySearch", "book", "refusal"]
 
 #: the free-spin states the books play
 PLAYED = ("expanding_symbol", "collector", "sticky_wilds")
 #: the most windows (sticky states x the free reels' stop combinations) the sticky wilds'
-#: player visits (each paid by the plain evaluator)
+#: player visits whole (each paid by the plain evaluator); beyond, seeded draws
 STICKY_WINDOWS_MAX = 2_000_000
+#: the fewest spins (distinct win, award, next state) a sticky state may offer the table; more
+#: while the table's work (states x spins left x spins offered x 64-bit words of credits)
+#: stays within STICKY_WORK
+STICKY_CHOICES = 96
+STICKY_WORK = 1 << 31
+#: seeded draws per sticky state: uniform ones, then this many per combination of the wild
+#: reels' landing patterns
+STICKY_UNIFORM = 4096
+STICKY_STRATA = 64
+#: a sticky spin's key packs (trigger count, next state, credits) in one int64: the credits
+#: in the low bits, the trigger count times the state codes (``(wilds + 1) ** cells``) above
+KEY_CREDIT_BITS = 40
+KEY_STATE_MAX = 1 << 23
 #: the most spins (distinct win, award, next state) a collector state offers the table
 COLLECTOR_CHOICES = 96
 #: a class's (window, value sum) pairs all offered up to this many (else: each window with the
@@ -78,8 +112,8 @@ def refusal(game) -> str | None:
     >>> import slotmath
     >>> refusal(slotmath.load_game("data/games/book_of_gold.toml")) is None
     True
-    >>> refusal(slotmath.load_game("data/games/sticky_paws.toml")).split("; ")[-1]
-    '729 states x 44,022,825 = 32,092,639,425'
+    >>> refusal(slotmath.load_game("data/games/sticky_paws.toml")) is None
+    True
     """
     fs = game.free_spins
     if fs is None or (fs.state is None and fs.award_laws is None and fs.growth is None):
@@ -93,15 +127,17 @@ def refusal(game) -> str | None:
     if fs.state.kind == "collector" and fs.max_spins is not None:
         return (f"{game.name}: no player of real rounds for the books yet for a collector "
                 "under a spin cap (max_spins)")
+    if fs.state.kind == "sticky_wilds" and fs.retrigger and fs.max_spins is not None:
+        return (f"{game.name}: no player of real rounds for the books yet for sticky wilds "
+                "that retrigger under a spin cap (max_spins)")
     if fs.state.kind == "sticky_wilds":
-        states, windows = _sticky_size(game)
-        if fs.retrigger and fs.max_spins is not None:
-            return (f"{game.name}: no player of real rounds for the books yet for sticky wilds "
-                    "that retrigger under a spin cap (max_spins)")
-        if states * windows > STICKY_WINDOWS_MAX:
-            return (f"{game.name}: the books' sticky-wilds player visits at most "
-                    f"{STICKY_WINDOWS_MAX:,} windows (sticky states x stop combinations); "
-                    f"{states:,} states x {windows:,} = {states * windows:,}")
+        rs = game.reel_sets[fs.reels]
+        cells = sum(rows for reel, rows in zip(rs.reels, game.rows)
+                    if set(fs.state.symbols) & set(reel.symbols))
+        codes = (len(fs.state.symbols) + 1) ** cells * (max(fs.awards) + 1)
+        if codes >= KEY_STATE_MAX:
+            return (f"{game.name}: the books' sticky-wilds player keys at most "
+                    f"{KEY_STATE_MAX:,} (trigger count, state) codes; {codes:,}")
     if fs.state.kind not in PLAYED:
         what = fs.state.kind.replace("_", " ")
         what = {"collector": "a collector"}.get(what, what)
@@ -659,11 +695,240 @@ def _sticky_size(game) -> tuple[int, int]:
     return states, windows
 
 
+@njit(cache=True)
+def _reach_bits(ptr, values, awards, nexts, most_left, words):
+    """``reach[x, r, w]``: bit ``s`` (word ``s // 64``, bit ``s % 64``) set when some
+    sequence of the offered spins pays exactly ``s`` credits from state ``x`` with ``r`` spins
+    left (state ``x``'s spins are ``ptr[x]`` to ``ptr[x + 1]``, each leading to a state
+    ``nexts[k] >= x``). A spin that pays nothing, awards spins and stays in its state is
+    never used (it would loop). Sweeps until nothing changes (one more than the retriggers
+    chained)."""
+    n_states = ptr.shape[0] - 1
+    reach = np.zeros((n_states, most_left + 1, words), np.uint64)
+    one = np.uint64(1)
+    for x in range(n_states):
+        reach[x, 0, 0] = one
+    changed = True
+    while changed:
+        changed = False
+        for x in range(n_states - 1, -1, -1):
+            for r in range(1, most_left + 1):
+                row = reach[x, r]
+                for k in range(ptr[x], ptr[x + 1]):
+                    v = values[k]
+                    y = nexts[k]
+                    if v == 0 and awards[k] > 0 and y == x:
+                        continue
+                    left = r - 1 + awards[k]
+                    if left > most_left:
+                        continue
+                    src = reach[y, left]
+                    q = v >> 6
+                    b = np.uint64(v & 63)
+                    back = np.uint64(64 - (v & 63))
+                    for i in range(words - 1, q - 1, -1):
+                        val = src[i - q] << b
+                        if (v & 63) and i - q - 1 >= 0:
+                            val |= src[i - q - 1] >> back
+                        new = row[i] | val
+                        if new != row[i]:
+                            row[i] = new
+                            changed = True
+    return reach
+
+
+@njit(cache=True)
+def _walk(ptr, values, awards, nexts, reach, x, left, s):
+    """The spins (option indices) of a round from state ``x`` with ``left`` spins paying ``s``
+    credits: at each spin the first offered one (the likeliest first) after which the rest can
+    still be paid (``reach``). Each step lowers ``s``, or raises the state, or lowers the
+    spins left (a spin paying nothing, awarding spins and staying is not taken), so it ends.
+    An empty result when nothing pays ``s``."""
+    most_left = reach.shape[1] - 1
+    out = np.empty(16, np.int64)
+    n = 0
+    one = np.uint64(1)
+    while left > 0:
+        pick = -1
+        for k in range(ptr[x], ptr[x + 1]):
+            v = values[k]
+            y = nexts[k]
+            if v > s or (v == 0 and awards[k] > 0 and y == x):
+                continue
+            rest = left - 1 + awards[k]
+            if rest > most_left:
+                continue
+            t = s - v
+            if (reach[y, rest, t >> 6] >> np.uint64(t & 63)) & one:
+                pick = k
+                break
+        if pick < 0:
+            return np.empty(0, np.int64)
+        if n == out.shape[0]:
+            grown = np.empty(2 * n, np.int64)
+            grown[:n] = out
+            out = grown
+        out[n] = pick
+        n += 1
+        s -= values[pick]
+        left = left - 1 + awards[pick]
+        x = nexts[pick]
+    return out[:n]
+
+
+class StickySearch:
+    """Stop combinations of the free reels for the spins of each sticky state, found among
+    seeded random draws paid by the simulator's compiled kernel
+    (:func:`slotmath.simulate.spins.pay`) with the state's cells forced.
+
+    The forced cells are a reel set of its own: each wild reel's strip is written out once per
+    pattern of its sticky cells (``sub``), stop by stop, each stop's window as shown (the
+    sticky cells their wild); stop ``s`` of reel ``j`` under pattern ``u`` is stop
+    ``rows (u L + s)`` there. One compiled kernel pays every state. Per state: ``uniform``
+    draws of the free reels, then ``strata`` draws for each combination of the wild reels'
+    landing patterns (the wilds a stop lands on the cells not yet sticky), so every next
+    state the engine lists is sought directly. A spin's key is (trigger count, next state,
+    credits); every key must be one of the exact engine's moves (the caller checks).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> from slotmath.publish.books import players
+    >>> a = slotmath.analyze(slotmath.load_game("tests/data/free_spin_state/tiny_sticky.toml"))
+    >>> player = players(a)[1]["free_spins"]
+    >>> search = StickySearch(player)
+    >>> stops = search.draws((1, 1, 1), 4, 1, np.random.default_rng(0))  # reel 2 all sticky
+    >>> t, code, credits = search.keys((1, 1, 1), stops, 0)
+    >>> len(stops), {player.decode(int(c)) for c in code}   # 4 uniform, 1 a landing pattern
+    (5, {(1, 1, 1)})
+    """
+
+    def __init__(self, player):
+        from slotmath.evaluate.window import PayModel
+        from slotmath.model.game import Reel
+        from slotmath.simulate.spins import ReelSet
+        from slotmath.simulate.tables import compile_pays
+
+        p = player
+        game, spec = p.game, p.spec
+        rs = game.reel_sets[spec.reels]
+        self.player = p
+        self.reels = rs.reels
+        self.rows = game.rows
+        n_reels = len(rs.reels)
+        self.wild_reels = sorted({j for j, _ in p.cells})
+        trigger = spec.trigger
+        fake = []
+        self.subs: dict[int, dict] = {}  # reel -> {sub: index}
+        self.tcount, self.code = [], []  # per reel: [sub index, stop] arrays
+        self.weights = []
+        for j, reel in enumerate(rs.reels):
+            rows = game.rows[j]
+            n = len(reel.symbols)
+            w = np.asarray(reel.stop_weights, np.float64)
+            self.weights.append(w / w.sum())
+            if j not in self.wild_reels:
+                fake.append(reel)
+                self.tcount.append(np.asarray([[reel.window(s, rows).count(trigger)
+                                                for s in range(n)]], np.int64))
+                self.code.append(np.zeros((1, n), np.int64))
+                continue
+            slots = [i for i, (jj, _) in enumerate(p.cells) if jj == j]
+            values = [0] + [1 + p.wilds.index(x) for x in p.mechanic.reel_wilds[j]]
+            subs = list(itertools.product(values, repeat=rows))
+            self.subs[j] = {sub: u for u, sub in enumerate(subs)}
+            symbols, tc, code = [], np.zeros((len(subs), n), np.int64), \
+                np.zeros((len(subs), n), np.int64)
+            for u, sub in enumerate(subs):
+                for s in range(n):
+                    window = reel.window(s, rows)
+                    shown = [p.wilds[c - 1] if c else y for c, y in zip(sub, window)]
+                    symbols += shown
+                    tc[u, s] = shown.count(trigger)
+                    after = [c or (1 + p.wilds.index(y) if y in p.wilds else 0)
+                             for c, y in zip(sub, window)]
+                    code[u, s] = sum(c * p.radix ** slot for c, slot in zip(after, slots))
+            fake.append(Reel(tuple(symbols)))
+            self.tcount.append(tc)
+            self.code.append(code)
+        forced = game.replace_reels(spec.reels, tuple(fake))
+        self.model = PayModel(forced, p.level)
+        if self.model.credits_per_bet != p.model.credits_per_bet:
+            raise AssertionError("the forced reels pay in other credits than the game's")
+        self.kernel = ReelSet.compile(forced, self.model, compile_pays(forced, self.model),
+                                      spec.reels)
+        self.n = [len(r.symbols) for r in rs.reels]
+        self.n_reels = n_reels
+
+    def draws(self, state, uniform: int, strata: int, rng) -> np.ndarray:
+        """Stop combinations (original stops) to try from ``state``."""
+        cols = []
+        u = self._sub_index(state)
+        # the uniform part
+        for j in range(self.n_reels):
+            cols.append(rng.choice(self.n[j], size=uniform, p=self.weights[j]))
+        parts = [np.stack(cols, axis=1)]
+        # the strata: each combination of the wild reels' landing patterns
+        groups = []
+        for j in self.wild_reels:
+            codes = self.code[j][u[j]]
+            live = np.flatnonzero(self.weights[j] > 0)
+            groups.append([live[codes[live] == c] for c in np.unique(codes[live])])
+        for combo in itertools.product(*groups):
+            cols = [rng.choice(self.n[j], size=strata, p=self.weights[j])
+                    for j in range(self.n_reels)]
+            for j, stops in zip(self.wild_reels, combo):
+                w = self.weights[j][stops]
+                cols[j] = rng.choice(stops, size=strata, p=w / w.sum())
+            parts.append(np.stack(cols, axis=1))
+        return np.concatenate(parts).astype(np.int64)
+
+    def _sub_index(self, state) -> dict[int, int]:
+        p = self.player
+        out = {}
+        for j in self.wild_reels:
+            sub = tuple(c for (jj, _), c in zip(p.cells, state) if jj == j)
+            out[j] = self.subs[j][sub]
+        return out
+
+    def keys(self, state, stops: np.ndarray, cap: int):
+        """(trigger count, next state's code, credits) of each stop combination from
+        ``state`` (credits by the kernel, before the free-spin multiplier)."""
+        from slotmath.simulate.spins import pay
+
+        u = self._sub_index(state)
+        fake = stops.copy()
+        trig = np.zeros(len(stops), np.int64)
+        code = np.full(len(stops), self.player.code(state), np.int64)
+        for j in range(self.n_reels):
+            k = u.get(j, 0)
+            trig += self.tcount[j][k][stops[:, j]]
+            if j in u:
+                fake[:, j] = self.rows[j] * (k * self.n[j] + stops[:, j])
+                # the reel's cells: replaced by what they hold after the spin
+                code += self.code[j][k][stops[:, j]] - self.player.reel_code(state, j)
+        credits, _, _, _ = pay(self.kernel, len(stops), stops=fake)
+        return np.minimum(trig, cap), code, credits
+
+
 class StickyPlayer(_StatePlayer):
     """Sticky wilds' free spins of ``feature`` (a built
     :class:`~slotmath.features.free_spins.StateRound`) in ``game`` at ``level``: which totals
     a started feature can pay (:meth:`reachable`, in the mechanic's credits) and a round that
-    pays one (:meth:`play`)."""
+    pays one (:meth:`play`).
+
+    The states played are those the feature reaches (from no sticky cell, through the exact
+    engine's moves, within the spins it can hold). Each state's spins are found by key
+    (trigger count, next state, credits): when the states times the stop combinations are at
+    most :data:`STICKY_WINDOWS_MAX`, every window of every state is visited and paid by the
+    plain evaluator (the keys must be exactly the engine's moves, both ways); else among
+    seeded draws (:class:`StickySearch`, each key one of the engine's moves). Each state
+    offers the table at most :data:`STICKY_CHOICES` spins (the likeliest half, then wins
+    spread evenly over the rest). The table is a bitset over (state, spins left, credits)
+    (:func:`_reach_bits`); a round walks it spin by spin (:func:`_walk`). A payout no round of
+    these spins reaches is a row without a book (reported, its probability moved to a
+    neighbour). Every spin of a book is paid again by the plain evaluator, and its trigger
+    count and the state it leaves are checked against the table's."""
 
     def __init__(self, game, level, feature, progress=None):
         from slotmath.evaluate.window import PayModel
@@ -672,12 +937,28 @@ class StickyPlayer(_StatePlayer):
         self.model = PayModel(game, level)
         self.cells = self.mechanic.cells
         self.wilds = self.mechanic.wilds
-        ranges = [range(len(self.mechanic.reel_wilds[j]) + 1) for j, _ in self.cells]
-        # supersets after their subsets: a spin only adds sticky cells
-        self.states = sorted(itertools.product(*ranges),
-                             key=lambda x: (sum(1 for c in x if c), x))
-        self.state_index = {x: i for i, x in enumerate(self.states)}
+        self.radix = len(self.wilds) + 1
+        self._states_code = self.radix ** len(self.cells)  # the codes of the states
+        self.progress = progress
         self._tables = None
+        self._search = None
+        # state -> (keys found (sorted, _pack), their stops, the engine's weights)
+        self._found: dict = {}
+        self._draws = 0  # search rounds done
+
+    def code(self, state) -> int:
+        return sum(c * self.radix ** i for i, c in enumerate(state))
+
+    def reel_code(self, state, j: int) -> int:
+        return sum(c * self.radix ** i for i, ((jj, _), c) in enumerate(zip(self.cells, state))
+                   if jj == j)
+
+    def decode(self, code: int) -> tuple[int, ...]:
+        out = []
+        for _ in self.cells:
+            code, c = divmod(code, self.radix)
+            out.append(c)
+        return tuple(out)
 
     def shown(self, window, state):
         """The window a state shows: each sticky cell its wild."""
@@ -692,88 +973,210 @@ class StickyPlayer(_StatePlayer):
         return tuple(c or (1 + self.wilds.index(window[j][r]) if window[j][r] in self.wilds
                            else 0) for (j, r), c in zip(self.cells, state))
 
-    def prepare(self, most_credits: int, *, complete: bool = False) -> None:
-        """Visit every window of every state (the whole cycle of each) and fill the table of
-        totals up to ``most_credits`` credits."""
-        if self._tables is not None and self._tables[3] >= most_credits:
-            return
+    # -- the states and their spins ---------------------------------------------------------
+    def _most_left(self) -> int:
+        return max(self._starts()) + 3 * max((self._award(t) for t in range(self._tcap + 1)),
+                                             default=0)
+
+    @property
+    def _tcap(self) -> int:
+        return max(self.spec.awards) if self.spec.retrigger else 0
+
+    def _pack(self, t, code, credits):
+        """A spin's key (trigger count, next state's code, credits) as one int64."""
+        return (np.asarray(t, np.int64) * self._states_code + code) * (1 << KEY_CREDIT_BITS) \
+            + credits
+
+    def _unpack(self, keys: np.ndarray):
+        rest, credits = np.divmod(keys, 1 << KEY_CREDIT_BITS)
+        t, code = np.divmod(rest, self._states_code)
+        return t, code, credits
+
+    def _engine(self, x) -> tuple[np.ndarray, np.ndarray]:
+        """The exact engine's spins from state ``x``: their keys (sorted, :meth:`_pack`) and
+        weights (float, for ranking)."""
+        keys, weights = [], []
+        for move in self.mechanic.moves(x):
+            credits, w = self.mechanic._laws.arrays[move.law]
+            keys.append(self._pack(move.trigger, self.code(move.state), credits))
+            weights.append(w.astype(np.float64))
+        keys, inverse = np.unique(np.concatenate(keys), return_inverse=True)
+        return keys, np.bincount(inverse.ravel(), weights=np.concatenate(weights))
+
+    def _states(self, depth: int) -> tuple[list, list]:
+        """The states the feature reaches within ``depth`` spins (from no sticky cell, by the
+        engine's moves), fewest sticky cells first; and those reached in fewer (whose spins
+        are played)."""
+        start = (0,) * len(self.cells)
+        seen, frontier, inner = {start}, [start], []
+        for _ in range(depth):
+            inner += frontier
+            nxt = []
+            for x in frontier:
+                for move in self.mechanic.moves(x):
+                    if move.state not in seen:
+                        seen.add(move.state)
+                        nxt.append(move.state)
+            frontier = nxt
+
+        def order(x):
+            return sum(1 for c in x if c), x
+        return sorted(seen, key=order), sorted(inner, key=order)
+
+    def _visit(self, x, engine) -> None:
+        """Every window of state ``x``, paid by the plain evaluator: the keys found, which
+        must be exactly the engine's."""
         rs = self.game.reel_sets[self.spec.reels]
         live = [[s for s, w in enumerate(r.stop_weights) if w] for r in rs.reels]
         trigger = self.spec.trigger
-        cap = max(self.spec.awards) if self.spec.retrigger else 0
-        options = []
-        for x in self.states:
-            engine = {}
-            for move in self.mechanic.moves(x):
-                credits, weights = self.mechanic._laws.arrays[move.law]
-                for c, w in zip(credits.tolist(), weights.tolist()):
-                    engine[(move.trigger, move.state, c)] = w
-            found = {}
-            for stops in itertools.product(*live):
-                window = window_at(self.game, rs, stops)
-                shown = self.shown(window, x)
-                _, credits = window_events(self.model, shown, self.spec.multiplier)
-                t = min(sum(col.count(trigger) for col in shown), cap)
-                key = (t, self.landed(window, x), credits * (self.credits_per_bet
-                                                             // self.model.credits_per_bet))
-                if key not in engine:
-                    raise AssertionError(f"sticky state {x}: a spin the engine's moves do not "
-                                         f"list: {key}")
-                found.setdefault(key, stops)
-            if set(found) != set(engine):
-                raise AssertionError(f"sticky state {x}: moves of the engine no window shows")
-            spins = {}
-            for key in sorted(found, key=lambda k: (-engine[k], k)):
-                option = (key[2], self._award(key[0]), self.state_index[key[1]])
-                spins.setdefault(option, (*option, found[key], x))
-            options.append(list(spins.values()))
-        ptr = np.zeros(len(self.states) + 1, np.int64)
-        for i, opts in enumerate(options):
-            ptr[i + 1] = ptr[i] + len(opts)
-        flat = [o for opts in options for o in opts]
-        starts = set()
-        for c in range(max(self.spec.awards) + 1):
-            key = self.feature.start(c)
-            if key is not None:
-                starts |= {n for n, w in key if w}
-        most_left = max(starts) + 3 * max((self._award(t) for t in range(cap + 1)), default=0)
-        fewest, choice = _reach_states(ptr, np.array([o[0] for o in flat], np.int64),
-                                       np.array([o[1] for o in flat], np.int64),
-                                       np.array([o[2] for o in flat], np.int64),
-                                       most_left, int(most_credits))
-        self._tables = (flat, fewest, choice, int(most_credits))
+        scale = self.credits_per_bet // self.model.credits_per_bet
+        found = {}
+        for stops in itertools.product(*live):
+            window = window_at(self.game, rs, stops)
+            shown = self.shown(window, x)
+            _, credits = window_events(self.model, shown, self.spec.multiplier)
+            t = min(sum(col.count(trigger) for col in shown), self._tcap)
+            key = int(self._pack(t, self.code(self.landed(window, x)), credits * scale))
+            found.setdefault(key, stops)
+        keys = np.array(sorted(found), np.int64)
+        if not np.isin(keys, engine[0]).all():
+            bad = self._unpack(keys[~np.isin(keys, engine[0])][:1])
+            raise AssertionError(f"sticky state {x}: a spin the engine's moves do not list: "
+                                 f"{[int(a[0]) for a in bad]}")
+        if len(keys) != len(engine[0]):
+            raise AssertionError(f"sticky state {x}: moves of the engine no window shows")
+        self._found[x] = (keys, np.array([found[k] for k in keys.tolist()], np.int64),
+                          engine[1])
+
+    def _sample(self, x, engine, seed: int) -> None:
+        """Seeded draws from state ``x`` (:class:`StickySearch`), added to the keys found;
+        each must be one of the engine's moves."""
+        if self._search is None:
+            self._search = StickySearch(self)
+        rng = np.random.Generator(np.random.PCG64([seed, self.code(x)]))
+        stops = self._search.draws(x, STICKY_UNIFORM, STICKY_STRATA, rng)
+        t, code, credits = self._search.keys(x, stops, self._tcap)
+        scale = self.credits_per_bet // self.model.credits_per_bet
+        keys = self._pack(t, code, credits * self.spec.multiplier * scale)
+        if x in self._found:  # an earlier round's first
+            old_keys, old_stops, _ = self._found[x]
+            keys = np.concatenate([old_keys, keys])
+            stops = np.concatenate([old_stops, stops])
+        keys, first = np.unique(keys, return_index=True)
+        stops = stops[first]
+        at = np.minimum(np.searchsorted(engine[0], keys), len(engine[0]) - 1)
+        listed = engine[0][at] == keys
+        if not listed.all():
+            bad = self._unpack(keys[~listed][:1])
+            raise AssertionError(f"sticky state {x}: a spin the engine's moves do not list: "
+                                 f"{[int(a[0]) for a in bad]}")
+        self._found[x] = (keys, stops, engine[1][at])
+
+    def _options(self, x, codes: np.ndarray, choices: int):
+        """The spins state ``x`` offers the table, the likeliest first, at most ``choices``:
+        arrays (win, award, next state index, stops)."""
+        keys, stops, weights = self._found[x]
+        t, code, credits = self._unpack(keys)
+        order = np.lexsort((keys, -weights))  # the likeliest first
+        kept = order[:choices // 2]
+        rest = order[choices // 2:]
+        rest = rest[np.lexsort((keys[rest], credits[rest]))]  # by win
+        room = choices - len(kept)
+        if len(rest) > room:
+            rest = rest[[round(i * (len(rest) - 1) / max(room - 1, 1)) for i in range(room)]]
+        rest = rest[np.lexsort((keys[rest], -weights[rest]))]
+        pick = np.concatenate([kept, rest])
+        awards = np.array([self._award(c) for c in range(self._tcap + 1)], np.int64)
+        return (credits[pick], awards[t[pick]], np.searchsorted(codes, code[pick]),
+                stops[pick])
+
+    def prepare(self, most_credits: int, *, complete: bool = False) -> None:
+        """Find the spins of every state the feature reaches (every window when few, else
+        seeded draws; ``complete``: a second round of draws) and fill the table of totals up
+        to ``most_credits`` credits."""
+        rounds = 2 if complete else 1
+        if self._tables is not None and self._tables[-1] >= most_credits \
+                and self._draws >= rounds:
+            return
+        if most_credits >= 1 << KEY_CREDIT_BITS:
+            raise ValueError(f"{self.game.name}: a free spin's credits beyond the books' "
+                             f"sticky-wilds player's keys (2**{KEY_CREDIT_BITS})")
+        most_left = self._most_left()
+        states, inner = self._states(most_left)
+        _, windows = _sticky_size(self.game)
+        if len(inner) * windows <= STICKY_WINDOWS_MAX:
+            if not self._found:
+                for x in inner:
+                    self._visit(x, self._engine(x))
+            self._draws = 2
+        else:
+            for k in range(self._draws, rounds):
+                for i, x in enumerate(inner):
+                    self._sample(x, self._engine(x), k)
+                    if self.progress is not None:
+                        self.progress(k * len(inner) + i + 1, rounds * len(inner))
+            self._draws = max(self._draws, rounds)
+        # states by code (the index of a state is its place in ``states``)
+        codes = np.array([self.code(x) for x in states], np.int64)
+        by_code = np.argsort(codes)
+        self.states = states
+        words = int(most_credits) // 64 + 1
+        choices = max(STICKY_CHOICES, STICKY_WORK // (len(inner) * most_left * words))
+        sizes = np.zeros(len(states), np.int64)
+        parts = []
+        for i, x in enumerate(states):
+            if x in self._found:
+                v, a, nxt, stops = self._options(x, codes[by_code], choices)
+                sizes[i] = len(v)
+                parts.append((v, a, by_code[nxt], stops, np.full(len(v), i, np.int64)))
+        ptr = np.zeros(len(states) + 1, np.int64)
+        ptr[1:] = np.cumsum(sizes)
+        values, awards, nexts, stops, owner = (
+            np.concatenate([p[i] for p in parts]) for i in range(5))
+        if len(values) and (nexts < owner).any():
+            raise AssertionError("a sticky state's spin leads to a state with fewer cells")
+        reach = _reach_bits(ptr, values, awards, nexts, most_left, words)
+        self._tables = ((ptr, values, awards, nexts), stops, owner, reach, int(most_credits))
 
     def reachable(self, start) -> np.ndarray:
         """The totals (credits) a feature started by ``start`` (its award law) can pay."""
-        _, fewest, _, _ = self._tables
-        out = np.zeros(fewest.shape[2], bool)
+        _, _, _, reach, most = self._tables
+        out = np.zeros(reach.shape[2], np.uint64)
         for n, w in start:
             if w:
-                out |= fewest[0, n] >= 0
-        return np.flatnonzero(out)
+                out |= reach[0, n]
+        bits = np.unpackbits(out.view(np.uint8), bitorder="little")
+        return np.flatnonzero(bits[:most + 1])
 
     def play(self, start, credits: int, trigger_window, first_index: int) -> list[dict]:
         """The events of a feature started by ``start`` paying ``credits``, started by the
         paid spin showing ``trigger_window`` (None: bought); event indices from
         ``first_index``."""
-        flat, fewest, table, _ = self._tables
+        arrays, all_stops, owner, reach, _ = self._tables
         law = dict(start)
-        n = next((n for n in sorted(law, key=lambda n: (-law[n], n))
-                  if law[n] and fewest[0, n, credits] >= 0), None)
-        if n is None:
+        chosen = None
+        for n in sorted(law, key=lambda n: (-law[n], n)):
+            if law[n] and credits < reach.shape[2] * 64:
+                path = _walk(*arrays, reach, 0, n, credits)
+                if len(path):
+                    chosen = n, path
+                    break
+        if chosen is None:
             raise ValueError(f"no feature of {start} pays {credits} credits")
+        n, path = chosen
+        _, values, awards, nexts = arrays
         cpb = self.credits_per_bet
         scale = cpb // self.model.credits_per_bet
         rs = self.game.reel_sets[self.spec.reels]
         trigger = self.spec.trigger
         events, add = _opening(trigger, trigger_window, start, n, first_index)
-        x, total, left, played, paid, s = 0, n, n, 0, 0, credits
+        total, left, paid, s = n, n, 0, credits
         cap = self.spec.max_spins
-        while left:
-            v, award, after, stops, state = flat[table[x, left, s]]
+        for played, k in enumerate(path.tolist(), 1):
+            v, award, after = int(values[k]), int(awards[k]), int(nexts[k])
+            stops, state = tuple(int(c) for c in all_stops[k]), self.states[owner[k]]
             window = window_at(self.game, rs, stops)
             shown = self.shown(window, state)
-            played += 1
             add({"type": "updateFreeSpin", "amount": played, "total": total})
             add({"type": "reveal", "gameType": "freegame", "reelSet": self.feature.reels,
                  "stops": list(stops), "board": board(shown), "landed": board(window),
@@ -783,11 +1186,16 @@ class StickyPlayer(_StatePlayer):
             won *= scale
             if won != v:
                 raise AssertionError("a free spin pays other than the engine's moves said")
+            new = self.states[after]
+            if self.landed(window, state) != new:
+                raise AssertionError("a free spin leaves another state than the table said")
+            t = min(sum(col.count(trigger) for col in shown), self._tcap)
+            if self._award(t) != award:
+                raise AssertionError("a free spin awards other spins than the table said")
             paid += won
             if wins:
                 add({"type": "winInfo", "wins": wins} | amount_fields(won, cpb, "totalWin"))
                 add({"type": "setWin"} | amount_fields(paid, cpb))
-            new = self.states[after]
             if new != state:
                 add({"type": "stickyWilds", "added": [
                     {"reel": j, "row": r, "symbol": self.wilds[c - 1]}
@@ -800,8 +1208,7 @@ class StickyPlayer(_StatePlayer):
                                    for r, y in enumerate(col) if y == trigger]})
             s -= v
             left += u - 1
-            x = after
-        if s or paid != credits:
+        if s or left or paid != credits:
             raise AssertionError("the free spins played do not pay what the table said")
         add({"type": "freeSpinEnd"} | amount_fields(paid, cpb))
         return events
