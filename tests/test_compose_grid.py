@@ -1,0 +1,130 @@
+"""The round distribution's FFT grid (slotmath.features.compose): a 5-smooth length, the
+spectrum of a law on every k-th point from a k times shorter FFT, and the exact group sums of
+a table held as a dict, each against a plain independent computation."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from slotmath.exact.spin_table import MarkedTable
+from slotmath.features.base import DenseLaw, FeatureLaw
+from slotmath.features.compose import RoundLaw, _grid_size, _smooth_len, _spectrum
+
+
+def _smooth_brute(n: int) -> int:
+    m = max(n, 1)
+    while True:
+        x = m
+        for p in (2, 3, 5):
+            while x % p == 0:
+                x //= p
+        if x == 1:
+            return m
+        m += 1
+
+
+def test_smooth_length_is_the_least_5_smooth_length():
+    for n in [*range(1, 2000), 30001, 150001, 3000001, 4194304, 4194305]:
+        assert _smooth_len(n) == _smooth_brute(n), n
+
+
+def test_grid_size_holds_the_round_and_every_spacing():
+    for length, steps in [(3005001, [20, 20]), (1000, [3]), (1000, [7]), (50, [4]),
+                          (12345, [2, 3, 5]), (999, [])]:
+        size = _grid_size(length, steps)
+        assert size >= length
+        assert _smooth_brute(size) == size or size % 7 == 0  # (7 is no grid spacing here)
+    assert _grid_size(3005001, [20]) % 20 == 0
+    assert _grid_size(1000, [7]) == _smooth_len(1000)  # 7 is not 5-smooth: no shortcut
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 6, 20])
+@pytest.mark.parametrize("size", [60, 61, 240, 241, 1000])
+def test_spectrum_of_a_spaced_law_is_the_fft_of_the_spread_array(k, size):
+    rng = np.random.default_rng(size * 31 + k)
+    points = (size - 1) // k + 1
+    probs = rng.random(points)
+    spread = np.zeros(k * (points - 1) + 1)
+    spread[::k] = probs  # the law written out on the fine grid
+    want = np.fft.rfft(spread, size)
+    got = _spectrum(probs, k, size)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-11 * points)
+
+
+class _Spaced:
+    """A round feature started by mark values 1 and 2, paying ``step`` credits times a
+    point of a fixed law (its probabilities as exact fractions and as a dense law)."""
+
+    name = "bonus"
+    mark = type("M", (), {"kind": "bonus"})()
+
+    def __init__(self, points: int, step: int, seed: int):
+        rng = np.random.default_rng(seed)
+        self.step = step
+        self.exact = {}
+        for key in (1, 2):
+            w = rng.integers(0, 50, points).tolist()
+            w[0] += 1
+            total = sum(w)
+            self.exact[key] = [Fraction(x, total) for x in w]
+
+    def start(self, mark: int):
+        return mark or None
+
+    def law(self, key) -> FeatureLaw:
+        ps = self.exact[key]
+        mean = sum((i * self.step * p for i, p in enumerate(ps)), Fraction(0))
+        second = sum(((i * self.step) ** 2 * p for i, p in enumerate(ps)), Fraction(0))
+        return FeatureLaw(mean, second, ps[0], Fraction(0))
+
+    def dense(self, keys):
+        return {k: DenseLaw(np.asarray([float(p) for p in self.exact[k]]), self.step, 1, 0.0)
+                for k in keys}
+
+
+@pytest.mark.parametrize("points,step", [(5, 6), (300, 6), (300, 7), (400, 10)])
+def test_round_distribution_matches_the_exact_mixture(points, step):
+    """RoundLaw.distribution (FFT, spaced laws) against the mixture summed in fractions."""
+    base = MarkedTable(("bonus",), {(0, 0): 30, (0, 4): 7, (0, 10): 2, (1, 0): 5, (1, 2): 3,
+                                    (2, 0): 2, (2, 8): 1}, 50, 1)
+    feature = _Spaced(points, step, seed=points + step)
+    want: dict[int, Fraction] = {}
+    for (m, b), w in base.weights.items():
+        p = Fraction(w, base.cycle)
+        if m == 0:
+            want[b] = want.get(b, 0) + p
+            continue
+        for i, q in enumerate(feature.exact[m]):
+            want[b + i * step] = want.get(b + i * step, 0) + p * q
+    d = RoundLaw(base, (feature,)).distribution()
+    got = dict(zip(d.credits.tolist(), d.probs.tolist()))  # (credits: every unit is 1)
+    for c, p in want.items():
+        assert got.get(c, 0.0) == pytest.approx(float(p), abs=1e-13), c
+    assert set(got) <= set(want)
+
+
+def test_group_sums_of_a_dict_table_match_a_plain_loop():
+    """RoundLaw's per-group exact sums (weights, b w, b^2 w, weight at b = 0) of a table held
+    as a dict, against a loop over its rows; big weights stay exact Python ints."""
+    rng = np.random.default_rng(7)
+    weights = {}
+    for _ in range(400):
+        key = (int(rng.integers(0, 4)), int(rng.integers(0, 3)), int(rng.integers(0, 30)))
+        weights[key] = weights.get(key, 0) + int(rng.integers(1, 1000)) * 10**20
+    cycle = sum(weights.values())
+    base = MarkedTable(("bonus", "other"), weights, cycle, 1)
+    law = RoundLaw(base, (_Spaced(5, 2, 0),))
+    want: dict = {}
+    for (m, _o, b), w in weights.items():
+        g = (m or None,)
+        e = want.setdefault(g, [0, 0, 0, 0])
+        e[0] += w
+        e[1] += b * w
+        e[2] += b * b * w
+        e[3] += w if b == 0 else 0
+    assert law._groups == {g: tuple(v) for g, v in want.items()}
+    assert list(law._groups) == list(want)  # first-row order, as the row loop meets them
