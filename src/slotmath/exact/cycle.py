@@ -707,6 +707,75 @@ def _expand_kept(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table,
 
 
 @njit(cache=True)
+def _expand_by_state(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, span,
+                     kept):
+    """:func:`_expand_kept`, the entries made in the order of their new state.
+
+    Each new state gets its own stretch of the table (twice its (entry, outcome) pairs,
+    counted first), so reading the table in order lists the entries by state: the next step
+    (and the last reel's fold) then reads each state's entries, and the outcomes of their
+    old states, one after another instead of all over memory (on Gus's Gold Christmas's
+    Dynamite the fold took 1.8 x as long over entries in hash order)."""
+    n_t = 0
+    for q in range(outcomes.shape[0]):
+        n_t = max(n_t, outcomes[q, 0] + 1)
+    region = np.zeros(n_t + 1, np.int64)
+    for e in range(e_state.shape[0]):
+        s = e_state[e]
+        pk = e_pack[e]
+        for q in range(ptr[s], ptr[s + 1]):
+            if kept[add_table[pk, outcomes[q, 2]]]:
+                region[outcomes[q, 0] + 1] += 2
+    for t in range(n_t):
+        region[t + 1] += region[t]
+    size = region[n_t]
+    keys = np.full(size, _EMPTY, np.int64)
+    vals = np.zeros(size, np.int64)
+    used = 0
+    for e in range(e_state.shape[0]):
+        s = e_state[e]
+        c = e_credits[e]
+        wt = e_weight[e]
+        pk = e_pack[e]
+        for q in range(ptr[s], ptr[s + 1]):
+            p2 = add_table[pk, outcomes[q, 2]]
+            if not kept[p2]:
+                continue
+            t = outcomes[q, 0]
+            lo = region[t]
+            width = region[t + 1] - lo
+            key = p2 * span + c + outcomes[q, 1]
+            h = lo + key % width
+            while True:
+                kk = keys[h]
+                if kk == key:
+                    vals[h] += wt * outcomes[q, 3]
+                    break
+                if kk == _EMPTY:
+                    keys[h] = key
+                    vals[h] = wt * outcomes[q, 3]
+                    used += 1
+                    break
+                h += 1
+                if h == lo + width:
+                    h = lo
+    o_state = np.empty(used, np.int64)
+    o_pack = np.empty(used, np.int64)
+    o_credits = np.empty(used, np.int64)
+    o_weight = np.empty(used, np.int64)
+    i = 0
+    for t in range(n_t):
+        for h in range(region[t], region[t + 1]):
+            if keys[h] != _EMPTY:
+                o_state[i] = t
+                o_pack[i] = keys[h] // span
+                o_credits[i] = keys[h] % span
+                o_weight[i] = vals[h]
+                i += 1
+    return o_state, o_pack, o_credits, o_weight
+
+
+@njit(cache=True)
 def _last_state(states, s, nt, em, et, line_place, line_cap, final, inputs, ucol, colval,
                 win_sa, win_weight, by_effect, work, cache, pool, local, lslot, lused, lmask):
     """:func:`_last_state_in` over every window."""

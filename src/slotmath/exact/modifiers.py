@@ -35,7 +35,7 @@ from slotmath.exact.automata import line_automaton, ways_automaton
 from slotmath.exact.cycle import (
     _INT64_SAFE,
     CountColumns,
-    _expand_kept,
+    _expand_by_state,
     _fold_in,
     _last_bound,
     _pack,
@@ -109,8 +109,8 @@ def _step(prep, states, room, entries, j):
         rw.by_effect, prep.place[-1], radix, room)
     e_state, e_pack, e_credits, e_weight = entries
     span = int(e_credits.max()) + int(outcomes[:, 1].max(initial=0)) + 1
-    entries = _expand_kept(e_state, e_pack, e_credits, e_weight, ptr, outcomes,
-                           prep.add_table, span, prep.kept)
+    entries = _expand_by_state(e_state, e_pack, e_credits, e_weight, ptr, outcomes,
+                               prep.add_table, span, prep.kept)
     return _drop_unreached(states, *entries, prep.place[-1], radix, prep.chosen_cap - 1)
 
 
