@@ -500,12 +500,13 @@ def _step_kernel(states, nt, em, et, line_place, line_cap, inputs, ucol, colval,
                  win_weight, cls_ptr, cls_mem, by_effect):
     """:func:`_step_room` with no limit on the windows."""
     return _step_room(states, nt, em, et, line_place, line_cap, inputs, ucol, colval, win_sa,
-                      win_weight, cls_ptr, cls_mem, by_effect, 1, 1, np.zeros(0, np.int64))
+                      win_weight, cls_ptr, cls_mem, by_effect, np.zeros(0, np.int64), 1,
+                      np.zeros(0, np.int64))
 
 
 @njit(cache=True)
 def _step_room(states, nt, em, et, line_place, line_cap, inputs, ucol, colval, win_sa,
-               win_weight, cls_ptr, cls_mem, by_effect, dig_place, dig_radix, room):
+               win_weight, cls_ptr, cls_mem, by_effect, digit, dig_radix, room):
     """Move every state through every window of one reel.
 
     Returns the new states (deduplicated exactly: hash, then full-row comparison) and, per
@@ -521,7 +522,7 @@ def _step_room(states, nt, em, et, line_place, line_cap, inputs, ucol, colval, w
     depend only on its status and the rows it reads.
 
     ``room`` (empty: no limit): state ``s`` goes only through the windows whose pack digit
-    ``(pack // dig_place) % dig_radix`` is at most ``room[s]`` (a modifier's chosen
+    ``digit[pack]`` (of ``dig_radix`` values) is at most ``room[s]`` (a modifier's chosen
     positions: the windows that would take every entry of the state past the most the table
     keeps are not visited, and the states only they reach are not made).
     """
@@ -568,7 +569,7 @@ def _step_room(states, nt, em, et, line_place, line_cap, inputs, ucol, colval, w
         for q0 in range(start, stop):
             if pool[q0, 3]:
                 fresh = True  # a new group: its state is made at its first row visited
-            if limited and (pool[q0, 1] // dig_place) % dig_radix > room[s]:
+            if limited and digit[pool[q0, 1]] > room[s]:
                 continue
             if fresh:
                 fresh = False
@@ -781,13 +782,13 @@ def _last_state(states, s, nt, em, et, line_place, line_cap, final, inputs, ucol
     """:func:`_last_state_in` over every window."""
     return _last_state_in(states, s, nt, em, et, line_place, line_cap, final, inputs, ucol,
                           colval, win_sa, win_weight, by_effect, work, cache, pool, local,
-                          lslot, lused, lmask, 1, 1, 0, 0)
+                          lslot, lused, lmask, np.zeros(0, np.int64), 1, 0, 0)
 
 
 @njit(cache=True)
 def _last_state_in(states, s, nt, em, et, line_place, line_cap, final, inputs, ucol, colval,
                    win_sa, win_weight, by_effect, work, cache, pool, local, lslot, lused,
-                   lmask, dig_place, dig_radix, m_lo, m_hi):
+                   lmask, digit, dig_radix, m_lo, m_hi):
     """The distinct (credits settled, scatter pack added) outcomes of state ``s`` on the last
     reel, merged in ``local`` (its first ``n_local`` rows: credits, pack, 0, weight).
 
@@ -795,7 +796,8 @@ def _last_state_in(states, s, nt, em, et, line_place, line_cap, final, inputs, u
     its open units settle and the trigger runs they complete, summed over the units reading
     that column; a window's outcome is the sum of its columns' entries, and windows whose
     values agree class by class (equal table entries) are evaluated once. Only the windows
-    whose pack digit ``(pack // dig_place) % dig_radix`` is in ``m_lo..m_hi`` are visited.
+    whose pack digit ``digit[pack]`` is in ``m_lo..m_hi`` are visited (``dig_radix`` 1:
+    every window).
     Returns ``(n_local, cache, pool)``.
     """
     lab, reps, col_units, f_add, f_fire, alive = work
@@ -838,9 +840,10 @@ def _last_state_in(states, s, nt, em, et, line_place, line_cap, final, inputs, u
     for q0 in range(start, stop):
         if pool[q0, 3]:
             fresh = True  # a new group: evaluated at its first row visited
-        m = (pool[q0, 1] // dig_place) % dig_radix
-        if m < m_lo or m > m_hi:
-            continue
+        if dig_radix > 1:
+            m = digit[pool[q0, 1]]
+            if m < m_lo or m > m_hi:
+                continue
         if fresh:
             fresh = False
             w = pool[q0, 0]
@@ -886,21 +889,22 @@ def _fold_last(states, nt, em, et, line_place, line_cap, final, inputs, ucol, co
     """:func:`_fold_in` of every entry through every outcome."""
     _fold_in(states, nt, em, et, line_place, line_cap, final, inputs, ucol, colval, win_sa,
              win_weight, by_effect, e_state, e_pack, e_credits, e_weight, add_table,
-             pack_credits, pack_trigger, out, 1, 1, 0, 0)
+             pack_credits, pack_trigger, out, np.zeros(add_table.shape[0], np.int64), 1, 0, 0)
 
 
 @njit(cache=True)
 def _fold_in(states, nt, em, et, line_place, line_cap, final, inputs, ucol, colval, win_sa,
              win_weight, by_effect, e_state, e_pack, e_credits, e_weight, add_table,
-             pack_credits, pack_trigger, out, dig_place, dig_radix, lo, hi):
+             pack_credits, pack_trigger, out, digit, dig_radix, lo, hi):
     """The last reel, folded into ``out[row, credits]``: every (state, scatter pack, credits,
     weight) entry through its state's outcomes (:func:`_last_state_in`), one state at a time
     (states no entry reaches are skipped). ``out`` must be wide enough
     (:func:`_last_bound`).
 
-    Only the pairs whose pack digits ``(pack // dig_place) % dig_radix`` (the entry's and the
-    outcome's) sum to ``lo..hi`` are folded (a modifier's chosen positions: the counts its
-    law uses); ``out``'s other rows of that digit stay 0. ``dig_radix`` 1: every pair.
+    Only the pairs whose pack digits ``digit[pack]`` (of ``dig_radix`` values; the entry's
+    and the outcome's) sum to ``lo..hi`` are folded (a modifier's chosen positions: the
+    counts its law uses); ``out``'s other rows of that digit stay 0. ``dig_radix`` 1 and
+    ``digit`` all 0: every pair.
     """
     n_s, n_units = states.shape
     n_w = colval.shape[0]
@@ -934,7 +938,7 @@ def _fold_in(states, nt, em, et, line_place, line_cap, final, inputs, ucol, colv
         c_min = dig_radix
         c_max = 0
         for t in range(start[s], start[s + 1]):
-            d = (e_pack[order[t]] // dig_place) % dig_radix
+            d = digit[e_pack[order[t]]]
             c_min = min(c_min, d)
             c_max = max(c_max, d)
         m_lo = max(0, lo - c_max)
@@ -943,18 +947,18 @@ def _fold_in(states, nt, em, et, line_place, line_cap, final, inputs, ucol, colv
             continue
         n_local, cache, pool = _last_state_in(
             states, s, nt, em, et, line_place, line_cap, final, inputs, ucol, colval, win_sa,
-            win_weight, by_effect, work, cache, pool, local, lslot, lused, lmask, dig_place,
+            win_weight, by_effect, work, cache, pool, local, lslot, lused, lmask, digit,
             dig_radix, m_lo, m_hi)
         if n_local > m_order.shape[0]:
             m_order = np.empty(2 * n_local, np.int64)
         by_m[:] = 0
         for q in range(n_local):
-            by_m[(local[q, 1] // dig_place) % dig_radix + 1] += 1
+            by_m[digit[local[q, 1]] + 1] += 1
         for m in range(dig_radix):
             by_m[m + 1] += by_m[m]
             m_fill[m] = by_m[m]
         for q in range(n_local):
-            m = (local[q, 1] // dig_place) % dig_radix
+            m = digit[local[q, 1]]
             m_order[m_fill[m]] = q
             m_fill[m] += 1
         for t in range(start[s], start[s + 1]):
@@ -962,7 +966,7 @@ def _fold_in(states, nt, em, et, line_place, line_cap, final, inputs, ucol, colv
             c = e_credits[e]
             wt = e_weight[e]
             pk = e_pack[e]
-            d = (pk // dig_place) % dig_radix
+            d = digit[pk]
             a = max(0, lo - d)
             b = min(dig_radix - 1, hi - d)
             if a > b:

@@ -106,7 +106,7 @@ def _step(prep, states, room, entries, j):
     states, ptr, outcomes = _step_room(
         states, automaton.next_status[j], automaton.emit[j], prep.emit_trigger[j], 0,
         prep.chosen_cap, rw.inputs, rw.ucol, rw.columns, pack, rw.weights, *prep.classes[j],
-        rw.by_effect, prep.place[-1], radix, room)
+        rw.by_effect, prep.chosen, radix, room)
     e_state, e_pack, e_credits, e_weight = entries
     span = int(e_credits.max()) + int(outcomes[:, 1].max(initial=0)) + 1
     entries = _expand_by_state(e_state, e_pack, e_credits, e_weight, ptr, outcomes,
@@ -146,6 +146,7 @@ class _Prepared:
     emit_trigger: tuple
     chosen_cap: int
     chosen_lo: int  # the fewest chosen positions the table keeps (its rows below stay 0)
+    chosen: np.ndarray  # (packs,) int64: each pack's chosen digit
     kept: np.ndarray  # (packs,) bool: the chosen digit below chosen_cap
     place: np.ndarray
     add_table: np.ndarray
@@ -181,7 +182,7 @@ def _part(prep: _Prepared, first: np.ndarray) -> np.ndarray:
     out = np.zeros((prep.n_rows * (prep.chosen_cap + 1), width), dtype=np.int64)
     _fold_in(states, nt, em, prep.emit_trigger[n - 1], 0, prep.chosen_cap, final,
              rw.inputs, rw.ucol, rw.columns, pack, rw.weights, rw.by_effect, *entries,
-             prep.add_table, prep.pack_credits, prep.out_row, out, prep.place[-1],
+             prep.add_table, prep.pack_credits, prep.out_row, out, prep.chosen,
              prep.chosen_cap + 1, prep.chosen_lo, prep.chosen_cap - 1)
     return out
 
@@ -240,8 +241,9 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
     out_row = np.ascontiguousarray(cols.rows * (chosen_cap + 1) + cols.digits[:, -1],
                                    dtype=np.int64)
     trigger_cap = n_rows - 1  # (in the store key: the rows of the counts)
-    kept = np.ascontiguousarray(cols.digits[:, -1] < chosen_cap)
-    prep = _Prepared(automaton, emit_trigger, chosen_cap, chosen_lo, kept, place, add_table,
+    chosen = np.ascontiguousarray(cols.digits[:, -1], dtype=np.int64)
+    prep = _Prepared(automaton, emit_trigger, chosen_cap, chosen_lo, chosen,
+                     chosen < chosen_cap, place, add_table,
                      pack_credits, out_row, n_rows, reels,
                      [unit_classes(game, j) for j in range(n)])
     first = reels[0][0]
