@@ -188,7 +188,9 @@ def _part(prep: _Prepared, first: np.ndarray) -> np.ndarray:
 
 
 def _worker(prep: _Prepared, parts: list[np.ndarray]) -> np.ndarray:
-    return _sum_dense([_part(prep, first) for first in parts])
+    """The parts' table, summed, as rows (row, column, weight): a chunk's answer to the
+    parent is its nonzero cells, not the dense table."""
+    return _sparse(_sum_dense([_part(prep, first) for first in parts]))
 
 
 def _sum_dense(outs: list[np.ndarray]) -> np.ndarray:
@@ -300,7 +302,8 @@ def _sparse(dense: np.ndarray) -> np.ndarray:
 def _run_parts(prep: _Prepared, parts, workers: int, progress) -> np.ndarray:
     """Every part's dense table, summed, over ``workers`` forked processes
     (:func:`slotmath.exact.workers.map_parts`): strided chunks of parts (neighbouring first
-    windows cost alike), four per worker so that the last leaves little idle time. The
+    windows cost alike), :data:`CHUNKS_PER_WORKER` per worker so that the last leaves little
+    idle time (each sends back only its nonzero cells). The
     kernels are compiled here first, on one first-reel window; a part that does not reach
     the last reel compiles less, and then the parts run here (no child compiles)."""
     if progress is not None:
@@ -309,7 +312,7 @@ def _run_parts(prep: _Prepared, parts, workers: int, progress) -> np.ndarray:
         _part(prep, parts[0][:1])
         if not _fold_in.signatures:
             workers = 1
-    n_chunks = min(len(parts), 4 * workers) if workers > 1 else len(parts)
+    n_chunks = min(len(parts), CHUNKS_PER_WORKER * workers) if workers > 1 else len(parts)
     chunks = [parts[i::n_chunks] for i in range(n_chunks)]
     outs = []
     done = 0
@@ -318,7 +321,21 @@ def _run_parts(prep: _Prepared, parts, workers: int, progress) -> np.ndarray:
         done += len(chunk)
         if progress is not None:
             progress(done, len(parts))
-    return _sum_dense(outs)
+    return _dense_of(outs)
+
+
+#: chunks of parts per worker process (more: less idle time at the end, more messages)
+CHUNKS_PER_WORKER = 12
+
+
+def _dense_of(triples: list[np.ndarray]) -> np.ndarray:
+    """The sum of tables given as rows (row, column, weight), as one dense table."""
+    rows = max(int(t[:, 0].max(initial=0)) for t in triples) + 1
+    width = max(int(t[:, 1].max(initial=0)) for t in triples) + 1
+    total = np.zeros((rows, width), np.int64)
+    for t in triples:  # the cells of one table are distinct: a fancy-index add is exact
+        total[t[:, 0], t[:, 1]] += t[:, 2]
+    return total
 
 
 def modifier_table(game: Game, modifier: Modifier, reel_set: str = "base", level: int = 1,
