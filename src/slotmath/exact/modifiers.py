@@ -35,12 +35,12 @@ from slotmath.exact.automata import line_automaton, ways_automaton
 from slotmath.exact.cycle import (
     _INT64_SAFE,
     CountColumns,
-    _expand_entries,
-    _fold_last,
+    _expand_by_state,
+    _fold_in,
     _last_bound,
     _pack,
     _ReelWindows,
-    _step_kernel,
+    _step_room,
     _symbol_ids,
     unit_classes,
     windows_input,
@@ -95,49 +95,47 @@ def _virtual_reel(game, model, rs, j, symbol_ids, tracked, transform) -> _ReelWi
                          symbol_ids, tracked, extra=[k[1] for k in keys])
 
 
-def _step(prep, states, entries, j):
-    """Reel ``j`` (1 <= j < n - 1, or the first reel's part): every state through every
-    window, the entries carried, those past the chosen cap dropped."""
+def _step(prep, states, room, entries, j):
+    """Reel ``j`` (1 <= j < n - 1, or the first reel's part): every state through the
+    windows that leave some entry of it at or below the most positions the law chooses
+    (``room[s]``: that most less the state's fewest chosen so far), the entries carried
+    (none past that most is made), the states no entry reaches dropped."""
     automaton = prep.automaton
     rw, pack = prep.reels[j] if j else prep.first
-    states, ptr, outcomes = _step_kernel(
+    radix = prep.chosen_cap + 1
+    states, ptr, outcomes = _step_room(
         states, automaton.next_status[j], automaton.emit[j], prep.emit_trigger[j], 0,
         prep.chosen_cap, rw.inputs, rw.ucol, rw.columns, pack, rw.weights, *prep.classes[j],
-        rw.by_effect)
+        rw.by_effect, prep.chosen, radix, room)
     e_state, e_pack, e_credits, e_weight = entries
     span = int(e_credits.max()) + int(outcomes[:, 1].max(initial=0)) + 1
-    entries = _expand_entries(e_state, e_pack, e_credits, e_weight, ptr, outcomes,
-                              prep.add_table, span)
-    return _drop_chosen(states, *entries, prep.place[-1], prep.chosen_cap)
+    entries = _expand_by_state(e_state, e_pack, e_credits, e_weight, ptr, outcomes,
+                               prep.add_table, span, prep.kept)
+    return _drop_unreached(states, *entries, prep.place[-1], radix, prep.chosen_cap - 1)
 
 
 @njit(cache=True)
-def _drop_chosen(states, e_state, e_pack, e_credits, e_weight, place, cap):
-    """Drop the entries whose chosen digit reached ``cap`` (more positions than the count law
-    uses) and the states no entry reaches; the states kept are renumbered in order."""
-    keep = np.empty(e_state.shape[0], np.bool_)
+def _drop_unreached(states, e_state, e_pack, e_credits, e_weight, place, radix, top):
+    """Drop the states no entry reaches (the states kept renumbered in order) and give each
+    kept state its room: ``top`` less the fewest chosen positions of its entries (the chosen
+    digit ``(pack // place) % radix``)."""
     used = np.zeros(states.shape[0], np.int64)
+    fewest = np.full(states.shape[0], radix, np.int64)
     for e in range(e_state.shape[0]):
-        keep[e] = (e_pack[e] // place) % (cap + 1) < cap
-        if keep[e]:
-            used[e_state[e]] = 1
+        used[e_state[e]] = 1
+        fewest[e_state[e]] = min(fewest[e_state[e]], (e_pack[e] // place) % radix)
     new_id = np.cumsum(used) - 1
-    kept_states = np.empty((int(used.sum()), states.shape[1]), states.dtype)
+    n_kept = int(used.sum())
+    kept_states = np.empty((n_kept, states.shape[1]), states.dtype)
+    room = np.empty(n_kept, np.int64)
     for s in range(states.shape[0]):
         if used[s]:
             kept_states[new_id[s]] = states[s]
-    n = int(keep.sum())
-    out = (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-           np.empty(n, np.int64))
-    i = 0
+            room[new_id[s]] = top - fewest[s]
+    o_state = np.empty(e_state.shape[0], np.int64)
     for e in range(e_state.shape[0]):
-        if keep[e]:
-            out[0][i] = new_id[e_state[e]]
-            out[1][i] = e_pack[e]
-            out[2][i] = e_credits[e]
-            out[3][i] = e_weight[e]
-            i += 1
-    return kept_states, out
+        o_state[e] = new_id[e_state[e]]
+    return kept_states, room, (o_state, e_pack, e_credits, e_weight)
 
 
 @dataclass
@@ -147,6 +145,9 @@ class _Prepared:
     automaton: object
     emit_trigger: tuple
     chosen_cap: int
+    chosen_lo: int  # the fewest chosen positions the table keeps (its rows below stay 0)
+    chosen: np.ndarray  # (packs,) int64: each pack's chosen digit
+    kept: np.ndarray  # (packs,) bool: the chosen digit below chosen_cap
     place: np.ndarray
     add_table: np.ndarray
     pack_credits: np.ndarray
@@ -167,10 +168,11 @@ def _part(prep: _Prepared, first: np.ndarray) -> np.ndarray:
     automaton = prep.automaton
     n = len(prep.reels)
     states = np.asarray([automaton.start], dtype=np.int32)
+    room = np.asarray([prep.chosen_cap - 1], dtype=np.int64)
     entries = (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
                np.ones(1, np.int64))
     for j in range(n - 1):
-        states, entries = _step(prep, states, entries, j)
+        states, room, entries = _step(prep, states, room, entries, j)
         if not len(entries[0]):
             return np.zeros((prep.n_rows * (prep.chosen_cap + 1), 1), np.int64)
     rw, pack = prep.reels[n - 1]
@@ -178,14 +180,17 @@ def _part(prep: _Prepared, first: np.ndarray) -> np.ndarray:
     width = (int(entries[2].max()) + _last_bound(states, nt, em, final)
              + int(prep.pack_credits.max()) + 1)
     out = np.zeros((prep.n_rows * (prep.chosen_cap + 1), width), dtype=np.int64)
-    _fold_last(states, nt, em, prep.emit_trigger[n - 1], 0, prep.chosen_cap, final,
-               rw.inputs, rw.ucol, rw.columns, pack, rw.weights, rw.by_effect, *entries,
-               prep.add_table, prep.pack_credits, prep.out_row, out)
+    _fold_in(states, nt, em, prep.emit_trigger[n - 1], 0, prep.chosen_cap, final,
+             rw.inputs, rw.ucol, rw.columns, pack, rw.weights, rw.by_effect, *entries,
+             prep.add_table, prep.pack_credits, prep.out_row, out, prep.chosen,
+             prep.chosen_cap + 1, prep.chosen_lo, prep.chosen_cap - 1)
     return out
 
 
 def _worker(prep: _Prepared, parts: list[np.ndarray]) -> np.ndarray:
-    return _sum_dense([_part(prep, first) for first in parts])
+    """The parts' table, summed, as rows (row, column, weight): a chunk's answer to the
+    parent is its nonzero cells, not the dense table."""
+    return _sparse(_sum_dense([_part(prep, first) for first in parts]))
 
 
 def _sum_dense(outs: list[np.ndarray]) -> np.ndarray:
@@ -203,8 +208,8 @@ PARALLEL_PARTS = 16
 
 
 def _dense(game: Game, rs, model: PayModel, counts, transform,
-           chosen_cap: int, *, by_first: bool = True, workers: int | None = None,
-           progress=None) -> tuple[np.ndarray, tuple]:
+           chosen_cap: int, *, chosen_lo: int = 0, by_first: bool = True,
+           workers: int | None = None, progress=None) -> tuple[np.ndarray, tuple]:
     """The DP over the virtual reels: dense weights out[counts row, chosen, credits] and the
     counts' dims (``counts``: ((symbol, cap), ...) counted jointly in the changed window,
     their row the mixed-radix index, :class:`~slotmath.exact.cycle.CountColumns`).
@@ -212,7 +217,8 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
     ``transform(j, window)`` lists (window shown, positions chosen) of one stop's window on
     reel ``j``;
     ``chosen_cap``: counts of chosen positions at or past it are dropped (the largest count
-    the law uses + 1). ``by_first``: one part per window the first reel shows (else one
+    the law uses + 1); ``chosen_lo``: the fewest the law uses (the rows of fewer stay 0:
+    they are not computed). ``by_first``: one part per window the first reel shows (else one
     pass over everything); ``workers``: processes sharing the parts (default: up to 2 when
     there are at least :data:`PARALLEL_PARTS`); ``progress(done, total)`` in parts.
     """
@@ -237,8 +243,11 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
     out_row = np.ascontiguousarray(cols.rows * (chosen_cap + 1) + cols.digits[:, -1],
                                    dtype=np.int64)
     trigger_cap = n_rows - 1  # (in the store key: the rows of the counts)
-    prep = _Prepared(automaton, emit_trigger, chosen_cap, place, add_table, pack_credits,
-                     out_row, n_rows, reels, [unit_classes(game, j) for j in range(n)])
+    chosen = np.ascontiguousarray(cols.digits[:, -1], dtype=np.int64)
+    prep = _Prepared(automaton, emit_trigger, chosen_cap, chosen_lo, chosen,
+                     chosen < chosen_cap, place, add_table,
+                     pack_credits, out_row, n_rows, reels,
+                     [unit_classes(game, j) for j in range(n)])
     first = reels[0][0]
     if by_first:  # one part per distinct first-reel window (the chosen count rides along)
         groups: dict[bytes, list[int]] = {}
@@ -264,7 +273,7 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
             [(rw.inputs, rw.ucol, rw.columns, rw.weights, rw.by_effect, pack)
              for rw, pack in reels],
             automaton.next_status, automaton.emit, automaton.final, automaton.start,
-            add_table, pack_credits, out_row, chosen_cap, trigger_cap, prep.classes,
+            add_table, pack_credits, out_row, chosen_cap, chosen_lo, trigger_cap, prep.classes,
             place, list(parts))
         triples = store.load_or_compute("modifier-dp", key, compute, valid=_valid_triples)
         if progress is not None and not computed:  # read from the store: all done at once
@@ -293,16 +302,17 @@ def _sparse(dense: np.ndarray) -> np.ndarray:
 def _run_parts(prep: _Prepared, parts, workers: int, progress) -> np.ndarray:
     """Every part's dense table, summed, over ``workers`` forked processes
     (:func:`slotmath.exact.workers.map_parts`): strided chunks of parts (neighbouring first
-    windows cost alike), four per worker so that the last leaves little idle time. The
+    windows cost alike), :data:`CHUNKS_PER_WORKER` per worker so that the last leaves little
+    idle time (each sends back only its nonzero cells). The
     kernels are compiled here first, on one first-reel window; a part that does not reach
     the last reel compiles less, and then the parts run here (no child compiles)."""
     if progress is not None:
         progress(0, len(parts))
     if workers > 1 and len(parts) > 1:
         _part(prep, parts[0][:1])
-        if not _fold_last.signatures:
+        if not _fold_in.signatures:
             workers = 1
-    n_chunks = min(len(parts), 4 * workers) if workers > 1 else len(parts)
+    n_chunks = min(len(parts), CHUNKS_PER_WORKER * workers) if workers > 1 else len(parts)
     chunks = [parts[i::n_chunks] for i in range(n_chunks)]
     outs = []
     done = 0
@@ -311,7 +321,21 @@ def _run_parts(prep: _Prepared, parts, workers: int, progress) -> np.ndarray:
         done += len(chunk)
         if progress is not None:
             progress(done, len(parts))
-    return _sum_dense(outs)
+    return _dense_of(outs)
+
+
+#: chunks of parts per worker process (more: less idle time at the end, more messages)
+CHUNKS_PER_WORKER = 12
+
+
+def _dense_of(triples: list[np.ndarray]) -> np.ndarray:
+    """The sum of tables given as rows (row, column, weight), as one dense table."""
+    rows = max(int(t[:, 0].max(initial=0)) for t in triples) + 1
+    width = max(int(t[:, 1].max(initial=0)) for t in triples) + 1
+    total = np.zeros((rows, width), np.int64)
+    for t in triples:  # the cells of one table are distinct: a fancy-index add is exact
+        total[t[:, 0], t[:, 1]] += t[:, 2]
+    return total
 
 
 def modifier_table(game: Game, modifier: Modifier, reel_set: str = "base", level: int = 1,
@@ -382,8 +406,9 @@ def modifier_counts_table(game: Game, modifier: Modifier, counts=(), reel_set: s
             return place_windows(window, modifier.symbol, keep)
 
         top = max(k for k, w in modifier.counts if w)
-        out, dims = _dense(game, rs, model, counts, transform, top + 1, by_first=by_first,
-                           workers=workers, progress=progress)
+        fewest = min(k for k, w in modifier.counts if w)
+        out, dims = _dense(game, rs, model, counts, transform, top + 1, chosen_lo=fewest,
+                           by_first=by_first, workers=workers, progress=progress)
         common = lcm(*(comb(cells, k) for k, w in modifier.counts if w))
         for k, w in modifier.counts:
             if w:
