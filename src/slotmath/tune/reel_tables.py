@@ -65,7 +65,7 @@ WHY_NOT = {
     Kind.OWNER: "it plays the whole round (cascades on a grid, a conveyor) from the strips' "
                 "order beyond the window, so a spin is not a sum over one reel's windows",
     Kind.PAID_SPIN: "its modifiers re-draw the paid spin's window (tables that take minutes "
-                    "per strip)",
+                    "per strip); not tuned yet",
 }
 
 

@@ -280,6 +280,7 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
     True
     """
     started = time.monotonic()
+    why = why.removesuffix("; not tuned yet")  # by window tables; here it is
 
     def left() -> float:
         return time_limit - (time.monotonic() - started)
