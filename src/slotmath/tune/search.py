@@ -367,6 +367,7 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
     estimates: dict[Move, tuple[float, Game, Reel]] = {}
     stale: set[int] = set(range(len(reels)))
     fresh: set[int] = set()  # reels whose estimates are against the current game
+    seen: set[tuple] = set()  # the strips every proposal confirmed so far made
     number = 0
     stopped = ""
 
@@ -424,6 +425,9 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
             for m in moves:  # each move on the strip as it stands after the previous ones
                 new[m.reel] = (estimates[m][2] if new[m.reel] == reels[m.reel]
                                else moved(new[m.reel], m.reel, m.symbol, m.change))
+            if tuple(new) in seen:  # confirmed before (and not kept): not again
+                continue
+            seen.add(tuple(new))
             reason = ""
             if any(r is None for r in new):
                 reason = "layout: the moves cannot be laid out together"
