@@ -49,7 +49,8 @@ search stops ("no move helps"). It also stops when every target is met or at the
 GLI-11 (on by default): the start and the final game are checked by the compliance check
 (:func:`slotmath.tune.awards.awards`, a fresh analysis at every bet level). With the
 ``"exact"`` ranking (small games) every kept step is checked too, and a step that pushes an
-award that met the rule past it is not kept. Otherwise, when the final game pushes an award
+award that met the rule past it is not kept. Otherwise both checks run after the search (the
+time limit is spent on moves; the wall time is the limit plus two or more checks), and when the final game pushes an award
 that met the rule at the start past it, the kept steps are undone from the last until it
 holds (one check each), and the summary says so. An award that misses the rule at the start
 is reported as a miss (the search does not aim at it).
@@ -348,13 +349,15 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
 
     start_game = game
     start = exact(start_game)
-    start_awards = checked(start_game)
     laid = game_of(reels)
+    each_step = rank == "exact" and targets.gli11 is not None
+    # GLI-11 checked on every step: the start's awards now; else the start's and the final
+    # game's after the search (each check is a full analysis: the time limit goes to moves)
+    start_awards = checked(start_game) if each_step else None
     current, current_awards = start, start_awards
     if laid != start_game:
         current = exact(laid)
-        current_awards = checked(laid)
-    each_step = rank == "exact" and targets.gli11 is not None
+        current_awards = checked(laid) if each_step else None
     misses = _misses(current, targets, current_awards if each_step else None)
     estimator = _Estimator(rank, rounds, seed, level, exact)
     result = SearchResult(start_game, current, start, targets=targets, awards=current_awards,
@@ -482,13 +485,14 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
 
     # GLI-11 on the final game by the compliance check; undo steps while it breaks an award
     # that met the rule at the start
-    if targets.gli11 is not None and not each_step and len(history) > 1:
-        final = checked(game_of(reels))
+    if targets.gli11 is not None and not each_step:
+        start_awards = result.start_awards = checked(start_game)
+        final = checked(game_of(reels)) if game_of(reels) != start_game else start_awards
         while len(history) > 1 and (final.failing - start_awards.failing):
             history.pop()
             result.undone += 1
             reels, current, _, _ = history[-1]
-            final = checked(game_of(reels)) if len(history) > 1 else history[0][2]
+            final = checked(game_of(reels)) if game_of(reels) != start_game else start_awards
         current_awards = final
     misses = _misses(current, targets, current_awards)
     result.game = game_of(reels)
