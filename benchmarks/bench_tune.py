@@ -14,6 +14,7 @@ program size, and every target's start, end and miss, and the rarest award::
     python benchmarks/bench_tune.py --targets-only
     python benchmarks/bench_tune.py --coverage
     python benchmarks/bench_tune.py --gli11 [GAME ...] [--time-limit 200]
+    python benchmarks/bench_tune.py --search [GAME ...] [--time-limit 600]
 
 ``--coverage``: the games the window tables cover since the fourth session (free spins with a
 state, hold & win counted with the trigger, progressive jackpots with a cap), each tuned to a
@@ -31,6 +32,13 @@ compliance checks, whether the targets and GLI-11 were met, the rarest award, th
 fresh ``analyze`` agrees, the load::
 
     python benchmarks/bench_tune.py --values [GAME ...] [--time-limit 200]
+
+``--search``: the six games the window tables do not cover (cascades, grid games, the
+conveyor, paid-spin modifiers), tuned by the search path (``slotmath.tune.search``) to their
+RTP minus about one point, GLI-11 held, the time limit given: time, how moves were ranked,
+proposals tried and kept, exact analyses, estimates and GLI-11 checks run, the RTP start ->
+tuned and how it is known (exact, or the analysis' figure and its stated error: the grid
+games' analyses are seeded simulations), why it stopped, and the load after each game.
 """
 
 from __future__ import annotations
@@ -181,6 +189,35 @@ def values_table(names, time_limit: float = 200) -> None:
               f"load {os.getloadavg()[0]:.2f}")
 
 
+#: the games tuned by search, each to a new RTP target and a tolerance (in total bets; the
+#: grid games' analyses are simulations whose stated error counts against it)
+SEARCH = {"frozen_gems": ("0.9536", "0.0005"), "jingle_spin": ("0.95", "0.0005"),
+          "gus_gold_christmas": ("0.93", "0.0005"), "cluster_crush": ("0.95", "0.002"),
+          "sugar_tumble": ("0.95", "0.002"), "megaways_bonanza": ("0.95", "0.005")}
+
+
+def search_table(names, time_limit: float = 600) -> None:
+    from slotmath.tune.solver import step_line
+
+    print(f"\ngames tuned by search (GLI-11 held; time limit {time_limit:g} s)")
+    for name in names:
+        game = slotmath.load_game(ROOT / "data" / "games" / f"{name}.toml")
+        target, tolerance = (Fraction(v) for v in SEARCH[name])
+        t0 = time.perf_counter()
+        r = tune(game, target, tolerance=tolerance, time_limit=time_limit,
+                 progress=lambda st: print("  " + step_line(st), flush=True))
+        wall = time.perf_counter() - t0
+        f = r.figures
+        how = "exact" if f.rtp_kind == "exact" else f"analysis +-{f.rtp_error:.2g}"
+        load = os.getloadavg()
+        print(f"{name}: {wall:.1f} s, rank {r.rank}, {r.tried} tried ({r.kept} kept), "
+              f"{r.analyses} analyses, {r.estimates} estimates, {r.checks} GLI-11 checks; "
+              f"rtp {float(r.start.rtp):.6f} -> {float(f.rtp):.6f} (target {float(target)} "
+              f"+-{float(tolerance)}, {how}); "
+              f"{'met' if r.met else 'NOT met: ' + str({k: float(v) for k, v in r.misses.items() if v})}"
+              f"; stopped: {r.stopped}; load {load[0]:.2f}", flush=True)
+
+
 def edited(game, j, strip):
     reels = list(game.base.reels)
     reels[j] = strip
@@ -201,9 +238,15 @@ def main() -> None:
                    help="only the games whose wheel or value weights are tuned (default all "
                         "of them)")
     p.add_argument("--time-limit", type=float, default=200.0,
-                   help="the solver's time limit for --gli11 and --values (s)")
+                   help="the solver's time limit for --gli11, --values and --search (s)")
+    p.add_argument("--search", nargs="*", default=None,
+                   help="only the games tuned by search (default all six)")
     args = p.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
+    if args.search is not None:
+        search_table(args.search or list(SEARCH), args.time_limit)
+        print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
+        return
     if args.values is not None:
         values_table(args.values or list(VALUES), args.time_limit)
         print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")

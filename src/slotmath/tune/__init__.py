@@ -12,6 +12,10 @@ inverse solver. See docs/tuning.md.
   by :mod:`slotmath.tune.prize_weights`, a bonus wheel's or hold & win's value weights) that
   meet an RTP target and ranges (hit frequency, SD, a feature's and the max win's "1 in N"),
   holding GLI-11's odds rule, by coordinate descent with :func:`scipy.optimize.milp`;
+* :mod:`slotmath.tune.search`: the solver's path for the games the window tables do not cover
+  (cascades, grid games, the conveyor, paid-spin modifiers): single and paired stop moves
+  ranked cheaply (exact analyses, paired simulation, common random numbers), each step
+  confirmed by the game's own analysis;
 * :mod:`slotmath.tune.awards`: GLI-11's awards and odds, as the compliance check gives them;
 * :mod:`slotmath.tune.layout`: strip layout rules (spacing, stacks) and the placement;
 * :mod:`slotmath.tune.game_file`: the tuned game written back as a game file.

@@ -48,7 +48,7 @@ from slotmath.features.compose import RoundLaw, fold
 from slotmath.features.composition import Composition, _Spins, fold_nested
 from slotmath.model.game import Game, Reel, ReelSet
 
-__all__ = ["Figures", "ReelTables", "check_tunable", "guided"]
+__all__ = ["Figures", "NotWindowTunable", "ReelTables", "check_tunable", "guided"]
 
 #: the feature kinds whose games decompose by window (see the module notes)
 TUNABLE_KINDS = (Kind.PAYS, Kind.SPIN, Kind.ROUND)
@@ -67,6 +67,16 @@ WHY_NOT = {
     Kind.PAID_SPIN: "its modifiers re-draw the paid spin's window (tables that take minutes "
                     "per strip); not tuned yet",
 }
+
+
+class NotWindowTunable(ValueError):
+    """The game has a feature of a kind in :data:`WHY_NOT`: the window tables do not cover
+    it (:func:`slotmath.tune.tune` then tunes it by :mod:`slotmath.tune.search`); ``why``
+    is the reason."""
+
+    def __init__(self, message: str, why: str):
+        super().__init__(message)
+        self.why = why
 
 
 def guided(composition: Composition) -> bool:
@@ -152,9 +162,11 @@ def check_tunable(game: Game, level: int = 1) -> Composition:
     bad = [f for f in comp.declared if f.kind not in TUNABLE_KINDS + GUIDED_KINDS]
     if bad:
         why = WHY_NOT.get(bad[0].kind, "only lines or ways games with round features are")
-        raise ValueError(
-            f"{game.name}: {bad[0].title} ({bad[0].kind.value}) is not tuned by window tables: "
-            f"{why}")
+        message = (f"{game.name}: {bad[0].title} ({bad[0].kind.value}) is not tuned by window "
+                   f"tables: {why}")
+        if bad[0].kind in WHY_NOT:
+            raise NotWindowTunable(message, f"{bad[0].title} ({bad[0].kind.value}): {why}")
+        raise ValueError(message)
     counted = [m for m in comp.marks if m.kind == "count"]
     if counted and any(m.kind == "bonus_lines" for m in comp.marks):
         raise ValueError(

@@ -76,7 +76,7 @@ from slotmath.tune.fast_awards import FastAwards, confirm
 from slotmath.tune.layout import Layout, LayoutError, lay_out
 from slotmath.tune.prize_weights import KINDS as PRIZE_KINDS
 from slotmath.tune.prize_weights import tune_prize_weights
-from slotmath.tune.reel_tables import Figures, ReelTables, check_tunable
+from slotmath.tune.reel_tables import Figures, NotWindowTunable, ReelTables, check_tunable
 from slotmath.tune.sensitivity import step as one_step
 
 __all__ = ["Step", "Targets", "TuneResult", "summary_text", "tune"]
@@ -507,7 +507,16 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
                                   weight_scale=weight_scale, min_weight=min_weight,
                                   max_rounds=max_rounds, time_limit=time_limit,
                                   started_at=started, progress=progress)
-    comp = check_tunable(game, level)
+    try:
+        comp = check_tunable(game, level)
+    except NotWindowTunable as exc:  # cascades, grids, the conveyor, modifiers: by search
+        from slotmath.tune.search import search
+
+        if moves != "counts":
+            raise ValueError(f"{exc}; tuned by search, which changes counts only (not "
+                             f"moves={moves!r})") from None
+        return search(game, targets, reel_set, layout=layout, symbols=symbols,
+                      time_limit=time_limit, level=level, progress=progress, why=exc.why)
     if reel_set not in game.reel_sets:
         raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
                          f"{sorted(game.reel_sets)}")
@@ -666,6 +675,8 @@ def step_line(step: Step) -> str:
     >>> print(step_line(Step(0, 1, 7, 3, {"A": 2}, Fraction(9, 10), Fraction(24, 25), True, 0.5)))
     round 1 reel 2: 7 variables, 3 constraints, edits {'A': 2}: RTP 90.000000% -> 96.000000% kept (0.50 s)
     """
+    if hasattr(step, "line"):  # a search step (slotmath.tune.search)
+        return step.line()
     verdict = "kept" if step.kept else "not kept"
     where = f"reel {step.reel + 1}" if not step.part else step.part
     return (f"round {step.round + 1} {where}: {step.variables} variables, "
@@ -715,11 +726,12 @@ def summary_text(result: TuneResult, targets: Targets, z: float | None = None) -
         lines.append(f"rarest award  {first[0]} {award_one_in(first[1])} -> {last[0]} "
                      f"{award_one_in(last[1])} (GLI-11: at least 1 in "
                      f"{result.awards.limit:,} games)")
-    if end.rtp_kind == "analysis":
+    if end.rtp_kind == "analysis" and not hasattr(result, "search_lines"):
         lines.append(f"exactness     RTP by the game's analysis (jackpot pools' renewal, a cap), "
                      f"within its stated error {end.rtp_error:.2g}; hit frequency, SD, feature "
                      f"and max win exact (the round's; each step's program used the window "
                      f"tables as a first-order guide)")
+    lines.extend(result.search_lines() if hasattr(result, "search_lines") else ())
     lines.append(f"steps         {len(result.steps)} ({kept} kept) in {result.seconds:.1f} s")
     units = {"rtp": ("points", 100), "hit_frequency": ("points", 100),
              "sd": ("x bet", z or 1), "feature_one_in": ("spins", 1),
