@@ -94,6 +94,7 @@ def test_the_heat_map_is_the_sensitivities(tuned):
 def test_a_game_the_solver_does_not_cover_gets_its_reason():
     panel = TuningPanel(slotmath.load_game(GAMES / "frozen_gems.toml"), draw=False)
     assert panel.refusal and "not tuned by window tables" in panel.refusal
+    assert "search path" in panel.children[1].value  # and where it is tuned instead
     panel.run()  # nothing to run: no error
     assert panel.result is None
 

@@ -4,8 +4,9 @@ sensitivity heat map, and "apply" to write the tuned game file.
 Only wiring: the solver is :func:`slotmath.tune.tune`, the sensitivities
 :func:`slotmath.tune.sensitivities`, the PAR rows :func:`slotmath.report.summary_frame` of
 :func:`slotmath.analyze` on each game (the tuned game is analysed afresh, not read from the
-solver's tables), the file :func:`slotmath.tune.game_file.tuned_text`. A game the solver does
-not cover gets the solver's one-line reason instead of controls.
+solver's tables), the file :func:`slotmath.tune.game_file.tuned_text`. A game the window
+tables do not cover gets their one-line reason instead of controls, and where the solver's
+search path tunes it (minutes per step), how to run that.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from slotmath.tune.awards import one_in as award_one_in
 from slotmath.tune.game_file import tuned_text, tuned_weights_text
 from slotmath.tune.layout import Layout, parse_rules, violations
 from slotmath.tune.prize_weights import prize_weights
+from slotmath.tune.reel_tables import NotWindowTunable
 from slotmath.tune.solver import Step, TuneResult, step_line
 from slotmath.widgets.figure_view import FigureView
 
@@ -190,8 +192,13 @@ class TuningPanel(widgets.VBox):
             check_tunable(game, level)
         except ValueError as exc:
             self.refusal = str(exc)
+            searched = isinstance(exc, NotWindowTunable)
+            where = (" It is tuned by the search path instead, each step a full analysis of "
+                     "the game (minutes here): <code>slotmath tune FILE --target-rtp ... "
+                     "--time-limit ...</code> or <code>slotmath.tune.tune(game, target)</code>."
+                     if searched else "")
             super().__init__([title, widgets.HTML(
-                f"<p>Not tuned by the solver: {html.escape(self.refusal)}</p>")])
+                f"<p>Not tuned in this panel: {html.escape(self.refusal)}.{where}</p>")])
             self.add_class("slotmath-tuning-panel")
             return
         self.original = analysis if analysis is not None else analyze(game, level)
