@@ -122,7 +122,7 @@ class _Prepared:
     keys: tuple[str, ...]  # pay-table entries
     effect_names: tuple[str, ...]
     min_trigger: int  # fewest trigger symbols that start free spins (window + 1: none)
-    pruning: tuple  # (prefix, prefix_bits, scatter_count, tail_hist): see _pruning
+    pruning: tuple  # (prefix, prefix_bits, scatter_count, tail_hist, fast): see _pruning
     scatter_names: tuple[str, ...] = ()
     reel_set: str = "base"
 
@@ -184,7 +184,8 @@ def _pruning(g: CompiledGame) -> tuple:
             if w:
                 nxt[count[r, st]:] += w * tail[: len(tail) - count[r, st]]
         tail = nxt
-    return (prefix if ok else 0, prefix_bits, count, tail)
+    prefix = prefix if ok else 0
+    return (prefix, prefix_bits, count, tail, _fast_ok(g, prefix))
 
 
 # -- the kernel's state -----------------------------------------------------------------------
@@ -883,6 +884,480 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
     return n
 
 
+# -- the tail-sharing path (ways games) -------------------------------------------------------
+# In a ways game whose every entry pays at every run from the prefix's length on (Frozen
+# Gems), a chain's drops on the prefix reels do not depend on the tail reels: an entry shown
+# through the prefix pays whatever the tail shows, so each drop removes, on each prefix reel,
+# the positions of the entries through the prefix, and the chain wins as long as one entry
+# runs through the prefix. So long as no reel is freed, the prefix's windows, its entries and
+# their ways through it, drop by drop (and so the chain's length) are the block's
+# (:func:`_prefix_chain`); each tail reel's windows then depend only on its own stop and on
+# the entries running through the reels before it (:func:`_tail_level`, once per stop of a
+# middle reel), and the last reel's stops are looped inside (:func:`_fast_last`). A chain that
+# frees a reel (or runs too long) is handed to :func:`_combinations`: the whole block when a
+# prefix reel is freed, the stop combination alone when a tail reel is.
+def _fast_ok(g: CompiledGame, prefix: int) -> bool:
+    """Whether the tail-sharing path applies: a ways game (one word of entries, no every-fall
+    scatters) with a prefix (see :func:`_pruning`) and every entry paying at every run from
+    the prefix's length on."""
+    if not (g.ways and prefix > 0 and not g.every_fall and g.entry_bits.shape[1] == 1):
+        return False
+    n_reels = len(g.lengths)
+    return bool((g.entry_credits[:, prefix:n_reels + 1] > 0).all())
+
+
+@njit(cache=True, inline="always")
+def _reel_drop(r, cols, top, cnt, a, entry_bits, strips, lengths, rows, keep, accumulate):
+    """The drop on reel ``r`` alone (window ``cols``, top strip index ``top[0]``, freeing
+    counter ``cnt[0]``) when the entries ``a`` run through it: their positions removed, the
+    strip above falls in (as :func:`_refill_strip`)."""
+    n_keep = 0
+    for y in range(rows[r]):
+        if entry_bits[cols[y], 0] & a == 0:
+            keep[n_keep] = cols[y]
+            n_keep += 1
+    n_rem = rows[r] - n_keep
+    if n_rem > 0:
+        t = top[0] - n_rem
+        while t < 0:
+            t += lengths[r]
+        top[0] = t
+        for y in range(n_rem):
+            i = t + y
+            while i >= lengths[r]:
+                i -= lengths[r]
+            cols[y] = strips[r, i]
+        for y in range(n_keep):
+            cols[n_rem + y] = keep[y]
+    if accumulate:
+        cnt[0] += n_rem
+    else:
+        cnt[0] = n_rem
+
+
+@njit(cache=True, inline="always")
+def _reel_start(r, stop, cols, top, cnt, strips, lengths, rows):
+    top[0] = stop
+    cnt[0] = 0
+    for y in range(rows[r]):
+        i = stop + y
+        while i >= lengths[r]:
+            i -= lengths[r]
+        cols[y] = strips[r, i]
+
+
+@njit(cache=True, inline="always")
+def _freed_now(r, cols, cnt, rows, is_scatter, threshold):
+    """Whether reel ``r`` (window ``cols``, counter ``cnt``) is freed (:func:`_free_reels`)."""
+    n_sc = 0
+    for y in range(rows[r]):
+        n_sc += is_scatter[cols[y]]
+    return cnt + n_sc >= threshold
+
+
+@njit(cache=True, inline="always")
+def _eff_symbol(s, e, is_scatter, effect_wild):
+    """The symbol a position shows as it pays on a reel of effect ``e`` (-1: not freed)."""
+    if e >= 0 and is_scatter[s] == 0 and effect_wild[e] >= 0:
+        return effect_wild[e]
+    return s
+
+
+@njit(cache=True, inline="always")
+def _eff_weight(s, e, is_scatter, effect_wild, effect_split, symbol_multiplier):
+    """The ways a position counts on a reel of effect ``e`` (as :func:`_effective`)."""
+    if e < 0 or is_scatter[s]:
+        return symbol_multiplier[s]
+    if effect_wild[e] >= 0:
+        s = effect_wild[e]
+    return effect_split[e] * symbol_multiplier[s]
+
+
+@njit(cache=True)
+def _prefix_tree(g, stops, prefix, fb, ps):
+    """The prefix's part of the block of ``stops[:prefix]`` (level 0 of the branch arrays
+    ``fb``), one branch per effect a freed prefix reel may take (as :func:`_free_reels`: the
+    placements still possible carried along): per branch and drop the entries through the
+    prefix, their ways through it, the drops that win, the scatters of the final windows, the
+    branch's weight of placements, its ways in play and its prefix reels' effects. Returns the
+    branches, or -1 when they would be too many or a chain runs past ``MAX_CASCADES`` (the
+    block then goes to :func:`_combinations`)."""
+    alive, cw, part, sc, fail = fb[0], fb[1], fb[2], fb[3], fb[4]
+    bw, bnw, beff, bnd, wst = fb[6], fb[7], fb[8], fb[9], fb[10]
+    pcols, ptop, pcnt, peff, poss, s_cols, s_top, s_cnt, s_eff, s_poss, s_d, s_slot, keep = ps
+    strips, lengths, rows = g.strips, g.lengths, g.rows
+    entry_bits, member, symbol_multiplier = g.entry_bits, g.member, g.symbol_multiplier
+    is_scatter, threshold, has_bonus = g.is_scatter, g.threshold, g.has_bonus
+    effect_wild, effect_split = g.effect_wild, g.effect_split
+    ordering_effect, ordering_weight = g.ordering_effect, g.ordering_weight
+    n_ord, n_eff = ordering_weight.shape[0], effect_split.shape[0]
+    n_branch = alive.shape[0]
+    n_reels = strips.shape[0]
+    wt = 1
+    for r in range(prefix):
+        wt *= g.stop_weights[r, stops[r]]
+        _reel_start(r, stops[r], pcols[r], ptop[r:r + 1], pcnt[r:r + 1], strips, lengths, rows)
+        peff[r] = -1
+    for o in range(n_ord):
+        poss[o] = 1
+    wst[0] = wt
+    nb = 1
+    sp = 0
+    slot = 0
+    d = 0
+    while True:  # every branch
+        while True:  # its drops
+            if has_bonus:
+                for r in range(prefix):
+                    if peff[r] >= 0 or not _freed_now(r, pcols[r], pcnt[r], rows, is_scatter,
+                                                      threshold):
+                        continue
+                    chosen = -1
+                    for e in range(n_eff):
+                        present = False
+                        for o in range(n_ord):
+                            if poss[o] and ordering_effect[o, r] == e:
+                                present = True
+                                break
+                        if not present:
+                            continue
+                        if chosen < 0:
+                            chosen = e
+                            continue
+                        if nb >= n_branch:
+                            return -1
+                        for dd in range(d):
+                            alive[nb, 0, dd] = alive[slot, 0, dd]
+                            part[nb, 0, dd] = 0
+                            for k in range(cw.shape[3]):
+                                cw[nb, 0, dd, k] = cw[slot, 0, dd, k]
+                        for rr in range(prefix):
+                            for y in range(pcols.shape[1]):
+                                s_cols[sp, rr, y] = pcols[rr, y]
+                            s_top[sp, rr] = ptop[rr]
+                            s_cnt[sp, rr] = pcnt[rr]
+                            s_eff[sp, rr] = peff[rr]
+                        s_eff[sp, r] = e
+                        for o in range(n_ord):
+                            s_poss[sp, o] = poss[o] if ordering_effect[o, r] == e else 0
+                        s_d[sp] = d
+                        s_slot[sp] = nb
+                        nb += 1
+                        sp += 1
+                    peff[r] = chosen
+                    for o in range(n_ord):
+                        if ordering_effect[o, r] != chosen:
+                            poss[o] = 0
+            a = -1
+            for r in range(prefix):
+                b = 0
+                for y in range(rows[r]):
+                    b |= entry_bits[_eff_symbol(pcols[r, y], peff[r], is_scatter, effect_wild), 0]
+                a &= b
+            if a == 0:
+                break
+            if d >= MAX_CASCADES:
+                return -1
+            alive[slot, 0, d] = a
+            part[slot, 0, d] = 0
+            bb = a
+            while bb != 0:
+                low = bb & -bb
+                bb ^= low
+                k = _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                c = 1
+                for r in range(prefix):
+                    n = 0
+                    for y in range(rows[r]):
+                        s = pcols[r, y]
+                        if member[k, _eff_symbol(s, peff[r], is_scatter, effect_wild)]:
+                            n += _eff_weight(s, peff[r], is_scatter, effect_wild, effect_split,
+                                             symbol_multiplier)
+                    c *= n
+                cw[slot, 0, d, k] = c
+            for r in range(prefix):  # the drop on the prefix reels
+                n_keep = 0
+                for y in range(rows[r]):
+                    s = pcols[r, y]
+                    if entry_bits[_eff_symbol(s, peff[r], is_scatter, effect_wild), 0] & a == 0:
+                        keep[n_keep] = s
+                        n_keep += 1
+                n_rem = rows[r] - n_keep
+                if n_rem > 0:
+                    t = ptop[r] - n_rem
+                    while t < 0:
+                        t += lengths[r]
+                    ptop[r] = t
+                    for y in range(n_rem):
+                        i = t + y
+                        while i >= lengths[r]:
+                            i -= lengths[r]
+                        pcols[r, y] = strips[r, i]
+                    for y in range(n_keep):
+                        pcols[r, n_rem + y] = keep[y]
+                if g.accumulate:
+                    pcnt[r] += n_rem
+                else:
+                    pcnt[r] = n_rem
+            d += 1
+        bnd[slot] = d
+        for i in range(g.scatter_ids.shape[0]):
+            n = 0
+            sid = g.scatter_ids[i]
+            for r in range(prefix):
+                for y in range(rows[r]):
+                    if pcols[r, y] == sid:
+                        n += 1
+            sc[slot, 0, i] = n
+        fail[slot, 0] = 0
+        freed = False
+        n_w = 1
+        for r in range(n_reels):
+            n_w *= rows[r]
+        for r in range(prefix):
+            beff[slot, r] = peff[r]
+            if peff[r] >= 0:
+                freed = True
+                n_w *= effect_split[peff[r]]
+        w = 0
+        for o in range(n_ord):
+            w += ordering_weight[o] * (poss[o] if freed else 1)
+        bw[slot] = w
+        bnw[slot] = n_w
+        if sp == 0:
+            break
+        sp -= 1
+        for rr in range(prefix):
+            for y in range(pcols.shape[1]):
+                pcols[rr, y] = s_cols[sp, rr, y]
+            ptop[rr] = s_top[sp, rr]
+            pcnt[rr] = s_cnt[sp, rr]
+            peff[rr] = s_eff[sp, rr]
+        for o in range(n_ord):
+            poss[o] = s_poss[sp, o]
+        d = s_d[sp]
+        slot = s_slot[sp]
+    return nb
+
+
+@njit(cache=True)
+def _tail_level(g, fb, nb, j, r, stop, cols, top, cnt, keep, entries):
+    """Level ``j`` of every branch: the level before it (the reels up to ``r - 1``) followed
+    by reel ``r`` at ``stop``, drop by drop over the branch's drops: the entries through reel
+    ``r``, their ways, the unmultiplied credits of the entries whose run ends by ``r``
+    (``part``), and with ``entries`` those ending at ``r`` (x the drop's multiplier) in
+    ``ent``; the scatters of the final windows, the stops' weight; ``fail``: a reel up to
+    ``r`` is freed (the combinations below go to :func:`_combinations`)."""
+    alive, cw, part, sc, fail, ent = fb[0], fb[1], fb[2], fb[3], fb[4], fb[5]
+    bnd, wst = fb[9], fb[10]
+    entry_bits, member, symbol_multiplier = g.entry_bits, g.member, g.symbol_multiplier
+    entry_credits, rows = g.entry_credits, g.rows
+    multiplier, spin_multiplier = g.multiplier, g.spin_multiplier
+    p = j - 1
+    wst[j] = wst[p] * g.stop_weights[r, stop]
+    for br in range(nb):
+        fail[br, j] = fail[br, p]
+        for k in range(ent.shape[2]):
+            for b in range(ent.shape[3]):
+                ent[br, j, k, b] = 0
+        _reel_start(r, stop, cols, top, cnt, g.strips, g.lengths, rows)
+        for d in range(bnd[br]):
+            if g.has_bonus and _freed_now(r, cols, cnt[0], rows, g.is_scatter, g.threshold):
+                fail[br, j] = 1
+            ap = alive[br, p, d]
+            b = 0
+            for y in range(rows[r]):
+                b |= entry_bits[cols[y], 0]
+            a = ap & b
+            alive[br, j, d] = a
+            m = multiplier[d] * spin_multiplier
+            pt = part[br, p, d]
+            ended = ap & ~a
+            while ended != 0:
+                low = ended & -ended
+                ended ^= low
+                k = _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                cr = entry_credits[k, r] * cw[br, p, d, k]
+                pt += cr
+                if entries:
+                    ent[br, j, k, r] += m * cr
+            part[br, j, d] = pt
+            bb = a
+            while bb != 0:
+                low = bb & -bb
+                bb ^= low
+                k = _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                n = 0
+                for y in range(rows[r]):
+                    s = cols[y]
+                    if member[k, s]:
+                        n += symbol_multiplier[s]
+                cw[br, j, d, k] = cw[br, p, d, k] * n
+            if a != 0:
+                _reel_drop(r, cols, top, cnt, a, entry_bits, g.strips, g.lengths, rows, keep,
+                           g.accumulate)
+            elif not g.accumulate:
+                cnt[0] = 0
+        if g.has_bonus and _freed_now(r, cols, cnt[0], rows, g.is_scatter, g.threshold):
+            fail[br, j] = 1
+        for i in range(g.scatter_ids.shape[0]):
+            n = 0
+            for y in range(rows[r]):
+                if cols[y] == g.scatter_ids[i]:
+                    n += 1
+            sc[br, j, i] = sc[br, p, i] + n
+
+
+@njit(cache=True)
+def _fast_last(g, tl, fb, nb, s0, p, keep_a, entries, min_trigger, out, wfast, cols, top, cnt,
+               keep, buf, leaves):
+    """The last reel's stops from ``s0`` on below level ``p`` (the reels before it), each
+    combination's chain to its end on every branch, into the tallies (its drops' credits from
+    ``part``, the entries through the last reel but one and the last reel's window); a
+    combination's leaves are added once all its branches are known not to free a tail reel.
+    Returns the stop it stopped at, with ``out[0]``: 0 all done, 1 the sparse buffer is full
+    (flush and call again from there), 2 that combination frees a reel (follow it by
+    :func:`_combinations`, then call again from the next stop); ``wfast[0]`` adds the stop
+    weights of the combinations settled here."""
+    alive, cw, part, sc, fail = fb[0], fb[1], fb[2], fb[3], fb[4]
+    bw, bnw, beff, bnd, wst = fb[6], fb[7], fb[8], fb[9], fb[10]
+    strips, lengths, rows, stop_weights = g.strips, g.lengths, g.rows, g.stop_weights
+    entry_bits, member, symbol_multiplier = g.entry_bits, g.member, g.symbol_multiplier
+    entry_credits, multiplier, spin_multiplier = g.entry_credits, g.multiplier, g.spin_multiplier
+    is_scatter, threshold, has_bonus = g.is_scatter, g.threshold, g.has_bonus
+    accumulate = g.accumulate
+    scatter_ids, scatter_credits = g.scatter_ids, g.scatter_credits
+    scatter_factor, trigger = g.scatter_factor, g.trigger
+    dense, cascades, ways_hist, sums, freed = tl.dense, tl.cascades, tl.ways, tl.sums, tl.freed
+    entry_sum, pending, n_pending = tl.entry, tl.pending, tl.n_pending
+    r = strips.shape[0] - 1
+    n_pre = beff.shape[1]
+    limit = pending.shape[0] - g.ordering_weight.shape[0]
+    failed = False
+    for br in range(nb):
+        if fail[br, p]:
+            failed = True
+    out[0] = 0
+    for s in range(s0, lengths[r]):
+        sw = wst[p] * stop_weights[r, s]
+        if sw == 0:
+            continue
+        if failed:
+            out[0] = 2
+            return s
+        if n_pending[0] > limit:
+            out[0] = 1
+            return s
+        n_buf = 0
+        for br in range(nb):
+            w = bw[br] * sw
+            nd = bnd[br]
+            _reel_start(r, s, cols, top, cnt, strips, lengths, rows)
+            first = 0
+            later = 0
+            aa = 0
+            for d in range(nd):
+                if has_bonus and _freed_now(r, cols, cnt[0], rows, is_scatter, threshold):
+                    out[0] = 2
+                    return s
+                ap = alive[br, p, d]
+                b = 0
+                for y in range(rows[r]):
+                    b |= entry_bits[cols[y], 0]
+                a = ap & b
+                m = multiplier[d] * spin_multiplier
+                dd = part[br, p, d]
+                ended = ap & ~a
+                while ended != 0:
+                    low = ended & -ended
+                    ended ^= low
+                    k = _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                    cr = entry_credits[k, r] * cw[br, p, d, k]
+                    dd += cr
+                    if entries:
+                        buf[n_buf, 0] = k
+                        buf[n_buf, 1] = r
+                        buf[n_buf, 2] = w * m * cr
+                        n_buf += 1
+                bb = a
+                while bb != 0:
+                    low = bb & -bb
+                    bb ^= low
+                    k = _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                    n = 0
+                    for y in range(rows[r]):
+                        sy = cols[y]
+                        if member[k, sy]:
+                            n += symbol_multiplier[sy]
+                    cr = entry_credits[k, r + 1] * cw[br, p, d, k] * n
+                    dd += cr
+                    if entries:
+                        buf[n_buf, 0] = k
+                        buf[n_buf, 1] = r + 1
+                        buf[n_buf, 2] = w * m * cr
+                        n_buf += 1
+                if d == 0:
+                    first += m * dd
+                else:
+                    later += m * dd
+                aa += dd
+                if a != 0:
+                    _reel_drop(r, cols, top, cnt, a, entry_bits, strips, lengths, rows, keep,
+                               accumulate)
+                elif not accumulate:
+                    cnt[0] = 0
+            if has_bonus and _freed_now(r, cols, cnt[0], rows, is_scatter, threshold):
+                out[0] = 2
+                return s
+            scat = 0
+            trig = 0
+            for i in range(scatter_ids.shape[0]):
+                sid = scatter_ids[i]
+                if sid < 0:
+                    continue
+                n = sc[br, p, i]
+                for y in range(rows[r]):
+                    if cols[y] == sid:
+                        n += 1
+                scat += scatter_credits[i, n]
+                if sid == trigger:
+                    trig = n
+            leaves[br, 0] = first
+            leaves[br, 1] = later
+            leaves[br, 2] = aa
+            leaves[br, 3] = scat * scatter_factor
+            leaves[br, 4] = trig
+        for br in range(nb):  # every branch stays fast: its leaves
+            w = bw[br] * sw
+            nd = bnd[br]
+            first, later, aa, scat, trig = leaves[br, 0], leaves[br, 1], leaves[br, 2], \
+                leaves[br, 3], leaves[br, 4]
+            credits = first + later + scat
+            kk = nd if (keep_a or trig >= min_trigger) else 0
+            av = aa if keep_a else 0
+            if kk == 0 and av == 0 and credits < _DENSE:
+                dense[trig, credits] += w
+            else:
+                j = n_pending[0]
+                pending[j, 0] = credits
+                pending[j, 1] = av
+                pending[j, 2] = trig
+                pending[j, 3] = kk
+                pending[j, 4] = w
+                n_pending[0] = j + 1
+            cascades[nd] += w
+            sums[0] += w * first
+            sums[1] += w * later
+            sums[2] += w * scat
+            ways_hist[bnw[br]] += w
+            for rr in range(n_pre):
+                if beff[br, rr] >= 0:
+                    freed[rr, beff[br, rr]] += w
+        for i in range(n_buf):
+            entry_sum[buf[i, 0], buf[i, 1]] += buf[i, 2]
+        wfast[0] += sw
+    return lengths[r]
+
 @njit(cache=True)
 def _flush(table, pending, n_pending):
     """The pending sparse outcomes into the table."""
@@ -893,8 +1368,98 @@ def _flush(table, pending, n_pending):
 
 
 @njit(cache=True)
+def _fast_block(g, ch, st, dr, tl, table, stops, prefix, nb, fb, fs, keep_a, entries,
+                min_trigger, ways, units, scatter_count):
+    """The block of ``stops[:prefix]`` whose prefix tree (:func:`_prefix_tree`, level 0 of
+    the branch arrays ``fb``) has ``nb`` branches: the middle tail reels' stops by the odometer
+    (:func:`_tail_level` for each level that changes), the last reel's inside
+    (:func:`_fast_last`); the combinations that free a tail reel by :func:`_combinations`. The
+    credits by entry whose run ends on a middle reel are added per middle level, times the
+    weight settled below it."""
+    wsum, bw, ent = fb[11], fb[6], fb[5]
+    out, wfast, cols, top, cnt, keep, buf, leaves = fs
+    lengths = g.lengths
+    n_reels = lengths.shape[0]
+    T = n_reels - prefix
+    limit = tl.pending.shape[0] - g.ordering_weight.shape[0]
+    for r in range(prefix, n_reels):
+        stops[r] = 0
+    for j in range(1, T):
+        wsum[j] = 0
+        _tail_level(g, fb, nb, j, prefix + j - 1, 0, cols, top, cnt, keep, entries)
+    wfast[0] = 0
+    while True:
+        s = 0
+        while True:
+            s = _fast_last(g, tl, fb, nb, s, T - 1, keep_a, entries, min_trigger, out, wfast,
+                           cols, top, cnt, keep, buf, leaves)
+            if out[0] == 0:
+                break
+            if tl.n_pending[0] > limit:
+                _flush(table, tl.pending, tl.n_pending)
+            if out[0] == 2:  # this combination frees a tail reel: its whole chain
+                stops[n_reels - 1] = s
+                _combinations(g, ch, st, dr, tl, stops, 1, keep_a, entries, min_trigger, ways,
+                              units, 1, scatter_count, False)
+                if tl.error[0]:
+                    return
+                s += 1
+        for j in range(1, T):
+            wsum[j] += wfast[0]
+        wfast[0] = 0
+        r = n_reels - 2  # the middle reels' odometer
+        while r >= prefix:
+            stops[r] += 1
+            if stops[r] < lengths[r]:
+                break
+            stops[r] = 0
+            r -= 1
+        for j in range(max(r, prefix) - prefix + 1, T):  # the levels that change
+            if entries and wsum[j] != 0:
+                for br in range(nb):
+                    for k in range(ent.shape[2]):
+                        for b in range(ent.shape[3]):
+                            tl.entry[k, b] += wsum[j] * bw[br] * ent[br, j, k, b]
+            wsum[j] = 0
+        if r < prefix:
+            return
+        for j in range(r - prefix + 1, T):
+            _tail_level(g, fb, nb, j, prefix + j - 1, stops[prefix + j - 1], cols, top, cnt,
+                        keep, entries)
+
+
+@njit(cache=True)
+def _fast_arrays(g, prefix, entries):
+    """The arrays of the tail-sharing path: per branch (at most one per placement, 64 at
+    most), level (the prefix, then each middle reel) and drop (``fb``); the prefix tree's
+    state and stack (``ps``); the last reel's scratch (``fs``)."""
+    n_reels, R = g.strips.shape[0], g.rows.max()
+    T = max(n_reels - prefix, 1)
+    P = max(prefix, 1)
+    n_keys, n_runs = g.entry_credits.shape
+    n_ord = g.ordering_weight.shape[0]
+    NB = min(n_ord, 64)
+    fb = (np.zeros((NB, T, MAX_CASCADES), np.int64),
+          np.zeros((NB, T, MAX_CASCADES, n_keys), np.int64),
+          np.zeros((NB, T, MAX_CASCADES), np.int64),
+          np.zeros((NB, T, g.scatter_ids.shape[0]), np.int64), np.zeros((NB, T), np.int64),
+          np.zeros((NB, T, n_keys, n_runs), np.int64), np.zeros(NB, np.int64),
+          np.zeros(NB, np.int64), np.zeros((NB, P), np.int64), np.zeros(NB, np.int64),
+          np.zeros(T, np.int64), np.zeros(T, np.int64))
+    ps = (np.zeros((P, R), np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64),
+          np.zeros(P, np.int64), np.zeros(n_ord, np.int64), np.zeros((NB, P, R), np.int64),
+          np.zeros((NB, P), np.int64), np.zeros((NB, P), np.int64), np.zeros((NB, P), np.int64),
+          np.zeros((NB, n_ord), np.int64), np.zeros(NB, np.int64), np.zeros(NB, np.int64),
+          np.zeros(R, np.int64))
+    fs = (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(R, np.int64),
+          np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(R, np.int64),
+          np.zeros((NB * MAX_CASCADES * n_keys + 1 if entries else 1, 3), np.int64),
+          np.zeros((NB, 5), np.int64))
+    return fb, ps, fs
+
+@njit(cache=True)
 def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-         tail_hist, ways, pending_rows):
+         tail_hist, fast, ways, pending_rows):
     """Every stop combination whose first-reel stop is in ``first``, each chain to its end:
     the sparse table of (credits, A, trigger, cascades) -> weight and the tallies (the
     pruning arguments: see :func:`_pruning`). Blocks of combinations that share their prefix
@@ -923,6 +1488,8 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
     placements = g.ordering_weight.sum()
     units = np.arange(prefix_bits.shape[2])  # the lines that can pay the block's first drop
     n_units = units.shape[0] if prefix == 0 else 0
+    # the tail-sharing path's arrays (see _fast_block): per branch, level and drop
+    fb, ps, fs = _fast_arrays(g, prefix, entries)
     for fi in range(first.shape[0]):
         stops[0] = first[fi]
         for r in range(1, n_reels):
@@ -937,6 +1504,19 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
                                          g.stop_weights, g.scatter_credits, g.scatter_factor,
                                          placements, base_ways, table, tl.dense, tl.cascades,
                                          tl.ways, tl.sums, g.every_fall, g.scatter_wins)
+                elif ways and fast:
+                    nb = _prefix_tree(g, stops, prefix, fb, ps)
+                    if nb > 0:
+                        _fast_block(g, ch, st, dr, tl, table, stops, prefix, nb, fb, fs, keep_a,
+                                    entries, min_trigger, ways, units, scatter_count)
+                        _flush(table, tl.pending, tl.n_pending)
+                        if tl.error[0]:
+                            return table, tl
+                        for r in range(prefix, n_reels):  # on to the next block
+                            stops[r] = lengths[r] - 1
+                        _next_stops(stops, lengths)
+                        c += block
+                        continue
             if n_units == 0 and not left:
                 for r in range(prefix, n_reels):  # on to the next block
                     stops[r] = lengths[r] - 1
@@ -959,16 +1539,16 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
 # asks for a literal would go through numba's dispatcher on every call: a quarter second)
 @njit(cache=True)
 def _run_ways(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-              tail_hist, pending_rows):
+              tail_hist, fast, pending_rows):
     return _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-                tail_hist, True, pending_rows)
+                tail_hist, fast, True, pending_rows)
 
 
 @njit(cache=True)
 def _run_lines(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-               tail_hist, pending_rows):
+               tail_hist, fast, pending_rows):
     return _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-                tail_hist, False, pending_rows)
+                tail_hist, False, False, pending_rows)
 
 
 @njit(cache=True)
