@@ -1623,6 +1623,20 @@ def _flush(table, pending, n_pending):
     n_pending[0] = 0
 
 
+
+@njit(cache=True)
+def _try_fast(ways, g, ch, st, dr, tl, table, stops, prefix, fb, ps, ts, fs, keep_a, entries,
+              min_trigger, units, scatter_count):
+    """The block of ``stops[:prefix]`` by the tail-sharing path (:func:`_fast_block`) when
+    its prefix tree can be followed; returns whether it was. ``ways`` is a compile-time
+    constant: the lines version compiles without the path."""
+    if ways:  # noqa: SIM102 (a condition of its own: numba prunes it at compile time)
+        if _prefix_tree(g, stops, prefix, fb, ps) > 0:
+            _fast_block(g, ch, st, dr, tl, table, stops, prefix, fb, ts, fs, keep_a, entries,
+                        min_trigger, ways, units, scatter_count)
+            return True
+    return False
+
 @njit(cache=True)
 def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
          tail_hist, fast, ways, pending_rows):
@@ -1670,9 +1684,9 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
                                          g.stop_weights, g.scatter_credits, g.scatter_factor,
                                          placements, base_ways, table, tl.dense, tl.cascades,
                                          tl.ways, tl.sums, g.every_fall, g.scatter_wins)
-                elif ways and fast and _prefix_tree(g, stops, prefix, fb, ps) > 0:
-                    _fast_block(g, ch, st, dr, tl, table, stops, prefix, fb, ts, fs, keep_a,
-                                entries, min_trigger, ways, units, scatter_count)
+                elif fast and _try_fast(ways, g, ch, st, dr, tl, table, stops, prefix, fb, ps,
+                                        ts, fs, keep_a, entries, min_trigger, units,
+                                        scatter_count):
                     _flush(table, tl.pending, tl.n_pending)
                     if tl.error[0]:
                         return table, tl
