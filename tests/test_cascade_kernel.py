@@ -78,8 +78,8 @@ def test_settled_blocks_equal_the_blocks_followed(text):
     followed = _run_all(replace(prep, pruning=(0,) + prep.pruning[1:]))
     assert _same(settled, followed)
     # and a wrong tail law is seen
-    prefix, bits, count, tail = prep.pruning
-    wrong = _run_all(replace(prep, pruning=(prefix, bits, count, np.roll(tail, 1))))
+    prefix, bits, count, tail, fast = prep.pruning
+    wrong = _run_all(replace(prep, pruning=(prefix, bits, count, np.roll(tail, 1), fast)))
     assert not _same(settled, wrong)
 
 

@@ -69,6 +69,26 @@ ends at once on its scatters; a game with at most one scatter symbol settles suc
 from the tail reels' scatter-count law (:func:`_settle_block`) instead of visiting it. With
 every-fall scatters a first fall can also be won by its scatters: the block's counts that do
 not win are settled so, and its combinations whose count wins are visited (the others skipped).
+
+Shared tails (ways games whose every pay-table entry pays at every run from the prefix's length
+on, such as Frozen Gems; :func:`_fast_ok`): an entry that runs through the prefix reels then
+pays whatever the tail shows, so each drop removes, on the prefix reels, the positions of the
+entries through them, and the chain goes on exactly while one entry runs through the prefix.
+The prefix's windows, entries and ways drop by drop (hence the chain's length) are the same for
+the whole block: they are followed once (:func:`_prefix_tree`, one branch per effect a freed
+prefix reel may take, each with its placements still possible), each middle tail reel's windows
+once per stop below each branch (:func:`_tail_level`, branching again where that reel is
+freed), and the last reel's stops are looped inside (:func:`_fast_last`, which branches where
+the last reel is freed). A branch's leaves are those of :func:`_combinations` for the same
+choices of effects: the prefix's drops do not depend on the tail's effects, and the
+placements still possible at a leaf are the same whatever order the reels were freed in.
+Profiled on Frozen Gems (cf. the baseline, per stop combination): about two in three
+combinations lie in winless blocks; every other one wins its first drop and follows a chain
+(66.4% of paid spins end at once, 25.2% after one cascade); about 2.5% of the visited blocks
+(0.9% of all) free a prefix reel, and in the free reels their chains (a freed bonus wild: up to
+61 drops, 10-24 branches) took nearly all the generic chain's time. The path's kernels inline no function that takes arrays: in numba each
+such call in a loop counted the arrays' references (atomic operations) at every drop, five times
+the path's whole cost.
 """
 
 from __future__ import annotations
@@ -122,7 +142,7 @@ class _Prepared:
     keys: tuple[str, ...]  # pay-table entries
     effect_names: tuple[str, ...]
     min_trigger: int  # fewest trigger symbols that start free spins (window + 1: none)
-    pruning: tuple  # (prefix, prefix_bits, scatter_count, tail_hist): see _pruning
+    pruning: tuple  # (prefix, prefix_bits, scatter_count, tail_hist, fast): see _pruning
     scatter_names: tuple[str, ...] = ()
     reel_set: str = "base"
 
@@ -184,7 +204,8 @@ def _pruning(g: CompiledGame) -> tuple:
             if w:
                 nxt[count[r, st]:] += w * tail[: len(tail) - count[r, st]]
         tail = nxt
-    return (prefix if ok else 0, prefix_bits, count, tail)
+    prefix = prefix if ok else 0
+    return (prefix, prefix_bits, count, tail, _fast_ok(g, prefix))
 
 
 # -- the kernel's state -----------------------------------------------------------------------
@@ -883,6 +904,716 @@ def _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger, way
     return n
 
 
+# -- the tail-sharing path (ways games) -------------------------------------------------------
+# In a ways game whose every entry pays at every run from the prefix's length on (Frozen
+# Gems), a chain's drops on the prefix reels do not depend on the tail reels: an entry shown
+# through the prefix pays whatever the tail shows, so each drop removes, on each prefix reel,
+# the positions of the entries through the prefix, and the chain wins as long as one entry
+# runs through the prefix. So long as no reel is freed, the prefix's windows, its entries and
+# their ways through it, drop by drop (and so the chain's length) are the block's
+# (:func:`_prefix_chain`); each tail reel's windows then depend only on its own stop and on
+# the entries running through the reels before it (:func:`_tail_level`, once per stop of a
+# middle reel), and the last reel's stops are looped inside (:func:`_fast_last`). A chain that
+# frees a reel (or runs too long) is handed to :func:`_combinations`: the whole block when a
+# prefix reel is freed, the stop combination alone when a tail reel is.
+def _fast_ok(g: CompiledGame, prefix: int) -> bool:
+    """Whether the tail-sharing path applies: a ways game (one word of entries, no every-fall
+    scatters) with a prefix (see :func:`_pruning`) and every entry paying at every run from
+    the prefix's length on."""
+    if not (g.ways and prefix > 0 and not g.every_fall and g.entry_bits.shape[1] == 1):
+        return False
+    n_reels = len(g.lengths)
+    return bool((g.entry_credits[:, prefix:n_reels + 1] > 0).all()
+                and (not g.has_bonus or (g.ordering_effect >= 0).all()))
+
+
+@njit(cache=True, inline="always")
+def _reel_start(r, stop, cols, top, cnt, strips, lengths, rows):
+    top[0] = stop
+    cnt[0] = 0
+    for y in range(rows[r]):
+        i = stop + y
+        while i >= lengths[r]:
+            i -= lengths[r]
+        cols[y] = strips[r, i]
+
+
+@njit(cache=True, inline="always")
+def _freed_now(r, cols, cnt, rows, is_scatter, threshold):
+    """Whether reel ``r`` (window ``cols``, counter ``cnt``) is freed (:func:`_free_reels`)."""
+    n_sc = 0
+    for y in range(rows[r]):
+        n_sc += is_scatter[cols[y]]
+    return cnt + n_sc >= threshold
+
+
+@njit(cache=True, inline="always")
+def _eff_symbol(s, e, is_scatter, effect_wild):
+    """The symbol a position shows as it pays on a reel of effect ``e`` (-1: not freed)."""
+    if e >= 0 and is_scatter[s] == 0 and effect_wild[e] >= 0:
+        return effect_wild[e]
+    return s
+
+
+@njit(cache=True, inline="always")
+def _eff_weight(s, e, is_scatter, effect_wild, effect_split, symbol_multiplier):
+    """The ways a position counts on a reel of effect ``e`` (as :func:`_effective`)."""
+    if e < 0 or is_scatter[s]:
+        return symbol_multiplier[s]
+    if effect_wild[e] >= 0:
+        s = effect_wild[e]
+    return effect_split[e] * symbol_multiplier[s]
+
+
+@njit(cache=True)
+def _prefix_tree(g, stops, prefix, fb, ps):
+    """The prefix's part of the block of ``stops[:prefix]`` (level 0 of the branch arrays
+    ``fb``), one branch per effect a freed prefix reel may take (as :func:`_free_reels`: the
+    placements still possible carried along): per branch and drop the entries through the
+    prefix, their ways through it, the drops that win, the scatters of the final windows, the
+    placements still possible, the prefix reels' effects. Returns the branches, or -1 when
+    they would be too many or a chain runs past ``MAX_CASCADES`` (the block then goes to
+    :func:`_combinations`)."""
+    alive, cw, part, sc, fail = fb[0], fb[1], fb[2], fb[3], fb[4]
+    bw, bnw, beff, bnd, wst, nbj, bmask = fb[6], fb[7], fb[8], fb[9], fb[10], fb[12], fb[13]
+    pcols, ptop, pcnt, peff, poss, s_cols, s_top, s_cnt, s_eff, s_poss, s_d, s_slot, keep = ps
+    strips, lengths, rows = g.strips, g.lengths, g.rows
+    entry_bits, member, symbol_multiplier = g.entry_bits, g.member, g.symbol_multiplier
+    is_scatter, threshold, has_bonus = g.is_scatter, g.threshold, g.has_bonus
+    effect_wild, effect_split = g.effect_wild, g.effect_split
+    ordering_effect, ordering_weight = g.ordering_effect, g.ordering_weight
+    n_ord, n_eff = ordering_weight.shape[0], effect_split.shape[0]
+    n_branch = alive.shape[0]
+    n_reels = strips.shape[0]
+    wt = 1
+    for r in range(prefix):
+        wt *= g.stop_weights[r, stops[r]]
+        _reel_start(r, stops[r], pcols[r], ptop[r:r + 1], pcnt[r:r + 1], strips, lengths, rows)
+        peff[r] = -1
+    for o in range(n_ord):
+        poss[o] = 1
+    wst[0] = wt
+    fail[0] = 0
+    nb = 1
+    sp = 0
+    slot = 0
+    d = 0
+    while True:  # every branch
+        while True:  # its drops
+            if has_bonus:
+                for r in range(prefix):
+                    if peff[r] >= 0 or not _freed_now(r, pcols[r], pcnt[r], rows, is_scatter,
+                                                      threshold):
+                        continue
+                    chosen = -1
+                    for e in range(n_eff):
+                        present = False
+                        for o in range(n_ord):
+                            if poss[o] and ordering_effect[o, r] == e:
+                                present = True
+                                break
+                        if not present:
+                            continue
+                        if chosen < 0:
+                            chosen = e
+                            continue
+                        if nb >= n_branch:
+                            return -1
+                        for dd in range(d):
+                            alive[nb, 0, dd] = alive[slot, 0, dd]
+                            part[nb, 0, dd] = 0
+                            for k in range(cw.shape[3]):
+                                cw[nb, 0, dd, k] = cw[slot, 0, dd, k]
+                        for rr in range(prefix):
+                            for y in range(pcols.shape[1]):
+                                s_cols[sp, rr, y] = pcols[rr, y]
+                            s_top[sp, rr] = ptop[rr]
+                            s_cnt[sp, rr] = pcnt[rr]
+                            s_eff[sp, rr] = peff[rr]
+                        s_eff[sp, r] = e
+                        for o in range(n_ord):
+                            s_poss[sp, o] = poss[o] if ordering_effect[o, r] == e else 0
+                        s_d[sp] = d
+                        s_slot[sp] = nb
+                        nb += 1
+                        sp += 1
+                    peff[r] = chosen
+                    for o in range(n_ord):
+                        if ordering_effect[o, r] != chosen:
+                            poss[o] = 0
+            a = -1
+            for r in range(prefix):
+                b = 0
+                for y in range(rows[r]):
+                    b |= entry_bits[_eff_symbol(pcols[r, y], peff[r], is_scatter, effect_wild), 0]
+                a &= b
+            if a == 0:
+                break
+            if d >= MAX_CASCADES:
+                return -1
+            alive[slot, 0, d] = a
+            part[slot, 0, d] = 0
+            bb = a
+            while bb != 0:
+                low = bb & -bb
+                bb ^= low
+                k = _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                c = 1
+                for r in range(prefix):
+                    n = 0
+                    for y in range(rows[r]):
+                        s = pcols[r, y]
+                        if member[k, _eff_symbol(s, peff[r], is_scatter, effect_wild)]:
+                            n += _eff_weight(s, peff[r], is_scatter, effect_wild, effect_split,
+                                             symbol_multiplier)
+                    c *= n
+                cw[slot, 0, d, k] = c
+            for r in range(prefix):  # the drop on the prefix reels
+                n_keep = 0
+                for y in range(rows[r]):
+                    s = pcols[r, y]
+                    if entry_bits[_eff_symbol(s, peff[r], is_scatter, effect_wild), 0] & a == 0:
+                        keep[n_keep] = s
+                        n_keep += 1
+                n_rem = rows[r] - n_keep
+                if n_rem > 0:
+                    t = ptop[r] - n_rem
+                    while t < 0:
+                        t += lengths[r]
+                    ptop[r] = t
+                    for y in range(n_rem):
+                        i = t + y
+                        while i >= lengths[r]:
+                            i -= lengths[r]
+                        pcols[r, y] = strips[r, i]
+                    for y in range(n_keep):
+                        pcols[r, n_rem + y] = keep[y]
+                if g.accumulate:
+                    pcnt[r] += n_rem
+                else:
+                    pcnt[r] = n_rem
+            d += 1
+        bnd[slot, 0] = d
+        for i in range(g.scatter_ids.shape[0]):
+            n = 0
+            sid = g.scatter_ids[i]
+            for r in range(prefix):
+                for y in range(rows[r]):
+                    if pcols[r, y] == sid:
+                        n += 1
+            sc[slot, 0, i] = n
+        n_w = 1
+        for r in range(n_reels):
+            n_w *= rows[r]
+            beff[slot, 0, r] = peff[r] if r < prefix else -1
+            if r < prefix and peff[r] >= 0:
+                n_w *= effect_split[peff[r]]
+        for o in range(n_ord):
+            bmask[slot, 0, o] = poss[o]
+        bw[slot, 0] = _mask_weight(poss, ordering_weight)
+        bnw[slot, 0] = n_w
+        if sp == 0:
+            break
+        sp -= 1
+        for rr in range(prefix):
+            for y in range(pcols.shape[1]):
+                pcols[rr, y] = s_cols[sp, rr, y]
+            ptop[rr] = s_top[sp, rr]
+            pcnt[rr] = s_cnt[sp, rr]
+            peff[rr] = s_eff[sp, rr]
+        for o in range(n_ord):
+            poss[o] = s_poss[sp, o]
+        d = s_d[sp]
+        slot = s_slot[sp]
+    nbj[0] = nb
+    return nb
+
+
+@njit(cache=True, inline="always")
+def _mask_weight(mask, ordering_weight):
+    """The weight of the placements still possible (every placement while no reel is freed:
+    the mask is then all ones)."""
+    w = 0
+    for o in range(ordering_weight.shape[0]):
+        w += ordering_weight[o] * mask[o]
+    return w
+
+
+@njit(cache=True)
+def _tail_level(g, fb, ts, j, r, stop, keep, entries):
+    """Level ``j``: every branch of the level before it (the reels up to ``r - 1``) followed
+    by reel ``r`` at ``stop``, drop by drop over the branch's drops, branching again where
+    reel ``r`` is freed (on the effects its placements still possible put above it): per
+    branch the entries through reel ``r``, their ways, the unmultiplied credits of the entries
+    whose run ends by ``r`` (``part``), with ``entries`` those ending at ``r`` (x the drop's
+    multiplier) in ``ent``, the scatters of the final windows, the placements still possible
+    and the effects; the stops' weight. ``fail[j]``: too many branches (the combinations below
+    go to :func:`_combinations`)."""
+    alive, cw, part, sc, fail, ent = fb[0], fb[1], fb[2], fb[3], fb[4], fb[5]
+    bw, bnw, beff, bnd, wst, nbj, bmask = fb[6], fb[7], fb[8], fb[9], fb[10], fb[12], fb[13]
+    cols, mask, s_cols, s_top, s_cnt, s_e, s_mask, s_d, s_slot = ts[0], ts[3], ts[4], ts[5], \
+        ts[6], ts[7], ts[8], ts[9], ts[10]
+    entry_bits, member, strips = g.entry_bits, g.member, g.strips
+    entry_credits, rows, is_scatter = g.entry_credits, g.rows, g.is_scatter
+    effect_split, has_bonus, threshold, accumulate = g.effect_split, g.has_bonus, g.threshold, \
+        g.accumulate
+    esym, ewgt = fb[14], fb[15]
+    R, L = rows[r], g.lengths[r]
+    ordering_effect, ordering_weight = g.ordering_effect, g.ordering_weight
+    multiplier, spin_multiplier = g.multiplier, g.spin_multiplier
+    n_ord, n_eff = ordering_weight.shape[0], effect_split.shape[0]
+    n_branch = alive.shape[0]
+    p = j - 1
+    wst[j] = wst[p] * g.stop_weights[r, stop]
+    fail[j] = fail[p]
+    nbj[j] = 0
+    if fail[j]:
+        return
+    nb = 0
+    for pb in range(nbj[p]):
+        nd = bnd[pb, p]
+        if nb >= n_branch:
+            fail[j] = 1
+            return
+        slot = nb  # the branch from drop 0: reel r not freed, the parent's placements
+        nb += 1
+        top_ = stop
+        cnt_ = 0
+        for y in range(R):
+            i = stop + y
+            while i >= L:
+                i -= L
+            cols[y] = strips[r, i]
+        e = -1
+        for o in range(n_ord):
+            mask[o] = bmask[pb, p, o]
+        d = 0
+        for k in range(ent.shape[2]):
+            for b in range(ent.shape[3]):
+                ent[slot, j, k, b] = 0
+        sp = 0
+        while True:  # every branch on reel r
+            while True:  # its drops
+                n_sc = cnt_
+                if has_bonus and e < 0:
+                    for y in range(R):
+                        n_sc += is_scatter[cols[y]]
+                if has_bonus and e < 0 and n_sc >= threshold:
+                    chosen = -1
+                    for ee in range(n_eff):
+                        present = False
+                        for o in range(n_ord):
+                            if mask[o] and ordering_effect[o, r] == ee:
+                                present = True
+                                break
+                        if not present:
+                            continue
+                        if chosen < 0:
+                            chosen = ee
+                            continue
+                        if nb >= n_branch:
+                            fail[j] = 1
+                            return
+                        new = nb
+                        nb += 1
+                        for dd in range(d):
+                            alive[new, j, dd] = alive[slot, j, dd]
+                            part[new, j, dd] = part[slot, j, dd]
+                            for k in range(cw.shape[3]):
+                                cw[new, j, dd, k] = cw[slot, j, dd, k]
+                        for k in range(ent.shape[2]):
+                            for b in range(ent.shape[3]):
+                                ent[new, j, k, b] = ent[slot, j, k, b]
+                        for y in range(R):
+                            s_cols[sp, y] = cols[y]
+                        s_top[sp] = top_
+                        s_cnt[sp] = cnt_
+                        s_e[sp] = ee
+                        for o in range(n_ord):
+                            s_mask[sp, o] = mask[o] if ordering_effect[o, r] == ee else 0
+                        s_d[sp] = d
+                        s_slot[sp] = new
+                        sp += 1
+                    e = chosen
+                    for o in range(n_ord):
+                        if ordering_effect[o, r] != chosen:
+                            mask[o] = 0
+                if d >= nd:
+                    break
+                ap = alive[pb, p, d]
+                b = 0
+                for y in range(R):
+                    b |= entry_bits[esym[e + 1, cols[y]], 0]
+                a = ap & b
+                alive[slot, j, d] = a
+                m = multiplier[d] * spin_multiplier
+                pt = part[pb, p, d]
+                ended = ap & ~a
+                while ended != 0:
+                    low = ended & -ended
+                    ended ^= low
+                    k = _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                    cr = entry_credits[k, r] * cw[pb, p, d, k]
+                    pt += cr
+                    if entries:
+                        ent[slot, j, k, r] += m * cr
+                part[slot, j, d] = pt
+                bb = a
+                while bb != 0:
+                    low = bb & -bb
+                    bb ^= low
+                    k = _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                    n = 0
+                    for y in range(R):
+                        s = cols[y]
+                        if member[k, esym[e + 1, s]]:
+                            n += ewgt[e + 1, s]
+                    cw[slot, j, d, k] = cw[pb, p, d, k] * n
+                n_keep = 0  # the drop on reel r (as _refill_strip)
+                for y in range(R):
+                    if entry_bits[esym[e + 1, cols[y]], 0] & a == 0:
+                        keep[n_keep] = cols[y]
+                        n_keep += 1
+                n_rem = R - n_keep
+                if n_rem > 0:
+                    t = top_ - n_rem
+                    while t < 0:
+                        t += L
+                    top_ = t
+                    for y in range(n_rem):
+                        i = t + y
+                        while i >= L:
+                            i -= L
+                        cols[y] = strips[r, i]
+                    for y in range(n_keep):
+                        cols[n_rem + y] = keep[y]
+                cnt_ = cnt_ + n_rem if accumulate else n_rem
+                d += 1
+            bnd[slot, j] = nd  # the branch's end
+            for i in range(g.scatter_ids.shape[0]):
+                n = 0
+                for y in range(R):
+                    if cols[y] == g.scatter_ids[i]:
+                        n += 1
+                sc[slot, j, i] = sc[pb, p, i] + n
+            for rr in range(beff.shape[2]):
+                beff[slot, j, rr] = beff[pb, p, rr]
+            beff[slot, j, r] = e
+            for o in range(n_ord):
+                bmask[slot, j, o] = mask[o]
+            bw[slot, j] = _mask_weight(mask, ordering_weight)
+            bnw[slot, j] = bnw[pb, p] * (effect_split[e] if e >= 0 else 1)
+            if sp == 0:
+                break
+            sp -= 1
+            for y in range(R):
+                cols[y] = s_cols[sp, y]
+            top_ = s_top[sp]
+            cnt_ = s_cnt[sp]
+            e = s_e[sp]
+            for o in range(n_ord):
+                mask[o] = s_mask[sp, o]
+            d = s_d[sp]
+            slot = s_slot[sp]
+    nbj[j] = nb
+
+
+@njit(cache=True)
+def _fast_last(g, tl, fb, fs, s0, p, keep_a, entries, min_trigger):
+    """The last reel's stops from ``s0`` on below level ``p`` (the reels before it), each
+    combination's chain to its end on every branch of the level, branching again where the
+    last reel is freed, into the tallies. Returns the stop it stopped at, with ``out[0]``: 0
+    all done, 1 the sparse buffer is full (flush and call again from there), 2 the level has
+    too many branches (follow the combination by :func:`_combinations`, then call again from
+    the next stop); ``wfast[0]`` adds the stop weights of the combinations settled here."""
+    alive, cw, part, sc, fail = fb[0], fb[1], fb[2], fb[3], fb[4]
+    bw, bnw, beff, bnd, wst, nbj, bmask = fb[6], fb[7], fb[8], fb[9], fb[10], fb[12], fb[13]
+    out, wfast, cols, keep, f_cols, acc, f_state = fs[0], fs[1], fs[2], fs[5], fs[6], fs[7], \
+        fs[8]
+    strips, lengths, rows, stop_weights = g.strips, g.lengths, g.rows, g.stop_weights
+    entry_bits, member = g.entry_bits, g.member
+    entry_credits, multiplier, spin_multiplier = g.entry_credits, g.multiplier, g.spin_multiplier
+    is_scatter, threshold, has_bonus = g.is_scatter, g.threshold, g.has_bonus
+    effect_split, accumulate = g.effect_split, g.accumulate
+    ordering_effect, ordering_weight = g.ordering_effect, g.ordering_weight
+    scatter_ids, scatter_credits = g.scatter_ids, g.scatter_credits
+    scatter_factor, trigger = g.scatter_factor, g.trigger
+    dense, cascades, ways_hist, sums, freed = tl.dense, tl.cascades, tl.ways, tl.sums, tl.freed
+    entry_sum, pending, n_pending = tl.entry, tl.pending, tl.n_pending
+    n_ord, n_eff = ordering_weight.shape[0], effect_split.shape[0]
+    r = strips.shape[0] - 1
+    R, L = rows[r], lengths[r]
+    esym, ewgt = fb[14], fb[15]
+    limit = pending.shape[0] - n_ord
+    out[0] = 0
+    for s in range(s0, lengths[r]):
+        sw = wst[p] * stop_weights[r, s]
+        if sw == 0:
+            continue
+        if fail[p]:
+            out[0] = 2
+            return s
+        if n_pending[0] > limit:
+            out[0] = 1
+            return s
+        for br in range(nbj[p]):
+            nd = bnd[br, p]
+            w = bw[br, p] * sw
+            top_ = s  # the last reel's window, its top strip index and freeing counter
+            cnt_ = 0
+            for y in range(R):
+                i = s + y
+                while i >= L:
+                    i -= L
+                cols[y] = strips[r, i]
+            acc[0] = 0
+            acc[1] = 0
+            acc[2] = 0
+            e = -1
+            d = 0
+            f_d = 0
+            while True:  # the branch, then (if the last reel is freed) one per effect
+                freeing = False
+                while True:  # the drops
+                    if has_bonus and e < 0:
+                        n_sc = cnt_
+                        for y in range(R):
+                            n_sc += is_scatter[cols[y]]
+                        if n_sc >= threshold:
+                            freeing = True
+                            break
+                    if d >= nd:
+                        break
+                    ap = alive[br, p, d]
+                    b = 0
+                    for y in range(R):
+                        b |= entry_bits[esym[e + 1, cols[y]], 0]
+                    a = ap & b
+                    m = multiplier[d] * spin_multiplier
+                    dd = part[br, p, d]
+                    ended = ap & ~a
+                    while ended != 0:
+                        low = ended & -ended
+                        ended ^= low
+                        k = _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                        cr = entry_credits[k, r] * cw[br, p, d, k]
+                        dd += cr
+                        if entries:
+                            entry_sum[k, r] += w * m * cr
+                    bb = a
+                    while bb != 0:
+                        low = bb & -bb
+                        bb ^= low
+                        k = _BIT_INDEX[((low * _DE_BRUIJN) >> 58) & 63]
+                        n = 0
+                        for y in range(R):
+                            sy = cols[y]
+                            if member[k, esym[e + 1, sy]]:
+                                n += ewgt[e + 1, sy]
+                        cr = entry_credits[k, r + 1] * cw[br, p, d, k] * n
+                        dd += cr
+                        if entries:
+                            entry_sum[k, r + 1] += w * m * cr
+                    if d == 0:
+                        acc[0] += m * dd
+                    else:
+                        acc[1] += m * dd
+                    acc[2] += dd
+                    n_keep = 0  # the drop on the last reel (as _refill_strip)
+                    for y in range(R):
+                        if entry_bits[esym[e + 1, cols[y]], 0] & a == 0:
+                            keep[n_keep] = cols[y]
+                            n_keep += 1
+                    n_rem = R - n_keep
+                    if n_rem > 0:
+                        t = top_ - n_rem
+                        while t < 0:
+                            t += L
+                        top_ = t
+                        for y in range(n_rem):
+                            i = t + y
+                            while i >= L:
+                                i -= L
+                            cols[y] = strips[r, i]
+                        for y in range(n_keep):
+                            cols[n_rem + y] = keep[y]
+                    cnt_ = cnt_ + n_rem if accumulate else n_rem
+                    d += 1
+                if freeing:  # the last reel is freed at drop d: its state kept for each effect
+                    for y in range(R):
+                        f_cols[y] = cols[y]
+                    f_state[0], f_state[1] = top_, cnt_
+                    f_state[2], f_state[3], f_state[4] = acc[0], acc[1], acc[2]
+                    f_d = d
+                else:
+                    scat = 0  # the chain's end (as _leaf)
+                    trig = 0
+                    for i in range(scatter_ids.shape[0]):
+                        sid = scatter_ids[i]
+                        if sid < 0:
+                            continue
+                        n = sc[br, p, i]
+                        for y in range(R):
+                            if cols[y] == sid:
+                                n += 1
+                        scat += scatter_credits[i, n]
+                        if sid == trigger:
+                            trig = n
+                    scat *= scatter_factor
+                    credits = acc[0] + acc[1] + scat
+                    kk = nd if (keep_a or trig >= min_trigger) else 0
+                    av = acc[2] if keep_a else 0
+                    if kk == 0 and av == 0 and credits < _DENSE:
+                        dense[trig, credits] += w
+                    else:
+                        j = n_pending[0]
+                        pending[j, 0] = credits
+                        pending[j, 1] = av
+                        pending[j, 2] = trig
+                        pending[j, 3] = kk
+                        pending[j, 4] = w
+                        n_pending[0] = j + 1
+                    cascades[nd] += w
+                    sums[0] += w * acc[0]
+                    sums[1] += w * acc[1]
+                    sums[2] += w * scat
+                    ways_hist[bnw[br, p] * (effect_split[e] if e >= 0 else 1)] += w
+                    for rr in range(r):
+                        if beff[br, p, rr] >= 0:
+                            freed[rr, beff[br, p, rr]] += w
+                    if e >= 0:
+                        freed[r, e] += w
+                    if e < 0:
+                        break
+                # the next effect the branch's placements put above the last reel
+                ee = e + 1
+                we = 0
+                while ee < n_eff:
+                    present = False
+                    we = 0
+                    for o in range(n_ord):
+                        if bmask[br, p, o] and ordering_effect[o, r] == ee:
+                            present = True
+                            we += ordering_weight[o]
+                    if present:
+                        break
+                    ee += 1
+                if ee >= n_eff:
+                    break
+                e = ee
+                w = we * sw
+                for y in range(R):
+                    cols[y] = f_cols[y]
+                top_, cnt_ = f_state[0], f_state[1]
+                acc[0], acc[1], acc[2] = f_state[2], f_state[3], f_state[4]
+                d = f_d
+        wfast[0] += sw
+    return lengths[r]
+
+
+@njit(cache=True)
+def _fast_block(g, ch, st, dr, tl, table, stops, prefix, fb, ts, fs, keep_a, entries,
+                min_trigger, ways, units, scatter_count):
+    """The block of ``stops[:prefix]`` whose prefix tree (:func:`_prefix_tree`, level 0 of the
+    branch arrays ``fb``) is known: the middle tail reels' stops by the odometer
+    (:func:`_tail_level` for each level that changes), the last reel's inside
+    (:func:`_fast_last`); the combinations under a level with too many branches by
+    :func:`_combinations`. The credits by entry whose run ends on a middle reel are added per
+    middle level, times the weight settled below it."""
+    ent, bw, wsum, nbj = fb[5], fb[6], fb[11], fb[12]
+    out, wfast, keep = fs[0], fs[1], fs[5]
+    lengths = g.lengths
+    n_reels = lengths.shape[0]
+    T = n_reels - prefix
+    limit = tl.pending.shape[0] - g.ordering_weight.shape[0]
+    for r in range(prefix, n_reels):
+        stops[r] = 0
+    for j in range(1, T):
+        wsum[j] = 0
+        _tail_level(g, fb, ts, j, prefix + j - 1, 0, keep, entries)
+    wfast[0] = 0
+    while True:
+        s = 0
+        while True:
+            s = _fast_last(g, tl, fb, fs, s, T - 1, keep_a, entries, min_trigger)
+            if out[0] == 0:
+                break
+            if tl.n_pending[0] > limit:
+                _flush(table, tl.pending, tl.n_pending)
+            if out[0] == 2:  # too many branches: this combination's whole chain
+                stops[n_reels - 1] = s
+                _combinations(g, ch, st, dr, tl, stops, 1, keep_a, entries, min_trigger, ways,
+                              units, 1, scatter_count, False)
+                if tl.error[0]:
+                    return
+                s += 1
+        for j in range(1, T):
+            wsum[j] += wfast[0]
+        wfast[0] = 0
+        r = n_reels - 2  # the middle reels' odometer
+        while r >= prefix:
+            stops[r] += 1
+            if stops[r] < lengths[r]:
+                break
+            stops[r] = 0
+            r -= 1
+        for j in range(max(r, prefix) - prefix + 1, T):  # the levels that change
+            if entries and wsum[j] != 0:
+                for br in range(nbj[j]):
+                    for k in range(ent.shape[2]):
+                        for b in range(ent.shape[3]):
+                            tl.entry[k, b] += wsum[j] * bw[br, j] * ent[br, j, k, b]
+            wsum[j] = 0
+        if r < prefix:
+            return
+        for j in range(r - prefix + 1, T):
+            _tail_level(g, fb, ts, j, prefix + j - 1, stops[prefix + j - 1], keep, entries)
+
+
+@njit(cache=True)
+def _fast_arrays(g, prefix, entries):
+    """The arrays of the tail-sharing path: per branch (at most one per placement, 64 at
+    most), level (the prefix, then each middle reel) and drop (``fb``); the prefix tree's
+    state and stack (``ps``), a tail level's (``ts``); the last reel's scratch (``fs``)."""
+    n_reels, R = g.strips.shape[0], g.rows.max()
+    T = max(n_reels - prefix, 1)
+    P = max(prefix, 1)
+    n_keys, n_runs = g.entry_credits.shape
+    n_ord = g.ordering_weight.shape[0]
+    NB = min(n_ord, 64)
+    # the symbol as it pays and the ways it counts, by effect (row 0: not freed)
+    n_sym = g.is_scatter.shape[0]
+    n_eff = g.effect_split.shape[0]
+    esym = np.zeros((n_eff + 1, n_sym), np.int64)
+    ewgt = np.zeros((n_eff + 1, n_sym), np.int64)
+    for e in range(-1, n_eff):
+        for x in range(n_sym):
+            esym[e + 1, x] = _eff_symbol(x, e, g.is_scatter, g.effect_wild)
+            ewgt[e + 1, x] = _eff_weight(x, e, g.is_scatter, g.effect_wild, g.effect_split,
+                                         g.symbol_multiplier)
+    fb = (np.zeros((NB, T, MAX_CASCADES), np.int64),
+          np.zeros((NB, T, MAX_CASCADES, n_keys), np.int64),
+          np.zeros((NB, T, MAX_CASCADES), np.int64),
+          np.zeros((NB, T, g.scatter_ids.shape[0]), np.int64), np.zeros(T, np.int64),
+          np.zeros((NB, T, n_keys if entries else 1, n_runs if entries else 1), np.int64),
+          np.zeros((NB, T), np.int64), np.zeros((NB, T), np.int64),
+          np.zeros((NB, T, n_reels), np.int64), np.zeros((NB, T), np.int64),
+          np.zeros(T, np.int64), np.zeros(T, np.int64), np.zeros(T, np.int64),
+          np.zeros((NB, T, n_ord), np.int64), esym, ewgt)
+    ps = (np.zeros((P, R), np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64),
+          np.zeros(P, np.int64), np.zeros(n_ord, np.int64), np.zeros((NB, P, R), np.int64),
+          np.zeros((NB, P), np.int64), np.zeros((NB, P), np.int64), np.zeros((NB, P), np.int64),
+          np.zeros((NB, n_ord), np.int64), np.zeros(NB, np.int64), np.zeros(NB, np.int64),
+          np.zeros(R, np.int64))
+    ts = (np.zeros(R, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
+          np.zeros(n_ord, np.int64), np.zeros((NB, R), np.int64), np.zeros(NB, np.int64),
+          np.zeros(NB, np.int64), np.zeros(NB, np.int64), np.zeros((NB, n_ord), np.int64),
+          np.zeros(NB, np.int64), np.zeros(NB, np.int64))
+    fs = (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(R, np.int64),
+          np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(R, np.int64),
+          np.zeros(R, np.int64), np.zeros(3, np.int64), np.zeros(5, np.int64))
+    return fb, ps, ts, fs
+
 @njit(cache=True)
 def _flush(table, pending, n_pending):
     """The pending sparse outcomes into the table."""
@@ -892,9 +1623,23 @@ def _flush(table, pending, n_pending):
     n_pending[0] = 0
 
 
+
+@njit(cache=True)
+def _try_fast(ways, g, ch, st, dr, tl, table, stops, prefix, fb, ps, ts, fs, keep_a, entries,
+              min_trigger, units, scatter_count):
+    """The block of ``stops[:prefix]`` by the tail-sharing path (:func:`_fast_block`) when
+    its prefix tree can be followed; returns whether it was. ``ways`` is a compile-time
+    constant: the lines version compiles without the path."""
+    if ways:  # noqa: SIM102 (a condition of its own: numba prunes it at compile time)
+        if _prefix_tree(g, stops, prefix, fb, ps) > 0:
+            _fast_block(g, ch, st, dr, tl, table, stops, prefix, fb, ts, fs, keep_a, entries,
+                        min_trigger, ways, units, scatter_count)
+            return True
+    return False
+
 @njit(cache=True)
 def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-         tail_hist, ways, pending_rows):
+         tail_hist, fast, ways, pending_rows):
     """Every stop combination whose first-reel stop is in ``first``, each chain to its end:
     the sparse table of (credits, A, trigger, cascades) -> weight and the tallies (the
     pruning arguments: see :func:`_pruning`). Blocks of combinations that share their prefix
@@ -923,6 +1668,8 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
     placements = g.ordering_weight.sum()
     units = np.arange(prefix_bits.shape[2])  # the lines that can pay the block's first drop
     n_units = units.shape[0] if prefix == 0 else 0
+    # the tail-sharing path's arrays (see _fast_block): per branch, level and drop
+    fb, ps, ts, fs = _fast_arrays(g, prefix, entries)
     for fi in range(first.shape[0]):
         stops[0] = first[fi]
         for r in range(1, n_reels):
@@ -937,6 +1684,17 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
                                          g.stop_weights, g.scatter_credits, g.scatter_factor,
                                          placements, base_ways, table, tl.dense, tl.cascades,
                                          tl.ways, tl.sums, g.every_fall, g.scatter_wins)
+                elif fast and _try_fast(ways, g, ch, st, dr, tl, table, stops, prefix, fb, ps,
+                                        ts, fs, keep_a, entries, min_trigger, units,
+                                        scatter_count):
+                    _flush(table, tl.pending, tl.n_pending)
+                    if tl.error[0]:
+                        return table, tl
+                    for r in range(prefix, n_reels):  # on to the next block
+                        stops[r] = lengths[r] - 1
+                    _next_stops(stops, lengths)
+                    c += block
+                    continue
             if n_units == 0 and not left:
                 for r in range(prefix, n_reels):  # on to the next block
                     stops[r] = lengths[r] - 1
@@ -959,16 +1717,16 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
 # asks for a literal would go through numba's dispatcher on every call: a quarter second)
 @njit(cache=True)
 def _run_ways(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-              tail_hist, pending_rows):
+              tail_hist, fast, pending_rows):
     return _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-                tail_hist, True, pending_rows)
+                tail_hist, fast, True, pending_rows)
 
 
 @njit(cache=True)
 def _run_lines(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-               tail_hist, pending_rows):
+               tail_hist, fast, pending_rows):
     return _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-                tail_hist, False, pending_rows)
+                tail_hist, False, False, pending_rows)
 
 
 @njit(cache=True)
