@@ -11,7 +11,13 @@ import pytest
 
 from slotmath.exact.spin_table import MarkedTable
 from slotmath.features.base import DenseLaw, FeatureLaw
-from slotmath.features.compose import RoundLaw, _grid_size, _smooth_len, _spectrum
+from slotmath.features.compose import (
+    RoundLaw,
+    _grid_size,
+    _onto_grid,
+    _smooth_len,
+    _spectrum,
+)
 
 
 def _smooth_brute(n: int) -> int:
@@ -128,3 +134,14 @@ def test_group_sums_of_a_dict_table_match_a_plain_loop():
         e[3] += w if b == 0 else 0
     assert law._groups == {g: tuple(v) for g, v in want.items()}
     assert list(law._groups) == list(want)  # first-row order, as the row loop meets them
+
+
+@pytest.mark.parametrize("n, s, g", [(0, 3, 7), (1, 3, 7), (50, 3, 7), (1000, 10, 97),
+                                     (997, 31, 300), (400, 7, 7), (123, 5, 2)])
+def test_onto_grid_is_numpys_bincount_bit_for_bit(n, s, g):
+    """The coarse grid's kernel against numpy's bincount over the index array it replaces:
+    the same floats, added in the same order."""
+    probs = np.random.default_rng(n + s + g).random(n) * 1e-3
+    want = np.bincount((np.arange(n) * s + g // 2) // g, weights=probs)
+    got = _onto_grid(probs, s, g // 2, g)
+    assert got.shape == want.shape and np.array_equal(got, want)

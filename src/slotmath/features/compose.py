@@ -28,6 +28,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 if TYPE_CHECKING:
     import sympy
@@ -177,6 +178,21 @@ def _grid_size(length: int, steps: list[int]) -> int:
     if k > 1 and _smooth_len(k) == k and k * 64 <= length:
         return k * _smooth_len(-(-length // k))
     return _smooth_len(length)
+
+
+@njit(cache=True)
+def _onto_grid(probs, s, h, g):
+    """``numpy.bincount((arange(len(probs)) * s + h) // g, weights=probs)`` without the index
+    array: each point ``i s`` moved to the grid point nearest it (``h = g // 2``), added in
+    the same order, so the same floats (Frozen Gems: 19 laws of ~7 M points each, 6.6 s as
+    numpy arrays)."""
+    n = probs.shape[0]
+    if n == 0:
+        return np.zeros(0)
+    out = np.zeros(((n - 1) * s + h) // g + 1)
+    for i in range(n):
+        out[(i * s + h) // g] += probs[i]
+    return out
 
 
 def _spectrum(probs: np.ndarray, k: int, size: int) -> np.ndarray:
@@ -443,8 +459,8 @@ class RoundLaw:
         def expanded(d) -> np.ndarray:  # the law's probabilities at every spacing(d)-th point
             probs = d.probs  # (read once: a sampled law computes it)
             if coarse > 1:  # each point to the nearest point of the coarse grid
-                at = np.arange(len(probs)) * (d.step * (unit // d.credits_per_bet))
-                return np.bincount((at + g // 2) // g, weights=probs)
+                return _onto_grid(np.asarray(probs, np.float64),
+                                  d.step * (unit // d.credits_per_bet), g // 2, g)
             return probs  # (step 0: a point at 0)
 
         def expanded_length(d) -> int:  # the points d spans on the round's grid
