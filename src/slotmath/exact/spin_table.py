@@ -271,6 +271,33 @@ def _row_codes(keys: np.ndarray) -> np.ndarray | None:
     return code
 
 
+def distinct_rows(keys: np.ndarray) -> bool:
+    """Whether no two rows of the 2-D integer array ``keys`` are equal: by :func:`_row_codes`
+    when they fit, else by a 64-bit hash of each row (distinct hashes prove distinct rows;
+    only when two hashes meet are the rows themselves compared, by :func:`unique_rows`).
+
+    Examples
+    --------
+    >>> distinct_rows(np.array([[1, 2], [2, 1], [1 << 40, 3 << 40]]))
+    True
+    >>> distinct_rows(np.array([[1, 2], [3, 4], [1, 2]]))
+    False
+    """
+    keys = np.asarray(keys)
+    if len(keys) < 2:
+        return True
+    code = _row_codes(keys)
+    if code is None:
+        code = np.zeros(len(keys), np.uint64)
+        for j in range(keys.shape[1]):  # wrapping multiply-add (arrays do not warn)
+            code = code * np.uint64(0x9E3779B97F4A7C15) + keys[:, j].astype(np.uint64)
+            code ^= code >> np.uint64(29)
+        if len(np.unique(code)) == len(code):
+            return True
+        return len(unique_rows(keys)[1]) == len(keys)
+    return len(np.unique(code)) == len(code)
+
+
 def unique_rows(keys: np.ndarray):
     """``numpy.unique(keys, axis=0, return_index=True, return_inverse=True)`` (rows sorted,
     each one's first row, every row's place in them), by :func:`_row_codes` when they fit,

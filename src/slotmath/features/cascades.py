@@ -61,13 +61,13 @@ def _columns(weights, new_key):
     applied to its columns, as arrays) stays one, its rows in their order: the dict it replaces
     would have iterated in the same order, its weights the same (nothing summed)."""
     from slotmath.exact.cascades import WeightTable
-    from slotmath.exact.spin_table import unique_rows
+    from slotmath.exact.spin_table import distinct_rows
 
     if isinstance(weights, WeightTable) and len(weights):
         cols = new_key(*weights.keys_array.T)
         keys = np.stack([np.broadcast_to(np.asarray(c, np.int64), len(weights)) for c in cols],
                         axis=1)
-        if len(unique_rows(keys)[1]) == len(keys):
+        if distinct_rows(keys):
             return WeightTable(keys, weights.weights_array)
     out: dict = {}
     for key, w in weights.items():
