@@ -431,20 +431,24 @@ def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
     return result
 
 
+def _one_more(weights, free, figure) -> list:
+    """``figure`` of the weights with one more unit on each free weight (None where not
+    free): the first-order rows' one composition or check per weight."""
+    out = []
+    for i, w in enumerate(weights):
+        up = list(weights)
+        up[i] = w + 1
+        out.append(figure(up) if free[i] else None)
+    return out
+
+
 def _award_rows(weights, keys, now, free, checked_awards) -> list:
     """GLI-11's rows for the awards ``keys``: ``rate x limit >= 1`` after the step, first-order
     (exact where the rate is linear in the probabilities, e.g. the paid spin's top prize with
     one wheel spin), ``sum d_i g_i >= W (1 - rate x limit)`` with ``g_i = (W + 1)(rate(w +
     e_i) - rate(w)) x limit``: one full compliance check per weight."""
     total, limit = sum(weights), now.limit
-    ups = []
-    for i in range(len(weights)):
-        if not free[i]:
-            ups.append(None)
-            continue
-        up = list(weights)
-        up[i] += 1
-        ups.append(checked_awards(up).rates)
+    ups = _one_more(weights, free, lambda up: checked_awards(up).rates)
     out = []
     for k in keys:
         r0 = Fraction(now.rates.get(k, 0))
@@ -475,14 +479,7 @@ def _range_rows(ev: _Evaluator, weights, targets, current: Figures, free) -> lis
     total = sum(weights)
     top = current.top_credits
     now = ev.row_figures(weights, top)
-    ups = []
-    for i in range(len(weights)):
-        if not free[i]:
-            ups.append(None)
-            continue
-        up = list(weights)
-        up[i] += 1
-        ups.append(ev.row_figures(up, top))
+    ups = _one_more(weights, free, lambda up: ev.row_figures(up, top))
     out = []
     for key, lo, hi in wanted:
         grad = [0 if u is None else (total + 1) * (u[key] - now[key]) for u in ups]
