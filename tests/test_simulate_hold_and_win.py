@@ -89,7 +89,7 @@ def test_respin_laws_are_the_binomial_and_the_gems_product():
     draw through the guide table is the cumulative search it stands for."""
     from slotmath.simulate.hold_and_win import _draw, _guide, _laws
     bs = [SENSITIVE.booster(k) for k in ("rows", "values", "respins", "multiplier")]
-    landed, landed_guide, fired, fired_guide = _laws(SENSITIVE, bs)
+    landed, landed_guide, fired, fired_guide = _laws(SENSITIVE)
     p = float(SENSITIVE.cash_probability)
     for e in range(landed.shape[0]):
         law = [math.comb(e, k) * p**k * (1 - p) ** (e - k) for k in range(e + 1)]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
@@ -90,8 +91,11 @@ def _cumulative(probabilities) -> np.ndarray:
     return np.asarray(out)
 
 
-def _laws(spec: HoldAndWin, boosters):
-    """The laws one respin draws from, as cumulative tables with their guide tables.
+@lru_cache(maxsize=16)
+def _laws(spec: HoldAndWin):
+    """The laws one respin draws from, as cumulative tables with their guide tables (cached
+    per spec: the exact laws take milliseconds, and the front door plays each batch's few
+    triggered rounds in one call).
 
     * ``landed[e, k]``: ``k`` cash symbols land on ``e`` empty open positions, each with
       ``cash_probability`` (binomial);
@@ -106,7 +110,8 @@ def _laws(spec: HoldAndWin, boosters):
         law = [math.comb(e, k) * p**k * (1 - p) ** (e - k) for k in range(e + 1)]
         landed[e, :e + 1] = _cumulative(law)
         landed_guide[e] = _guide(landed[e])
-    q = [Fraction(b.probability) if b else Fraction(0) for b in boosters]
+    q = [Fraction(b.probability) if b else Fraction(0)
+         for b in (spec.booster(k) for k in BOOSTER_KINDS)]
     fired = np.ones((16, 16))
     fired_guide = np.zeros((16, _GUIDE), np.int64)
     for m in range(16):
@@ -121,7 +126,10 @@ def _laws(spec: HoldAndWin, boosters):
             law.append(chance)
         fired[m] = _cumulative(law)
         fired_guide[m] = _guide(fired[m])
-    return landed, landed_guide, fired, fired_guide
+    tables = landed, landed_guide, fired, fired_guide
+    for table in tables:  # shared by every call through the cache: nobody may write them
+        table.flags.writeable = False
+    return tables
 
 
 @njit(cache=True)
@@ -238,7 +246,7 @@ def play_hold_and_win(spec: HoldAndWin, starts, rng: np.random.Generator,
     values = np.asarray([float(v) for v in spec.values])
     win, played = np.empty(n), np.empty(n, np.int64)
     full, fired = np.empty(n, np.bool_), np.empty((n, 4), np.int64)
-    landed, landed_guide, fired_law, fired_guide = _laws(spec, bs)
+    landed, landed_guide, fired_law, fired_guide = _laws(spec)
     rng = _pcg(rng)
     words = pcg_words(rng, "hold & win simulator")
     _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, times,
