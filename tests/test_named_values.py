@@ -17,6 +17,7 @@ import slotmath
 from slotmath.errors import GameFileError
 from slotmath.io.toml_loader import loads_game
 from slotmath.report.hold_and_win import named_odds
+from slotmath.report.simulation import simulation_dict, simulation_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "stake_hold_and_win.toml"
@@ -132,3 +133,40 @@ def test_the_hold_and_win_panel_shows_the_named_odds_of_its_edited_rules():
         assert f"1 in {1 / float(some):,.0f}<" in page, (name, page)
     assert "GRAND (30 x bet) shows in a paid round" in page
     assert f">1 in {1 / float(mixed[cells]):,.0f}<" in page
+
+
+def test_the_simulator_counts_the_named_values_the_analysis_predicts():
+    """The round simulator's named values per paid round (its kernel counts the held cells
+    that show each named value at the end; report.hold_and_win.simulation) against the exact
+    odds, within 4.5 binomial standard errors; the other name's exact figure lies far
+    outside, so the check can fail."""
+    game = loads_game(named_text(), "named.toml")
+    exact = {r["name"]: r for r in named_odds(slotmath.analyze(game))}
+    n = 300_000
+    result = slotmath.simulate(game, n, seed=7)
+    doc = simulation_dict(result, game)["hold_and_win_named_values"]
+    got = {r["name"]: r for r in doc}
+    assert list(got) == ["BIG", "SMALL", "GRAND"] and got["GRAND"]["full_grid"]
+
+    def z(p_sim, p):
+        return abs(p_sim - p) / math.sqrt(p * (1 - p) / n)
+
+    for name, row in got.items():
+        p = float(exact[name]["at_least_one"])
+        assert z(row["at_least_one"], p) < 4.5, (name, row, p)
+        assert row["one_in"] == pytest.approx(1 / row["at_least_one"])
+    assert z(got["BIG"]["at_least_one"], float(exact["SMALL"]["at_least_one"])) > 4.5
+    # the mean shown: a count per round, its SD below sqrt(E[N^2]) <= cells * sqrt(p)
+    cells = game.hold_and_win.reels * game.hold_and_win.rows
+    for name in ("BIG", "SMALL"):
+        mean = float(exact[name]["expected"])
+        assert abs(got[name]["expected"] - mean) < 4.5 * cells * math.sqrt(mean / n)
+    text = simulation_text(result, game)
+    assert "BIG" in text and "GRAND" in text
+
+
+def test_a_simulation_of_a_game_without_names_reports_none():
+    game = slotmath.load_game(FIXTURE)
+    result = slotmath.simulate(game, 10_000, seed=1)
+    assert result.details == {}
+    assert "hold_and_win_named_values" not in simulation_dict(result, game)

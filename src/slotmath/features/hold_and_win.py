@@ -250,6 +250,8 @@ FEATURE = Feature(
     plays=("pays", "free_spins", "hold_and_win", "bonus_wheel", "modifiers", "max_win_cap"),
     checks="slotmath.report.hold_and_win:entries",
     errors="slotmath.report.hold_and_win:errors",
+    simulation="slotmath.report.hold_and_win:simulation",
+    simulation_text="slotmath.report.hold_and_win:simulation_text",
     book="slotmath.publish.hold_and_win:book",
     nested=lambda game: game.hold_and_win.in_free_spins and game.free_spins is not None,
 )

@@ -12,8 +12,8 @@ import pandas as pd
 
 from slotmath.report.figures import ROUNDOFF, figure, figure_row, figure_table, one_in, rules_table
 
-__all__ = ["entries", "errors", "hold_and_win_section", "json_section", "summary", "tables",
-           "top_award"]
+__all__ = ["entries", "errors", "hold_and_win_section", "json_section", "simulation",
+           "simulation_text", "summary", "tables", "top_award"]
 
 #: Round wins (total bets) at which the tail of the respin round's law is reported.
 TAIL_AT = (10, 50, 100, 250, 500, 1000, 2000, 5000, 10000, 20000)
@@ -131,6 +131,41 @@ def named_value_odds(spec, chain, starts: Mapping) -> list[dict]:
         out.append({"name": spec.full_grid_name, "value": spec.full_grid_prize,
                     "at_least_one": full, "expected": full, "full_grid": True})
     return out
+
+
+def simulation(result, game) -> dict:
+    """A simulation's named values (``named_values``, ``full_grid_name``): per paid round over
+    the respin rounds the paid spin starts, the share of rounds showing each at least once,
+    the mean number shown and 1 in N, the simulated counterpart of :func:`named_odds`
+    (nothing for a game without names).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> game = slotmath.load_game("data/games/golden_link.toml")
+    >>> doc = simulation(slotmath.simulate(game, 20_000, seed=1), game)
+    >>> [row["name"] for row in doc["hold_and_win_named_values"]]
+    ['MINI', 'MINOR', 'MAJOR', 'GRAND']
+    """
+    details = result.details.get("hold_and_win")
+    if not details:
+        return {}
+    rows = [{**row, "one_in": 1 / row["at_least_one"] if row["at_least_one"] else None}
+            for row in details["named_values"]]
+    return {"hold_and_win_named_values": rows}
+
+
+def simulation_text(result, game) -> list[str]:
+    """:func:`simulation` as lines of text: each name's 1 in N and 95% interval."""
+    rows = simulation(result, game).get("hold_and_win_named_values", [])
+    lines = []
+    for row in rows:
+        p, n = row["at_least_one"], result.spins
+        half = 1.96 * (p * (1 - p) / n) ** 0.5
+        odds = f"1 in {1 / p:,.0f}" if p else "not seen"
+        lines.append(f"{row['name']:<8s} ({row['value']:g} x bet) in {p:.6%} of rounds "
+                     f"+/- {half:.6%} ({odds}; {row['expected']:.6g} shown per round)")
+    return lines
 
 
 def top_award(a) -> dict:

@@ -117,6 +117,11 @@ class _Run:
         self.totals = dict.fromkeys(("pays", "free_spins", "hold_and_win", "bonus_wheel",
                                      "max_win_cap"), 0.0)
         self.hits = self.features = self.feature_spins = self.hw_rounds = self.capped = 0
+        # the respin rounds the paid spin starts: rounds showing each named value at least
+        # once, the named values shown, the full grids (report.hold_and_win.named_odds)
+        named = len(self.hw.named_values) if self.hw else 0
+        self.named_some, self.named_shown = np.zeros(named, np.int64), np.zeros(named, np.int64)
+        self.full_grids = 0
         self.done = 0
         self.mean = self.squares = 0.0
 
@@ -151,8 +156,12 @@ class _Run:
         if self.hw is not None:
             started = np.flatnonzero(held >= self.hw.trigger)
             if started.size:
-                hw[started] = play_hold_and_win(self.hw, held[started], rng).win
+                sample = play_hold_and_win(self.hw, held[started], rng)
+                hw[started] = sample.win
                 self.hw_rounds += started.size
+                self.named_some += (sample.named > 0).sum(axis=0)
+                self.named_shown += sample.named.sum(axis=0)
+                self.full_grids += int(sample.full.sum())
         free, free_wheel, free_hw = (np.zeros(n) for _ in range(3))
         running = np.flatnonzero(awarded)
         if running.size:
@@ -231,7 +240,23 @@ class _Run:
             spins_per_feature=self.feature_spins / self.features if self.features else 0.0,
             seed=seed, level=level, bonus_wheel=self.totals["bonus_wheel"] / spins / cost,
             max_win_cap=self.totals["max_win_cap"] / spins / cost, capped_rounds=self.capped,
-            components=components, trigger_rates=rates)
+            components=components, trigger_rates=rates, details=self._details(spins))
+
+    def _details(self, spins: int) -> dict:
+        """A Link game's named values and named full grid per paid round, over the respin
+        rounds the paid spin starts (the analysis' ``named_odds``)."""
+        hw = self.hw
+        if hw is None or not (hw.named_values or hw.full_grid_name):
+            return {}
+        named = [{"name": name, "value": float(value),
+                  "at_least_one": int(some) / spins, "expected": int(shown) / spins}
+                 for (name, value), some, shown in zip(hw.named_values, self.named_some,
+                                                       self.named_shown)]
+        if hw.full_grid_name is not None:
+            named.append({"name": hw.full_grid_name, "value": float(hw.full_grid_prize),
+                          "at_least_one": self.full_grids / spins,
+                          "expected": self.full_grids / spins, "full_grid": True})
+        return {"hold_and_win": {"named_values": named, "rounds": spins}}
 
 
 def simulate_rounds(game: Game, spins: int, seed: int, level: int = 1,

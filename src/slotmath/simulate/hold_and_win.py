@@ -43,12 +43,14 @@ _MUTATIONS = {None: 0, "booster_twice": 1, "reset_unboosted": 2}
 @dataclass(frozen=True)
 class RoundSample:
     """One entry per simulated respin round: win (total bets), respins played, whether the
-    grid was full, and how often each booster fired (columns in BOOSTER_KINDS order)."""
+    grid was full, how often each booster fired (columns in BOOSTER_KINDS order) and how many
+    held cash symbols show each named value at the end (columns in ``named_values`` order)."""
 
     win: np.ndarray
     respins: np.ndarray
     full: np.ndarray
     fired: np.ndarray
+    named: np.ndarray
 
 
 def _pcg(rng: np.random.Generator) -> np.random.Generator:
@@ -134,8 +136,8 @@ def _laws(spec: HoldAndWin):
 
 @njit(cache=True)
 def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, times, present,
-          extra, ladder, values, cdf, guide, top, prize, reels, rows, respins, mutation, win,
-          played, full, fired):
+          extra, ladder, values, cdf, guide, top, prize, reels, rows, respins, mutation,
+          named_index, win, played, full, fired, named):
     """Play one round per entry of ``starts`` into the output arrays, drawing from the PCG64
     state ``words`` (:func:`slotmath.simulate._pcg64.words`; advanced in place).
 
@@ -208,6 +210,9 @@ def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, 
         total = 0.0
         for c in range(f):
             total += values[held[c]]
+            for j in range(named_index.shape[0]):
+                if held[c] == named_index[j]:
+                    named[i, j] += 1
         is_full = f == reels * open_rows
         if is_full:
             total += prize
@@ -246,15 +251,17 @@ def play_hold_and_win(spec: HoldAndWin, starts, rng: np.random.Generator,
     values = np.asarray([float(v) for v in spec.values])
     win, played = np.empty(n), np.empty(n, np.int64)
     full, fired = np.empty(n, np.bool_), np.empty((n, 4), np.int64)
+    named_index = np.asarray([spec.values.index(v) for _, v in spec.named_values], np.int64)
+    named = np.zeros((n, len(named_index)), np.int64)
     landed, landed_guide, fired_law, fired_guide = _laws(spec)
     rng = _pcg(rng)
     words = pcg_words(rng, "hold & win simulator")
     _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, times,
           present, extra, ladder, values, cdf, _guide(cdf[0])[None, :], spec.top_index,
           float(spec.full_grid_prize), spec.reels, spec.rows, spec.respins,
-          _MUTATIONS[mutation], win, played, full, fired)
+          _MUTATIONS[mutation], named_index, win, played, full, fired, named)
     set_words(rng, words)
-    return RoundSample(win, played, full, fired)
+    return RoundSample(win, played, full, fired, named)
 
 
 @dataclass(frozen=True)
@@ -337,20 +344,3 @@ def simulation_summary(result: GameSimulation) -> dict:
             for k, kind in enumerate(BOOSTER_KINDS)},
     }
 
-
-def simulate_rounds(game: Game, spins: int, seed: int, level: int = 1,
-                    progress: bool | float = False):
-    """The front door's round simulator of a hold & win game (with or without base-game
-    modifiers: :func:`simulate_game`), as a
-    :class:`~slotmath.simulate.monte_carlo.SimulationResult`."""
-    from slotmath.simulate.monte_carlo import SimulationResult
-
-    s = simulate_game(game, spins, seed, level)
-    r = s.rounds
-    total_std = s.std_error * math.sqrt(spins)
-    return SimulationResult(
-        spins=spins, rtp=s.rtp, std_error=s.std_error, hit_frequency=s.hit_frequency,
-        std=total_std, base=s.lines, free_spins=0.0, trigger_rate=s.trigger_rate,
-        spins_per_feature=float(r.respins.mean()) if len(r.win) else 0.0, seed=seed,
-        level=level, components={"pays": s.lines, "hold_and_win": s.hold_and_win},
-        trigger_rates={"hold_and_win": s.trigger_rate})

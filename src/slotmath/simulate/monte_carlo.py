@@ -100,6 +100,9 @@ class SimulationResult:
         every game).
     trigger_rates : dict name -> float
         Fraction of rounds that started each round feature (by feature name).
+    details : dict name -> dict
+        A feature's own simulated figures, by feature name, as plain numbers (what its
+        ``simulation`` hook reports; e.g. a hold & win game's named values per paid round).
     """
 
     spins: int
@@ -122,6 +125,7 @@ class SimulationResult:
     batches: int = 0
     components: dict = field(default_factory=dict)
     trigger_rates: dict = field(default_factory=dict)
+    details: dict = field(default_factory=dict)
 
     @property
     def capped_rate(self) -> float:
