@@ -445,9 +445,10 @@ def _export_mode(game, analysis, name: str, rounding: str, unplayed_max: float,
     clock = time.perf_counter
     seconds: dict[str, float] = {}
     cost = mode_cost(game, name)
-    sampled = _sampled(analysis, progress)
+    t = clock()
+    sampled = _sampled(analysis, progress)  # (reads the RTP: a simulation runs here)
     if sampled is not None:
-        return _export_sampled(game, analysis, name, cost, rounding, sampled)
+        return _export_sampled(game, analysis, name, cost, rounding, sampled, clock() - t)
     t = clock()
     law = export_law(analysis)
     rtp = analysis.rtp
@@ -501,12 +502,12 @@ def _sampled(analysis, progress):
 
 
 def _export_sampled(game, analysis, name: str, cost: Fraction, rounding: str,
-                    sampled) -> ModeExport:
+                    sampled, analysis_seconds: float) -> ModeExport:
     """A mode whose law is the seeded simulation's counts (see :mod:`slotmath.publish.grid`):
     the table from the counts (exact weights: they add up to the rounds), a book per row
     played again from the simulation, the report against the simulated estimate."""
     clock = time.perf_counter
-    seconds: dict[str, float] = {"analysis": 0.0}
+    seconds: dict[str, float] = {"analysis": analysis_seconds}
     t = clock()
     law = sampled.law()
     probabilities = law.probabilities()
