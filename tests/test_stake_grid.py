@@ -253,3 +253,24 @@ def test_cli_rounds_and_seed(tmp_path, capsys):
                  str(tmp_path / "no"), "--rounds", "10"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "[analysis]" in err
+
+
+def test_a_player_that_pays_otherwise_stops_the_export(tmp_path, monkeypatch):
+    from slotmath.publish import grid
+
+    real = grid.GridRoundPlayer._pay
+
+    def doubled(self, name, count, reached):  # a player with one pay wrong
+        pay = real(self, name, count, reached)
+        return 2 * pay if name == "L3" else pay
+    monkeypatch.setattr(grid.GridRoundPlayer, "_pay", doubled)
+    with pytest.raises(AssertionError, match="disagree on round"):
+        export_stake(_game("cluster_crush"), tmp_path / "x", rounds=3000, seed=1)
+    assert not (tmp_path / "x").exists()
+
+
+def test_an_exact_grid_game_is_refused_in_one_line():
+    from slotmath.publish import refusal
+
+    why = refusal(slotmath.load_game(ROOT / "tests/data/grid/cluster_tiny.toml"))
+    assert why is not None and "\n" not in why and "analysed exact" in why
