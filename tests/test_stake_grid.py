@@ -275,3 +275,25 @@ def test_an_exact_grid_game_is_refused_in_one_line():
 
     why = refusal(slotmath.load_game(ROOT / "tests/data/grid/cluster_tiny.toml"))
     assert why is not None and "\n" not in why and "analysed exact" in why
+
+
+def test_the_players_stream_is_the_simulators():
+    """The plain player's xoshiro256** draws against the simulator's compiled ones, from one
+    seeded state, over draws of every size the games use."""
+    import numpy as np
+    from numba import njit
+
+    from slotmath.publish.grid import Xoshiro
+    from slotmath.simulate.grid import _states
+
+    @njit
+    def draws(s, sizes):
+        out = np.zeros(len(sizes), np.int64)
+        for i in range(len(sizes)):
+            out[i] = gk.below(s, sizes[i])
+        return out
+
+    state = _states(np.random.SeedSequence(11), 1)[0]
+    sizes = np.array([1, 2, 3, 7, 60, 80, 100, 1000, 2**31 - 1, 2**32 - 5] * 300, np.int64)
+    x = Xoshiro(state.tolist())
+    assert draws(state.copy(), sizes).tolist() == [x.below(int(n)) for n in sizes]

@@ -200,7 +200,7 @@ def simulated_law(analysis, progress=None) -> SimulatedLaw:
     >>> g = slotmath.load_game("data/games/cluster_crush.toml")
     >>> g = dataclasses.replace(g, analysis=dataclasses.replace(g.analysis, rounds=3000))
     >>> law = simulated_law(slotmath.analyze(g))
-    >>> law.rounds, sum(law.counts.values()), float(law.mean) == float(law.estimate)
+    >>> law.rounds, sum(law.counts.values()), abs(float(law.mean) - law.estimate) < 1e-12
     (3000, 3000, True)
     """
     import time
@@ -259,7 +259,7 @@ class Xoshiro:
 
     >>> x = Xoshiro((1, 2, 3, 4))
     >>> [x.below(10) for _ in range(5)], x.pick([1, 1, 3], 3)
-    ([0, 0, 6, 5, 3], 2)
+    ([0, 0, 0, 8, 4], 2)
     """
 
     def __init__(self, state):
