@@ -16,7 +16,8 @@ moved to a neighbouring row; the RTP change of that move is part of the table's)
 Run: ``python benchmarks/bench_stake_export.py [--games classic_3reel tiny_lines ...]
 [--roundings nearest keep-rtp] [--files tests/data/stake_modes.toml ...]``. Golden Link (a
 Link-style game: free spins, hold & win also inside them, a bonus buy) alone:
-``--games golden_link --roundings nearest``. Sticky Paws (sticky wilds: 729 states x
+``--games golden_link --roundings nearest``. A simulated grid game with fewer rounds than its
+file's: ``--games cluster_crush --rounds 1000000 --seed 1``. Sticky Paws (sticky wilds: 729 states x
 44,022,825 stop combinations, its books from seeded draws) alone: ``--games sticky_paws``.
 """
 
@@ -40,6 +41,9 @@ def main() -> None:
     p.add_argument("--games", nargs="*", default=sorted(g.stem for g in GAMES.glob("*.toml")))
     p.add_argument("--roundings", nargs="*", default=["nearest", "keep-rtp"])
     p.add_argument("--files", nargs="*", default=[], help="other game files (e.g. fixtures)")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="a simulated game's rounds (default: its [analysis] rounds)")
+    p.add_argument("--seed", type=int, default=None, help="a simulated game's seed")
     args = p.parse_args()
     print(f"load average {os.getloadavg()}")
     paths = [GAMES / f"{name}.toml" for name in args.games] + [Path(f) for f in args.files]
@@ -50,6 +54,13 @@ def main() -> None:
         if why is not None:
             print(f"{name}: not exported: {why}")
             continue
+        if args.rounds is not None or args.seed is not None:
+            from slotmath.publish.stake import _resimulated
+
+            try:
+                game = _resimulated(game, args.rounds, args.seed)
+            except ValueError:
+                pass  # not a simulated game: its own analysis
         for rounding in args.roundings:
             t = time.perf_counter()
             a = slotmath.analyze(game)  # the baseline: the exact analysis alone, every mode
@@ -68,6 +79,16 @@ def main() -> None:
             print(f"    peak RSS of the process: {peak_analysis:.0f} MB after the analysis "
                   f"alone, {_peak_mb():.0f} MB after the export")
             for r in e.report["modes"]:
+                if "simulated" in r:  # a law from a seeded simulation (publish.grid)
+                    sim = r["simulated"]
+                    print(f"    [{r['mode']}] rows {r['table']['rows']} (all with a book: "
+                          f"{r['books']['count']}), weights the counts of {sim['rounds']:,} "
+                          f"rounds (seed {sim['seed']}); table RTP - simulated RTP "
+                          f"{r['rtp_change']['total']['float']:+.3e}; simulated RTP "
+                          f"{sim['rtp_estimate']['float']:.6f}, standard error "
+                          f"{sim['std_error']:.2e}; replaying the rounds "
+                          f"{sim['replay_seconds']:.1f} s; books {r['books']['by_kind']}")
+                    continue
                 change = r["rtp_change"]["total"]
                 exact = change["exact"]
                 print(f"    [{r['mode']}, cost {r['cost_exact']}] rows {r['table']['rows']}, "

@@ -280,6 +280,11 @@ def _publish_parsers(sub) -> None:
     e.add_argument("--bet-level", type=int, default=None,
                    help="bet level (default: the game's first level)")
     e.add_argument("--force", action="store_true", help="replace a non-empty DIR")
+    e.add_argument("--rounds", type=_whole_number, default=None, metavar="N",
+                   help="a game whose law is a seeded simulation: simulate N rounds (default: "
+                        "its [analysis] rounds); the table is their counts per payout")
+    e.add_argument("--seed", type=int, default=None, metavar="SEED",
+                   help="that simulation's seed (default: its [analysis] seed)")
     v = sub.add_parser("verify-stake", help="Stake Engine's format and approval checks of an "
                                             "export directory (exit 1 when any fails)")
     v.add_argument("file", metavar="DIR", help="a directory with index.json")
@@ -293,7 +298,7 @@ def _export_stake(args) -> int:
     game = slotmath.load_game(args.file)
     level = _level(game, args.bet_level, args.file)
     export = export_stake(game, args.out, modes=args.mode, rounding=args.rounding,
-                          level=level, force=args.force)
+                          level=level, force=args.force, rounds=args.rounds, seed=args.seed)
     print(report_text(export.report), end="")
     print("\n".join(f"wrote {export.directory / name} ({size:,} bytes)"
                     for name, size in export.sizes.items()))

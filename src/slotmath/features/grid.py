@@ -975,6 +975,7 @@ def owner_feature(name: str, pays: str, title: str):
         rates="slotmath.report.grid:rates",
         simulator="slotmath.simulate.grid:simulate_grid",
         round_simulator="slotmath.simulate.grid:simulate_rounds",
+        book="slotmath.publish.grid:book",
         plays=("pays", name, "tumbles", "multiplier_symbols", "free_spins", "max_win_cap"),
     )
 
@@ -990,4 +991,5 @@ def part_feature(name: str, title: str, present):
         summary=f"slotmath.report.grid:{name}_summary",
         charts=f"slotmath.plot.grid:{name}_charts",
         simulator="slotmath.simulate.grid:simulate_grid",
+        book="slotmath.publish.grid:book",  # played by the owner's player
     )

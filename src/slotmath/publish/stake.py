@@ -259,7 +259,8 @@ def _change(fig: dict) -> str:
 
 def report_text(report: dict) -> str:
     """The report as plain lines (``report.txt``): each mode's, one after the other."""
-    return "\n".join(_mode_text(report, m) for m in report["modes"])
+    return "\n".join(_sampled_text(report, m) if "simulated" in m else _mode_text(report, m)
+                     for m in report["modes"])
 
 
 def _mode_text(doc: dict, r: dict) -> str:
@@ -341,7 +342,8 @@ def _table_bytes(table: LookupTable) -> bytes:
 
 def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
                  level: int | None = None, force: bool = False, progress=None,
-                 unplayed_max: float = UNPLAYED_MAX) -> StakeExport:
+                 unplayed_max: float = UNPLAYED_MAX, rounds: int | None = None,
+                 seed: int | None = None) -> StakeExport:
     """Write ``game`` as a Stake Engine upload into ``directory`` (see the module notes).
 
     Parameters
@@ -362,6 +364,10 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
         The most probability the rows without a real round (no book) may carry in a mode; it
         goes to the nearest row with one, and the report states what that does to the RTP.
         Above it the export is refused (ValueError), nothing written.
+    rounds, seed : int, optional
+        For a game whose analysis is a seeded simulation (``[analysis]``): simulate this
+        many rounds from this seed instead of the file's (the table is their counts, see
+        :mod:`slotmath.publish.grid`).
 
     Returns
     -------
@@ -379,6 +385,8 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
     why = refusal(game)
     if why is not None:
         raise ValueError(why)
+    if rounds is not None or seed is not None:
+        game = _resimulated(game, rounds, seed)
     directory = Path(directory)
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())) and not force:
         raise ValueError(f"{directory} exists and is not empty (force=True, or --force on the "
@@ -414,6 +422,20 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
     return StakeExport(directory, parts, doc, seconds, sizes)
 
 
+def _resimulated(game, rounds: int | None, seed: int | None):
+    """``game`` with its simulated analysis' rounds and seed set."""
+    import dataclasses
+
+    settings = getattr(game, "analysis", None)
+    if settings is None:
+        raise ValueError(f"{game.name}: rounds and seed set a seeded simulation's; this game "
+                         "has no [analysis] settings (its law is not simulated)")
+    if rounds is not None and rounds < 1 or seed is not None and seed < 0:
+        raise ValueError(f"{game.name}: rounds must be >= 1 and seed >= 0")
+    changes = {k: v for k, v in (("rounds", rounds), ("seed", seed)) if v is not None}
+    return dataclasses.replace(game, analysis=dataclasses.replace(settings, **changes))
+
+
 def _export_mode(game, analysis, name: str, rounding: str, unplayed_max: float,
                  progress) -> ModeExport:
     """The table, books and report of one mode (``analysis``: the mode's)."""
@@ -423,6 +445,10 @@ def _export_mode(game, analysis, name: str, rounding: str, unplayed_max: float,
     clock = time.perf_counter
     seconds: dict[str, float] = {}
     cost = mode_cost(game, name)
+    t = clock()
+    sampled = _sampled(analysis, progress)  # (reads the RTP: a simulation runs here)
+    if sampled is not None:
+        return _export_sampled(game, analysis, name, cost, rounding, sampled, clock() - t)
     t = clock()
     law = export_law(analysis)
     rtp = analysis.rtp
@@ -455,6 +481,143 @@ def _export_mode(game, analysis, name: str, rounding: str, unplayed_max: float,
     seconds["books"] = clock() - t
     doc = _report(game, analysis, name, cost, law, probabilities, table, books, rounding)
     return ModeExport(name, cost, analysis, law, table, books, doc, seconds)
+
+
+def _sampled(analysis, progress):
+    """The export of a round whose law is a seeded simulation's (its owner feature's ``book``
+    hook gives one with ``simulated`` set: :mod:`slotmath.publish.grid`), or None."""
+    from slotmath.features.base import Kind, hook
+    from slotmath.stats.estimate import Estimate
+
+    if not isinstance(analysis.rtp, Estimate):
+        return None
+    for f in analysis.declared:  # the feature that plays the whole round
+        if f.kind is not Kind.OWNER or getattr(f, "book", None) is None:
+            continue
+        made = hook(f, "book")(analysis, None, progress)
+        if getattr(made, "simulated", False):
+            return made
+    raise ValueError(f"{analysis.game.name}: its RTP is simulated and no player exports a "
+                     "simulated law")
+
+
+def _export_sampled(game, analysis, name: str, cost: Fraction, rounding: str,
+                    sampled, analysis_seconds: float) -> ModeExport:
+    """A mode whose law is the seeded simulation's counts (see :mod:`slotmath.publish.grid`):
+    the table from the counts (exact weights: they add up to the rounds), a book per row
+    played again from the simulation, the report against the simulated estimate."""
+    clock = time.perf_counter
+    seconds: dict[str, float] = {"analysis": analysis_seconds}
+    t = clock()
+    law = sampled.law()
+    probabilities = law.probabilities()
+    mean = law.mean
+    table = lookup_table(probabilities, rounding, exact_rtp=mean)
+    seconds["table"] = clock() - t
+    t = clock()
+    books = sampled.books([k for k, _ in table.rows], rounding)
+    if books.missing:  # every row holds simulated rounds, each one a book: never expected
+        raise AssertionError(f"{game.name}: no book for the rows {books.missing[:5]}")
+    seconds["books"] = clock() - t
+    doc = _sampled_report(analysis, name, cost, law, table, books, rounding)
+    return ModeExport(name, cost, analysis, law, table, books, doc, seconds)
+
+
+#: the normal quantile of the 95 % intervals the sampled report states
+Z95 = 1.959963984540054
+
+
+def _sampled_report(analysis, mode: str, cost: Fraction, law, table: LookupTable, books,
+                    rounding: str) -> dict:
+    """The report of a mode whose law is a seeded simulation's: the estimate (the counts'
+    mean, exactly), its standard error, and what the table did to it, exactly."""
+    estimate = law.estimate
+    se = float(estimate.std_error) / float(cost)
+    change = _per(table.total_change, cost)
+    top, top_p = table.max_payout
+    kinds: dict[str, int] = {}
+    on_payout = 0
+    for k, _ in table.rows:
+        b = books.books[k]
+        kinds[b.kind] = kinds.get(b.kind, 0) + 1
+        on_payout += b.win * 10 == k
+    return {
+        "mode": mode,
+        "cost": float(cost),
+        "cost_exact": str(cost),
+        "rounding": rounding,
+        "simulated": {
+            "method": ("seeded simulation (the analysis' rounds, counted per payout; "
+                       "as Stake's math-sdk weighs simulated books)"),
+            "rounds": law.rounds,
+            "seed": law.seed,
+            "rounds_per_block": law.block,
+            "credits_per_bet": law.credits_per_bet,
+            "distinct_wins": len(law.counts),
+            "rtp_estimate": _figure(_per(law.mean, cost)),
+            "analysis_rtp": float(estimate) / float(cost),
+            "std_error": se,
+            "interval_95": [float(law.mean / cost) - Z95 * se, float(law.mean / cost) + Z95 * se],
+            "replay_seconds": law.seconds,
+        },
+        "rtp_change": {
+            "rounding": _figure(_per(table.rounding_change, cost)),
+            "rows_without_a_book": _figure(_per(table.placement_change, cost)),
+            "integer_weights": _figure(_per(table.weights_change, cost)),
+            "total": _figure(change),
+        },
+        "rounding_changes": {r: _figure(_per(c, cost))
+                             for r, c in _rounding_changes(law.probabilities()).items()},
+        "table": {
+            "rows": len(table.rows),
+            "total_weight": str(table.total),
+            "total_weight_bits": table.total.bit_length(),
+            "exact_weights": table.exact_weights,
+            "rtp": _figure(_per(table.rtp, cost)),
+            "mean_payout": _figure(table.rtp),
+            "hit_rate": _figure(table.hit_rate),
+            "max_payout": top / 10,
+            "max_payout_probability": _figure(top_p),
+        },
+        "books": {"count": len(table.rows), "by_kind": kinds,
+                  "paying_the_payout_exactly": on_payout, "full_cycles_visited": False},
+        # the table against the simulation's estimate: the change it made, exactly (the
+        # true RTP is a further 1.96 standard errors either side, 95 %: "interval_95")
+        "rtp_error_bound": _upper(abs(float(change))),
+    }
+
+
+def _sampled_text(doc: dict, r: dict) -> str:
+    s, t, c = r["simulated"], r["table"], r["rtp_change"]
+    kinds = ", ".join(f"{k} {v}" for k, v in r["books"]["by_kind"].items())
+    lo, hi = s["interval_95"]
+    lines = [
+        (f"Stake Engine export: {doc['game']} (mode {r['mode']}, bet level {doc['bet_level']}, "
+         f"rounding {r['rounding']})"),
+        (f"law: {s['rounds']:,} simulated rounds, seed {s['seed']} (blocks of "
+         f"{s['rounds_per_block']:,}), {s['distinct_wins']:,} distinct wins; the weights are "
+         "their counts per payout, as Stake's math-sdk weighs simulated books"),
+        (f"simulated RTP (the analysis' estimate): {s['rtp_estimate']['float']:.10%}, "
+         f"standard error {s['std_error']:.3e}; 95 %: {lo:.4%} to {hi:.4%}"),
+        f"table RTP: {t['rtp']['float']:.10%}",
+        (f"table RTP - simulated RTP: {_change(c['total'])}; |table RTP - true RTP| within "
+         f"{r['rtp_error_bound']:.3e} + 1.96 x {s['std_error']:.3e} (95 %)"),
+        "  made of:",
+        f"    rounding to 0.1x ({r['rounding']}): {_change(c['rounding'])}",
+        f"    rows without a book: {_change(c['rows_without_a_book'])}",
+        f"    integer weights: {_change(c['integer_weights'])}",
+        "what each rounding to 0.1x does to the RTP: " + "; ".join(
+            f"{name} {_change(v)}" for name, v in r["rounding_changes"].items()),
+        (f"weights: {t['rows']} rows, total {t['total_weight']} (the rounds simulated; "
+         f"{t['total_weight_bits']} bits), exact counts"),
+        (f"hit rate {t['hit_rate']['float']:.6%}; max payout {t['max_payout']:g}x, "
+         f"probability {t['max_payout_probability']['float']:.3e} (seen "
+         f"{round(t['max_payout_probability']['float'] * s['rounds'])} time(s))"),
+        (f"books: {r['books']['count']} ({kinds}), each a simulated round played again; "
+         f"{r['books']['paying_the_payout_exactly']} pay their row's payout exactly, the "
+         "others within the rounding"),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def _write_directory(directory: Path, files: dict[str, bytes]) -> None:
