@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction as F
 
 import numpy as np
@@ -153,3 +154,83 @@ def test_float_passes_are_scipys_bit_for_bit_on_a_mid_grid():
     chain = HoldAndWinChain(spec, drop=1e-4)
     assert chain.transitions["dropped"].sum() > 0
     _same_floats(chain)
+
+
+# -- the float chain's results in the table store -------------------------------------------
+
+MID = HoldAndWin("N", 1, 3, F(1, 5), (F(1), F(5), F(50)), (6, 3, 1), rows=1, max_rows=3,
+                 reels=3, boosters=(Booster("rows", F(1, 4), 2, 2),
+                                    Booster("values", F(1, 5), 2, 2),
+                                    Booster("respins", F(1, 6), 2, 1),
+                                    Booster("multiplier", F(1, 5), 2, 2, ladder=(2, 5))),
+                 full_grid_prize=F(7))
+
+
+def _feature_figures(feature, helds) -> list:
+    """Everything the analysis reads off a float round feature, per start count."""
+    dense = feature.dense(helds)
+    out = []
+    for h in helds:
+        fig = feature.figures(h)
+        law = feature.law(h)
+        out.append((fig.mean, fig.expected_respins, fig.fill_probability, fig.booster_levels,
+                    law.mean, law.second_moment, feature.error(h), dense[h].probs.tobytes(),
+                    dense[h].error))
+    return out
+
+
+def _chain_figures(spec, helds) -> list:
+    """The same figures straight from a chain (no feature, no store)."""
+    chain = HoldAndWinChain(spec)
+    laws = chain.float_distributions(helds)
+    out = []
+    for h in helds:
+        fig = chain.figures(h)
+        probs, bound, second = laws[h]
+        top = float(chain.unit) * (len(probs) - 1)
+        error = chain.dropped_probability(h) * top + 1e-13 * fig.mean
+        out.append((fig.mean, fig.expected_respins, fig.fill_probability, fig.booster_levels,
+                    F(fig.mean), F(second), error, probs.tobytes(), bound))
+    return out
+
+
+def test_stored_chain_results_are_the_chains_floats(tmp_path, monkeypatch):
+    """A float round feature's figures, computed into an empty store and then read back by a
+    new feature (its chain never builds a move), are the chain's own floats bit for bit; a
+    changed rule is another key (its own figures, not the stored ones); a stored file that
+    does not hold the results is computed again."""
+    from slotmath.exact import store
+    from slotmath.features.hold_and_win import HoldAndWinRound
+
+    monkeypatch.setenv("SLOTMATH_CACHE_DIR", str(tmp_path))
+    helds = [1, 2]
+    want = _chain_figures(MID, helds)
+    first = HoldAndWinRound(MID, exact_mode=False, starts=tuple(helds))
+    assert _feature_figures(first, helds) == want
+    files = list((tmp_path / "hold-and-win").glob("*.npy"))
+    assert len(files) == 1
+    again = HoldAndWinRound(MID, exact_mode=False, starts=tuple(helds))
+    assert _feature_figures(again, helds) == want
+    assert "transitions" not in again.chain.__dict__  # read from the store, not computed
+    # a count the paid spin does not show: computed by the chain, as before
+    assert again.figures(3) == HoldAndWinChain(MID).figures(3)
+    other = replace(MID, cash_probability=F(1, 4))
+    got = _feature_figures(HoldAndWinRound(other, exact_mode=False, starts=tuple(helds)),
+                           helds)
+    assert got == _chain_figures(other, helds) and got != want
+    assert len(list((tmp_path / "hold-and-win").glob("*.npy"))) == 2
+    np.save(files[0], np.zeros((2, 3)))  # not a table of these results: computed again
+    third = HoldAndWinRound(MID, exact_mode=False, starts=tuple(helds))
+    assert _feature_figures(third, helds) == want
+    assert "transitions" in third.chain.__dict__
+    assert store.store_dir() == tmp_path
+
+
+def test_exact_chain_is_not_stored(tmp_path, monkeypatch):
+    from slotmath.features.hold_and_win import HoldAndWinRound
+
+    monkeypatch.setenv("SLOTMATH_CACHE_DIR", str(tmp_path))
+    small = replace(MID, reels=2, max_rows=1, boosters=())
+    f = HoldAndWinRound(small, starts=(1,))
+    assert f.exact and f.law(1).mean == HoldAndWinChain(small, exact=True).figures(1).mean
+    assert not (tmp_path / "hold-and-win").exists()

@@ -46,3 +46,33 @@ def test_narrow_count_laws_on_four_reels_equal_the_brute_force(case):
     spec, m, by_first = case
     game = loads_game(_text(spec))
     assert _engine_law(game, m, "S", by_first) == modified_law(spec, _modifier_dict(m), "S")
+
+
+def test_the_direct_last_reel_fold_is_the_path_checked(monkeypatch):
+    """The last reel's fold of a place modifier on a lines and on a ways game is
+    :func:`slotmath.exact.modifiers._fold_direct` (each state's credit table summed over
+    the windows' columns), and its table equals the brute force: the cases above check this
+    kernel, not the generic fold it replaced."""
+    from slotmath.exact import modifiers
+
+    calls = []
+    direct = modifiers._fold_direct
+
+    def counted(*args):
+        calls.append(1)
+        return direct(*args)
+
+    monkeypatch.setattr(modifiers, "_fold_direct", counted)
+    monkeypatch.setenv("SLOTMATH_CACHE", "off")
+    m = Modifier("m", "place", Fraction(1, 3), symbol="W", counts=((2, 1), (3, 2)),
+                 keep=("S",))
+    for ways in (False, True):
+        spec = {"rows": 2, "bet": 2, "ways": ways, "wild": "W",
+                "lines": [[0, 0, 0, 0], [1, 1, 1, 1], [0, 1, 1, 0]],
+                "pays": {"A": {2: 1, 3: 4, 4: 6}, "B": {3: 2, 4: 5}, "C": {2: 1, 4: 3}},
+                "strips": [["A", "S", "C"], ["B", "W", "A"], ["C", "A", "S", "B"], ["A", "B"]],
+                "scatter_pays": {2: 1}}
+        before = len(calls)
+        game = loads_game(_text(spec))
+        assert _engine_law(game, m, "S") == modified_law(spec, _modifier_dict(m), "S")
+        assert len(calls) > before

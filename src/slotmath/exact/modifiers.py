@@ -38,6 +38,9 @@ from slotmath.exact.cycle import (
     _expand_by_state,
     _fold_in,
     _last_bound,
+    _local_table,
+    _merge_local,
+    _open_units,
     _pack,
     _ReelWindows,
     _step_room,
@@ -180,11 +183,118 @@ def _part(prep: _Prepared, first: np.ndarray) -> np.ndarray:
     width = (int(entries[2].max()) + _last_bound(states, nt, em, final)
              + int(prep.pack_credits.max()) + 1)
     out = np.zeros((prep.n_rows * (prep.chosen_cap + 1), width), dtype=np.int64)
-    _fold_in(states, nt, em, prep.emit_trigger[n - 1], 0, prep.chosen_cap, final,
-             rw.inputs, rw.ucol, rw.columns, pack, rw.weights, rw.by_effect, *entries,
-             prep.add_table, prep.pack_credits, prep.out_row, out, prep.chosen,
-             prep.chosen_cap + 1, prep.chosen_lo, prep.chosen_cap - 1)
+    if rw.by_effect:  # the windows' columns are the values the units read
+        _fold_direct(states, nt, em, final, rw.ucol, rw.columns, pack, rw.weights, *entries,
+                     prep.add_table, prep.pack_credits, prep.out_row, out, prep.chosen,
+                     prep.chosen_cap + 1, prep.chosen_lo, prep.chosen_cap - 1)
+    else:
+        _fold_in(states, nt, em, prep.emit_trigger[n - 1], 0, prep.chosen_cap, final,
+                 rw.inputs, rw.ucol, rw.columns, pack, rw.weights, rw.by_effect, *entries,
+                 prep.add_table, prep.pack_credits, prep.out_row, out, prep.chosen,
+                 prep.chosen_cap + 1, prep.chosen_lo, prep.chosen_cap - 1)
     return out
+
+
+@njit(cache=True)
+def _fold_direct(states, nt, em, final, ucol, colval, win_pack, win_weight, e_state, e_pack,
+                 e_credits, e_weight, add_table, pack_credits, out_row, out, digit, radix, lo,
+                 hi):
+    """:func:`slotmath.exact.cycle._fold_in` for a modifier's last reel whose windows'
+    columns are the values its units read (``by_effect``; a modifier's DP counts no trigger
+    runs): the same sums of integer products into ``out``, with each state's outcomes made
+    by adding up its credit table over every window's columns directly (a handful of rows
+    per window) instead of grouping the windows by effect first (which costs more than it
+    saves on three rows). The windows are visited by their chosen digit (a counting sort,
+    once), only those whose digit can end in ``lo..hi`` with some entry of the state."""
+    n_s, n_units = states.shape
+    n_w, n_cols = colval.shape
+    n_vals = colval.max() + 1 if colval.size else 1
+    f_add = np.zeros((n_cols, n_vals), np.int64)
+    alive = np.empty(n_units, np.int64)
+    local, lslot, lused = _local_table(n_w)
+    lmask = lslot.shape[0] - 1
+    w_ptr = np.zeros(radix + 1, np.int64)  # the windows by their digit
+    for w in range(n_w):
+        w_ptr[digit[win_pack[w]] + 1] += 1
+    for m in range(radix):
+        w_ptr[m + 1] += w_ptr[m]
+    w_fill = w_ptr[:-1].copy()
+    w_order = np.empty(n_w, np.int64)
+    for w in range(n_w):
+        m = digit[win_pack[w]]
+        w_order[w_fill[m]] = w
+        w_fill[m] += 1
+    start = np.zeros(n_s + 1, np.int64)  # the entries by state
+    for e in range(e_state.shape[0]):
+        start[e_state[e] + 1] += 1
+    for s in range(n_s):
+        start[s + 1] += start[s]
+    fill = start[:-1].copy()
+    order = np.empty(e_state.shape[0], np.int64)
+    for e in range(e_state.shape[0]):
+        order[fill[e_state[e]]] = e
+        fill[e_state[e]] += 1
+    by_m = np.zeros(radix + 1, np.int64)
+    m_fill = np.zeros(radix, np.int64)
+    m_order = np.empty(n_w, np.int64)
+    for s in range(n_s):
+        if start[s] == start[s + 1]:
+            continue
+        c_min = radix
+        c_max = 0
+        for t in range(start[s], start[s + 1]):
+            d = digit[e_pack[order[t]]]
+            c_min = min(c_min, d)
+            c_max = max(c_max, d)
+        m_lo = max(0, lo - c_max)
+        m_hi = min(radix - 1, hi - c_min)
+        if m_lo > m_hi:
+            continue
+        # the credits the state's open units settle on each (column, value)
+        for c in range(n_cols):
+            for x in range(n_vals):
+                f_add[c, x] = 0
+        na, _seen = _open_units(states, s, ucol, alive)
+        for i in range(na):
+            u = alive[i]
+            st = states[s, u]
+            c = ucol[u]
+            for x in range(n_vals):
+                f_add[c, x] += em[st, x] + final[nt[st, x]]
+        n_local = 0
+        for r in range(w_ptr[m_lo], w_ptr[m_hi + 1]):
+            w = w_order[r]
+            add = 0
+            for c in range(n_cols):
+                add += f_add[c, colval[w, c]]
+            n_local = _merge_local(local, lslot, lused, lmask, n_local, add, win_pack[w], 0,
+                                   win_weight[w])
+        by_m[:] = 0  # the state's outcomes by their digit
+        for q in range(n_local):
+            by_m[digit[local[q, 1]] + 1] += 1
+        for m in range(radix):
+            by_m[m + 1] += by_m[m]
+            m_fill[m] = by_m[m]
+        for q in range(n_local):
+            m = digit[local[q, 1]]
+            m_order[m_fill[m]] = q
+            m_fill[m] += 1
+        for t in range(start[s], start[s + 1]):
+            e = order[t]
+            c = e_credits[e]
+            wt = e_weight[e]
+            pk = e_pack[e]
+            d = digit[pk]
+            a = max(0, lo - d)
+            b = min(radix - 1, hi - d)
+            if a > b:
+                continue
+            for r in range(by_m[a], by_m[b + 1]):
+                q = m_order[r]
+                p2 = add_table[pk, local[q, 1]]
+                out[out_row[p2], c + local[q, 0] + pack_credits[p2]] += wt * local[q, 3]
+        for q in range(n_local):
+            lslot[lused[q]] = -1
 
 
 def _worker(prep: _Prepared, parts: list[np.ndarray]) -> np.ndarray:
@@ -310,7 +420,8 @@ def _run_parts(prep: _Prepared, parts, workers: int, progress) -> np.ndarray:
         progress(0, len(parts))
     if workers > 1 and len(parts) > 1:
         _part(prep, parts[0][:1])
-        if not _fold_in.signatures:
+        fold = _fold_direct if prep.reels[-1][0].by_effect else _fold_in
+        if not fold.signatures:
             workers = 1
     n_chunks = min(len(parts), CHUNKS_PER_WORKER * workers) if workers > 1 else len(parts)
     chunks = [parts[i::n_chunks] for i in range(n_chunks)]

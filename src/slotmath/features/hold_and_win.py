@@ -14,20 +14,32 @@ award, plus rounding), which the analysis adds to the RTP's error bound.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
+import numba
 import numpy as np
 
+from slotmath.exact import store
 from slotmath.features.base import DenseLaw, Feature, FeatureLaw, Kind, Mark
+from slotmath.markov import hold_and_win as _chain_module
+from slotmath.markov import sparse as _sparse_module
 from slotmath.markov.hold_and_win import HoldAndWinChain, RoundFigures
-from slotmath.model.hold_and_win import HoldAndWin
+from slotmath.model import hold_and_win as _model_module
+from slotmath.model.hold_and_win import BOOSTER_KINDS, HoldAndWin
 
 __all__ = ["EXACT_STATES", "FEATURE", "HoldAndWinRound", "HoldAndWinSummary", "summary"]
 
 #: Chains up to this many states are solved in exact fractions.
 EXACT_STATES = 4000
+
+#: the code that computes a float chain's stored results (read when this module is imported,
+#: so the fingerprint is the code that runs): part of every store key, with the versions of
+#: numpy (its FFT) and numba (the compiled passes)
+_CODE = store.code_fingerprint(_chain_module, _sparse_module, _model_module,
+                               sys.modules[__name__])
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,7 +85,71 @@ class HoldAndWinRound:
         return count if count >= self.spec.trigger else None
 
     def figures(self, held: int) -> RoundFigures:
+        if self._stored(held):
+            return self._laws["figures", held]
         return self.chain.figures(held)
+
+    @property
+    def _start_counts(self) -> list[int]:
+        """Every start count the paid spin can show (all counts from the trigger up when the
+        feature was made without them)."""
+        starts = self.starts or range(self.spec.trigger, self.spec.capacity(0) + 1)
+        return sorted(set(starts))
+
+    def _stored(self, held: int) -> bool:
+        """Whether the float chain's results for ``held`` are at hand: the figures, the mass
+        left out and the dense law of every start count at once (:meth:`_start_counts`),
+        read from the table store (:mod:`slotmath.exact.store`) or computed and stored there
+        (they take seconds: the chain's passes, its records and the FFT mixture). False for
+        an exact chain or a count the paid spin does not show (those are computed as they
+        are asked for).
+
+        The stored array holds exactly the floats the chain computes (float64 both ways,
+        read back bit for bit); its key is the rules (``repr`` of the frozen spec), the
+        chain's drop threshold, the start counts, the code of the chain's modules and the
+        numpy and numba versions."""
+        if ("figures", held) in self._laws:
+            return True
+        helds = self._start_counts
+        if self.exact or held not in helds or ("stored",) in self._laws:
+            return False
+        self._laws["stored",] = True
+        chain = self.chain
+        levels = [(kind, b.times) for kind in BOOSTER_KINDS
+                  if (b := self.spec.booster(kind)) is not None]
+        head = 6 + sum(t for _, t in levels)
+
+        def compute() -> np.ndarray:
+            laws = chain.float_distributions(helds)
+            rows = []
+            for h in helds:
+                fig = chain.figures(h)
+                probs, bound, second = laws[h]
+                flat = [x for kind, _ in levels for x in fig.booster_levels[kind]]
+                rows.append(np.concatenate([
+                    [fig.mean, fig.expected_respins, fig.fill_probability, *flat,
+                     chain.dropped_probability(h), bound, second], probs]))
+            return np.stack(rows)
+
+        def valid(a: np.ndarray) -> bool:
+            return (a.dtype == np.float64 and a.ndim == 2 and a.shape[0] == len(helds)
+                    and a.shape[1] > head and bool(np.isfinite(a).all())
+                    and bool((a[:, head:] >= 0).all()))
+
+        key = store.key_of("hold-and-win", _CODE, repr(self.spec), repr(chain.drop),
+                           tuple(helds), np.__version__, numba.__version__)
+        table = store.load_or_compute("hold-and-win", key, compute, valid=valid)
+        for h, row in zip(helds, table):
+            values = row[:head].tolist()
+            at, booster_levels = 3, {}
+            for kind, times in levels:
+                booster_levels[kind] = values[at: at + times]
+                at += times
+            self._laws["figures", h] = RoundFigures(h, values[0], values[1], values[2],
+                                                    booster_levels)
+            self._laws["dropped", h] = values[head - 3]
+            self._laws["dense", h] = (row[head:].copy(), values[head - 2], values[head - 1])
+        return True
 
     def _dense_laws(self, helds) -> None:
         """Compute (once) the dense law and second moment of every start in ``helds``."""
@@ -96,16 +172,17 @@ class HoldAndWinRound:
             self._laws["dense", held] = value
 
     def _dense_law(self, held: int):
+        if self._stored(held):
+            return self._laws["dense", held]
         # every start count at once: one forward pass carries them all
-        starts = self.starts or range(self.spec.trigger, self.spec.capacity(0) + 1)
-        self._dense_laws(sorted(set(starts) | {held}))
+        self._dense_laws(sorted(set(self._start_counts) | {held}))
         return self._laws["dense", held]
 
     def law(self, held: int) -> FeatureLaw:
         """Mean, second moment, P(0) of the round started with ``held`` (exact when the
         chain is; else the float64 values as fractions, see ``error``)."""
         if held not in self._laws:
-            fig = self.chain.figures(held)
+            fig = self.figures(held)
             if self.exact:
                 law = self.chain.exact_distribution(held)
                 second = sum((w * w * p for w, p in law.items()), Fraction(0))
@@ -138,10 +215,14 @@ class HoldAndWinRound:
             return 0.0
         top = float(self.chain.unit) * (len(self._dense_law(held)[0]) - 1)
         mean = float(self.law(held).mean)
-        return self.chain.dropped_probability(held) * top + 1e-13 * mean
+        dropped = (self._laws["dropped", held] if self._stored(held)
+                   else self.chain.dropped_probability(held))
+        return dropped * top + 1e-13 * mean
 
     def dense(self, keys: list) -> dict:
         unit = self.chain.unit
+        for k in keys:
+            self._stored(k)
         self._dense_laws(keys)
         out = {}
         for k in keys:
