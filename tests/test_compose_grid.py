@@ -21,6 +21,7 @@ from slotmath.features.compose import (
     RoundLaw,
     _add_products,
     _grid_size,
+    _in_threads,
     _onto_grid,
     _onto_points,
     _smooth_len,
@@ -260,3 +261,16 @@ def test_pair_sums_are_numpys_convolution(a, b):
     out = np.zeros(401)
     _add_products(out, pa, da[pa], pb, db[pb])
     np.testing.assert_allclose(out, np.convolve(da, db), rtol=1e-12, atol=1e-300)
+
+
+def test_in_threads_gives_every_result_in_order():
+    """The FFT groups' spectra come back in the groups' order (their sum is then the same
+    floats as one thread's), however long each takes."""
+    import time
+
+    def slow(x):
+        time.sleep(0.002 * (x % 3))
+        return x * x
+
+    for items in ([], [4], list(range(9))):
+        assert list(_in_threads(slow, items)) == [x * x for x in items]

@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import math
 import operator
+import os
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -243,6 +246,25 @@ def _atoms(law) -> tuple[np.ndarray, np.ndarray]:
 #: ~7,000 atoms against FFTs of 4e6 points: ~0.25 s where the 39 FFTs took ~5 s). A pair costs
 #: about as much as a point of an FFT's butterfly; 4 leaves a margin for its scattered writes.
 DIRECT_COST = 4
+
+
+def _in_threads(fn, items: list):
+    """``fn(item)`` for every item, in order, on up to 2 threads (the cores this runs on; 1
+    inside a chunk already running on a worker): for work that lets go of the GIL, numpy's
+    FFTs. At most ``threads`` items are in hand at once (submitted, not yet read)."""
+    from slotmath.exact.workers import default_workers
+
+    threads = min(default_workers(), os.cpu_count() or 1, len(items))
+    if threads <= 1:
+        yield from map(fn, items)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        waiting = deque(pool.submit(fn, item) for item in items[:threads])
+        for item in items[threads:]:
+            yield waiting.popleft().result()
+            waiting.append(pool.submit(fn, item))
+        while waiting:
+            yield waiting.popleft().result()
 
 
 def _spectrum(probs: np.ndarray, k: int, size: int) -> np.ndarray:
@@ -546,14 +568,19 @@ class RoundLaw:
                     _add_products(direct, at, part[at], pl, ml)
                     continue
             fft_groups.append(grp)
+        def group_spectrum(grp) -> np.ndarray:
+            spec = np.fft.rfft(part_of(grp), size)
+            for j, k in enumerate(grp):
+                if k is not None:
+                    spec *= _spectrum(expanded(dense[j][k]), spacing(dense[j][k]), size)
+            return spec
+
         convolved = np.zeros(length)
         if fft_groups:
+            # a group's laws at a time on each core (spread out they take GBs at once; numpy's
+            # FFT lets go of the GIL), added up in the groups' order: the same floats
             spectrum = np.zeros(size // 2 + 1, dtype=complex)
-            for grp in fft_groups:  # one group's laws at a time: spread out they take GBs
-                spec = np.fft.rfft(part_of(grp), size)
-                for j, k in enumerate(grp):
-                    if k is not None:
-                        spec *= _spectrum(expanded(dense[j][k]), spacing(dense[j][k]), size)
+            for spec in _in_threads(group_spectrum, fft_groups):
                 spectrum += spec
             convolved = np.fft.irfft(spectrum, size)[:length]
         exact = direct  # (no FFT noise in it: kept without the noise floor)
