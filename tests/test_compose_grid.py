@@ -274,3 +274,34 @@ def test_in_threads_gives_every_result_in_order():
 
     for items in ([], [4], list(range(9))):
         assert list(_in_threads(slow, items)) == [x * x for x in items]
+
+
+def test_groups_summed_both_ways_in_one_round(monkeypatch):
+    """Some groups pair by pair, the others by FFT, in one round (DIRECT_COST swept until
+    the groups split): against the mixture summed in fractions."""
+    base = MarkedTable(("bonus",), {(0, 0): 30, (0, 4): 7, (1, 0): 5, (2, 0): 2, (2, 3): 1,
+                                    (2, 8): 1, (2, 13): 2, (2, 21): 1}, 49, 1)
+    feature = _Spaced(300, 6, seed=3)
+    want: dict[int, Fraction] = {}
+    for (m, b), w in base.weights.items():
+        p = Fraction(w, base.cycle)
+        for i, q in (enumerate(feature.exact[m]) if m else [(0, Fraction(1))]):
+            want[b + i * 6] = want.get(b + i * 6, 0) + p * q
+    calls = []
+    plain = compose._add_products
+
+    def counted(*args):
+        calls.append(1)
+        plain(*args)
+
+    monkeypatch.setattr(compose, "_add_products", counted)
+    split = False
+    for cost in np.geomspace(1e-2, 1e4, 25):
+        monkeypatch.setattr(compose, "DIRECT_COST", float(cost))
+        calls.clear()
+        d = RoundLaw(base, (feature,)).distribution()
+        got = dict(zip(d.credits.tolist(), d.probs.tolist()))
+        for c, p in want.items():
+            assert got.get(c, 0.0) == pytest.approx(float(p), abs=1e-13), (cost, c)
+        split |= len(calls) == 1  # one of the two groups
+    assert split

@@ -554,9 +554,11 @@ class RoundLaw:
                                     g // 2, g)
             return idx * spacing(d), probs
 
-        # groups whose one feature law is sparse enough: summed pair by pair, without FFT
-        # roundoff; the others through one FFT grid
-        direct = np.zeros(length)
+        # groups whose one feature law is sparse enough: summed pair by pair; the others
+        # through one FFT grid. The sums join the FFT's output before its noise floor, so
+        # that the floor (and what it drops) is the one the FFT of every group would have
+        # had, up to that FFT's own roundoff
+        direct = None
         fft_groups = []
         budget = 2 * size * math.log2(size) / DIRECT_COST
         for grp in started:
@@ -566,9 +568,12 @@ class RoundLaw:
                 at = np.flatnonzero(part)
                 pl, ml = law_atoms(laws[0])
                 if len(at) * len(pl) <= budget:
+                    if direct is None:
+                        direct = np.zeros(length)
                     _add_products(direct, at, part[at], pl, ml)
                     continue
             fft_groups.append(grp)
+
         def group_spectrum(grp) -> np.ndarray:
             spec = np.fft.rfft(part_of(grp), size)
             for j, k in enumerate(grp):
@@ -584,10 +589,12 @@ class RoundLaw:
             for spec in _in_threads(group_spectrum, fft_groups):
                 spectrum += spec
             convolved = np.fft.irfft(spectrum, size)[:length]
-        exact = direct  # (no FFT noise in it: kept without the noise floor)
+        if direct is not None:
+            convolved += direct
+        exact = np.zeros(length)
         none = tuple(None for _ in self.features)
         if none in points:  # no feature: exact, kept clear of the noise floor
-            exact[: top_b + 1] += part_of(none)
+            exact[: top_b + 1] = part_of(none)
         credits, probs, dropped, floor, dropped_bound = NumericWinDistribution.denoised(
             convolved, g, exact)
         bound = sum(float(Fraction(w, cyc)) * sum(dense[j][k].error for j, k in enumerate(grp)
