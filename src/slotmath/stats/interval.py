@@ -206,15 +206,18 @@ def _halved(points, mass, offset, size, most):
                 first = first + mass[j + 1] * (1 - share)
                 second = second + mass[j + 1] * share
                 j += 1
-            if k and new_points[k - 1] == low:  # the run before sent its second share here
-                new_mass[k - 1] = new_mass[k - 1] + first
-            else:
-                new_points[k] = low
-                new_mass[k] = first
+            # (a share of exactly 0.0 is left out: adding it would change no sum)
+            if first != 0.0:
+                if k and new_points[k - 1] == low:  # the run before sent its second share here
+                    new_mass[k - 1] = new_mass[k - 1] + first
+                else:
+                    new_points[k] = low
+                    new_mass[k] = first
+                    k += 1
+            if second != 0.0:
+                new_points[k] = low + 1
+                new_mass[k] = second
                 k += 1
-            new_points[k] = low + 1
-            new_mass[k] = second
-            k += 1
             j += 1
         points, mass, n = new_points[:k], new_mass[:k], k
         if size > 1 or base % 2:
