@@ -48,8 +48,10 @@ def export(commit: str, into: Path) -> Path:
     return into / "src"
 
 
-def measure(tree: Path, game: Path) -> tuple[float, float, float]:
-    """(peak resident MB, wall s, load average at the start) of one fresh analysis."""
+def measure(tree: Path, game: Path) -> tuple[float, float, float, float]:
+    """(peak resident MB, wall s, load average at the start, CPU s) of one fresh analysis; the
+    CPU time (user + system) is the process's and its waited-for workers' (``os.wait4``), which
+    a loaded machine stretches far less than the wall time."""
     env = {**os.environ, "PYTHONPATH": str(tree), "SLOTMATH_COMPILE_NOTICE": "0"}
     load = os.getloadavg()[0]
     start = time.perf_counter()
@@ -62,7 +64,8 @@ def measure(tree: Path, game: Path) -> tuple[float, float, float]:
         if proc.returncode:
             err.seek(0)
             raise SystemExit(f"{game.name} failed in {tree}:\n{err.read().decode()[-2000:]}")
-    return usage.ru_maxrss / 1024, time.perf_counter() - start, load
+    return (usage.ru_maxrss / 1024, time.perf_counter() - start, load,
+            usage.ru_utime + usage.ru_stime)
 
 
 def main(argv=None) -> int:
@@ -80,7 +83,8 @@ def main(argv=None) -> int:
             trees = {"base": export(args.baseline, Path(tmp)), **trees}
         print(f"peak resident memory of 'slotmath analyze GAME --json', {os.cpu_count()} cores;"
               f" baseline {args.baseline}")
-        head = "".join(f"{side + ' MB':>10}{side + ' s':>9}{'load':>6}" for side in trees)
+        head = "".join(f"{side + ' MB':>10}{side + ' s':>9}{'load':>6}{'cpu s':>7}"
+                       for side in trees)
         ratio = f"{'peak b/n':>9}{'wall b/n':>9}" if len(trees) > 1 else ""
         print(f"{'game':<22}{head}{ratio}")
         for name in names:
@@ -96,10 +100,10 @@ def main(argv=None) -> int:
             row, peaks, walls = "", [], []
             for side in trees:
                 mb = max(r[0] for r in runs[side])
-                wall, load = min((r[1], r[2]) for r in runs[side])
+                wall, load, cpu = min((r[1], r[2], r[3]) for r in runs[side])
                 peaks.append(mb)
                 walls.append(wall)
-                row += f"{mb:>10,.0f}{wall:>9.1f}{load:>6.1f}"
+                row += f"{mb:>10,.0f}{wall:>9.1f}{load:>6.1f}{cpu:>7.1f}"
             if len(peaks) > 1:
                 row += f"{peaks[0] / peaks[-1]:>8.1f}x{walls[0] / walls[-1]:>8.2f}x"
             print(f"{name:<22}{row}", flush=True)
