@@ -15,7 +15,8 @@ started features then run independently of the paid spin and of each other, so t
 * ``P(R = 0) = sum_g P(B = 0, g) prod_f P(F_f = 0)``
 
 and its distribution is the mixture over groups of the base credits convolved with each
-started feature's law, by FFT on one grid (the base part without any feature stays exact).
+started feature's law, by FFT on one grid, or, for a group whose one law has few atoms (a
+sampled law), pair by pair (:data:`DIRECT_COST`); the base part without any feature stays exact.
 """
 
 from __future__ import annotations
