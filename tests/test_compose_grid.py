@@ -1,23 +1,35 @@
 """The round distribution's FFT grid (slotmath.features.compose): a 5-smooth length, the
-spectrum of a law on every k-th point from a k times shorter FFT, and the exact group sums of
-a table held as a dict, each against a plain independent computation."""
+spectrum of a law on every k-th point from a k times shorter FFT, the exact group sums of
+a table held as a dict, and the groups summed pair by pair instead of by FFT (on the exact
+grid and on a coarse one), each against a plain independent computation."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from slotmath.exact.spin_table import MarkedTable
+from slotmath.features import compose
 from slotmath.features.base import DenseLaw, FeatureLaw
+from slotmath.features.cascades import SampledLaw
 from slotmath.features.compose import (
     RoundLaw,
+    _add_products,
     _grid_size,
+    _in_threads,
     _onto_grid,
+    _onto_points,
     _smooth_len,
     _spectrum,
 )
+
+#: DIRECT_COST that sends every one-law group through the pair-by-pair sum, or through FFT
+PATHS = {"pairs": 1e-12, "fft": 1e30}
 
 
 def _smooth_brute(n: int) -> int:
@@ -92,9 +104,12 @@ class _Spaced:
                 for k in keys}
 
 
+@pytest.mark.parametrize("path", sorted(PATHS))
 @pytest.mark.parametrize("points,step", [(5, 6), (300, 6), (300, 7), (400, 10)])
-def test_round_distribution_matches_the_exact_mixture(points, step):
-    """RoundLaw.distribution (FFT, spaced laws) against the mixture summed in fractions."""
+def test_round_distribution_matches_the_exact_mixture(points, step, path, monkeypatch):
+    """RoundLaw.distribution (FFT or pair by pair, spaced laws) against the mixture summed in
+    fractions."""
+    monkeypatch.setattr(compose, "DIRECT_COST", PATHS[path])
     base = MarkedTable(("bonus",), {(0, 0): 30, (0, 4): 7, (0, 10): 2, (1, 0): 5, (1, 2): 3,
                                     (2, 0): 2, (2, 8): 1}, 50, 1)
     feature = _Spaced(points, step, seed=points + step)
@@ -145,3 +160,148 @@ def test_onto_grid_is_numpys_bincount_bit_for_bit(n, s, g):
     want = np.bincount((np.arange(n) * s + g // 2) // g, weights=probs)
     got = _onto_grid(probs, s, g // 2, g)
     assert got.shape == want.shape and np.array_equal(got, want)
+
+
+class _Sampled(_Spaced):
+    """:class:`_Spaced` whose dense laws are sampled (:class:`SampledLaw`): ``draws`` wins
+    drawn from the exact law, few distinct points on a long grid (as Frozen Gems' are)."""
+
+    def __init__(self, points: int, step: int, seed: int, draws: int = 500):
+        super().__init__(points, step, seed)
+        rng = np.random.default_rng(seed + 1)
+        self.wins = {}
+        for key, ps in self.exact.items():
+            p = np.array([float(x) for x in ps])
+            w = rng.choice(points, size=draws, p=p / p.sum())
+            w[0] = points - 1  # reach the top of the grid
+            self.wins[key] = w.astype(np.int64)
+
+    def dense(self, keys):
+        return {k: SampledLaw(self.wins[k], self.step, 1, 0.0) for k in keys}
+
+
+@pytest.mark.parametrize("path", sorted(PATHS))
+@pytest.mark.parametrize("points,step,most", [(3000, 7, 256), (5000, 3, 1024), (200, 5, 64)])
+def test_coarse_round_distribution_matches_the_rounded_mixture(points, step, most, path,
+                                                               monkeypatch):
+    """A round whose wins need more than MAX_GRID points: each win (the paid spin's, the
+    feature's) goes to the nearest point of a coarser grid of ``g`` credits. Against the
+    mixture of the samples summed in fractions on that grid (``g`` read off the result: its
+    credits and its stated rounding), by either path."""
+    monkeypatch.setattr(compose, "MAX_GRID", most)
+    monkeypatch.setattr(compose, "DIRECT_COST", PATHS[path])
+    base = MarkedTable(("bonus",), {(0, 0): 30, (0, 41): 7, (0, 1003): 2, (1, 0): 5,
+                                    (1, 29): 3, (2, 0): 2, (2, 512): 1, (2, 999): 1}, 51, 1)
+    feature = _Sampled(points, step, seed=points + step)
+    d = RoundLaw(base, (feature,)).distribution()
+    g = math.gcd(*d.credits.tolist())
+    assert g > 1 and d.rounding_bets == 2 * (g // 2)  # (a unit of 1 credit per bet)
+
+    def near(x: int) -> int:
+        return (x + g // 2) // g * g
+
+    want: dict[int, Fraction] = {}
+    for (m, b), w in base.weights.items():
+        p = Fraction(w, base.cycle)
+        if m == 0:
+            want[near(b)] = want.get(near(b), 0) + p
+            continue
+        wins, counts = np.unique(feature.wins[m], return_counts=True)
+        for i, c in zip(wins.tolist(), counts.tolist()):
+            x = near(b) + near(i * step)
+            want[x] = want.get(x, 0) + p * Fraction(c, len(feature.wins[m]))
+    got = dict(zip(d.credits.tolist(), d.probs.tolist()))
+    for c, p in want.items():
+        assert got.get(c, 0.0) == pytest.approx(float(p), abs=1e-13), c
+    assert set(got) <= set(want)
+
+
+def test_sampled_law_atoms_are_its_probs_bit_for_bit():
+    rng = np.random.default_rng(5)
+    for n in (1, 7, 1000):
+        wins = rng.integers(0, 50_000, n) * rng.integers(0, 2, n)
+        law = SampledLaw(wins, 3, 1, 0.0)
+        points, probs = law.atoms()
+        dense = law.probs
+        assert np.array_equal(points, np.flatnonzero(dense))
+        assert np.array_equal(probs, dense[points])
+
+
+@pytest.mark.parametrize("n, s, g", [(1, 3, 7), (50, 3, 7), (1000, 10, 97), (997, 31, 300),
+                                     (400, 7, 7), (123, 5, 2)])
+def test_onto_points_is_onto_grid_at_its_atoms_bit_for_bit(n, s, g):
+    """The coarse grid from a law's atoms against :func:`_onto_grid` of its dense probs."""
+    rng = np.random.default_rng(n * s + g)
+    probs = rng.random(n) * 1e-3 * (rng.random(n) < 0.3)
+    idx = np.flatnonzero(probs)
+    want = _onto_grid(probs, s, g // 2, g)
+    points, mass = _onto_points(idx.astype(np.int64), probs[idx], s, g // 2, g)
+    assert np.array_equal(points, np.flatnonzero(want) if len(idx) else points)
+    assert np.array_equal(mass, want[points])
+    rest = np.ones(len(want), bool)
+    rest[points] = False
+    assert not want[rest].any()
+
+
+_sparse = st.lists(st.tuples(st.integers(0, 200), st.floats(0, 1)), max_size=30)
+
+
+@given(_sparse, _sparse)
+def test_pair_sums_are_numpys_convolution(a, b):
+    """:func:`_add_products` over two sparse laws against numpy's direct convolution of their
+    dense arrays."""
+    def dense(atoms):
+        out = np.zeros(201)
+        for i, p in atoms:
+            out[i] += p
+        return out
+
+    da, db = dense(a), dense(b)
+    pa, pb = np.flatnonzero(da), np.flatnonzero(db)
+    out = np.zeros(401)
+    _add_products(out, pa, da[pa], pb, db[pb])
+    np.testing.assert_allclose(out, np.convolve(da, db), rtol=1e-12, atol=1e-300)
+
+
+def test_in_threads_gives_every_result_in_order():
+    """The FFT groups' spectra come back in the groups' order (their sum is then the same
+    floats as one thread's), however long each takes."""
+    import time
+
+    def slow(x):
+        time.sleep(0.002 * (x % 3))
+        return x * x
+
+    for items in ([], [4], list(range(9))):
+        assert list(_in_threads(slow, items)) == [x * x for x in items]
+
+
+def test_groups_summed_both_ways_in_one_round(monkeypatch):
+    """Some groups pair by pair, the others by FFT, in one round (DIRECT_COST swept until
+    the groups split): against the mixture summed in fractions."""
+    base = MarkedTable(("bonus",), {(0, 0): 30, (0, 4): 7, (1, 0): 5, (2, 0): 2, (2, 3): 1,
+                                    (2, 8): 1, (2, 13): 2, (2, 21): 1}, 49, 1)
+    feature = _Spaced(300, 6, seed=3)
+    want: dict[int, Fraction] = {}
+    for (m, b), w in base.weights.items():
+        p = Fraction(w, base.cycle)
+        for i, q in (enumerate(feature.exact[m]) if m else [(0, Fraction(1))]):
+            want[b + i * 6] = want.get(b + i * 6, 0) + p * q
+    calls = []
+    plain = compose._add_products
+
+    def counted(*args):
+        calls.append(1)
+        plain(*args)
+
+    monkeypatch.setattr(compose, "_add_products", counted)
+    split = False
+    for cost in np.geomspace(1e-2, 1e4, 25):
+        monkeypatch.setattr(compose, "DIRECT_COST", float(cost))
+        calls.clear()
+        d = RoundLaw(base, (feature,)).distribution()
+        got = dict(zip(d.credits.tolist(), d.probs.tolist()))
+        for c, p in want.items():
+            assert got.get(c, 0.0) == pytest.approx(float(p), abs=1e-13), (cost, c)
+        split |= len(calls) == 1  # one of the two groups
+    assert split

@@ -292,10 +292,18 @@ def distinct_rows(keys: np.ndarray) -> bool:
         for j in range(keys.shape[1]):  # wrapping multiply-add (arrays do not warn)
             code = code * np.uint64(0x9E3779B97F4A7C15) + keys[:, j].astype(np.uint64)
             code ^= code >> np.uint64(29)
-        if len(np.unique(code)) == len(code):
+        if _all_distinct(code):
             return True
         return len(unique_rows(keys)[1]) == len(keys)
-    return len(np.unique(code)) == len(code)
+    return _all_distinct(code)
+
+
+def _all_distinct(code: np.ndarray) -> bool:
+    """Whether no two entries of the 1-D array ``code`` are equal, by sorting it (numpy 2's
+    plain :func:`numpy.unique` goes by a hash table: on Frozen Gems' tables, 5e6 codes, it
+    took ~100 times as long as the sort)."""
+    c = np.sort(code)
+    return not bool((c[1:] == c[:-1]).any())
 
 
 def unique_rows(keys: np.ndarray):

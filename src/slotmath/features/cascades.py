@@ -233,6 +233,17 @@ class SampledLaw:
     def probs(self) -> np.ndarray:
         return np.bincount(self.wins) / len(self.wins)
 
+    def atoms(self) -> tuple[np.ndarray, np.ndarray]:
+        """The grid points the samples reach (ascending) and ``probs`` there, bit for bit,
+        without the dense histogram (Frozen Gems: ~6,000 points of ~7e6).
+
+        >>> law = SampledLaw(np.array([0, 2, 2, 3]), 5, 10, 0.0)
+        >>> [a.tolist() for a in law.atoms()]
+        [[0, 2, 3], [0.25, 0.5, 0.25]]
+        """
+        points, counts = np.unique(self.wins, return_counts=True)
+        return points.astype(np.int64), counts / len(self.wins)
+
 
 def _build_round(game, spin) -> CascadeFreeSpins:
     """The free spins of a cascading game, on its own tables (``FREE`` + the reel set)."""

@@ -36,6 +36,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+from numba import njit
 
 from slotmath.stats.par import normal_quantile
 
@@ -163,27 +164,66 @@ def _first_lattice(credits: np.ndarray, probs: np.ndarray) -> _Lattice:
     lost += float(cdf[-1] - cdf_before(last + 1)) if last < length - 1 else 0.0
     keep = (at >= first) & (at <= last)
     points, mass = at[keep] - first, mass[keep]  # [0, size): the trimmed lattice's atoms
-    offset, width, size, rounding = first, 1, last - first + 1, 0.0
-    while size > MAX_BINS:  # _Lattice.coarser(2) on the atoms
-        start = (offset // (2 * width)) * (2 * width)
-        base = (offset - start) // width
-        low, rest = np.divmod(base + points, 2)
-        share = rest / 2
-        # the atoms of one point ``c`` (at most two: 2c and 2c + 1, in order) send their
-        # shares to c (the lattice's first add.at) and c + 1 (its second); c + 1 also gets
-        # the first shares of its own atoms, and a sum of two floats does not depend on
-        # their order. Points without atoms would add 0.0, which changes nothing.
-        runs = np.flatnonzero(np.r_[True, low[1:] != low[:-1]])
-        cells = np.stack([low[runs], low[runs] + 1], axis=1).ravel()
-        shares = np.stack([np.add.reduceat(mass * (1 - share), runs),
-                           np.add.reduceat(mass * share, runs)], axis=1).ravel()
-        firsts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
-        points, mass = cells[firsts], np.add.reduceat(shares, firsts)
-        rounding += (2 * width) ** 2 if (size > 1 or base % 2) else 0
-        offset, width, size = start, 2 * width, (base + size - 1) // 2 + 2
+    points, mass, offset, width, size, rounding = _halved(
+        points.astype(np.int64), np.ascontiguousarray(mass, np.float64), first,
+        last - first + 1, MAX_BINS)
     probs_out = np.zeros(size)
     probs_out[points] = mass
     return _Lattice(offset, width, probs_out, rounding, lost)
+
+
+@njit(cache=True)
+def _halved(points, mass, offset, size, most):
+    """The atoms ``points`` (ascending, distinct, in ``[0, size)`` of a lattice of width 1 at
+    ``offset``) and their ``mass`` halved (:meth:`_Lattice.coarser` ``(2)``) until the lattice
+    holds at most ``most`` points: ``(points, mass, offset, width, size, rounding)``.
+
+    Each pass is the one :meth:`_Lattice.coarser` makes, with the same floats: an atom at
+    lattice point ``q`` (from the start of the coarser lattice) sends ``m * (1 - s)`` to point
+    ``q // 2`` and ``m * s`` to ``q // 2 + 1`` (``s`` is ``(q % 2) / 2``); the shares of a
+    point's atoms (at most two, ``2c`` and ``2c + 1``) are added in their order and a coarse
+    point gets at most the second share of the run before it and the first of its own: sums
+    of two floats, which do not depend on their order. A point without atoms would add an
+    exact 0.0, which changes nothing. 1.5e8 credits in 2e6 atoms (Frozen Gems): 11 passes in
+    a few hundredths of a second, where the same passes as numpy array operations took 5 s."""
+    width, rounding = 1, 0.0
+    n = points.shape[0]
+    while size > most:
+        wide = 2 * width
+        start = (offset // wide) * wide
+        base = (offset - start) // width
+        new_points = np.empty(2 * n + 2, np.int64)
+        new_mass = np.empty(2 * n + 2)
+        k = 0  # cells written so far
+        j = 0
+        while j < n:
+            low = (base + points[j]) // 2
+            share = ((base + points[j]) % 2) / 2
+            first = mass[j] * (1 - share)
+            second = mass[j] * share
+            if j + 1 < n and (base + points[j + 1]) // 2 == low:  # the run's second atom
+                share = ((base + points[j + 1]) % 2) / 2
+                first = first + mass[j + 1] * (1 - share)
+                second = second + mass[j + 1] * share
+                j += 1
+            # (a share of exactly 0.0 is left out: adding it would change no sum)
+            if first != 0.0:
+                if k and new_points[k - 1] == low:  # the run before sent its second share here
+                    new_mass[k - 1] = new_mass[k - 1] + first
+                else:
+                    new_points[k] = low
+                    new_mass[k] = first
+                    k += 1
+            if second != 0.0:
+                new_points[k] = low + 1
+                new_mass[k] = second
+                k += 1
+            j += 1
+        points, mass, n = new_points[:k], new_mass[:k], k
+        if size > 1 or base % 2:
+            rounding += float(wide) * float(wide)  # (a power of two: exact)
+        offset, width, size = start, wide, (base + size - 1) // 2 + 2
+    return points, mass, offset, width, size, rounding
 
 
 def _sum_laws(credits: np.ndarray, probs: np.ndarray, spins: list[int]) -> dict[int, _Lattice]:
