@@ -159,8 +159,8 @@ class _Run:
                 sample = play_hold_and_win(self.hw, held[started], rng)
                 hw[started] = sample.win
                 self.hw_rounds += started.size
-                self.named_some += (sample.named > 0).sum(axis=0)
-                self.named_shown += sample.named.sum(axis=0)
+                self.named_some += sample.named_rounds
+                self.named_shown += sample.named_shown
                 self.full_grids += int(sample.full.sum())
         free, free_wheel, free_hw = (np.zeros(n) for _ in range(3))
         running = np.flatnonzero(awarded)

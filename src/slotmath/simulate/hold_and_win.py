@@ -43,14 +43,16 @@ _MUTATIONS = {None: 0, "booster_twice": 1, "reset_unboosted": 2}
 @dataclass(frozen=True)
 class RoundSample:
     """One entry per simulated respin round: win (total bets), respins played, whether the
-    grid was full, how often each booster fired (columns in BOOSTER_KINDS order) and how many
-    held cash symbols show each named value at the end (columns in ``named_values`` order)."""
+    grid was full, and how often each booster fired (columns in BOOSTER_KINDS order); and per
+    named value (``named_values`` order), over all the rounds: how many rounds end showing it
+    at least once, and how many times it shows in all."""
 
     win: np.ndarray
     respins: np.ndarray
     full: np.ndarray
     fired: np.ndarray
-    named: np.ndarray
+    named_rounds: np.ndarray
+    named_shown: np.ndarray
 
 
 def _pcg(rng: np.random.Generator) -> np.random.Generator:
@@ -137,7 +139,7 @@ def _laws(spec: HoldAndWin):
 @njit(cache=True)
 def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, times, present,
           extra, ladder, values, cdf, guide, top, prize, reels, rows, respins, mutation,
-          named_index, win, played, full, fired, named):
+          named_slot, win, played, full, fired, named_rounds, named_shown):
     """Play one round per entry of ``starts`` into the output arrays, drawing from the PCG64
     state ``words`` (:func:`slotmath.simulate._pcg64.words`; advanced in place).
 
@@ -151,6 +153,7 @@ def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, 
     held = np.empty(reels * cap_rows, np.int64)
     counters = np.zeros(4, np.int64)
     used = np.zeros(4, np.int64)
+    shown = np.zeros(named_shown.shape[0], np.int64)  # this round's count per named value
     steps = 2 if mutation == 1 else 1
     high, low, inc_high, inc_low = words[0], words[1], words[2], words[3]
     for i in range(n_rounds):
@@ -208,11 +211,12 @@ def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, 
             else:
                 left -= 1
         total = 0.0
+        shown[:] = 0
         for c in range(f):
             total += values[held[c]]
-            for j in range(named_index.shape[0]):
-                if held[c] == named_index[j]:
-                    named[i, j] += 1
+            slot = named_slot[held[c]]
+            if slot >= 0:
+                shown[slot] += 1
         is_full = f == reels * open_rows
         if is_full:
             total += prize
@@ -221,6 +225,10 @@ def _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, 
         full[i] = is_full
         for k in range(4):
             fired[i, k] = used[k]
+        for j in range(shown.shape[0]):
+            if shown[j]:
+                named_rounds[j] += 1
+                named_shown[j] += shown[j]
     words[0] = high
     words[1] = low
 
@@ -251,17 +259,21 @@ def play_hold_and_win(spec: HoldAndWin, starts, rng: np.random.Generator,
     values = np.asarray([float(v) for v in spec.values])
     win, played = np.empty(n), np.empty(n, np.int64)
     full, fired = np.empty(n, np.bool_), np.empty((n, 4), np.int64)
-    named_index = np.asarray([spec.values.index(v) for _, v in spec.named_values], np.int64)
-    named = np.zeros((n, len(named_index)), np.int64)
+    named_slot = np.full(len(spec.values), -1, np.int64)  # value index -> its name's column
+    for j, (_, v) in enumerate(spec.named_values):
+        named_slot[spec.values.index(v)] = j
+    named_rounds = np.zeros(len(spec.named_values), np.int64)
+    named_shown = np.zeros(len(spec.named_values), np.int64)
     landed, landed_guide, fired_law, fired_guide = _laws(spec)
     rng = _pcg(rng)
     words = pcg_words(rng, "hold & win simulator")
     _play(words, starts, landed, landed_guide, fired_law, fired_guide, collect, times,
           present, extra, ladder, values, cdf, _guide(cdf[0])[None, :], spec.top_index,
           float(spec.full_grid_prize), spec.reels, spec.rows, spec.respins,
-          _MUTATIONS[mutation], named_index, win, played, full, fired, named)
+          _MUTATIONS[mutation], named_slot, win, played, full, fired, named_rounds,
+          named_shown)
     set_words(rng, words)
-    return RoundSample(win, played, full, fired, named)
+    return RoundSample(win, played, full, fired, named_rounds, named_shown)
 
 
 @dataclass(frozen=True)
