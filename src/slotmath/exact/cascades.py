@@ -1986,11 +1986,11 @@ class _Rows:
     def _merge(self):
         if not self.waiting:
             return
-        keys = np.concatenate([k for k, _ in self.waiting])
-        values = np.concatenate([np.asarray(v) for _, v in self.waiting])
-        self.waiting, self.n_waiting = [], 0
+        waiting, self.waiting, self.n_waiting = self.waiting, [], 0
+        values = np.concatenate([np.asarray(v) for _, v in waiting])
         radix = None if self.codes is None else self._radix()
         if radix is None:  # rows: as they come, or the table's rows decoded once
+            keys = np.concatenate([k for k, _ in waiting])
             if self.keys is None:
                 self.keys = (_decode(self.codes, *self.radix) if self.radix is not None
                              else np.zeros((0, keys.shape[1]), np.int64))
@@ -2002,9 +2002,10 @@ class _Rows:
         if self.radix is not None and radix != self.radix:
             self.codes = _encode(_decode(self.codes, *self.radix), *radix)
         self.radix = radix
-        code = _encode(keys, *radix)
+        code = np.concatenate([_encode(k, *radix) for k, _ in waiting])
+        del waiting
         order = np.argsort(code)  # (equal codes are summed: their order does not matter)
-        code, values = code[order], values.astype(self.exact)[order]
+        code, values = code[order], values[order].astype(self.exact, copy=False)
         if len(self.codes):  # two sorted runs: a stable sort merges them
             code = np.concatenate([self.codes, code])
             values = np.concatenate([self.values, values])
@@ -2064,18 +2065,19 @@ def _encode(keys: np.ndarray, low: tuple, span: tuple) -> np.ndarray:
 
 
 def _decode(code: np.ndarray, low: tuple, span: tuple) -> np.ndarray:
-    """The rows :func:`_encode` coded.
+    """The rows :func:`_encode` coded (held column by column: the table's readers take its
+    columns).
 
     >>> _decode(np.array([14, 10]), (0, 0, 0), (2, 4, 3)).tolist()
     [[1, 0, 2], [0, 3, 1]]
     """
-    out = np.empty((len(code), len(span)), np.int64)
+    out = np.empty((len(span), len(code)), np.int64)
     rest = code
     for j in range(len(span) - 1, 0, -1):
-        rest, out[:, j] = np.divmod(rest, span[j])
-    out[:, 0] = rest
-    out += np.asarray(low, np.int64)
-    return out
+        rest, out[j] = np.divmod(rest, span[j])
+        out[j] += low[j]
+    out[0] = rest + low[0]
+    return out.T
 
 
 class _Counted:

@@ -82,11 +82,12 @@ def _columns(weights, new_key, old_key=None):
 
 
 def _stack(cols, n: int) -> np.ndarray:
-    """Columns (arrays, or numbers repeated) as the columns of an (n, len(cols)) int64 array."""
-    out = np.empty((n, len(cols)), np.int64)
+    """Columns (arrays, or numbers repeated) as the columns of an (n, len(cols)) int64 array,
+    held column by column (its readers take its columns)."""
+    out = np.empty((len(cols), n), np.int64)
     for j, c in enumerate(cols):
-        out[:, j] = c
-    return out
+        out[j] = c
+    return out.T
 
 
 def _returns(old_key, keys: np.ndarray, old: np.ndarray) -> bool:

@@ -363,7 +363,10 @@ def _exact_dot(w: np.ndarray, u: np.ndarray | None = None, v: np.ndarray | None 
     arrays = [x for x in (w, u, v) if x is not None]
     if any(x.dtype == object for x in arrays):
         return int(sum(math.prod(int(x) for x in row) for row in zip(*arrays)))
-    if math.prod(max(int(x.max()), -int(x.min())) for x in arrays) < 1 << 61:
+    bound = math.prod(max(int(x.max()), -int(x.min())) for x in arrays)
+    if bound * len(w) < 1 << 63:  # no product, and no sum of them, overflows
+        return int(_product(arrays).sum())
+    if bound < 1 << 61:
         return _sum_int64(_product(arrays))
     size = np.abs(arrays[0].astype(float))
     for x in arrays[1:]:
