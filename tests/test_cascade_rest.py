@@ -221,3 +221,23 @@ def test_total_is_the_sum_of_the_weights():
     t = WeightTable(np.zeros((5000, 4), np.int64), w)
     assert _total(t) == sum(w.tolist())
     assert _total({(1,): 2, (3,): 5}) == 7
+
+
+@settings(max_examples=100, deadline=None)
+@given(keys4)
+def test_the_chain_reads_the_laws_table_as_the_plain_loop_does(rows):
+    """``table`` marks its re-keyed table with the law it came from; the chain then takes the
+    law's rows as they are (triggers below STRIDE) or re-keys (a trigger at or past it): the
+    same rows as the plain loop over the marked table, in the same order."""
+    from slotmath.exact.spin_table import MarkedTable
+
+    law = _table(rows)
+    weights = _columns(law, lambda c, a, t, k: (t, t + STRIDE * k, a, c))
+    weights.law = law
+    table = MarkedTable(MARKS, weights, sum(rows.values()), 1)
+    spec = FreeSpins("S", {3: 5}, "free", 1, False, None)
+    chain = CascadeFreeSpins(spec, table, 2, True).chain
+    plain = _plain_columns(dict(rows_ordered(weights)),
+                           lambda t, i, a, c: (c, a, i % STRIDE, i // STRIDE))
+    assert list(dict(chain.spin).items()) == list(plain.items())
+    assert (chain.spin is law) == (max(t for _, _, t, _ in rows) < STRIDE)

@@ -52,6 +52,8 @@ def table(context, reel_set: str, progress=None) -> MarkedTable:
                       entries=not free, model=context.model, progress=progress)
     weights = _columns(law.joint, lambda c, a, t, k: (t, t + STRIDE * k, a, c),
                        lambda t, i, a, c: (c, a, t, (i - t) // STRIDE))
+    if hasattr(weights, "keys_array"):  # the law's rows, in their order: the chain's table
+        weights.law = law.joint
     context.laws[reel_set] = law
     return MarkedTable(MARKS, weights, law.cycle, law.credits_per_bet)
 
@@ -182,6 +184,14 @@ class CascadeFreeSpins:
     @cached_property
     def chain(self) -> CarriedFreeSpins:
         t = self.free  # one pass: (y, a, trigger, cascades), summed over any other mark
+        law = getattr(t.weights, "law", None)
+        if law is not None and t.marks == MARKS and len(law):
+            trig = law.keys_array[:, 2]
+            if 0 <= trig.min() and trig.max() < STRIDE:
+                # t's rows are the law's (c, a, trigger, cascades) keyed (trigger, trigger +
+                # STRIDE * cascades, a, c), one to one, in order (:func:`table`): the key read
+                # back below is the law's own, row for row, when every trigger is below STRIDE
+                return CarriedFreeSpins(self.spec, law, t.cycle, t.credits_per_bet, self.beta)
         i, j = t.mark_index("trigger_index"), t.mark_index("drop_sum")
         spin = _columns(t.weights, lambda *key: (key[-1], key[j], key[i] % STRIDE,
                                                  key[i] // STRIDE), self._old_key(t))
