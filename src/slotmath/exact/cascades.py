@@ -1943,13 +1943,13 @@ class _Rows:
     waiting; the waiting rows are merged in once there are as many as the table holds (each
     row is sorted O(log n) times, the memory stays within twice the table).
 
-    The rows merged are held as one int64 code each (the columns as the digits of a mixed
-    radix, :func:`_encode`, so that the codes sort as the rows do): a merge sorts the waiting
-    rows' codes, merges two sorted runs and moves one column, not four. The radix covers
-    every row added so far, with room to grow (a wider one re-codes the table: arithmetic, no
-    sort). Should no radix fit in int64, the rows themselves are merged
-    (:func:`_sum_arrays`) from then on. Either way the table is the same: its distinct rows
-    in lexicographic order and their summed weights."""
+    Rows are held as one int64 code each (the columns as the digits of a mixed radix,
+    :func:`_encode`, so that the codes sort as the rows do): a chunk is coded and sorted as it
+    comes (a small sort), and a merge merges sorted runs and moves one column, not four. The
+    radix covers every row added so far, with room to grow (a wider one re-codes the table
+    and the rows waiting: arithmetic, no sort). Should no radix fit in int64, the rows
+    themselves are merged (:func:`_sum_arrays`) from then on. Either way the table is the
+    same: its distinct rows in lexicographic order and their summed weights."""
 
     def __init__(self, total: int):
         self.total = total
@@ -1959,7 +1959,7 @@ class _Rows:
         self.values = np.zeros(0, np.int64)
         self.radix = None  # (lows, spans) of the codes' digits
         self.low = self.high = None  # every column's least and greatest value so far
-        self.waiting: list = []
+        self.waiting: list = []  # (sorted codes, values), or (rows, values) once no radix fits
         self.n_waiting = 0
 
     @property
@@ -1971,11 +1971,23 @@ class _Rows:
         if len(keys) == 0:
             return False
         keys = np.asarray(keys, np.int64).reshape(len(keys), -1)
+        values = np.asarray(values)
         low, high = keys.min(axis=0).tolist(), keys.max(axis=0).tolist()
         if self.low is not None:
             low = [min(a, b) for a, b in zip(low, self.low)]
             high = [max(a, b) for a, b in zip(high, self.high)]
         self.low, self.high = low, high
+        if self.codes is not None:
+            radix = self._radix()
+            if radix is None:
+                self._to_rows(keys.shape[1])
+            else:
+                if self.radix is not None and radix != self.radix:
+                    self._recode(radix)
+                self.radix = radix
+                code = _encode(keys, *radix)
+                order = np.argsort(code)  # (equal codes are summed: their order does not matter)
+                keys, values = code[order], values[order].astype(self.exact, copy=False)
         self.waiting.append((keys, values))
         self.n_waiting += len(keys)
         if self.n_waiting < max(len(self.values), 1 << 16):
@@ -1983,32 +1995,37 @@ class _Rows:
         self._merge()
         return True
 
+    def _to_rows(self, width: int):
+        """From codes to rows: the table and the rows waiting decoded, once."""
+        if self.radix is None:
+            self.keys = np.zeros((0, width), np.int64)
+        else:
+            self.keys = _decode(self.codes, *self.radix)
+            self.waiting = [(_decode(c, *self.radix), v) for c, v in self.waiting]
+        self.codes = None
+
+    def _recode(self, radix: tuple):
+        """The table's codes and the waiting ones in the wider ``radix`` (still sorted)."""
+        def recode(code):
+            return _encode(_decode(code, *self.radix), *radix)
+
+        self.codes = recode(self.codes)
+        self.waiting = [(recode(c), v) for c, v in self.waiting]
+
     def _merge(self):
         if not self.waiting:
             return
         waiting, self.waiting, self.n_waiting = self.waiting, [], 0
-        values = np.concatenate([np.asarray(v) for _, v in waiting])
-        radix = None if self.codes is None else self._radix()
-        if radix is None:  # rows: as they come, or the table's rows decoded once
-            keys = np.concatenate([k for k, _ in waiting])
-            if self.keys is None:
-                self.keys = (_decode(self.codes, *self.radix) if self.radix is not None
-                             else np.zeros((0, keys.shape[1]), np.int64))
-                self.codes = None
-            self.keys, self.values = _sum_arrays(np.concatenate([self.keys, keys]),
-                                                 np.concatenate([self.values, values]),
-                                                 self.total)
+        if self.codes is None:
+            self.keys, self.values = _sum_arrays(
+                np.concatenate([self.keys] + [k for k, _ in waiting]),
+                np.concatenate([self.values] + [v for _, v in waiting]), self.total)
             return
-        if self.radix is not None and radix != self.radix:
-            self.codes = _encode(_decode(self.codes, *self.radix), *radix)
-        self.radix = radix
-        code = np.concatenate([_encode(k, *radix) for k, _ in waiting])
+        runs = ([(self.codes, self.values)] if len(self.codes) else []) + waiting
+        code = np.concatenate([c for c, _ in runs])
+        values = np.concatenate([v for _, v in runs])
         del waiting
-        order = np.argsort(code)  # (equal codes are summed: their order does not matter)
-        code, values = code[order], values[order].astype(self.exact, copy=False)
-        if len(self.codes):  # two sorted runs: a stable sort merges them
-            code = np.concatenate([self.codes, code])
-            values = np.concatenate([self.values, values])
+        if len(runs) > 1:  # sorted runs: a stable sort merges them
             order = np.argsort(code, kind="stable")
             code, values = code[order], values[order]
         new = np.ones(len(code), bool)
