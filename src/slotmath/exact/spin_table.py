@@ -307,17 +307,10 @@ def distinct_rows(keys: np.ndarray) -> bool:
         for j in range(keys.shape[1]):  # wrapping multiply-add (arrays do not warn)
             code = code * np.uint64(0x9E3779B97F4A7C15) + keys[:, j].astype(np.uint64)
             code ^= code >> np.uint64(29)
-        if _all_different(code):
+        if len(np.unique(code)) == len(code):
             return True
         return len(unique_rows(keys)[1]) == len(keys)
-    return _all_different(code)
-
-
-def _all_different(code: np.ndarray) -> bool:
-    """Whether the 1-D array ``code`` holds no value twice (sorted, then neighbours compared:
-    ``numpy.unique`` hashes, ten times slower on millions of values)."""
-    code = np.sort(code)
-    return not (code[1:] == code[:-1]).any()
+    return len(np.unique(code)) == len(code)
 
 
 def unique_rows(keys: np.ndarray):
