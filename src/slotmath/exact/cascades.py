@@ -1941,12 +1941,25 @@ def _merge(game, prep: _Prepared, model: PayModel, results) -> CascadeLaw:
 class _Rows:
     """A sparse table merged as it grows: the sorted, summed rows so far and the rows
     waiting; the waiting rows are merged in once there are as many as the table holds (each
-    row is sorted O(log n) times, the memory stays within twice the table)."""
+    row is sorted O(log n) times, the memory stays within twice the table).
+
+    Rows are held as one int64 code each (the columns as the digits of a mixed radix,
+    :func:`_encode`, so that the codes sort as the rows do): a chunk is coded and sorted as it
+    comes (a small sort), and a merge merges sorted runs and moves one column, not four. The
+    radix covers every row added so far, with room to grow (a wider one re-codes the table
+    and the rows waiting: arithmetic, no sort). Should no radix fit in int64, the rows
+    themselves are merged (:func:`_sum_arrays`) from then on. Either way the table is the
+    same: its distinct rows in lexicographic order and their summed weights."""
 
     def __init__(self, total: int):
         self.total = total
-        self.keys, self.values = np.zeros((0, 4), np.int64), np.zeros(0, np.int64)
-        self.waiting: list = []
+        self.exact = np.int64 if total < 1 << 62 else object  # weights past int64: Python's
+        self.codes = np.zeros(0, np.int64)  # the rows merged, sorted, as codes in ``radix``
+        self.keys = None  # the rows merged, sorted, once no radix fits (``codes`` is None)
+        self.values = np.zeros(0, np.int64)
+        self.radix = None  # (lows, spans) of the codes' digits
+        self.low = self.high = None  # every column's least and greatest value so far
+        self.waiting: list = []  # (sorted codes, values), or (rows, values) once no radix fits
         self.n_waiting = 0
 
     @property
@@ -1957,6 +1970,24 @@ class _Rows:
         """Queue rows; merge when as many wait as are merged. Returns whether it merged."""
         if len(keys) == 0:
             return False
+        keys = np.asarray(keys, np.int64).reshape(len(keys), -1)
+        values = np.asarray(values)
+        low, high = keys.min(axis=0).tolist(), keys.max(axis=0).tolist()
+        if self.low is not None:
+            low = [min(a, b) for a, b in zip(low, self.low)]
+            high = [max(a, b) for a, b in zip(high, self.high)]
+        self.low, self.high = low, high
+        if self.codes is not None:
+            radix = self._radix()
+            if radix is None:
+                self._to_rows(keys.shape[1])
+            else:
+                if self.radix is not None and radix != self.radix:
+                    self._recode(radix)
+                self.radix = radix
+                code = _encode(keys, *radix)
+                order = np.argsort(code)  # (equal codes are summed: their order does not matter)
+                keys, values = code[order], values[order].astype(self.exact, copy=False)
         self.waiting.append((keys, values))
         self.n_waiting += len(keys)
         if self.n_waiting < max(len(self.values), 1 << 16):
@@ -1964,16 +1995,106 @@ class _Rows:
         self._merge()
         return True
 
+    def _to_rows(self, width: int):
+        """From codes to rows: the table and the rows waiting decoded, once."""
+        if self.radix is None:
+            self.keys = np.zeros((0, width), np.int64)
+        else:
+            self.keys = _decode(self.codes, *self.radix)
+            self.waiting = [(_decode(c, *self.radix), v) for c, v in self.waiting]
+        self.codes = None
+
+    def _recode(self, radix: tuple):
+        """The table's codes and the waiting ones in the wider ``radix`` (still sorted)."""
+        def recode(code):
+            return _encode(_decode(code, *self.radix), *radix)
+
+        self.codes = recode(self.codes)
+        self.waiting = [(recode(c), v) for c, v in self.waiting]
+
     def _merge(self):
-        if self.waiting:
-            keys = np.concatenate([self.keys] + [k for k, _ in self.waiting])
-            values = np.concatenate([self.values] + [v for _, v in self.waiting])
-            self.waiting, self.n_waiting = [], 0
-            self.keys, self.values = _sum_arrays(keys, values, self.total)
+        if not self.waiting:
+            return
+        waiting, self.waiting, self.n_waiting = self.waiting, [], 0
+        if self.codes is None:
+            self.keys, self.values = _sum_arrays(
+                np.concatenate([self.keys] + [k for k, _ in waiting]),
+                np.concatenate([self.values] + [v for _, v in waiting]), self.total)
+            return
+        runs = ([(self.codes, self.values)] if len(self.codes) else []) + waiting
+        code = np.concatenate([c for c, _ in runs])
+        values = np.concatenate([v for _, v in runs])
+        del waiting
+        if len(runs) > 1:  # sorted runs: a stable sort merges them
+            order = np.argsort(code, kind="stable")
+            code, values = code[order], values[order]
+        new = np.ones(len(code), bool)
+        new[1:] = code[1:] != code[:-1]
+        if not new.all():
+            at = np.flatnonzero(new)
+            code = code[at]
+            if self.exact is np.int64:  # every sum is at most the total: no overflow
+                values = np.add.reduceat(values, at)
+            else:
+                values = np.array([sum(values[a:b].tolist()) for a, b in
+                                   zip(at.tolist(), at[1:].tolist() + [len(values)])],
+                                  dtype=object)
+        self.codes, self.values = code, values
+
+    def _radix(self) -> tuple | None:
+        """The radix the codes are in, widened when a row added falls outside it; None when
+        no radix of the rows so far fits in int64."""
+        if self.radix is not None and all(
+                lo <= a and b < lo + span
+                for lo, span, a, b in zip(*self.radix, self.low, self.high)):
+            return self.radix
+        for low in ([min(a, 0) for a in self.low], self.low):  # from 0 when it fits
+            span = [b - a + 1 for a, b in zip(low, self.high)]
+            if math.prod(span) < _CODES:
+                roomy = [1 << s.bit_length() for s in span]  # up to twice: fewer re-codings
+                return tuple(low), tuple(roomy if math.prod(roomy) < _CODES else span)
+        return None
 
     def table(self) -> WeightTable:
         self._merge()
-        return WeightTable(self.keys, self.values)
+        if self.keys is not None:
+            return WeightTable(self.keys, self.values)
+        if self.radix is None:
+            return WeightTable(np.zeros((0, 4), np.int64), np.zeros(0, np.int64))
+        return WeightTable(_decode(self.codes, *self.radix), self.values)
+
+
+#: codes stay below this (their differences and a digit's product fit in int64)
+_CODES = 1 << 62
+
+
+def _encode(keys: np.ndarray, low: tuple, span: tuple) -> np.ndarray:
+    """One int64 code per row of ``keys``: its columns less ``low``, digits of the mixed radix
+    ``span`` (the first the most significant), so the codes sort as the rows do.
+
+    >>> _encode(np.array([[1, 0, 2], [0, 3, 1]]), (0, 0, 0), (2, 4, 3)).tolist()
+    [14, 10]
+    """
+    code = keys[:, 0] - low[0]
+    for j in range(1, len(span)):
+        code = code * span[j] + (keys[:, j] - low[j])
+    return code
+
+
+def _decode(code: np.ndarray, low: tuple, span: tuple) -> np.ndarray:
+    """The rows :func:`_encode` coded (held column by column: the table's readers take its
+    columns).
+
+    >>> _decode(np.array([14, 10]), (0, 0, 0), (2, 4, 3)).tolist()
+    [[1, 0, 2], [0, 3, 1]]
+    """
+    out = np.empty((len(span), len(code)), np.int64)
+    rest = code
+    for j in range(len(span) - 1, 0, -1):
+        rest, out[j] = np.divmod(rest, span[j])
+        out[j] += low[j]
+    out[0] = rest + low[0]
+    return out.T
 
 
 class _Counted:

@@ -150,7 +150,7 @@ class MarkedTable:
     trigger_cap: int = 0
 
     def __post_init__(self):
-        if sum(self.weights.values()) != self.cycle:
+        if _total(self.weights) != self.cycle:
             raise ValueError("marked table weights do not add up to the cycle")
 
     @classmethod
@@ -253,6 +253,21 @@ def _project_arrays(weights, idx: list[int], cycle: int):
     np.add.at(sums, inverse, weights.weights_array)
     order = np.argsort(first, kind="stable")
     return type(weights)(uniq[order], sums[order])
+
+
+def _total(weights: Mapping) -> int:
+    """``sum(weights.values())``, exactly; a table held as arrays with int64 weights
+    (``weights_array``) is summed in numpy, as 32-bit halves (no sum can overflow).
+
+    >>> class T(dict):
+    ...     weights_array = np.array([-5, 3 << 60, 3 << 60, 7])
+    >>> _total(T()) == -5 + (6 << 60) + 7
+    True
+    """
+    w = getattr(weights, "weights_array", None)
+    if w is not None and w.dtype == np.int64 and len(w) < 1 << 31:
+        return (int((w >> 32).sum()) << 32) + int((w & 0xFFFFFFFF).sum())
+    return sum(weights.values())
 
 
 def _row_codes(keys: np.ndarray) -> np.ndarray | None:

@@ -50,30 +50,56 @@ def table(context, reel_set: str, progress=None) -> MarkedTable:
     keep_a = free and game.cascades.carry_multiplier
     law = cascade_law(game, name, context.level, free=free, keep_a=keep_a, lean=True,
                       entries=not free, model=context.model, progress=progress)
-    weights = _columns(law.joint, lambda c, a, t, k: (t, t + STRIDE * k, a, c))
+    weights = _columns(law.joint, lambda c, a, t, k: (t, t + STRIDE * k, a, c),
+                       lambda t, i, a, c: (c, a, t, (i - t) // STRIDE))
+    if hasattr(weights, "keys_array"):  # the law's rows, in their order: the chain's table
+        weights.law = law.joint
     context.laws[reel_set] = law
     return MarkedTable(MARKS, weights, law.cycle, law.credits_per_bet)
 
 
-def _columns(weights, new_key):
+def _columns(weights, new_key, old_key=None):
     """``{new_key(*key): summed weight}`` in the order of ``weights``' first keys. A
     :class:`~slotmath.exact.cascades.WeightTable` whose new keys are all distinct (``new_key``
     applied to its columns, as arrays) stays one, its rows in their order: the dict it replaces
-    would have iterated in the same order, its weights the same (nothing summed)."""
+    would have iterated in the same order, its weights the same (nothing summed).
+
+    ``old_key``, when given, turns new columns back into old ones: when it gives back every
+    row's old key, ``new_key`` is one-to-one on the table's (distinct) keys, so the new keys
+    are distinct without sorting them (a check of every row, O(n)); else they are compared
+    (:func:`~slotmath.exact.spin_table.distinct_rows`)."""
     from slotmath.exact.cascades import WeightTable
     from slotmath.exact.spin_table import distinct_rows
 
     if isinstance(weights, WeightTable) and len(weights):
-        cols = new_key(*weights.keys_array.T)
-        keys = np.stack([np.broadcast_to(np.asarray(c, np.int64), len(weights)) for c in cols],
-                        axis=1)
-        if distinct_rows(keys):
+        old = weights.keys_array
+        keys = _stack(new_key(*old.T), len(old))
+        if _returns(old_key, keys, old) or distinct_rows(keys):
             return WeightTable(keys, weights.weights_array)
     out: dict = {}
     for key, w in weights.items():
         key = new_key(*key)
         out[key] = out.get(key, 0) + w
     return out
+
+
+def _stack(cols, n: int) -> np.ndarray:
+    """Columns (arrays, or numbers repeated) as the columns of an (n, len(cols)) int64 array,
+    held column by column (its readers take its columns)."""
+    out = np.empty((len(cols), n), np.int64)
+    for j, c in enumerate(cols):
+        out[j] = c
+    return out.T
+
+
+def _returns(old_key, keys: np.ndarray, old: np.ndarray) -> bool:
+    """Whether ``old_key`` turns every row of ``keys`` back into the row of ``old`` it came
+    from."""
+    if old_key is None:
+        return False
+    back = old_key(*keys.T)
+    return len(back) == old.shape[1] and all(
+        np.array_equal(np.broadcast_to(b, len(old)), old[:, j]) for j, b in enumerate(back))
 
 
 def window(context):
@@ -158,10 +184,34 @@ class CascadeFreeSpins:
     @cached_property
     def chain(self) -> CarriedFreeSpins:
         t = self.free  # one pass: (y, a, trigger, cascades), summed over any other mark
+        law = getattr(t.weights, "law", None)
+        if law is not None and t.marks == MARKS and len(law):
+            trig = law.keys_array[:, 2]
+            if 0 <= trig.min() and trig.max() < STRIDE:
+                # t's rows are the law's (c, a, trigger, cascades) keyed (trigger, trigger +
+                # STRIDE * cascades, a, c), one to one, in order (:func:`table`): the key read
+                # back below is the law's own, row for row, when every trigger is below STRIDE
+                return CarriedFreeSpins(self.spec, law, t.cycle, t.credits_per_bet, self.beta)
         i, j = t.mark_index("trigger_index"), t.mark_index("drop_sum")
         spin = _columns(t.weights, lambda *key: (key[-1], key[j], key[i] % STRIDE,
-                                                 key[i] // STRIDE))
+                                                 key[i] // STRIDE), self._old_key(t))
         return CarriedFreeSpins(self.spec, spin, t.cycle, t.credits_per_bet, self.beta)
+
+    @staticmethod
+    def _old_key(t: MarkedTable):
+        """The chain's key (y, a, trigger, cascades) back into a key of ``t`` when ``t``
+        counts :data:`MARKS` alone (the trigger is the index's remainder); else None."""
+        if sorted(t.marks) != sorted(MARKS):
+            return None
+        at = {m: n for n, m in enumerate(t.marks)}
+
+        def old(y, a, trig, casc):
+            cols = [None] * (len(MARKS) + 1)
+            cols[at["trigger"]], cols[at["drop_sum"]] = trig, a
+            cols[at["trigger_index"]], cols[-1] = trig + STRIDE * casc, y
+            return cols
+
+        return old
 
     def spins_distribution(self, key):
         """Exact law of the spins a feature started with ``key`` plays."""

@@ -96,17 +96,20 @@ class CarriedFreeSpins:
         """Per trigger count n: the exact integer sums over its outcomes of w times
         (1, y, a, c, y*y, y*a, a*a, y*c, a*c, c*c) and the weight with y = 0."""
         y, a, n, c, w = self._arrays
+        if not len(n):
+            return {}
+        # the rows grouped by trigger count (a radix sort of small counts), each group a slice
+        order = np.argsort(_small(n), kind="stable")
+        y, a, n, c, w = (x[order] for x in (y, a, n, c, w))
+        starts = np.flatnonzero(np.concatenate([[True], n[1:] != n[:-1]])).tolist()
         out = {}
-        for t in sorted({int(v) for v in n.tolist()}):
-            sel = n == t
-            ys, as_, cs, ws = y[sel], a[sel], c[sel], w[sel]
-            one = np.ones_like(ws)
-            terms = [(one, one), (ys, one), (as_, one), (cs, one), (ys, ys), (ys, as_),
+        for lo, hi in zip(starts, starts[1:] + [len(n)]):
+            ys, as_, cs, ws = y[lo:hi], a[lo:hi], c[lo:hi], w[lo:hi]
+            terms = [(None, None), (ys, None), (as_, None), (cs, None), (ys, ys), (ys, as_),
                      (as_, as_), (ys, cs), (as_, cs), (cs, cs)]
             e = [_exact_dot(ws, u, v) for u, v in terms]
-            e.append(_exact_dot(ws[ys == 0], one[: int((ys == 0).sum())],
-                                one[: int((ys == 0).sum())]))
-            out[t] = e
+            e.append(_exact_dot(ws[ys == 0]))
+            out[int(n[lo])] = e
         return out
 
     @cached_property
@@ -342,20 +345,49 @@ def carried_index_by_spin(chain: CarriedFreeSpins, spins: int) -> tuple[CarriedI
     return tuple(out)
 
 
-def _exact_dot(w: np.ndarray, u: np.ndarray, v: np.ndarray) -> int:
-    """``sum(w * u * v)`` exactly, as a Python integer: in int64 where no product can
-    overflow (summed as 32-bit halves, which cannot overflow either), the rest in Python
-    integers."""
+def _small(n: np.ndarray) -> np.ndarray:
+    """``n`` as int16 when its values fit (a stable sort of int16 is a radix sort), else
+    ``n``."""
+    if n.dtype != object and n.min() >= 0 and n.max() < 1 << 15:
+        return n.astype(np.int16)
+    return n
+
+
+def _exact_dot(w: np.ndarray, u: np.ndarray | None = None, v: np.ndarray | None = None) -> int:
+    """``sum(w * u * v)`` exactly (``u`` or ``v`` None: 1), as a Python integer: in int64
+    where no product can overflow (every one when the columns' largest magnitudes say so,
+    else row by row; summed as 32-bit halves, which cannot overflow either), the rest in
+    Python integers."""
     if len(w) == 0:
         return 0
-    if w.dtype == object or u.dtype == object or v.dtype == object:
-        return int(sum(int(a) * int(b) * int(c) for a, b, c in zip(w, u, v)))
-    big = (np.abs(w).astype(float) * np.abs(u).astype(float) * np.abs(v).astype(float)
-           >= 2.0**61)
-    out = sum(int(a) * int(b) * int(c) for a, b, c in zip(w[big], u[big], v[big]))
+    arrays = [x for x in (w, u, v) if x is not None]
+    if any(x.dtype == object for x in arrays):
+        return int(sum(math.prod(int(x) for x in row) for row in zip(*arrays)))
+    bound = math.prod(max(int(x.max()), -int(x.min())) for x in arrays)
+    if bound * len(w) < 1 << 63:  # no product, and no sum of them, overflows
+        return int(_product(arrays).sum())
+    if bound < 1 << 61:
+        return _sum_int64(_product(arrays))
+    size = np.abs(arrays[0].astype(float))
+    for x in arrays[1:]:
+        size *= np.abs(x.astype(float))
+    big = size >= 2.0**61
+    out = sum(math.prod(int(x) for x in row) for row in zip(*(x[big] for x in arrays)))
     small = ~big
-    prod = w[small] * u[small] * v[small]
-    for i in range(0, len(prod), 1 << 28):  # each part's halves sum below 2**62
-        part = prod[i:i + (1 << 28)]
+    return int(out) + _sum_int64(_product([x[small] for x in arrays]))
+
+
+def _product(arrays: list) -> np.ndarray:
+    out = arrays[0]
+    for x in arrays[1:]:
+        out = out * x
+    return out
+
+
+def _sum_int64(values: np.ndarray) -> int:
+    """The sum of an int64 array, exactly (its parts' 32-bit halves summed apart)."""
+    out = 0
+    for i in range(0, len(values), 1 << 28):  # each part's halves sum below 2**62
+        part = values[i:i + (1 << 28)]
         out += (int((part >> 32).sum()) << 32) + int((part & 0xFFFFFFFF).sum())
-    return int(out)
+    return out
