@@ -178,7 +178,7 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     --------
     >>> import slotmath
     >>> g = slotmath.load_game("tests/data/grid/cluster_tiny.toml")
-    >>> r = tune_by_crn(g, Targets(Fraction(2), Fraction(1, 10), gli11=None),
+    >>> r = tune_by_crn(g, Targets(Fraction(3), Fraction(1, 10), gli11=None),
     ...                 rounds=20_000, confirm_rounds=50_000)
     >>> r.met, r.figures.rtp == slotmath.analyze(r.game).rtp
     (True, True)

@@ -200,8 +200,8 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     Examples
     --------
     >>> import slotmath
-    >>> g = slotmath.load_game("tests/data/cascades/tiny_lines.toml")
-    >>> r = tune_by_proxy(g, Targets(Fraction(15), Fraction(1, 4), gli11=None))
+    >>> g = slotmath.load_game("tests/data/cascades/tiny_bonus.toml")
+    >>> r = tune_by_proxy(g, Targets(Fraction(98), Fraction(1), gli11=None))
     >>> r.met, r.rank, r.figures.rtp == slotmath.analyze(r.game).rtp
     (True, 'proxy', True)
     """
