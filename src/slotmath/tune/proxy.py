@@ -24,9 +24,14 @@ Method
    modifiers' uplift grows with the pays). The first slope is the ratio ``R0 / p0`` (the
    features scale with the pays); then each confirmed point gives the secant
    ``(R_k - R_{k-1}) / (p_k - p_{k-1})`` (kept when it is positive; else the last slope).
-   Each round asks the window-table solver (:func:`slotmath.tune.solver.tune`, exact
-   mixed-integer steps per reel, starting from the current strips) for the proxy target
-   ``p + (T - R) / slope``, within ``tolerance / slope / 2``.
+   Each round asks for the proxy target ``p + (T - R) / slope``: with ``moves="counts"``
+   the window-table solver (:func:`slotmath.tune.solver.tune`, exact mixed-integer steps
+   per reel, starting from the current strips, within ``tolerance / slope / 2``); with
+   ``moves="swaps"`` (the default for cascades) the one-stop swap (one stop of one reel
+   turns from ``a`` into ``b``: every strip keeps its length and every other stop its
+   place) whose exact proxy change, from that reel's window tables of the proxy, times the
+   slope comes closest to the gap. A round not kept halves the next move (down to
+   :data:`MIN_DAMPING`).
 3. **Confirm** the proxy's strips by the real game's analysis (:func:`slotmath.analyze`:
    a fraction where it is exact; the analysis' float with its stated error otherwise, which
    counts against the tolerance). A point is kept when the targets are missed by less (the
@@ -35,10 +40,12 @@ Method
 
 Stops when the targets are met, at the time limit (checked before each proxy solve and each
 analysis; one under way finishes), after ``max_rounds`` rounds, or when the proxy solver
-returns strips already confirmed ("no move helps"). GLI-11 (on by default) as in
+returns strips already confirmed too often ("no move helps"). GLI-11 (on by default) as in
 :func:`slotmath.tune.search.search` for the simulated rankings: the start and the final game
 by the compliance check after the rounds, and kept points undone from the last while the
-final game pushes an award that met the rule at the start past it.
+final game pushes an award that met the rule at the start past it (the proxy's solve holds
+no GLI-11 rule of its own: the proxy's awards are not the game's, and an award the game
+misses at the start would make the proxy's solver chase it).
 
 Deterministic: the window-table solver is deterministic, and so is each analysis.
 """
