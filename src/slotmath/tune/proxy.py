@@ -184,7 +184,9 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         The symbols whose counts may change (default: every symbol but scatters and bonus
         symbols).
     time_limit : float
-        Seconds; no proxy solve or analysis starts after it.
+        Seconds for the rounds, counted after the set-up (the start's analysis and the
+        proxy's); no proxy solve or analysis starts after it (one under way finishes), and
+        the GLI-11 checks come after it.
     max_rounds : int
         Rounds (confirmations by the game's analysis) at most.
     moves : {"counts", "swaps"}, optional
@@ -214,7 +216,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     """
     from slotmath.tune.solver import tune
 
-    started = time.monotonic()
+    called = started = time.monotonic()
     why = why.removesuffix("; not tuned yet")
 
     def left() -> float:
@@ -260,6 +262,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     misses = _misses(current, targets)
     p_now = Fraction(_proxy_rtp(proxy, level))
     slope = float(start.rtp) / float(p_now) if p_now else 1.0
+    started = time.monotonic()  # the time limit is the rounds': the set-up is not counted
     result = SearchResult(game, current, start, targets=targets, rank="proxy",
                           method=(f"proxy (window tables on the game without "
                                   f"{', '.join(dropped)}), each round confirmed by the game's "
@@ -399,7 +402,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     result.analyses, result.checks = count["analyses"], count["checks"]
     result.estimates = count["solves"]
     result.stopped = stopped
-    result.seconds = time.monotonic() - started
+    result.seconds = time.monotonic() - called
     return result
 
 
