@@ -185,7 +185,7 @@ def test_the_bundled_games_paths_and_proxies():
     proxy drops (no analysis: the proxies are built and checked by the window tables' rules)."""
     expect = {"frozen_gems": ("proxy", ("bonus_symbols", "cascades", "free_spins")),
               "jingle_spin": ("proxy", ("conveyor", "random_wilds")),
-              "gus_gold_christmas": ("proxy", ("modifiers",)),
+              "gus_gold_christmas": ("proxy", ("hold_and_win", "modifiers")),
               "cluster_crush": ("crn", None), "sugar_tumble": ("crn", None),
               "megaways_bonanza": ("crn", None)}
     for name, (method, dropped) in expect.items():
