@@ -29,7 +29,10 @@ change's error is a fraction of two independent runs'.
    A swap never takes the last stop of a symbol off the strips (its awards would vanish).
 3. Stop when the estimate is within the **working tolerance** (half of the tolerance left
    after the start analysis' stated error), at the time limit, or when no proposal helps.
-4. **Check** the final game by its own analysis (:func:`slotmath.analyze`: the seeded
+4. **Check** the game reached by its own analysis; when it misses the target (the
+   estimates' own error), that analysis is the new anchor (``R0`` and the strips the
+   estimates are paired against) and steps 1-3 run again, up to ``anchors`` analyses while
+   the time limit allows. **The result** is the last game analysed (:func:`slotmath.analyze`: the seeded
    simulation of its ``[analysis]`` rounds, same seed as the start's; its stated error
    counts against the tolerance, :func:`slotmath.tune.solver._misses`). The result's
    figures are that analysis', never the estimates.
@@ -146,7 +149,8 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
                 symbols: Sequence[str] | None = None, time_limit: float = 60.0,
                 level: int = 1, progress: Callable[[Step], None] | None = None,
                 rounds: int = 200_000, confirm_rounds: int = 1_000_000,
-                seed: int | None = None, why: str = "") -> SearchResult:
+                seed: int | None = None, anchors: int = 3,
+                why: str = "") -> SearchResult:
     """Tune ``reel_set`` of ``game`` to ``targets`` by swaps ranked and confirmed with common
     random numbers (see the module notes).
 
@@ -167,6 +171,9 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
         Rounds of each ranking run and of each confirming run.
     seed : int, optional
         The runs' seed (default the game's ``[analysis]`` seed, else 0).
+    anchors : int
+        Analyses of a reached game at most: when one misses the target, the estimates
+        start again from it (the new anchor) while time is left.
 
     Returns
     -------
@@ -231,8 +238,11 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     reels = start_reels
     started = time.monotonic()  # the time limit is the search's: the start's analysis is not
 
+    anchor = {"figures": start, "reels": start_reels}  # the last analysed game
+
     def estimate(rs) -> float:
-        return float(start.rtp) + sim(rs, confirm_rounds) - sim(start_reels, confirm_rounds)
+        return (float(anchor["figures"].rtp) + sim(rs, confirm_rounds)
+                - sim(anchor["reels"], confirm_rounds))
 
     now = float(start.rtp)
     result = SearchResult(game, start, start, targets=targets, rank="crn",
@@ -256,75 +266,82 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
             return None
         return tuple(out)
 
-    while abs(target - now) > float(working):
-        if left() <= 0:
-            stopped = "time limit"
-            break
-        # rank: each symbol's value against the reference, one stop on every reel
-        counts = {s: sum(r.symbols.count(s) for r in reels) for s in symbols}
-        ref = max(symbols, key=lambda s: (counts[s], s))
-        value = {ref: 0.0}
-        base = None
-        for s in symbols:
-            if s == ref or left() <= 0:
-                continue
-            moved = applied(reels, Swap(-1, ref, s, 1))
-            if moved is None:
-                continue
-            base = sim(reels, rounds) if base is None else base
-            value[s] = sim(moved, rounds) - base
-        if left() <= 0:
-            stopped = "time limit"
-            break
-        gap = target - now
-        scored = []
-        for a, value_a in value.items():
-            for b, value_b in value.items():
-                if a == b:
-                    continue
-                for k in range(1, MAX_SWAPS + 1):
-                    for reel in range(-1, n_reels):
-                        d = k * (value_b - value_a) / (1 if reel < 0 else n_reels)
-                        scored.append((abs(gap - d), Swap(reel, a, b, k), d))
-        scored = [p for p in scored if p[0] < abs(gap)]
-        scored.sort(key=lambda p: (p[0], p[1]))
-        kept_one = False
-        tried = 0
-        for _, sw, predicted in scored:
-            if tried >= TRIES or left() <= 0:
-                break
-            new = applied(reels, sw)
-            if new is None or new in seen:
-                continue
-            seen.add(new)
-            tried += 1
-            t0 = time.monotonic()
-            est = estimate(new)
-            kept = abs(target - est) < abs(target - now)
-            st = SwapStep(number, sw.reel, len(scored), 0, {str(sw): sw.k},
-                          Fraction(now), Fraction(est), kept, time.monotonic() - t0,
-                          swap=sw, predicted=predicted, rounds=confirm_rounds)
-            number += 1
-            result.tried += 1
-            result.steps.append(st)
-            if progress is not None:
-                progress(st)
-            if kept:
-                reels, now = new, est
-                history.append(reels)
-                result.kept += 1
-                kept_one = True
-                break
-        if not kept_one:
-            stopped = "time limit" if left() <= 0 else "no move helps"
-            break
-    else:
-        stopped = "the estimate is within the working tolerance"
-
     final = start
-    if reels != start_reels:  # the final game by its own analysis
-        count["analyses"] += 1
+    for _ in range(anchors):
+        now = float(anchor["figures"].rtp)
+        while abs(target - now) > float(working):
+            if left() <= 0:
+                stopped = "time limit"
+                break
+            # rank: each symbol's value against the reference, one stop on every reel
+            counts = {s: sum(r.symbols.count(s) for r in reels) for s in symbols}
+            ref = max(symbols, key=lambda s: (counts[s], s))
+            value = {ref: 0.0}
+            base = None
+            for s in symbols:
+                if s == ref or left() <= 0:
+                    continue
+                moved = applied(reels, Swap(-1, ref, s, 1))
+                if moved is None:
+                    continue
+                base = sim(reels, rounds) if base is None else base
+                value[s] = sim(moved, rounds) - base
+            if left() <= 0:
+                stopped = "time limit"
+                break
+            gap = target - now
+            scored = []
+            for a, value_a in value.items():
+                for b, value_b in value.items():
+                    if a == b:
+                        continue
+                    for k in range(1, MAX_SWAPS + 1):
+                        for reel in range(-1, n_reels):
+                            d = k * (value_b - value_a) / (1 if reel < 0 else n_reels)
+                            scored.append((abs(gap - d), Swap(reel, a, b, k), d))
+            scored = [p for p in scored if p[0] < abs(gap)]
+            scored.sort(key=lambda p: (p[0], p[1]))
+            kept_one = False
+            tried = 0
+            for _, sw, predicted in scored:
+                if tried >= TRIES or left() <= 0:
+                    break
+                new = applied(reels, sw)
+                if new is None or new in seen:
+                    continue
+                seen.add(new)
+                tried += 1
+                t0 = time.monotonic()
+                est = estimate(new)
+                kept = abs(target - est) < abs(target - now)
+                st = SwapStep(number, sw.reel, len(scored), 0, {str(sw): sw.k},
+                              Fraction(now), Fraction(est), kept, time.monotonic() - t0,
+                              swap=sw, predicted=predicted, rounds=confirm_rounds)
+                number += 1
+                result.tried += 1
+                result.steps.append(st)
+                if progress is not None:
+                    progress(st)
+                if kept:
+                    reels, now = new, est
+                    history.append(reels)
+                    result.kept += 1
+                    kept_one = True
+                    break
+            if not kept_one:
+                stopped = "time limit" if left() <= 0 else "no move helps"
+                break
+        else:
+            stopped = "the estimate is within the working tolerance"
+        if reels == anchor["reels"]:
+            break
+        count["analyses"] += 1  # the game the estimates reached, by its own analysis
         final = figures_of(game_of(reels), level)
+        if _misses(final, targets)["rtp"] == 0 or left() <= 0:
+            break
+        anchor["figures"], anchor["reels"] = final, reels  # the estimates start again here
+        stopped = "re-anchored"
+
     current_awards = start_awards = None
     if targets.gli11 is not None:
         count["checks"] += 1
