@@ -27,6 +27,8 @@ change's error is a fraction of two independent runs'.
    start on the same seed: the estimate ``R0 + sim(new) - sim(start)``, with ``R0`` the
    start's analysis. A swap is kept when it brings that estimate closer to the target.
    A swap never takes the last stop of a symbol off the strips (its awards would vanish).
+   When none of them is kept, the ranking runs again with twice the rounds (up to
+   ``confirm_rounds``).
 3. Stop when the estimate is within the **working tolerance** (half of the tolerance left
    after the start analysis' stated error), at the time limit, or when no proposal helps.
 4. **Check** the game reached by its own analysis; when it misses the target (the
@@ -267,6 +269,7 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
         return tuple(out)
 
     final = start
+    ranking = {"rounds": rounds}  # doubled (up to confirm_rounds) when a ranking helps not
     for _ in range(anchors):
         now = float(anchor["figures"].rtp)
         while abs(target - now) > float(working):
@@ -284,8 +287,8 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
                 moved = applied(reels, Swap(-1, ref, s, 1))
                 if moved is None:
                     continue
-                base = sim(reels, rounds) if base is None else base
-                value[s] = sim(moved, rounds) - base
+                base = sim(reels, ranking["rounds"]) if base is None else base
+                value[s] = sim(moved, ranking["rounds"]) - base
             if left() <= 0:
                 stopped = "time limit"
                 break
@@ -329,6 +332,9 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
                     kept_one = True
                     break
             if not kept_one:
+                if left() > 0 and ranking["rounds"] < confirm_rounds:  # rank again, finer
+                    ranking["rounds"] = min(2 * ranking["rounds"], confirm_rounds)
+                    continue
                 stopped = "time limit" if left() <= 0 else "no move helps"
                 break
         else:
