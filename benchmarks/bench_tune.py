@@ -34,11 +34,16 @@ fresh ``analyze`` agrees, the load::
     python benchmarks/bench_tune.py --values [GAME ...] [--time-limit 200]
 
 ``--search``: the six games the window tables do not cover (cascades, grid games, the
-conveyor, paid-spin modifiers), tuned by the search path (``slotmath.tune.search``) to their
-RTP minus about one point, GLI-11 held, the time limit given: time, how moves were ranked,
-proposals tried and kept, exact analyses, estimates and GLI-11 checks run, the RTP start ->
-tuned and how it is known (exact, or the analysis' figure and its stated error: the grid
-games' analyses are seeded simulations), why it stopped, and the load after each game.
+conveyor, paid-spin modifiers), tuned by the path ``tune`` picks for each
+(``slotmath.tune.solver.default_method``: ``proxy`` for Frozen Gems, Jingle Spin and Gus's
+Gold Christmas, ``crn`` for the grid games) to their RTP minus about one point, the time
+limit given: time, the path, rounds tried and kept, analyses, estimates and GLI-11 checks
+run, each step's size (the proxy's programs as variables x rows, or the swaps it ranked; the
+swaps scored by common random numbers), the RTP start -> tuned and how it is known (exact,
+or the analysis' figure and its stated error: the grid games' analyses are seeded
+simulations), why it stopped, and the load after each game::
+
+    python benchmarks/bench_tune.py --search frozen_gems --time-limit 600 [--no-gli11] [--verify]
 """
 
 from __future__ import annotations
@@ -189,6 +194,7 @@ def values_table(names, time_limit: float = 200) -> None:
               f"load {os.getloadavg()[0]:.2f}")
 
 
+GLI11 = 100_000_000
 #: the games tuned by search, each to a new RTP target and a tolerance (in total bets; the
 #: grid games' analyses are simulations whose stated error counts against it)
 SEARCH = {"frozen_gems": ("0.9536", "0.0005"), "jingle_spin": ("0.95", "0.0005"),
@@ -196,26 +202,55 @@ SEARCH = {"frozen_gems": ("0.9536", "0.0005"), "jingle_spin": ("0.95", "0.0005")
           "sugar_tumble": ("0.95", "0.002"), "megaways_bonanza": ("0.95", "0.005")}
 
 
-def search_table(names, time_limit: float = 600) -> None:
-    from slotmath.tune.solver import step_line
+def _sizes(r) -> str:
+    """Each step's size: the proxy's programs (variables x rows) or the swaps ranked, the
+    search's moves ranked, the common-random-number swaps scored."""
+    out = []
+    for st in r.steps:
+        if getattr(st, "swaps", False):
+            out.append(f"{st.variables} swaps")
+        elif getattr(st, "programs", None):
+            out.append("+".join(f"{v}x{c}" for v, c in st.programs))
+        elif hasattr(st, "swap"):
+            out.append(f"{st.variables} scored")
+        else:
+            out.append(f"{st.variables} moves")
+    return ", ".join(out) or "none"
 
-    print(f"\ngames tuned by search (GLI-11 held; time limit {time_limit:g} s)")
+
+def search_table(names, time_limit: float = 600, gli11: bool = True,
+                 verify: bool = False) -> None:
+    from slotmath.tune.solver import default_method, step_line
+
+    print(f"\ngames the window tables do not cover (GLI-11 {'held' if gli11 else 'not held'}; "
+          f"time limit {time_limit:g} s)")
     for name in names:
         game = slotmath.load_game(ROOT / "data" / "games" / f"{name}.toml")
         target, tolerance = (Fraction(v) for v in SEARCH[name])
+        print(f"{name}: method {default_method(game)}, target {float(target)} "
+              f"+-{float(tolerance)}, load {os.getloadavg()[0]:.2f}", flush=True)
         t0 = time.perf_counter()
         r = tune(game, target, tolerance=tolerance, time_limit=time_limit,
+                 gli11=GLI11 if gli11 else None,
                  progress=lambda st: print("  " + step_line(st), flush=True))
         wall = time.perf_counter() - t0
         f = r.figures
         how = "exact" if f.rtp_kind == "exact" else f"analysis +-{f.rtp_error:.2g}"
         load = os.getloadavg()
-        print(f"{name}: {wall:.1f} s, rank {r.rank}, {r.tried} tried ({r.kept} kept), "
+        print(f"{name}: {wall:.1f} s, {r.rank}, {r.tried} tried ({r.kept} kept), "
               f"{r.analyses} analyses, {r.estimates} estimates, {r.checks} GLI-11 checks; "
-              f"rtp {float(r.start.rtp):.6f} -> {float(f.rtp):.6f} (target {float(target)} "
-              f"+-{float(tolerance)}, {how}); "
+              f"steps {_sizes(r)}; rtp {float(r.start.rtp):.6f} -> {float(f.rtp):.6f} "
+              f"(target {float(target)} +-{float(tolerance)}, off by "
+              f"{float(abs(f.rtp - target)):.2g}, {how}); "
               f"{'met' if r.met else 'NOT met: ' + str({k: float(v) for k, v in r.misses.items() if v})}"
               f"; stopped: {r.stopped}; load {load[0]:.2f}", flush=True)
+        if verify:  # a fresh analysis of the tuned game (seeded: the same figure)
+            t0 = time.perf_counter()
+            a = slotmath.analyze(r.game)
+            agrees = (a.rtp == f.rtp if f.rtp_kind == "exact"
+                      else Fraction(float(a.rtp)) == Fraction(float(f.rtp)))
+            print(f"  a fresh analyze agrees: {agrees} ({time.perf_counter() - t0:.1f} s)",
+                  flush=True)
 
 
 def edited(game, j, strip):
@@ -240,11 +275,16 @@ def main() -> None:
     p.add_argument("--time-limit", type=float, default=200.0,
                    help="the solver's time limit for --gli11, --values and --search (s)")
     p.add_argument("--search", nargs="*", default=None,
-                   help="only the games tuned by search (default all six)")
+                   help="only the games the window tables do not cover (default all six)")
+    p.add_argument("--no-gli11", action="store_true",
+                   help="--search: GLI-11's rule not held (its checks are full analyses)")
+    p.add_argument("--verify", action="store_true",
+                   help="--search: a fresh analysis of each tuned game")
     args = p.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
     if args.search is not None:
-        search_table(args.search or list(SEARCH), args.time_limit)
+        search_table(args.search or list(SEARCH), args.time_limit, not args.no_gli11,
+                     args.verify)
         print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min)")
         return
     if args.values is not None:

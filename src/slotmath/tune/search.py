@@ -181,9 +181,10 @@ def figures_of(game: Game, level: int = 1) -> Figures:
     rtp = Fraction(rtp)
     top = a.top_award
     p = Fraction(top.probability)
-    per_bet = Fraction(top.credits) / top.multiple if top.multiple else Fraction(1)
-    paid = (((top.credits, p.numerator),) if top.credits else (), p.denominator or 1,
-            per_bet)
+    # a simulated analysis gives its top award's credits and multiple as floats
+    credits, multiple = Fraction(top.credits), Fraction(top.multiple)
+    per_bet = credits / multiple if multiple else Fraction(1)
+    paid = (((credits, p.numerator),) if credits else (), p.denominator or 1, per_bet)
     return Figures(rtp, Fraction(a.hit_frequency), Fraction(a.variance) + rtp * rtp,
                    Fraction(0), paid, "exact" if exact else "analysis",
                    0.0 if exact else float(a.rtp_error))

@@ -400,7 +400,8 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
          tolerance=Fraction(1, 100_000), symbols: Sequence[str] | None = None,
          max_change: int = 4, max_rounds: int = 20, time_limit: float = 60.0,
          level: int = 1, progress: Callable[[Step], None] | None = None,
-         weight_scale: int = 1, min_weight: int = 1) -> TuneResult:
+         weight_scale: int = 1, min_weight: int = 1,
+         method: str | None = None) -> TuneResult:
     """Integer symbol counts on ``reel_set`` that bring the RTP within ``tolerance`` of
     ``target_rtp`` (see the module notes for the method).
 
@@ -471,6 +472,14 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
         ``moves="wheel"``/``"values"``: the least weight a division or value (of positive
         weight at the start) keeps (default 1: nothing leaves the wheel or the ladder).
 
+    method : {"search", "proxy", "crn"}, optional
+        For a game the window tables do not cover: :mod:`slotmath.tune.search` (single and
+        paired moves, each confirmed by the game's analysis), :mod:`slotmath.tune.proxy`
+        (the window-table solver on the game without the sections that stop it, each round
+        confirmed by the game's analysis) or :mod:`slotmath.tune.crn` (stop swaps ranked and
+        confirmed by common random numbers, the final game by its analysis). Default
+        :func:`default_method`.
+
     Returns
     -------
     TuneResult
@@ -510,13 +519,15 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     try:
         comp = check_tunable(game, level)
     except NotWindowTunable as exc:  # cascades, grids, the conveyor, modifiers: by search
-        from slotmath.tune.search import search
-
         if moves != "counts":
             raise ValueError(f"{exc}; tuned by search, which changes counts only (not "
                              f"moves={moves!r})") from None
-        return search(game, targets, reel_set, layout=layout, symbols=symbols,
-                      time_limit=time_limit, level=level, progress=progress, why=exc.why)
+        return _not_by_tables(game, targets, reel_set, method, layout=layout,
+                              symbols=symbols, time_limit=time_limit, level=level,
+                              progress=progress, why=exc.why)
+    if method is not None:
+        raise ValueError(f"{game.name}: the window tables cover it; method={method!r} is for "
+                         f"games they do not cover")
     if reel_set not in game.reel_sets:
         raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
                          f"{sorted(game.reel_sets)}")
@@ -661,6 +672,62 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     result.figures, result.misses, result.awards = current, misses, current_awards
     result.seconds = time.monotonic() - started
     return result
+
+
+#: the paths for games the window tables do not cover
+METHODS = ("search", "proxy", "crn")
+
+
+def default_method(game: Game, reel_set: str = "base") -> str:
+    """How :func:`tune` tunes a game the window tables do not cover: ``"search"`` on a small
+    reel set (ranked by exact analyses, :func:`slotmath.tune.search.default_rank`), else
+    ``"proxy"`` where the game has an exact proxy (:func:`slotmath.tune.proxy.proxy_game`),
+    else ``"crn"`` (a grid game).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> [default_method(slotmath.load_game(f"data/games/{n}.toml"))
+    ...  for n in ("frozen_gems", "jingle_spin", "gus_gold_christmas", "cluster_crush")]
+    ['proxy', 'proxy', 'proxy', 'crn']
+    >>> default_method(slotmath.load_game("tests/data/cascades/tiny_lines.toml"))
+    'search'
+    """
+    from slotmath.tune.proxy import proxy_game
+    from slotmath.tune.search import default_rank
+
+    if default_rank(game, reel_set) == "exact":
+        return "search"
+    if proxy_game(game) is not None:
+        return "proxy"
+    return "crn" if game.grid is not None else "search"
+
+
+def _not_by_tables(game: Game, targets: Targets, reel_set: str, method: str | None, *,
+                   layout, symbols, time_limit, level, progress, why) -> TuneResult:
+    if reel_set not in game.reel_sets:
+        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
+                         f"{sorted(game.reel_sets)}")
+    method = method or default_method(game, reel_set)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if method == "proxy":
+        from slotmath.tune.proxy import tune_by_proxy
+
+        return tune_by_proxy(game, targets, reel_set, layout=layout, symbols=symbols,
+                             time_limit=time_limit, level=level, progress=progress, why=why)
+    if method == "crn":
+        from slotmath.tune.crn import tune_by_crn
+
+        if layout is not None:
+            raise ValueError(f"{game.name}: layout rules are not offered with method 'crn' "
+                             f"(swaps keep every stop's place)")
+        return tune_by_crn(game, targets, reel_set, symbols=symbols, time_limit=time_limit,
+                           level=level, progress=progress, why=why)
+    from slotmath.tune.search import search
+
+    return search(game, targets, reel_set, layout=layout, symbols=symbols,
+                  time_limit=time_limit, level=level, progress=progress, why=why)
 
 
 def _percent(x: Fraction) -> str:

@@ -1,0 +1,377 @@
+"""Tuning a simulated game (the grid games: Megaways, pay anywhere, clusters) by stop swaps
+ranked and confirmed with common random numbers, the final game checked by its own analysis.
+
+Which games
+-----------
+Games whose analysis is a seeded simulation (their ``[analysis]`` rounds: 25 to 100 million
+on the bundled grid games, minutes each), so a full analysis per candidate is out of reach,
+and which have no exact proxy (:mod:`slotmath.tune.proxy`: the window is a grid, not a lines
+or ways window). Small fixtures whose analysis is exact can be tuned this way too (their
+"analysis" is then exact, and so is the final check).
+
+Method
+------
+A move is a **swap**: ``k`` stops of symbol ``a`` become ``b`` on one reel or on every reel
+of the tuned reel set. A swap keeps every strip's length and every other stop where it was,
+so the same seed draws the same stops on the old and the new strips, and the two runs pay
+alike on every round that does not show a swapped stop (common random numbers): the
+change's error is a fraction of two independent runs'.
+
+1. **Rank**: the symbol with most stops on the strips is the reference ``r``; for every
+   other symbol ``s`` the game with one stop of ``r`` turned into ``s`` on every reel is
+   simulated against the current game on the same ``rounds`` and seed: ``d_s`` (``d_r = 0``).
+   The predicted change of a swap ``a -> b`` is ``k (d_b - d_a)`` on every reel, and
+   ``k (d_b - d_a) / n`` on one reel of ``n`` (the first-order model; each reel alike).
+2. **Propose** the swaps whose predicted RTP is closest to the target, the best
+   :data:`TRIES`, and **confirm** each by a longer run (``confirm_rounds``) against the
+   start on the same seed: the estimate ``R0 + sim(new) - sim(start)``, with ``R0`` the
+   start's analysis. A swap is kept when it brings that estimate closer to the target.
+   A swap never takes the last stop of a symbol off the strips (its awards would vanish).
+   When none of them is kept, the ranking runs again with twice the rounds (up to
+   ``confirm_rounds``).
+3. Stop when the estimate is within the **working tolerance** (half of the tolerance left
+   after the start analysis' stated error), at the time limit, or when no proposal helps.
+4. **Check** the game reached by its own analysis; when it misses the target (the
+   estimates' own error), that analysis is the new anchor (``R0`` and the strips the
+   estimates are paired against) and steps 1-3 run again, up to ``anchors`` analyses while
+   the time limit allows. **The result** is the last game analysed (:func:`slotmath.analyze`: the seeded
+   simulation of its ``[analysis]`` rounds, same seed as the start's; its stated error
+   counts against the tolerance, :func:`slotmath.tune.solver._misses`). The result's
+   figures are that analysis', never the estimates.
+
+GLI-11 (on by default) as in :func:`slotmath.tune.search.search`: the start's and the final
+game's awards by the compliance check after the search, kept swaps undone from the last while
+the final game pushes an award that met the rule at the start past it. Deterministic (a
+fixed order of symbols and reels, seeded runs). Not offered: layout rules, ranges other than
+the RTP, weighted reels.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from slotmath.model.game import Game, Reel
+from slotmath.tune.awards import awards
+from slotmath.tune.search import SearchResult, figures_of
+from slotmath.tune.solver import Step, Targets, _misses
+
+__all__ = ["Swap", "SwapStep", "swap", "tune_by_crn"]
+
+#: proposals confirmed per ranking before the ranking is refreshed
+TRIES = 3
+#: the most stops of one symbol a swap turns on one reel
+MAX_SWAPS = 4
+
+
+@dataclass(frozen=True, order=True)
+class Swap:
+    """``k`` stops of ``a`` turned into ``b`` on reel ``reel`` (0 = reel 1), or on every reel
+    (``reel=-1``)."""
+
+    reel: int
+    a: str
+    b: str
+    k: int
+
+    def __str__(self) -> str:
+        where = "every reel" if self.reel < 0 else f"reel {self.reel + 1}"
+        return f"{where} {self.k} x {self.a}->{self.b}"
+
+
+@dataclass(frozen=True)
+class SwapStep(Step):
+    """A swap confirmed: the solver's :class:`~slotmath.tune.solver.Step` (``variables``:
+    the swaps scored; ``constraints``: 0; ``rtp_before``/``rtp_after``: the estimates) with
+    the swap, its predicted change and the confirming run's rounds."""
+
+    swap: Swap | None = None
+    predicted: float = 0.0
+    rounds: int = 0
+
+    def line(self) -> str:
+        """The CLI's progress line.
+
+        Examples
+        --------
+        >>> s = SwapStep(0, -1, 60, 0, {"every reel L1->H1": 1}, Fraction(96, 100),
+        ...              Fraction(95, 100), True, 3.0, swap=Swap(-1, "L1", "H1", 1),
+        ...              predicted=-0.011, rounds=1_000_000)
+        >>> print(s.line())
+        crn step 1: every reel 1 x L1->H1 (predicted -1.100 points, of 60 swaps scored): RTP estimate 96.000000% -> 95.000000% by 1,000,000 paired rounds kept (3.00 s)
+        """
+        verdict = "kept" if self.kept else "not kept"
+        return (f"crn step {self.round + 1}: {self.swap} (predicted "
+                f"{self.predicted * 100:+.3f} points, of {self.variables} swaps scored): RTP "
+                f"estimate {float(self.rtp_before) * 100:.6f}% -> "
+                f"{float(self.rtp_after) * 100:.6f}% by {self.rounds:,} paired rounds "
+                f"{verdict}{f' ({self.reason})' if self.reason else ''} "
+                f"({self.seconds:.2f} s)")
+
+
+def _spread(positions: list[int], avoid: list[int], length: int) -> int:
+    """The position among ``positions`` farthest (cyclically) from every ``avoid``."""
+    def gap(p):
+        return min((min(abs(p - q), length - abs(p - q)) for q in avoid), default=length)
+    return max(positions, key=lambda p: (gap(p), -p))
+
+
+def swap(reel: Reel, a: str, b: str, k: int = 1) -> Reel | None:
+    """``reel`` with ``k`` stops of ``a`` turned into ``b`` (each the stop of ``a`` farthest
+    from every ``b``), or None when the reel has fewer than ``k`` stops of ``a``.
+
+    Examples
+    --------
+    >>> swap(Reel(("A", "B", "A", "C", "A")), "A", "B").symbols
+    ('A', 'B', 'A', 'C', 'B')
+    >>> swap(Reel(("A", "B")), "A", "C", 2) is None
+    True
+    """
+    if reel.weights is not None:
+        raise ValueError("swaps move stops of unweighted strips; this reel has stop weights")
+    symbols = list(reel.symbols)
+    for _ in range(k):
+        where = [p for p, s in enumerate(symbols) if s == a]
+        if not where:
+            return None
+        at = _spread(where, [p for p, s in enumerate(symbols) if s == b], len(symbols))
+        symbols[at] = b
+    return Reel(tuple(symbols))
+
+
+def _eligible(game: Game) -> list[str]:
+    multiplier = getattr(game.multipliers, "symbol", None)
+    return [s.name for s in game.symbols.values()
+            if not (s.scatter or s.bonus) and s.name != multiplier and (s.pays or s.wild)]
+
+
+def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
+                symbols: Sequence[str] | None = None, time_limit: float = 60.0,
+                level: int = 1, progress: Callable[[Step], None] | None = None,
+                rounds: int = 200_000, confirm_rounds: int = 1_000_000,
+                seed: int | None = None, anchors: int = 3,
+                why: str = "") -> SearchResult:
+    """Tune ``reel_set`` of ``game`` to ``targets`` by swaps ranked and confirmed with common
+    random numbers (see the module notes).
+
+    Parameters
+    ----------
+    game : Game
+    targets : Targets
+        The RTP and its tolerance (which must exceed the start analysis' stated error), and
+        GLI-11's limit; other ranges are refused.
+    reel_set : str
+    symbols : sequence of str, optional
+        The symbols swaps may move (default: every paying symbol and wild; not scatters,
+        bonus or multiplier symbols).
+    time_limit : float
+        Seconds for the search, counted after the start's analysis; no run starts after it.
+        The final game's analysis (and the GLI-11 checks) come after it.
+    rounds, confirm_rounds : int
+        Rounds of each ranking run and of each confirming run.
+    seed : int, optional
+        The runs' seed (default the game's ``[analysis]`` seed, else 0).
+    anchors : int
+        Analyses of a reached game at most: when one misses the target, the estimates
+        start again from it (the new anchor) while time is left.
+
+    Returns
+    -------
+    SearchResult
+        ``rank`` is ``"crn"``; ``figures``: the final game's analysis; ``estimates``: the
+        simulation runs made.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("tests/data/grid/cluster_tiny.toml")
+    >>> r = tune_by_crn(g, Targets(Fraction(3), Fraction(1, 10), gli11=None),
+    ...                 rounds=20_000, confirm_rounds=50_000)
+    >>> r.met, r.figures.rtp == slotmath.analyze(r.game).rtp
+    (True, True)
+    """
+    from slotmath.simulate import simulate
+
+    called = started = time.monotonic()
+
+    def left() -> float:
+        return time_limit - (time.monotonic() - started)
+
+    if reel_set not in game.reel_sets:
+        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
+                         f"{sorted(game.reel_sets)}")
+    for name in ("hit_frequency", "sd", "feature_one_in", "max_win_one_in"):
+        if getattr(targets, name) is not None:
+            raise ValueError(f"{game.name}: a {name} range is not offered when tuning by "
+                             f"common random numbers (RTP only)")
+    if symbols is None:
+        symbols = _eligible(game)
+    unknown = [s for s in symbols if s not in game.symbols]
+    if unknown:
+        raise ValueError(f"{game.name} has no symbol {unknown[0]!r}")
+    if seed is None:
+        seed = game.analysis.seed if game.analysis is not None else 0
+    start_reels = tuple(game.reel_sets[reel_set].reels)
+    n_reels = len(start_reels)
+
+    count = {"analyses": 0, "runs": 0, "checks": 0}
+    runs: dict = {}
+
+    def game_of(reels) -> Game:
+        return game.replace_reels(reel_set, tuple(reels))
+
+    def sim(reels, n: int) -> float:
+        key = (tuple(reels), n)
+        if key not in runs:
+            count["runs"] += 1
+            runs[key] = simulate(game_of(reels), n, seed, level).rtp
+        return runs[key]
+
+    count["analyses"] += 1
+    start = figures_of(game, level)
+    working = (targets.tolerance - Fraction(start.rtp_error)) / 2
+    if working <= 0:
+        raise ValueError(f"{game.name}: the tolerance {float(targets.tolerance):g} does not "
+                         f"exceed the analysis' stated error {start.rtp_error:.2g}: no tuned "
+                         f"game could be shown to meet it")
+    target = float(targets.rtp)
+    reels = start_reels
+    started = time.monotonic()  # the time limit is the search's: the start's analysis is not
+
+    anchor = {"figures": start, "reels": start_reels}  # the last analysed game
+
+    def estimate(rs) -> float:
+        return (float(anchor["figures"].rtp) + sim(rs, confirm_rounds)
+                - sim(anchor["reels"], confirm_rounds))
+
+    now = float(start.rtp)
+    result = SearchResult(game, start, start, targets=targets, rank="crn",
+                          method=(f"swaps by common random numbers ({rounds:,} rounds to "
+                                  f"rank, {confirm_rounds:,} to confirm, seed {seed}); the "
+                                  f"final game by its analysis"
+                                  + (f"; not by window tables: {why}" if why else "")))
+    history = [reels]
+    seen = {reels}
+    stopped = ""
+    number = 0
+
+    def applied(rs, sw: Swap):
+        out = list(rs)
+        for j in (range(n_reels) if sw.reel < 0 else (sw.reel,)):
+            new = swap(out[j], sw.a, sw.b, sw.k)
+            if new is None:
+                return None
+            out[j] = new
+        if not any(sw.a in r.symbols for r in out):  # a symbol never leaves the strips
+            return None
+        return tuple(out)
+
+    final = start
+    ranking = {"rounds": rounds}  # doubled (up to confirm_rounds) when a ranking helps not
+    for _ in range(anchors):
+        now = float(anchor["figures"].rtp)
+        while abs(target - now) > float(working):
+            if left() <= 0:
+                stopped = "time limit"
+                break
+            # rank: each symbol's value against the reference, one stop on every reel
+            counts = {s: sum(r.symbols.count(s) for r in reels) for s in symbols}
+            ref = max(symbols, key=lambda s: (counts[s], s))
+            value = {ref: 0.0}
+            base = None
+            for s in symbols:
+                if s == ref or left() <= 0:
+                    continue
+                moved = applied(reels, Swap(-1, ref, s, 1))
+                if moved is None:
+                    continue
+                base = sim(reels, ranking["rounds"]) if base is None else base
+                value[s] = sim(moved, ranking["rounds"]) - base
+            if left() <= 0:
+                stopped = "time limit"
+                break
+            gap = target - now
+            scored = []
+            for a, value_a in value.items():
+                for b, value_b in value.items():
+                    if a == b:
+                        continue
+                    for k in range(1, MAX_SWAPS + 1):
+                        for reel in range(-1, n_reels):
+                            d = k * (value_b - value_a) / (1 if reel < 0 else n_reels)
+                            scored.append((abs(gap - d), Swap(reel, a, b, k), d))
+            scored = [p for p in scored if p[0] < abs(gap)]
+            scored.sort(key=lambda p: (p[0], p[1]))
+            kept_one = False
+            tried = 0
+            for _, sw, predicted in scored:
+                if tried >= TRIES or left() <= 0:
+                    break
+                new = applied(reels, sw)
+                if new is None or new in seen:
+                    continue
+                seen.add(new)
+                tried += 1
+                t0 = time.monotonic()
+                est = estimate(new)
+                kept = abs(target - est) < abs(target - now)
+                st = SwapStep(number, sw.reel, len(scored), 0, {str(sw): sw.k},
+                              Fraction(now), Fraction(est), kept, time.monotonic() - t0,
+                              swap=sw, predicted=predicted, rounds=confirm_rounds)
+                number += 1
+                result.tried += 1
+                result.steps.append(st)
+                if progress is not None:
+                    progress(st)
+                if kept:
+                    reels, now = new, est
+                    history.append(reels)
+                    result.kept += 1
+                    kept_one = True
+                    break
+            if not kept_one:
+                if left() > 0 and ranking["rounds"] < confirm_rounds:  # rank again, finer
+                    ranking["rounds"] = min(2 * ranking["rounds"], confirm_rounds)
+                    continue
+                stopped = "time limit" if left() <= 0 else "no move helps"
+                break
+        else:
+            stopped = "the estimate is within the working tolerance"
+        if reels == anchor["reels"]:
+            break
+        count["analyses"] += 1  # the game the estimates reached, by its own analysis
+        final = figures_of(game_of(reels), level)
+        if _misses(final, targets)["rtp"] == 0 or left() <= 0:
+            break
+        anchor["figures"], anchor["reels"] = final, reels  # the estimates start again here
+        stopped = "re-anchored"
+
+    current_awards = start_awards = None
+    if targets.gli11 is not None:
+        count["checks"] += 1
+        start_awards = awards(game, targets.gli11)
+        final_awards = start_awards
+        if reels != start_reels:
+            count["checks"] += 1
+            final_awards = awards(game_of(reels), targets.gli11)
+        while len(history) > 1 and (final_awards.failing - start_awards.failing):
+            history.pop()
+            result.undone += 1
+            reels = history[-1]
+            final_awards, final = start_awards, start
+            if reels != start_reels:
+                count["checks"] += 1
+                count["analyses"] += 1
+                final_awards = awards(game_of(reels), targets.gli11)
+                final = figures_of(game_of(reels), level)
+        current_awards = final_awards
+    result.game = game_of(reels)
+    result.figures, result.awards, result.start_awards = final, current_awards, start_awards
+    result.misses = _misses(final, targets, current_awards)
+    result.analyses, result.checks = count["analyses"], count["checks"]
+    result.estimates = count["runs"]
+    result.stopped = stopped
+    result.seconds = time.monotonic() - called
+    return result

@@ -1,0 +1,423 @@
+"""Tuning a game the window tables do not cover through an exact proxy: the same strips in a
+game without the sections that stop the window tables, tuned by the window-table solver,
+each result confirmed by the real game's own analysis.
+
+Which games
+-----------
+Games whose paid spin is a lines or ways spin and whose analysis is a full analysis
+(exact, or a numerical chain with its stated error) but slow per candidate: cascades with
+frozen bonus symbols and carried free spins (Frozen Gems), the bauble conveyor with random
+wilds (Jingle Spin), paid-spin modifiers with hold & win (Gus's Gold Christmas). Grid games
+have no proxy (their window is not a lines or ways window); see :mod:`slotmath.tune.crn`.
+
+Method
+------
+1. **The proxy** (:func:`proxy_game`): the game with its :data:`DROPPED` sections removed
+   (cascades, frozen bonus symbols, the conveyor and its random wilds, paid-spin modifiers),
+   and whatever the model's rules then refuse (Frozen Gems' free spins, whose retrigger
+   awards only the cascade engine honours). What is left is a lines or ways game the window
+   tables cover (:func:`slotmath.tune.reel_tables.check_tunable`): its RTP is the real
+   game's first drop, or its paid spin without modifiers and hold & win (Gus's), exactly,
+   and exactly linear in one reel's counts on a one-row reel (first-order on three rows).
+   (Hold & win is dropped too: the window tables cover it, but slowly; see :data:`DROPPED`.)
+2. **A secant on the proxy's target.** The real RTP ``R`` and the proxy's ``p`` move together
+   but not one for one (a cascade pays the first drop's symbols again, multiplied; the
+   modifiers' uplift grows with the pays). The first slope is the ratio ``R0 / p0`` (the
+   features scale with the pays); then each confirmed point gives the secant
+   ``(R_k - R_{k-1}) / (p_k - p_{k-1})`` (kept when it is positive; else the last slope).
+   Each round asks for the proxy target ``p + (T - R) / slope``: with ``moves="counts"``
+   the window-table solver (:func:`slotmath.tune.solver.tune`, exact mixed-integer steps
+   per reel, starting from the current strips, within ``tolerance / slope / 2``); with
+   ``moves="swaps"`` (the default for cascades) the one-stop swap (one stop of one reel
+   turns from ``a`` into ``b``: every strip keeps its length and every other stop its
+   place) whose exact proxy change, from that reel's window tables of the proxy, times the
+   slope comes closest to the gap. A round not kept halves the next move (down to
+   :data:`MIN_DAMPING`).
+3. **Confirm** the proxy's strips by the real game's analysis (:func:`slotmath.analyze`:
+   a fraction where it is exact; the analysis' float with its stated error otherwise, which
+   counts against the tolerance). A point is kept when the targets are missed by less (the
+   solver's rule, :func:`slotmath.tune.solver._better`); one that is not kept still gives
+   the secant its slope, and the next round starts again from the kept strips.
+
+Stops when the targets are met, at the time limit (checked before each proxy solve and each
+analysis; one under way finishes), after ``max_rounds`` rounds, or when the proxy solver
+returns strips already confirmed too often ("no move helps"). GLI-11 (on by default) as in
+:func:`slotmath.tune.search.search` for the simulated rankings: the start and the final game
+by the compliance check after the rounds, and kept points undone from the last while the
+final game pushes an award that met the rule at the start past it (the proxy's solve holds
+no GLI-11 rule of its own: the proxy's awards are not the game's, and an award the game
+misses at the start would make the proxy's solver chase it).
+
+Deterministic: the window-table solver is deterministic, and so is each analysis.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from slotmath.errors import RuleError
+from slotmath.model.game import Game
+from slotmath.tune.awards import awards
+from slotmath.tune.reel_tables import check_tunable
+from slotmath.tune.search import SearchResult, figures_of
+from slotmath.tune.solver import Step, Targets, _better, _layout, _misses
+
+__all__ = ["DROPPED", "ProxyStep", "proxy_game", "tune_by_proxy"]
+
+#: the game-file sections a proxy drops: each of the first five stops the window tables;
+#: hold & win they cover, but its composition per candidate strip took the whole time limit
+#: of one proxy solve on Gus's Gold Christmas (over 600 s at load 10), and its share of the
+#: RTP moves with the pays like the rest (the slope follows it)
+DROPPED = ("cascades", "bonus_symbols", "conveyor", "random_wilds", "modifiers",
+           "hold_and_win")
+#: the proxy's tolerance is never below this (the window tables' solver needs some room)
+PROXY_TOLERANCE = Fraction(1, 1_000_000)
+#: a round not kept halves the next proxy move; below this share of the secant's the search
+#: stops ("no move helps")
+MIN_DAMPING = 1 / 8
+
+
+def proxy_game(game: Game) -> tuple[Game, tuple[str, ...]] | None:
+    """The game's exact proxy and the sections dropped for it, or None when it has none (a
+    grid game, or a game the window tables still refuse without those sections).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> proxy, dropped = proxy_game(slotmath.load_game("data/games/frozen_gems.toml"))
+    >>> dropped
+    ('bonus_symbols', 'cascades', 'free_spins')
+    >>> proxy_game(slotmath.load_game("data/games/cluster_crush.toml")) is None
+    True
+    """
+    if game.grid is not None:
+        return None
+    drops = {k for k in DROPPED if getattr(game, k) is not None}
+    if not drops:
+        return None
+    for _ in range(len(dataclasses.fields(game))):
+        try:
+            proxy = dataclasses.replace(game, **{k: None for k in drops})
+        except RuleError as exc:  # another section needs a dropped one: drop it too
+            key = (exc.field or "").split(".")[0].split("[")[0]
+            if key in drops or getattr(game, key, None) is None:
+                return None
+            drops.add(key)
+            continue
+        try:
+            check_tunable(proxy)
+        except ValueError:
+            return None
+        return proxy, tuple(sorted(drops))
+    return None
+
+
+@dataclass(frozen=True)
+class ProxyStep(Step):
+    """One round of the proxy tuning: the solver's :class:`~slotmath.tune.solver.Step`
+    (``variables``/``constraints``: the largest program of the proxy's solve, or the swaps
+    ranked and 0; ``edits``: the net change per reel and symbol against the kept strips) with
+    the proxy's target and RTP, the slope used, and the window-table programs solved
+    (``programs``: variables x rows each)."""
+
+    proxy_target: Fraction = Fraction(0)
+    proxy_rtp: Fraction = Fraction(0)
+    slope: float = 1.0
+    programs: tuple = ()
+    rtp_error: float = 0.0
+    #: True when the round chose a one-stop swap (``variables``: the swaps ranked)
+    swaps: bool = False
+
+    def line(self) -> str:
+        """The CLI's progress line.
+
+        Examples
+        --------
+        >>> s = ProxyStep(0, -1, 12, 6, {"reel 1 A": 1}, Fraction(9, 10), Fraction(91, 100),
+        ...               True, 2.5, proxy_target=Fraction(1, 3), proxy_rtp=Fraction(1, 3),
+        ...               slope=2.0, programs=((12, 6),))
+        >>> print(s.line())
+        proxy round 1: proxy target 33.333333% -> 33.333333% (slope 2.000, 1 programs, largest 12 variables x 6 rows), edits {'reel 1 A': 1}: RTP 90.000000% -> 91.000000% kept (2.50 s)
+        """
+        verdict = "kept" if self.kept else "not kept"
+        error = f" +-{self.rtp_error * 100:.2g}" if self.rtp_error else ""
+        how = (f"{self.variables} swaps ranked" if self.swaps else
+               f"{len(self.programs)} programs, largest {self.variables} variables x "
+               f"{self.constraints} rows")
+        return (f"proxy round {self.round + 1}: proxy target "
+                f"{float(self.proxy_target) * 100:.6f}% -> {float(self.proxy_rtp) * 100:.6f}% "
+                f"(slope {self.slope:.3f}, {how}), edits "
+                f"{self.edits or '{}'}: RTP {float(self.rtp_before) * 100:.6f}% -> "
+                f"{float(self.rtp_after) * 100:.6f}%{error} {verdict}"
+                f"{f' ({self.reason})' if self.reason else ''} ({self.seconds:.2f} s)")
+
+
+def _edits(before, after) -> dict:
+    out = {}
+    for j, (a, b) in enumerate(zip(before, after)):
+        for s in sorted(set(a.symbols) | set(b.symbols)):
+            k = (sum(w for x, w in zip(b.symbols, b.stop_weights) if x == s)
+                 - sum(w for x, w in zip(a.symbols, a.stop_weights) if x == s))
+            if k:
+                out[f"reel {j + 1} {s}"] = k
+    return out
+
+
+def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
+                  symbols: Sequence[str] | None = None, time_limit: float = 60.0,
+                  level: int = 1, progress: Callable[[Step], None] | None = None,
+                  max_rounds: int = 12, moves: str | None = None,
+                  why: str = "") -> SearchResult:
+    """Tune ``reel_set`` of ``game`` to ``targets`` through its exact proxy (see the module
+    notes); what :func:`slotmath.tune.tune` does for a large game with a proxy.
+
+    Parameters
+    ----------
+    game : Game
+    targets : Targets
+        The RTP and its tolerance, GLI-11's limit; ranges are refused (the proxy's hit
+        frequency, SD and max win are not the game's).
+    reel_set : str
+        The reel set tuned (the paid spin's; the proxy must play it).
+    layout : Layout or dict, optional
+        As :func:`slotmath.tune.tune`: the proxy solver lays out every edited strip.
+    symbols : sequence of str, optional
+        The symbols whose counts may change (default: every symbol but scatters and bonus
+        symbols).
+    time_limit : float
+        Seconds for the rounds, counted after the set-up (the start's analysis and the
+        proxy's); no proxy solve or analysis starts after it (one under way finishes), and
+        the GLI-11 checks come after it.
+    max_rounds : int
+        Rounds (confirmations by the game's analysis) at most.
+    moves : {"counts", "swaps"}, optional
+        ``"counts"``: each round the window-table solver's symbol counts (its exact
+        mixed-integer programs; a strip gets longer or shorter). ``"swaps"``: each round one
+        stop of one reel turns from one symbol into another (every strip keeps its length
+        and every other stop its place), the swap whose proxy change (exact, from the proxy's
+        window tables of that reel) times the slope comes closest to the gap. Default
+        ``"swaps"`` for cascades (the refills read the strips' order beyond the window: an
+        insertion shifts every later stop and changes whole chains) and where the tuned
+        strips hold a scatter or bonus symbol fixed (a longer or shorter strip moves how
+        often it starts its feature, which the proxy does not see: on Gus's Gold Christmas
+        one GUS fewer on reel 1 raised the RTP by 0.73 points), else ``"counts"``.
+    why : str
+        Why the window tables do not cover the game (the summary's method line).
+
+    Returns
+    -------
+    SearchResult
+        ``rank`` is ``"proxy"``; ``analyses``: the real game's analyses; ``estimates``: the
+        proxy solves; ``steps``: one :class:`ProxyStep` per round.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("tests/data/cascades/tiny_bonus.toml")
+    >>> r = tune_by_proxy(g, Targets(Fraction(98), Fraction(1), gli11=None))
+    >>> r.met, r.rank, r.figures.rtp == slotmath.analyze(r.game).rtp
+    (True, 'proxy', True)
+    """
+    from slotmath.tune.solver import tune
+
+    called = started = time.monotonic()
+    why = why.removesuffix("; not tuned yet")
+
+    def left() -> float:
+        return time_limit - (time.monotonic() - started)
+
+    if reel_set not in game.reel_sets:
+        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
+                         f"{sorted(game.reel_sets)}")
+    for name in ("hit_frequency", "sd", "feature_one_in", "max_win_one_in"):
+        if getattr(targets, name) is not None:
+            raise ValueError(f"{game.name}: a {name} range is not offered when tuning by "
+                             f"the proxy (its figures are not the game's; RTP only)")
+    found = proxy_game(game)
+    if found is None:
+        raise ValueError(f"{game.name}: no exact proxy (a lines or ways game without "
+                         f"{', '.join(DROPPED)}) is covered by the window tables")
+    proxy, dropped = found
+    if symbols is None:
+        symbols = [s.name for s in game.symbols.values() if not (s.scatter or s.bonus)]
+    if moves is None:  # swaps keep each strip's length: the held scatters' and bonus
+        # symbols' frequency (the features they start) stays where it was
+        held = {s.name for s in game.symbols.values() if s.scatter or s.bonus} - set(symbols)
+        on_strips = any(x in held for r in game.reel_sets[reel_set].reels for x in r.symbols)
+        moves = "swaps" if game.cascades is not None or on_strips else "counts"
+    if moves not in ("counts", "swaps"):
+        raise ValueError(f"moves must be 'counts' or 'swaps', got {moves!r}")
+    if moves == "swaps" and layout is not None:
+        raise ValueError(f"{game.name}: layout rules are not offered with swaps (a swap keeps "
+                         f"every other stop's place)")
+    layout = _layout(layout)
+    layout.check(game)
+
+    count = {"analyses": 0, "checks": 0, "solves": 0}
+    cache: dict = {}
+
+    def real(reels) -> object:
+        key = tuple(reels)
+        if key not in cache:
+            count["analyses"] += 1
+            cache[key] = figures_of(game.replace_reels(reel_set, key), level)
+        return cache[key]
+
+    start_reels = tuple(game.reel_sets[reel_set].reels)
+    start = real(start_reels)
+    current, reels = start, start_reels
+    misses = _misses(current, targets)
+    p_now = Fraction(_proxy_rtp(proxy, level))
+    slope = float(start.rtp) / float(p_now) if p_now else 1.0
+    started = time.monotonic()  # the time limit is the rounds': the set-up is not counted
+    result = SearchResult(game, current, start, targets=targets, rank="proxy",
+                          method=(f"proxy (window tables on the game without "
+                                  f"{', '.join(dropped)}), each round confirmed by the game's "
+                                  f"analysis" + (f"; not by window tables: {why}" if why
+                                                 else "")))
+    history = [(reels, current, misses)]
+    ranked_at: dict = {}
+    comp = check_tunable(proxy, level)
+
+    def swaps(rs, p_rs) -> list:
+        """Every one-stop swap of ``rs``: (the proxy's exact RTP change, the strips, its
+        name), from each reel's window tables of the proxy."""
+        if rs not in ranked_at:
+            from slotmath.tune.crn import swap
+            from slotmath.tune.reel_tables import ReelTables
+
+            out = []
+            g = proxy.replace_reels(reel_set, rs)
+            for j, reel in enumerate(rs):
+                tables = ReelTables(g, reel_set, j, level, comp)
+                edits = [(a, b, swap(reel, a, b)) for a in symbols
+                         if reel.symbols.count(a) >= 2 for b in symbols if b != a]
+                tables.prefetch(w for _, _, e in edits for w in tables.window_weights(e))
+                for a, b, e in edits:
+                    count["solves"] += 1
+                    d = tables.figures(e).rtp - p_rs
+                    out.append((float(d), rs[:j] + (e,) + rs[j + 1:], f"reel {j + 1} {a}->{b}"))
+            ranked_at[rs] = out
+        return ranked_at[rs]
+
+    last = (p_now, start.rtp)  # the last confirmed (proxy, real) point, for the secant
+    stopped = ""
+    number = 0
+    damping = 1.0  # halved after each point not kept, back to 1 after a kept one
+    while not all(m == 0 for m in misses.values()):
+        if number >= max_rounds:
+            stopped = f"{max_rounds} rounds"
+            break
+        if left() <= 0:
+            stopped = "time limit"
+            break
+        t0 = time.monotonic()
+        gap = float(targets.rtp - current.rtp)
+        proxy_target = Fraction(p_now) + Fraction(gap / slope * damping)
+        proxy_tolerance = max(PROXY_TOLERANCE,
+                              Fraction(float(targets.tolerance) / max(slope, 1e-9) / 2))
+        programs = []
+        if moves == "swaps":
+            ranked = swaps(reels, p_now)
+            untried = [c for c in ranked if c[1] not in cache]
+            pick = min(untried, key=lambda c: (abs(gap * damping - slope * c[0]), c[2]),
+                       default=None)
+            if pick is None or abs(gap - slope * pick[0]) >= abs(gap):
+                stopped = "no move helps"
+                break
+            new_reels, p_new = pick[1], p_now + Fraction(pick[0])
+            programs = [(len(ranked), 0)]
+        else:
+            try:
+                solved = tune(proxy.replace_reels(reel_set, reels), proxy_target, reel_set,
+                              gli11=None, layout=layout, tolerance=proxy_tolerance,
+                              symbols=symbols, time_limit=max(left(), 1.0), level=level,
+                              progress=lambda st, out=programs: out.append(
+                                  (st.variables, st.constraints)))
+            except ValueError as exc:
+                stopped = f"the proxy solver refused: {exc}"
+                break
+            count["solves"] += 1
+            new_reels = tuple(solved.game.reel_sets[reel_set].reels)
+            p_new = Fraction(solved.figures.rtp)
+        if new_reels in cache or new_reels == reels:
+            damping /= 2
+            if damping < MIN_DAMPING:
+                stopped = "no move helps"
+                break
+            continue
+        if left() <= 0:
+            stopped = "time limit"
+            break
+        reason = ""
+        try:
+            fig = real(new_reels)
+        except ValueError as exc:  # the real game's rules refuse the strips
+            fig, reason = current, f"refused: {exc}"
+        new_misses = _misses(fig, targets)
+        kept = not reason and _better(new_misses, misses, fig, current, targets)
+        if not reason and p_new != last[0]:
+            secant = float(fig.rtp - last[1]) / float(p_new - last[0])
+            if secant > 0:
+                slope = secant
+        biggest = max(programs, default=(0, 0), key=lambda vc: vc[0] * max(vc[1], 1))
+        st = ProxyStep(number, -1, biggest[0], biggest[1], _edits(reels, new_reels),
+                       current.rtp, fig.rtp, kept, time.monotonic() - t0, reason,
+                       proxy_target=proxy_target, proxy_rtp=p_new, slope=slope,
+                       programs=tuple(programs), rtp_error=float(fig.rtp_error),
+                       swaps=moves == "swaps")
+        number += 1
+        result.tried += 1
+        result.steps.append(st)
+        if progress is not None:
+            progress(st)
+        if not reason:
+            last = (p_new, fig.rtp)
+        if kept:
+            reels, current, misses, p_now = new_reels, fig, new_misses, p_new
+            history.append((reels, current, misses))
+            result.kept += 1
+            damping = 1.0
+        else:
+            damping /= 2
+            if damping < MIN_DAMPING:
+                stopped = "no move helps"
+                break
+    else:
+        stopped = "every target met"
+
+    current_awards = start_awards = None
+    if targets.gli11 is not None:  # the start's and the final game's, by the check
+        count["checks"] += 1
+        start_awards = awards(game, targets.gli11)
+        final = start_awards
+        if reels != start_reels:
+            count["checks"] += 1
+            final = awards(game.replace_reels(reel_set, reels), targets.gli11)
+        while len(history) > 1 and (final.failing - start_awards.failing):
+            history.pop()
+            result.undone += 1
+            reels, current, _ = history[-1]
+            final = start_awards
+            if reels != start_reels:
+                count["checks"] += 1
+                final = awards(game.replace_reels(reel_set, reels), targets.gli11)
+        current_awards = final
+    result.game = game.replace_reels(reel_set, reels)
+    result.figures, result.awards, result.start_awards = current, current_awards, start_awards
+    result.misses = _misses(current, targets, current_awards)
+    result.analyses, result.checks = count["analyses"], count["checks"]
+    result.estimates = count["solves"]
+    result.stopped = stopped
+    result.seconds = time.monotonic() - called
+    return result
+
+
+def _proxy_rtp(proxy: Game, level: int) -> Fraction:
+    import slotmath
+
+    return Fraction(slotmath.analyze(proxy, level).rtp)
