@@ -55,7 +55,7 @@ from fractions import Fraction
 
 from slotmath.model.game import Game, Reel
 from slotmath.tune.awards import awards
-from slotmath.tune.search import SearchResult, figures_of
+from slotmath.tune.search import SearchResult, figures_of, rtp_only_request
 from slotmath.tune.solver import Step, Targets, _misses
 
 __all__ = ["Swap", "SwapStep", "swap", "tune_by_crn"]
@@ -199,13 +199,7 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     def left() -> float:
         return time_limit - (time.monotonic() - started)
 
-    if reel_set not in game.reel_sets:
-        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
-                         f"{sorted(game.reel_sets)}")
-    for name in ("hit_frequency", "sd", "feature_one_in", "max_win_one_in"):
-        if getattr(targets, name) is not None:
-            raise ValueError(f"{game.name}: a {name} range is not offered when tuning by "
-                             f"common random numbers (RTP only)")
+    rtp_only_request(game, reel_set, targets, "common random numbers (RTP only)")
     if symbols is None:
         symbols = _eligible(game)
     unknown = [s for s in symbols if s not in game.symbols]

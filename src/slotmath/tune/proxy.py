@@ -63,7 +63,7 @@ from slotmath.errors import RuleError
 from slotmath.model.game import Game
 from slotmath.tune.awards import awards
 from slotmath.tune.reel_tables import check_tunable
-from slotmath.tune.search import SearchResult, figures_of
+from slotmath.tune.search import SearchResult, figures_of, rtp_only_request
 from slotmath.tune.solver import Step, Targets, _better, _layout, _misses
 
 __all__ = ["DROPPED", "ProxyStep", "proxy_game", "tune_by_proxy"]
@@ -230,13 +230,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     def left() -> float:
         return time_limit - (time.monotonic() - started)
 
-    if reel_set not in game.reel_sets:
-        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
-                         f"{sorted(game.reel_sets)}")
-    for name in ("hit_frequency", "sd", "feature_one_in", "max_win_one_in"):
-        if getattr(targets, name) is not None:
-            raise ValueError(f"{game.name}: a {name} range is not offered when tuning by "
-                             f"the proxy (its figures are not the game's; RTP only)")
+    rtp_only_request(game, reel_set, targets, "the proxy (its figures are not the game's; RTP only)")
     found = proxy_game(game)
     if found is None:
         raise ValueError(f"{game.name}: no exact proxy (a lines or ways game without "

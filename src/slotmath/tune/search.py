@@ -515,3 +515,14 @@ def _search_lines(result: SearchResult) -> list[str]:
                    f"an award past the rule")
     return out
 
+
+def rtp_only_request(game, reel_set: str, targets, how: str) -> None:
+    """Refuse, in one line each, a reel set the game lacks and any target but the RTP (the
+    proxy and common-random-number paths tune the RTP only; ``how`` says why in the message)."""
+    if reel_set not in game.reel_sets:
+        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
+                         f"{sorted(game.reel_sets)}")
+    for name in ("hit_frequency", "sd", "feature_one_in", "max_win_one_in"):
+        if getattr(targets, name) is not None:
+            raise ValueError(f"{game.name}: a {name} range is not offered when tuning by "
+                             f"{how}")
