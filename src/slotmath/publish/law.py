@@ -44,8 +44,9 @@ class ExportLaw:
     scale : float
         The factor that took the numerical part's own total to ``started`` (1: none).
     error_bound : float
-        Bound on the probability mass the numerical part misplaces (folded by the grid plus
-        the noise dropped); 0 for an exact law.
+        Bound on the probability mass the numerical part misplaces (folded by the grid, the
+        noise dropped, and each kept entry's roundoff up to the analysis' noise floor); 0 for
+        an exact law.
     moved_bets : float
         How far a win may have moved to reach the analysis' grid (0: no coarsening).
     method : str
@@ -140,7 +141,12 @@ def export_law(analysis) -> ExportLaw:
     raw = math.fsum(numerical.values())
     scale = float(started) / raw if raw else 1.0
     numerical = {c: p * scale for c, p in numerical.items()}
-    error = float(d.aliased_mass_bound) + float(d.dropped_bound)
+    # the mass the FFT's grid may fold and the noise it dropped, plus each kept entry's
+    # roundoff, at most the noise floor the analysis drops below (a round whose groups were
+    # all summed pair by pair, without an FFT, folds and drops nothing, yet its floats still
+    # carry roundoff)
+    error = (float(d.aliased_mass_bound) + float(d.dropped_bound)
+             + floor * len(numerical))
     method = ("exact for the rounds that start no feature; an FFT of the features' chains "
               "for the rest (the analysis' round distribution)")
     return ExportLaw(unit, none, cycle, numerical, started, scale, error, moved, method)
