@@ -74,9 +74,13 @@ else:
     rtp = cascade_law(g, "base", lean=True, workers=workers,
                       progress=lambda d, n_: stage("base", d, n_)).mean
 end, c = time.perf_counter(), cpu() - c
-spans = list(stamps.values())
-paid = spans[0][1] - t if spans else 0.0
-free = spans[1][1] - spans[0][1] if len(spans) > 1 else 0.0
+# each stage's span: from the end of the one before (the analysis' first stage, from the start)
+# to its own end; the stages come in the analysis' order (the free reels' first), named by it
+spans, before = {}, t
+for name, (_, stop) in stamps.items():
+    spans[name], before = stop - before, stop
+paid = sum(v for k, v in spans.items() if k.startswith("base"))
+free = sum(v for k, v in spans.items() if not k.startswith("base"))
 with open(sys.argv[6], "wb") as f:
     pickle.dump(dict(paid=paid, free=free, rest=end - t - paid - free, total=end - t, cpu=c,
                      load=load, rtp=rtp, combinations=n ** g.n_reels), f)
