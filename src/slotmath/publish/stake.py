@@ -173,12 +173,7 @@ def _report(game, analysis, mode: str, cost: Fraction, law, probabilities,
     # the table aimed at the mean payout, exact_rtp x cost: as a float, one more rounding
     slack = 0.0 if isinstance(exact_rtp, Fraction) or cost == 1 \
         else abs(float(exact_rtp)) * 2**-52
-    kinds: dict[str, int] = {}
-    on_payout = 0
-    for k, _ in table.rows:
-        b = books.books[k]
-        kinds[b.kind] = kinds.get(b.kind, 0) + 1
-        on_payout += b.win * 10 == k
+    kinds, on_payout = _book_counts(table, books)
     truncated_p = sum((p for _, p in table.truncated), Fraction(0))
     unplayed_p = sum((p for _, _, p in table.unplayed), Fraction(0))
     return {
@@ -527,6 +522,17 @@ def _export_sampled(game, analysis, name: str, cost: Fraction, rounding: str,
 Z95 = 1.959963984540054
 
 
+def _book_counts(table: LookupTable, books) -> tuple[dict[str, int], int]:
+    """The table's books by kind, and how many pay exactly their row's payout."""
+    kinds: dict[str, int] = {}
+    on_payout = 0
+    for k, _ in table.rows:
+        b = books.books[k]
+        kinds[b.kind] = kinds.get(b.kind, 0) + 1
+        on_payout += b.win * 10 == k
+    return kinds, on_payout
+
+
 def _sampled_report(analysis, mode: str, cost: Fraction, law, table: LookupTable, books,
                     rounding: str) -> dict:
     """The report of a mode whose law is a seeded simulation's: the estimate (the counts'
@@ -535,12 +541,7 @@ def _sampled_report(analysis, mode: str, cost: Fraction, law, table: LookupTable
     se = float(estimate.std_error) / float(cost)
     change = _per(table.total_change, cost)
     top, top_p = table.max_payout
-    kinds: dict[str, int] = {}
-    on_payout = 0
-    for k, _ in table.rows:
-        b = books.books[k]
-        kinds[b.kind] = kinds.get(b.kind, 0) + 1
-        on_payout += b.win * 10 == k
+    kinds, on_payout = _book_counts(table, books)
     return {
         "mode": mode,
         "cost": float(cost),
