@@ -375,7 +375,7 @@ def test_hold_and_win_the_books_cannot_play_is_refused_in_one_line(tmp_path):
     why = refusal(slotmath.load_game(path))
     assert why.endswith("hold & win boosters") and "\n" not in why
     assert refusal(slotmath.load_game(ROOT / "data/games/gus_gold_christmas.toml")).endswith(
-        "no player of real rounds for the books yet for base-game modifiers")
+        "no player of real rounds for the books yet for hold & win boosters")
 
 
 def test_losses_disguised_as_wins_per_mode_against_the_reference(hold_export):

@@ -1,0 +1,226 @@
+"""The Stake Engine export of a game with base-game modifiers (issue 26 item 1: the books of
+Dynamite, Pickaxe and TNT, :mod:`slotmath.publish.modifiers`), on
+``tests/data/stake_modifiers.toml`` (a 3x2 hold & win game with all three kinds).
+
+Read back from the files with plain ``csv``/``json``/``zstandard`` and compared with paths
+that share no code with the export:
+
+* the table's RTP against the exact RTP by brute force: every stop combination x every
+  modifier outcome by ``tests/modifiers_reference.py`` (its own window evaluation), and the
+  hold & win round's exact mean per start count by ``tests/hold_and_win_reference.py``;
+* every book replayed: the board against the strips at its stops; a ``modifier`` event's
+  draw checked against the declared law (a count or symbol of positive weight, distinct
+  positions) and its board made again by the rules (what a chosen position shows, the kept
+  symbol, every source symbol upgraded); the wins of the board shown paid by the reference's
+  evaluator; the orbs it shows starting the respins, replayed by the rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from modifiers_reference import outcomes, window_win
+from test_stake_modes import read_books, read_index, read_rows, replay_hold_and_win, table_rtp
+
+import slotmath
+from slotmath.publish import export_stake, refusal, verify_stake
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = ROOT / "tests/data/stake_modifiers.toml"
+
+# the fixture's rules, written out for the reference (not read from the loaded game)
+SPEC = {
+    "rows": 2, "bet": 2, "ways": False, "wild": "W", "lines": [[0, 0, 0], [1, 1, 1]],
+    "pays": {"A": {3: 5}, "B": {2: 1, 3: 2}},
+    "strips": [["X", "O", "A", "B"], ["O", "X", "B", "W"], ["B", "O", "A", "X"]],
+}
+MODIFIERS = {
+    "dynamite": (Fraction(1, 5), {"kind": "place", "symbol": "W", "counts": {1: 2, 2: 1},
+                                  "keep": {"O"}}),
+    "pickaxe": (Fraction(1, 7), {"kind": "place", "symbol": "O", "counts": {1: 3, 2: 1}}),
+    "tnt": (Fraction(1, 10), {"kind": "upgrade", "from": {"X"}, "to": {"A": 1, "B": 2}}),
+}
+TRIGGER = 3
+
+
+def paid_win(columns) -> Fraction:
+    return Fraction(window_win(columns, SPEC), len(SPEC["lines"]))
+
+
+def board(strips, stops) -> list[list[str]]:
+    return [[s[(stop + r) % len(s)] for r in range(SPEC["rows"])]
+            for s, stop in zip(strips, stops)]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    from hold_and_win_reference import reference_start_law
+
+    game = slotmath.load_game(GAME)
+    out = tmp_path_factory.mktemp("modifiers") / "export"
+    export_stake(game, out)
+    means = {h: sum((w * p for w, p in reference_start_law(game.hold_and_win, h).items()),
+                    Fraction(0)) for h in range(TRIGGER, 7)}
+    return game, out, means
+
+
+def reference_rtp(means) -> Fraction:
+    """Every stop combination x every modifier outcome (none with 1 - the frequencies)."""
+    strips = SPEC["strips"]
+    none = 1 - sum(f for f, _ in MODIFIERS.values())
+    choices = [(none, None)] + list(MODIFIERS.values())
+    total = Fraction(0)
+    n = 0
+    for stops in itertools.product(*(range(len(s)) for s in strips)):
+        n += 1
+        for f, m in choices:
+            for p, shown in outcomes(board(strips, stops), m):
+                count = sum(col.count("O") for col in shown)
+                total += f * p * (paid_win(shown) + (means[count] if count >= TRIGGER else 0))
+    return total / n
+
+
+def test_the_table_rtp_is_the_brute_force_rtp(exported):
+    game, out, means = exported
+    exact = reference_rtp(means)
+    assert slotmath.analyze(game).rtp == exact
+    # every check but Stake's approval rules (the fixture's RTP is far above 98 %)
+    checks = verify_stake(out).checks
+    assert all(c.passed for c in checks if "approval" not in c.source), checks
+    (mode,) = json.loads((out / "report.json").read_text())["modes"]
+    (entry,) = read_index(out)["modes"]
+    bound = mode["rtp_error_bound"]
+    assert bound < 1e-12
+    assert abs(table_rtp(read_rows(out, "base"), entry["cost"]) - exact) <= Fraction(bound)
+
+
+def replay_modifier(event: dict, window: list[list[str]]) -> list[list[str]]:
+    """The board a ``modifier`` event shows, made again from the rules and its draw."""
+    f, m = MODIFIERS[event["name"]]
+    assert Fraction(event["frequency"]) == f and event["kind"] == m["kind"]
+    shown = [list(col) for col in window]
+    if m["kind"] == "upgrade":
+        assert m["to"].get(event["symbol"], 0) > 0
+        shown = [[event["symbol"] if s in m["from"] else s for s in col] for col in shown]
+    else:
+        chosen = [(p["reel"], p["row"]) for p in event["positions"]]
+        assert len(set(chosen)) == len(chosen) == event["count"]
+        assert m["counts"].get(event["count"], 0) > 0
+        for j, r in chosen:
+            assert 0 <= j < len(window) and 0 <= r < SPEC["rows"]
+            if shown[j][r] not in m.get("keep", ()):
+                shown[j][r] = m["symbol"]
+    assert [[c["name"] for c in col] for col in event["board"]] == shown
+    changed = {(j, r) for j, col in enumerate(window) for r, s in enumerate(col)
+               if shown[j][r] != s}
+    assert {(c["reel"], c["row"]) for c in event["changed"]} == changed
+    return shown
+
+
+def test_every_book_is_a_round_of_the_rules(exported):
+    game, out, _ = exported
+    rows, books = read_rows(out, "base"), read_books(out, "base")
+    assert [(b["id"], b["payoutMultiplier"]) for b in books] == [(i, p) for i, _, p in rows]
+    kinds: dict[str, int] = {}
+    started = 0
+    for b in books:
+        events = b["events"]
+        reveal = events[0]
+        assert reveal["type"] == "reveal"
+        window = board(SPEC["strips"], reveal["stops"])
+        assert [[c["name"] for c in col] for col in reveal["board"]] == window
+        acted = [e for e in events if e["type"] == "modifier"]
+        assert len(acted) <= 1
+        shown = replay_modifier(acted[0], window) if acted else window
+        name = acted[0]["name"] if acted else "none"
+        kinds[name] = kinds.get(name, 0) + 1
+        won = paid_win(shown)
+        paid = [e for e in events if e["type"] == "setWin"]
+        assert (Fraction(paid[0]["amount"], 100) if paid else 0) == won
+        count = sum(col.count("O") for col in shown)
+        if any(e["type"] == "holdAndWinTrigger" for e in events):
+            assert count >= TRIGGER
+            started += 1
+            cells = {(j, r) for j, col in enumerate(shown) for r, s in enumerate(col)
+                     if s == "O"}
+            won += replay_hold_and_win(game, events, count, cells)
+        else:
+            assert count < TRIGGER
+        assert 100 * won == b["payoutMultiplier"] == events[-1]["amount"]
+    assert started > 50 and kinds.get("dynamite", 0) > 10, kinds
+
+
+def test_every_key_of_the_mixed_table_has_a_spin_of_the_rules():
+    """The paid spins' player finds a spin for every key of the mixed paid table (plain
+    and each modifier's, the whole cycle visited), and each plays, by the reference's rules,
+    the orbs and the win of its key."""
+    from slotmath.publish.books import players
+
+    a = slotmath.analyze(slotmath.load_game(GAME))
+    paid, _ = players(a)
+    paid.sample()
+    table = a.round.base
+    assert paid.found() == set(table.weights)
+    assert all(s.complete for s in paid.spins)
+    cpb = table.credits_per_bet
+
+    def check(key, events, shown, name):
+        window = board(SPEC["strips"], events[0]["stops"])
+        acted = [e for e in events if e["type"] == "modifier"]
+        assert [e["name"] for e in acted] == ([] if name == "none" else [name])
+        replayed = replay_modifier(acted[0], window) if acted else window
+        assert [list(c) for c in shown] == replayed
+        assert sum(col.count("O") for col in replayed) == key[0]
+        assert paid_win(replayed) == Fraction(key[-1], cpb)
+
+    played = {"none": 0}
+    for key in sorted(table.weights):  # as the books play them: a plain spin when one shows it
+        events, shown = paid.play(key)
+        name = next((e["name"] for e in events if e["type"] == "modifier"), "none")
+        played[name] = played.get(name, 0) + 1
+        check(key, events, shown, name)
+    for spins in paid.spins:  # every key of each modifier's own table, by that modifier
+        assert set(spins.found) == spins.table_keys
+        for key in sorted(spins.found):
+            check(key, *spins.events(key, 0), spins.modifier.name)
+    # Pickaxe alone shows 4 or 5 orbs, Dynamite pays wins the strips cannot show
+    assert played["dynamite"] and played["pickaxe"] and played["none"], played
+
+
+def test_tampered_modifier_books_fail_the_replay(exported):
+    """The replay can fail: a position the draw did not choose, an upgrade to a symbol of
+    weight 0, a kept orb blown up."""
+    _, out, _ = exported
+    books = read_books(out, "base")
+    b = next(b for b in books if any(e["type"] == "modifier" and e["kind"] == "place"
+                                     for e in b["events"]))
+    window = board(SPEC["strips"], b["events"][0]["stops"])
+    event = next(e for e in b["events"] if e["type"] == "modifier")
+    replay_modifier(event, window)
+    moved = dict(event, positions=[{"reel": (p["reel"] + 1) % 3, "row": p["row"]}
+                                   for p in event["positions"]])
+    with pytest.raises(AssertionError):
+        replay_modifier(moved, window)
+    upgraded = {"name": "tnt", "kind": "upgrade", "frequency": "1/10", "symbol": "W",
+                "board": event["board"], "changed": []}
+    with pytest.raises(AssertionError):
+        replay_modifier(upgraded, window)
+
+
+def test_refusals_left(tmp_path):
+    """Modifiers acting in free spins have no player yet (its free spins' player plays no
+    modifier); Gus's Gold Christmas is refused for its hold & win boosters only."""
+    path = tmp_path / "game.toml"
+    text = GAME.read_text().replace('keep = ["O"]', 'keep = ["O"]\nin_free_spins = true')
+    text = text.replace("X  = {}", "X  = {}\nS  = { scatter = true }")
+    path.write_text(text.replace("[hold_and_win]", '[free_spins]\ntrigger = "S"\n'
+                                 "awards = { 3 = 2 }\n\n[hold_and_win]", 1))
+    why = refusal(slotmath.load_game(path))
+    assert "modifiers acting on free spins (dynamite)" in why and "\n" not in why
+    assert refusal(slotmath.load_game(GAME)) is None
+    gus = slotmath.load_game(ROOT / "data/games/gus_gold_christmas.toml")
+    assert refusal(gus).endswith("hold & win boosters")
