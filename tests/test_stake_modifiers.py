@@ -213,7 +213,7 @@ def test_tampered_modifier_books_fail_the_replay(exported):
 
 def test_refusals_left(tmp_path):
     """Modifiers acting in free spins have no player yet (its free spins' player plays no
-    modifier); Gus's Gold Christmas is refused for its hold & win boosters only."""
+    modifier); Gus's Gold Christmas is no longer refused."""
     path = tmp_path / "game.toml"
     text = GAME.read_text().replace('keep = ["O"]', 'keep = ["O"]\nin_free_spins = true')
     text = text.replace("X  = {}", "X  = {}\nS  = { scatter = true }")
@@ -222,5 +222,200 @@ def test_refusals_left(tmp_path):
     why = refusal(slotmath.load_game(path))
     assert "modifiers acting on free spins (dynamite)" in why and "\n" not in why
     assert refusal(slotmath.load_game(GAME)) is None
-    gus = slotmath.load_game(ROOT / "data/games/gus_gold_christmas.toml")
-    assert refusal(gus).endswith("hold & win boosters")
+    assert refusal(slotmath.load_game(ROOT / "data/games/gus_gold_christmas.toml")) is None
+
+
+# -- hold & win with boosters (tests/data/stake_boosters.toml), with Pickaxe and TNT
+
+BOOSTED = ROOT / "tests/data/stake_boosters.toml"
+BOOSTED_SPEC = {
+    "rows": 1, "bet": 1, "ways": False, "wild": "W", "lines": [[0, 0]],
+    "pays": {"A": {2: 2}, "B": {2: 1}},
+    "strips": [["O", "A", "X", "B"], ["A", "O", "X", "X", "B"]],
+}
+BOOSTED_MODIFIERS = {
+    "pickaxe": (Fraction(1, 4), {"kind": "place", "symbol": "O", "counts": {1: 1}}),
+    "tnt": (Fraction(1, 10), {"kind": "upgrade", "from": {"X"}, "to": {"A": 1, "B": 1}}),
+}
+# the fixture's hold & win, written out: 2 reels x 1 row growing to 2, respins 2, cash 1/3
+RULES = {"reels": 2, "rows": 1, "respins": 2, "values": {1: 2, 5: 1}, "prize": 3,
+         "boosters": {"rows": {"collect": 2, "times": 1}, "values": {"collect": 1, "times": 2},
+                      "respins": {"collect": 2, "times": 1, "extra": 1},
+                      "multiplier": {"collect": 1, "ladder": [2, 3]}}}
+LADDER = [1, 5]  # the values, in order: a value step moves one rung up (never past the top)
+
+
+def boosted_round_law(game) -> dict[Fraction, Fraction]:
+    """The paid round's exact law: every stop combination x every modifier outcome
+    (modifiers_reference) and the reference's exact law of the respins for the orbs shown."""
+    from hold_and_win_reference import reference_start_law
+
+    strips = BOOSTED_SPEC["strips"]
+    none = 1 - sum(f for f, _ in BOOSTED_MODIFIERS.values())
+    choices = [(none, None)] + list(BOOSTED_MODIFIERS.values())
+    starts = {h: reference_start_law(game.hold_and_win, h) for h in (1, 2)}
+    law: dict[Fraction, Fraction] = {}
+    n = 0
+    for stops in itertools.product(*(range(len(s)) for s in strips)):
+        n += 1
+        for f, m in choices:
+            for p, shown in outcomes([[s[stop]] for s, stop in zip(strips, stops)], m):
+                paid = Fraction(window_win(shown, BOOSTED_SPEC), 1)
+                count = sum(col.count("O") for col in shown)
+                for w, q in (starts[count].items() if count else [(0, 1)]):
+                    law[paid + w] = law.get(paid + w, Fraction(0)) + f * p * q
+    return {a: q / n for a, q in law.items()}
+
+
+@pytest.fixture(scope="module")
+def boosted(tmp_path_factory):
+    game = slotmath.load_game(BOOSTED)
+    out = tmp_path_factory.mktemp("boosted") / "export"
+    export_stake(game, out)
+    return game, out, boosted_round_law(game)
+
+
+def test_boosted_table_against_the_reference_law(boosted):
+    """Row by row within 1e-12 (the analysis' law is an FFT of the float chain), every row
+    of the law has its row, and the table's RTP is the exact RTP within the stated bound."""
+    game, out, law = boosted
+    exact = sum((a * q for a, q in law.items()), Fraction(0))
+    assert slotmath.analyze(game).rtp == exact
+    rows = read_rows(out, "base")
+    total = sum(w for _, w, _ in rows)
+    assert {p for _, _, p in rows} == {int(100 * a) for a in law}
+    assert max(abs(Fraction(w, total) - law[Fraction(p, 100)]) for _, w, p in rows) < 1e-12
+    (mode,) = json.loads((out / "report.json").read_text())["modes"]
+    assert mode["rows_without_a_book"]["rows"] == 0
+    bound = mode["rtp_error_bound"]
+    assert bound < 1e-12 and abs(table_rtp(rows, 1) - exact) <= Fraction(bound)
+    checks = verify_stake(out).checks
+    assert all(c.passed for c in checks if "approval" not in c.source), checks
+
+
+def replay_boosted(events: list[dict], shown_cells: set) -> Fraction:
+    """The respins by the rules: gems only of boosters not used up, one of a kind a respin;
+    ``collect`` of a kind fire it (a row opens, every held value steps up a rung, the
+    respins and their reset grow, the multiplier steps up the ladder); cash lands on empty
+    open positions with values of positive weight, resets the respins or one is spent; the
+    round goes on only with respins left and an empty position, ends full or out of respins,
+    paying the multiplier times the values held (and the prize when full)."""
+    b = RULES["boosters"]
+    (trigger,) = [e for e in events if e["type"] == "holdAndWinTrigger"]
+    held = {(c["reel"], c["row"]): Fraction(c["value"], 100) for c in trigger["held"]}
+    assert set(held) == shown_cells and set(held.values()) <= set(RULES["values"])
+    counters = dict.fromkeys(b, 0)
+    fired = dict.fromkeys(b, 0)
+    times = {k: v.get("times", len(v.get("ladder", ()))) for k, v in b.items()}
+    rows, left, reset, multiplier = RULES["rows"], RULES["respins"], RULES["respins"], 1
+    respins = [e for e in events if e["type"] == "respin"]
+    for e in respins:
+        assert left > 0 and len(held) < RULES["reels"] * rows
+        done = []
+        for kind in e["gems"]:
+            assert fired[kind] < times[kind] and e["gems"].count(kind) == 1
+            counters[kind] += 1
+            if counters[kind] == b[kind]["collect"]:
+                counters[kind] = 0
+                fired[kind] += 1
+                if kind == "rows":
+                    rows += 1
+                    done.append({"kind": "rows", "rowsOpen": rows})
+                elif kind == "values":
+                    held = {g: LADDER[min(LADDER.index(v) + 1, len(LADDER) - 1)]
+                            for g, v in held.items()}
+                elif kind == "respins":
+                    left += b[kind]["extra"]
+                    reset += b[kind]["extra"]
+                else:
+                    multiplier = b[kind]["ladder"][fired[kind] - 1]
+                    done.append({"kind": "multiplier", "multiplier": multiplier})
+        assert e["boosters"] == done
+        for c in e["landed"]:
+            at = (c["reel"], c["row"])
+            assert at not in held and c["reel"] < RULES["reels"] and c["row"] < rows
+            held[at] = Fraction(c["value"], 100)
+            assert held[at] in RULES["values"]
+        left = reset if e["landed"] else left - 1
+        assert e["respinsLeft"] == left and e["multiplier"] == multiplier
+    full = len(held) == RULES["reels"] * rows
+    assert left == 0 or full
+    assert any(e["type"] == "fullGrid" for e in events) == full
+    (end,) = [e for e in events if e["type"] == "holdAndWinEnd"]
+    won = multiplier * (sum(held.values(), Fraction(0)) + (RULES["prize"] if full else 0))
+    assert Fraction(end["amount"], 100) == won
+    return won
+
+
+def test_boosted_books_are_rounds_of_the_rules(boosted):
+    _, out, _ = boosted
+    rows, books = read_rows(out, "base"), read_books(out, "base")
+    assert [(b["id"], b["payoutMultiplier"]) for b in books] == [(i, p) for i, _, p in rows]
+    boosted_books = 0
+    for b in books:
+        events = b["events"]
+        reveal = events[0]
+        window = [[s[stop]] for s, stop in zip(BOOSTED_SPEC["strips"], reveal["stops"])]
+        assert [[c["name"] for c in col] for col in reveal["board"]] == window
+        acted = [e for e in events if e["type"] == "modifier"]
+        shown = window
+        if acted:
+            f, m = BOOSTED_MODIFIERS[acted[0]["name"]]
+            assert Fraction(acted[0]["frequency"]) == f
+            assert any(s == [[c["name"] for c in col] for col in acted[0]["board"]]
+                       for _, s in outcomes(window, m))
+            shown = [[c["name"] for c in col] for col in acted[0]["board"]]
+            if m["kind"] == "place":
+                chosen = {(p["reel"], p["row"]) for p in acted[0]["positions"]}
+                assert all(shown[j][r] == "O" for j, r in chosen)
+        won = Fraction(window_win(shown, BOOSTED_SPEC), 1)
+        cells = {(j, r) for j, col in enumerate(shown) for r, s in enumerate(col) if s == "O"}
+        if cells:
+            won += replay_boosted(events, cells)
+            boosted_books += any(e["type"] == "respin" and e["boosters"] for e in events)
+        else:
+            assert not any(e["type"] == "holdAndWinTrigger" for e in events)
+        assert 100 * won == b["payoutMultiplier"] == events[-1]["amount"]
+    assert boosted_books >= 5
+
+
+def test_boosted_replay_fails_a_tampered_round(boosted):
+    """The replay can fail: a gem left out, a multiplier not earned, a landing on a row
+    not open."""
+    _, out, _ = boosted
+    books = read_books(out, "base")
+    b = next(b for b in books if any(e["type"] == "respin" and e["boosters"]
+                                     for e in b["events"]))
+    events = b["events"]
+    window = [[s[stop]] for s, stop in zip(BOOSTED_SPEC["strips"], events[0]["stops"])]
+    shown = next((e for e in events if e["type"] == "modifier"), {"board": None})["board"]
+    shown = window if shown is None else [[c["name"] for c in col] for col in shown]
+    cells = {(j, r) for j, col in enumerate(shown) for r, s in enumerate(col) if s == "O"}
+    replay_boosted(events, cells)
+    i = next(i for i, e in enumerate(events) if e["type"] == "respin" and e["gems"])
+    no_gem = [dict(e, gems=[]) if j == i else e for j, e in enumerate(events)]
+    with pytest.raises(AssertionError):
+        replay_boosted(no_gem, cells)
+    end = [dict(e, multiplier=3, amount=3 * e["amount"]) if e["type"] == "holdAndWinEnd"
+           else e for e in events]
+    with pytest.raises(AssertionError):
+        replay_boosted(end, cells)
+
+
+def test_a_booster_that_never_lands_is_never_fired(tmp_path):
+    """A multiplier booster of probability 0: no round the player plays lands its gem, and
+    its top total is the unmultiplied one (4 values of 5 and the prize: 23 bets)."""
+    from slotmath.publish.hold_and_win import BoostedHoldAndWinPlayer
+
+    path = tmp_path / "game.toml"
+    text = BOOSTED.read_text()
+    at = text.index("[hold_and_win.boosters.multiplier]")
+    path.write_text(text[:at] + text[at:].replace('probability = "1/4"', 'probability = "0"', 1))
+    player = BoostedHoldAndWinPlayer(slotmath.load_game(path))
+    player.prepare(200)
+    totals = player.reachable(1).tolist()
+    assert max(totals) == 23
+    for t in totals:
+        events = player.play(1, t, [["O"], ["A"]], 0)
+        assert replay_boosted(events, {(0, 0)}) == t
+        assert all("multiplier" not in e.get("gems", ()) for e in events)
