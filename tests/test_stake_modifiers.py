@@ -98,9 +98,10 @@ def test_the_table_rtp_is_the_brute_force_rtp(exported):
     assert abs(table_rtp(read_rows(out, "base"), entry["cost"]) - exact) <= Fraction(bound)
 
 
-def replay_modifier(event: dict, window: list[list[str]]) -> list[list[str]]:
-    """The board a ``modifier`` event shows, made again from the rules and its draw."""
-    f, m = MODIFIERS[event["name"]]
+def replay_modifier(event: dict, window: list[list[str]], modifiers=None) -> list[list[str]]:
+    """The board a ``modifier`` event shows, made again from the rules and its draw
+    (``modifiers``: name -> (frequency, rules), default the Stake Modifiers fixture's)."""
+    f, m = (modifiers or MODIFIERS)[event["name"]]
     assert Fraction(event["frequency"]) == f and event["kind"] == m["kind"]
     shown = [list(col) for col in window]
     if m["kind"] == "upgrade":
@@ -111,7 +112,7 @@ def replay_modifier(event: dict, window: list[list[str]]) -> list[list[str]]:
         assert len(set(chosen)) == len(chosen) == event["count"]
         assert m["counts"].get(event["count"], 0) > 0
         for j, r in chosen:
-            assert 0 <= j < len(window) and 0 <= r < SPEC["rows"]
+            assert 0 <= j < len(window) and 0 <= r < len(window[j])
             if shown[j][r] not in m.get("keep", ()):
                 shown[j][r] = m["symbol"]
     assert [[c["name"] for c in col] for col in event["board"]] == shown
@@ -293,24 +294,26 @@ def test_boosted_table_against_the_reference_law(boosted):
     assert all(c.passed for c in checks if "approval" not in c.source), checks
 
 
-def replay_boosted(events: list[dict], shown_cells: set) -> Fraction:
+def replay_boosted(events: list[dict], shown_cells: set, rules=None, ladder=None) -> Fraction:
     """The respins by the rules: gems only of boosters not used up, one of a kind a respin;
     ``collect`` of a kind fire it (a row opens, every held value steps up a rung, the
     respins and their reset grow, the multiplier steps up the ladder); cash lands on empty
     open positions with values of positive weight, resets the respins or one is spent; the
     round goes on only with respins left and an empty position, ends full or out of respins,
-    paying the multiplier times the values held (and the prize when full)."""
-    b = RULES["boosters"]
+    paying the multiplier times the values held (and the prize when full). ``rules`` and
+    ``ladder``: the game's (default the Stake Boosters fixture's)."""
+    rules, ladder = rules or RULES, ladder or LADDER
+    b = rules["boosters"]
     (trigger,) = [e for e in events if e["type"] == "holdAndWinTrigger"]
     held = {(c["reel"], c["row"]): Fraction(c["value"], 100) for c in trigger["held"]}
-    assert set(held) == shown_cells and set(held.values()) <= set(RULES["values"])
+    assert set(held) == shown_cells and set(held.values()) <= set(rules["values"])
     counters = dict.fromkeys(b, 0)
     fired = dict.fromkeys(b, 0)
     times = {k: v.get("times", len(v.get("ladder", ()))) for k, v in b.items()}
-    rows, left, reset, multiplier = RULES["rows"], RULES["respins"], RULES["respins"], 1
+    rows, left, reset, multiplier = rules["rows"], rules["respins"], rules["respins"], 1
     respins = [e for e in events if e["type"] == "respin"]
     for e in respins:
-        assert left > 0 and len(held) < RULES["reels"] * rows
+        assert left > 0 and len(held) < rules["reels"] * rows
         done = []
         for kind in e["gems"]:
             assert fired[kind] < times[kind] and e["gems"].count(kind) == 1
@@ -322,7 +325,7 @@ def replay_boosted(events: list[dict], shown_cells: set) -> Fraction:
                     rows += 1
                     done.append({"kind": "rows", "rowsOpen": rows})
                 elif kind == "values":
-                    held = {g: LADDER[min(LADDER.index(v) + 1, len(LADDER) - 1)]
+                    held = {g: ladder[min(ladder.index(v) + 1, len(ladder) - 1)]
                             for g, v in held.items()}
                 elif kind == "respins":
                     left += b[kind]["extra"]
@@ -333,16 +336,16 @@ def replay_boosted(events: list[dict], shown_cells: set) -> Fraction:
         assert e["boosters"] == done
         for c in e["landed"]:
             at = (c["reel"], c["row"])
-            assert at not in held and c["reel"] < RULES["reels"] and c["row"] < rows
+            assert at not in held and c["reel"] < rules["reels"] and c["row"] < rows
             held[at] = Fraction(c["value"], 100)
-            assert held[at] in RULES["values"]
+            assert held[at] in rules["values"]
         left = reset if e["landed"] else left - 1
         assert e["respinsLeft"] == left and e["multiplier"] == multiplier
-    full = len(held) == RULES["reels"] * rows
+    full = len(held) == rules["reels"] * rows
     assert left == 0 or full
     assert any(e["type"] == "fullGrid" for e in events) == full
     (end,) = [e for e in events if e["type"] == "holdAndWinEnd"]
-    won = multiplier * (sum(held.values(), Fraction(0)) + (RULES["prize"] if full else 0))
+    won = multiplier * (sum(held.values(), Fraction(0)) + (rules["prize"] if full else 0))
     assert Fraction(end["amount"], 100) == won
     return won
 
@@ -419,3 +422,83 @@ def test_a_booster_that_never_lands_is_never_fired(tmp_path):
         events = player.play(1, t, [["O"], ["A"]], 0)
         assert replay_boosted(events, {(0, 0)}) == t
         assert all("multiplier" not in e.get("gems", ()) for e in events)
+
+
+# -- Gus's Gold Christmas at full size (marked benchmark: the export takes minutes)
+
+GUS = ROOT / "data/games/gus_gold_christmas.toml"
+GUS_LINES = [
+    [1, 1, 1, 1, 1], [0, 0, 0, 0, 0], [2, 2, 2, 2, 2], [0, 1, 2, 1, 0], [2, 1, 0, 1, 2],
+    [0, 0, 1, 2, 2], [2, 2, 1, 0, 0], [1, 0, 0, 0, 1], [1, 2, 2, 2, 1], [0, 1, 1, 1, 0],
+    [2, 1, 1, 1, 2], [1, 0, 1, 2, 1], [1, 2, 1, 0, 1], [0, 1, 0, 1, 0], [2, 1, 2, 1, 2],
+    [1, 1, 0, 1, 1], [1, 1, 2, 1, 1], [0, 0, 2, 0, 0], [2, 2, 0, 2, 2], [0, 2, 0, 2, 0],
+]
+GUS_PAYS = {"GUS": {3: 50, 4: 150, 5: 500}, "MULE": {3: 30, 4: 100, 5: 300},
+            "LANTERN": {3: 20, 4: 75, 5: 200}, "PAN": {3: 15, 4: 50, 5: 150},
+            "A": {3: 10, 4: 25, 5: 100}, "K": {3: 8, 4: 20, 5: 80}, "Q": {3: 5, 4: 15, 5: 60},
+            "J": {3: 5, 4: 12, 5: 50}}
+GUS_VALUES = [1, 2, 3, 5, 7, 10, 15, 20, 25, 30, 40, 50, 100, 200, 300, 500, 750, 1000]
+GUS_RULES = {"reels": 5, "rows": 3, "respins": 3, "values": dict.fromkeys(GUS_VALUES, 1),
+             "prize": 0,
+             "boosters": {"rows": {"collect": 3, "times": 3}, "values": {"collect": 3, "times": 3},
+                          "respins": {"collect": 3, "times": 1, "extra": 1},
+                          "multiplier": {"collect": 3, "ladder": [2, 3, 5]}}}
+GUS_MODIFIERS = {
+    "dynamite": (Fraction(1, 300), {"kind": "place", "symbol": "WILD",
+                                    "counts": {3: 5, 4: 3, 5: 1}, "keep": {"NUGGET"}}),
+    "pickaxe": (Fraction(1, 400), {"kind": "place", "symbol": "NUGGET",
+                                   "counts": {1: 5, 2: 3, 3: 1}}),
+    "tnt": (Fraction(1, 1000), {"kind": "upgrade", "from": {"A", "K", "Q", "J"},
+                                "to": {"GUS": 1, "MULE": 2, "LANTERN": 3, "PAN": 4}}),
+}
+
+
+def replay_gus_books(directory: Path) -> dict[str, int]:
+    """Every book of a Gus export replayed by the rules written out above (the strips read
+    from the game file, nothing else): the board at its stops, the modifier's board, the
+    line wins by the reference's evaluator, the respins with boosters; each must pay its
+    payout. Returns counts by kind."""
+    game = slotmath.load_game(GUS)
+    strips = [list(r.symbols) for r in game.reel_sets["base"].reels]
+    spec = {"ways": False, "wild": "WILD", "lines": GUS_LINES, "pays": GUS_PAYS}
+    rows, books = read_rows(directory, "base"), read_books(directory, "base")
+    assert [(b["id"], b["payoutMultiplier"]) for b in books] == [(i, p) for i, _, p in rows]
+    counts: dict[str, int] = {}
+    for b in books:
+        events = b["events"]
+        reveal = events[0]
+        window = [[s[(stop + r) % len(s)] for r in range(3)]
+                  for s, stop in zip(strips, reveal["stops"])]
+        assert [[c["name"] for c in col] for col in reveal["board"]] == window
+        acted = [e for e in events if e["type"] == "modifier"]
+        shown = replay_modifier(acted[0], window, GUS_MODIFIERS) if acted else window
+        won = Fraction(window_win(shown, spec), len(GUS_LINES))
+        cells = {(j, r) for j, col in enumerate(shown) for r, s in enumerate(col)
+                 if s == "NUGGET"}
+        kind = acted[0]["name"] if acted else "plain"
+        if len(cells) >= 5:
+            won += replay_boosted(events, cells, GUS_RULES, GUS_VALUES)
+            kind += " + hold & win"
+            fired = {f["kind"] for e in events if e["type"] == "respin" for f in e["boosters"]}
+            for f in sorted(fired):
+                counts[f"fired {f}"] = counts.get(f"fired {f}", 0) + 1
+        else:
+            assert not any(e["type"] == "holdAndWinTrigger" for e in events)
+        counts[kind] = counts.get(kind, 0) + 1
+        # the payout is the round's win rounded to the nearest tenth (a tie to the even one)
+        tenths = won * 10
+        assert abs(tenths - b["payoutMultiplier"] // 10) <= Fraction(1, 2), (b["id"], won)
+        assert b["payoutMultiplier"] == events[-1]["amount"]
+    return counts
+
+
+@pytest.mark.benchmark
+def test_gus_export_every_book_replayed(tmp_path):
+    out = tmp_path / "gus"
+    export_stake(slotmath.load_game(GUS), out)
+    checks = verify_stake(out).checks
+    failed = {c.name for c in checks if not c.passed}
+    assert failed <= {"max win more often than 1 in 10,000,000"}, checks
+    counts = replay_gus_books(out)
+    # every total up to 30 x 1000 bets needs no multiplier: the scripts open rows instead
+    assert counts["plain + hold & win"] > 1000 and counts["fired rows"] > 1000, counts
