@@ -23,7 +23,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 from modifiers_reference import outcomes, window_win
+from test_hold_and_win import small_specs
 from test_stake_modes import read_books, read_index, read_rows, replay_hold_and_win, table_rtp
 
 import slotmath
@@ -325,7 +327,8 @@ def replay_boosted(events: list[dict], shown_cells: set, rules=None, ladder=None
                     rows += 1
                     done.append({"kind": "rows", "rowsOpen": rows})
                 elif kind == "values":
-                    held = {g: ladder[min(ladder.index(v) + 1, len(ladder) - 1)]
+                    top = rules.get("top", len(ladder) - 1)  # never past the ceiling
+                    held = {g: ladder[max(ladder.index(v), min(ladder.index(v) + 1, top))]
                             for g, v in held.items()}
                 elif kind == "respins":
                     left += b[kind]["extra"]
@@ -502,3 +505,44 @@ def test_gus_export_every_book_replayed(tmp_path):
     counts = replay_gus_books(out)
     # every total up to 30 x 1000 bets needs no multiplier: the scripts open rows instead
     assert counts["plain + hold & win"] > 1000 and counts["fired rows"] > 1000, counts
+
+
+def _rules_of(spec) -> tuple[dict, list]:
+    """A hold & win spec's rules as :func:`replay_boosted` reads them."""
+    boosters = {b.kind: {"collect": b.collect, "times": b.times, "extra": b.extra,
+                         "ladder": list(b.ladder)} for b in spec.boosters}
+    rules = {"reels": spec.reels, "rows": spec.rows, "respins": spec.respins,
+             "values": {v: w for v, w in zip(spec.values, spec.value_weights) if w},
+             "prize": spec.full_grid_prize, "boosters": boosters, "top": spec.top_index}
+    return rules, list(spec.values)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_specs())
+def test_random_boosted_rounds_are_real_and_pay_their_total(spec):
+    """On random small grids with boosters: every total the player says a round started
+    with one held can pay is one the reference's exact law gives positive probability, and
+    the round it plays for it pays it by the rules. Without a respins booster and with every
+    value of positive weight, the player reaches every total of the law."""
+    from types import SimpleNamespace
+
+    from hold_and_win_reference import reference_start_law
+
+    from slotmath.publish.hold_and_win import BoostedHoldAndWinPlayer
+
+    if not spec.boosters:
+        return
+    player = BoostedHoldAndWinPlayer(SimpleNamespace(name="random", hold_and_win=spec))
+    cpb = player.credits_per_bet
+    law = reference_start_law(spec, 1)
+    support = {int(w * cpb) for w, q in law.items() if q}
+    player.prepare(max(support))
+    reached = set(player.reachable(1).tolist())
+    assert reached <= support
+    rules, ladder = _rules_of(spec)
+    start = {(0, 0)}
+    for t in sorted(reached):
+        events = player.play(1, t, None, 0)
+        assert replay_boosted(events, start, rules, ladder) * cpb == t
+    if spec.booster("respins") is None and all(spec.value_weights):
+        assert reached == support, sorted(support - reached)
