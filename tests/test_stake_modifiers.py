@@ -24,11 +24,16 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from modifiers_reference import outcomes, window_win
+from modifiers_reference import modified_law, outcomes, window_win
 from test_hold_and_win import small_specs
+from test_modifiers import _cases as _modifier_cases
+from test_modifiers import _modifier_dict
+from test_modifiers import _text as _modifier_text
 from test_stake_modes import read_books, read_index, read_rows, replay_hold_and_win, table_rtp
 
 import slotmath
+from slotmath.exact.modifiers import modifier_table
+from slotmath.io.toml_loader import loads_game
 from slotmath.publish import export_stake, refusal, verify_stake
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -546,3 +551,46 @@ def test_random_boosted_rounds_are_real_and_pay_their_total(spec):
         assert replay_boosted(events, start, rules, ladder) * cpb == t
     if spec.booster("respins") is None and all(spec.value_weights):
         assert reached == support, sorted(support - reached)
+
+
+def _reference_key(shown, spec) -> tuple[int, Fraction]:
+    """(scatters S shown, win in total bets) of a board, as modifiers_reference pays it."""
+    unit = len(spec["lines"]) if not spec["ways"] else spec["bet"]
+    scatters = sum(col.count("S") for col in shown)
+    table = spec.get("scatter_pays", {})
+    scatter = table.get(scatters, 0)
+    if table and scatters > max(table):
+        scatter = table[max(table)]
+    return scatters, Fraction(window_win(shown, spec), unit) + scatter
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_modifier_cases())
+def test_random_small_games_every_modified_spin_is_found_and_replays(case):
+    """On random small games and modifiers (test_modifiers' cases): visiting every stop
+    combination with every outcome, the keys found are the brute force's support, and each
+    key's spin, replayed by the reference (its board one of the modifier's outcomes of the
+    window at its stops), shows that key."""
+    from slotmath.evaluate.window import PayModel
+    from slotmath.publish.modifiers import ModifierSpins
+
+    spec, m, _ = case
+    game = loads_game(_modifier_text(spec))
+    table = modifier_table(game, m, count_symbol="S")
+    model = PayModel(game, 1)
+    spins = ModifierSpins(game, 1, "base", m, (("S", sum(game.rows)),), model, table.weights)
+    spins.enumerate()
+    cpb = model.credits_per_bet
+    law = modified_law(spec, _modifier_dict(m), "S")
+    assert {(c, Fraction(x, cpb)) for c, x in spins.found} == {k for k, p in law.items() if p}
+    rule = _modifier_dict(m)
+    for key in spins.found:
+        events, shown = spins.events(key, 0)
+        stops = events[0]["stops"]
+        window = [[s[(stop + r) % len(s)] for r in range(spec["rows"])]
+                  for s, stop in zip(spec["strips"], stops)]
+        assert [[c["name"] for c in col] for col in events[0]["board"]] == window
+        board_shown = [[c["name"] for c in col] for col in events[1]["board"]]
+        assert board_shown == [list(c) for c in shown]
+        assert any(board_shown == b for _, b in outcomes(window, rule))
+        assert _reference_key(board_shown, spec) == (key[0], Fraction(key[1], cpb))
