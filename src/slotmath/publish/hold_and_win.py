@@ -46,7 +46,7 @@ import numpy as np
 
 from slotmath.publish.spins import amount_fields
 
-__all__ = ["BoostedHoldAndWinPlayer", "HoldAndWinPlayer", "book"]
+__all__ = ["BoostedHoldAndWinPlayer", "HoldAndWinPlayer", "book", "player"]
 
 
 class HoldAndWinPlayer:
@@ -185,9 +185,15 @@ class HoldAndWinPlayer:
 def book(analysis, feature, progress=None) -> HoldAndWinPlayer:
     """The book player of a game's hold & win (its declaration's ``book`` hook): ``feature``
     is the built round feature."""
-    if analysis.game.hold_and_win.boosters:
-        return BoostedHoldAndWinPlayer(analysis.game)
-    return HoldAndWinPlayer(analysis.game)
+    return player(analysis.game)
+
+
+def player(game) -> HoldAndWinPlayer:
+    """The player of ``game``'s hold & win rounds: :class:`BoostedHoldAndWinPlayer` when it
+    has boosters, else :class:`HoldAndWinPlayer`."""
+    if game.hold_and_win.boosters:
+        return BoostedHoldAndWinPlayer(game)
+    return HoldAndWinPlayer(game)
 
 
 class BoostedHoldAndWinPlayer(HoldAndWinPlayer):
