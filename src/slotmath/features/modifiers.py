@@ -254,6 +254,7 @@ FEATURE = Feature(
     errors="slotmath.report.modifiers:errors",
     panel="slotmath.widgets.modifiers_panel:modifiers_panel",
     simulator="slotmath.simulate.modifiers:play_paid_spins",
+    book="slotmath.publish.modifiers:book",
     round_simulator="slotmath.simulate.combined:simulate_rounds",
     plays=("pays", "free_spins", "hold_and_win", "bonus_wheel", "modifiers", "max_win_cap"),
 )

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from slotmath.publish.hold_and_win import HoldAndWinPlayer
+from slotmath.publish.hold_and_win import player
 from slotmath.publish.spins import JointSpinIndex, amount_fields, board, window_events
 from slotmath.publish.sums import indicator, sumset
 
@@ -83,7 +83,7 @@ class NestedFreeSpinsPlayer:
         self.spec = game.free_spins
         # no round feature inside: free spins under a spin cap that retrigger
         self.cash_feature = comp.nested[0] if comp.nested else None
-        self.cash = HoldAndWinPlayer(game) if comp.nested else None
+        self.cash = player(game) if comp.nested else None
         self.multiplier = feature.window_multiplier
         self.credits_per_bet = feature.free.credits_per_bet
         # the free reels' own table, counting the trigger and the cash symbol (no fold)
