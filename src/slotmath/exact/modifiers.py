@@ -110,11 +110,11 @@ def _outcomes(prep, states, room, j):
     code = prep.codes[j]
     if rw.by_effect and code is not None:
         return _step_coded(
-            states, automaton.next_status[j], automaton.emit[j], prep.emit_trigger[j], 0,
+            states, prep.next_status[j], automaton.emit[j], prep.emit_trigger[j], 0,
             prep.chosen_cap, rw.ucol, rw.columns, pack, rw.weights, *prep.classes[j], *code,
             prep.chosen, room)
     return _step_room(
-        states, automaton.next_status[j], automaton.emit[j], prep.emit_trigger[j], 0,
+        states, prep.next_status[j], automaton.emit[j], prep.emit_trigger[j], 0,
         prep.chosen_cap, rw.inputs, rw.ucol, rw.columns, pack, rw.weights, *prep.classes[j],
         rw.by_effect, prep.chosen, prep.chosen_cap + 1, room)
 
@@ -129,6 +129,22 @@ def _step(prep, states, room, entries, j):
     entries = _expand_by_state(e_state, e_pack, e_credits, e_weight, ptr, outcomes,
                                prep.add_table, span, prep.kept)
     return _drop_unreached(states, *entries, prep.place[-1], radix, prep.chosen_cap - 1)
+
+
+def _last_alike(automaton) -> np.ndarray:
+    """Each status a line can have before the last reel, as the first status that pays the
+    same on every symbol of the last reel (its credits settled there plus its final pay;
+    0 for the statuses that pay nothing there, as DEAD).
+
+    A modifier's DP counts no trigger runs, so the last reel reads a state only through
+    those pays: statuses alike there may be merged as the last but one reel's step makes
+    its states (Gus's Gold Christmas: 17 statuses in 13 kinds; its Dynamite's heaviest
+    part, 56,173 states before the last reel, 43,316 after)."""
+    nt, em, final = automaton.next_status[-1], automaton.emit[-1], automaton.final
+    pays = em + final[nt]
+    first: dict[bytes, int] = {bytes(np.zeros_like(pays[0])): 0}
+    return np.asarray([first.setdefault(bytes(row), st) for st, row in enumerate(pays)],
+                      dtype=nt.dtype)
 
 
 @njit(cache=True)
@@ -173,6 +189,7 @@ class _Prepared:
     reels: list  # per reel: (virtual reel windows, scatter pack)
     classes: list  # per reel: unit classes (cycle.unit_classes)
     codes: list  # per reel: its new states' code (cycle.state_code), None: rows compared
+    next_status: list  # per reel: the automaton's, the last but one's merged (_last_alike)
     first: tuple = ()  # the first reel's windows of the part being run
 
 
@@ -426,11 +443,14 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
     trigger_cap = n_rows - 1  # (in the store key: the rows of the counts)
     chosen = np.ascontiguousarray(cols.digits[:, -1], dtype=np.int64)
     classes = [unit_classes(game, j) for j in range(n)]
+    next_status = list(automaton.next_status)
+    if n >= 2:
+        next_status[n - 2] = _last_alike(automaton)[next_status[n - 2]]
     prep = _Prepared(automaton, emit_trigger, chosen_cap, chosen_lo, chosen,
                      chosen < chosen_cap, place, add_table,
                      pack_credits, out_row, n_rows, reels,
                      classes, [state_code(len(automaton.start), int(nt.max()) + 1, *cl)
-                               for nt, cl in zip(automaton.next_status, classes)])
+                               for nt, cl in zip(next_status, classes)], next_status)
     first = reels[0][0]
     if by_first:  # one part per distinct first-reel window (the chosen count rides along)
         groups: dict[bytes, list[int]] = {}
