@@ -49,20 +49,20 @@ def test_narrow_count_laws_on_four_reels_equal_the_brute_force(case):
 
 
 def test_the_direct_last_reel_fold_is_the_path_checked(monkeypatch):
-    """The last reel's fold of a place modifier on a lines and on a ways game is
-    :func:`slotmath.exact.modifiers._fold_direct` (each state's credit table summed over
-    the windows' columns), and its table equals the brute force: the cases above check this
-    kernel, not the generic fold it replaced."""
+    """The last two reels of a place modifier on a lines and on a ways game are
+    :func:`slotmath.exact.modifiers._fold_through` (each new state's entries made and folded
+    at once, its credit table summed over the windows' columns), and its table equals the
+    brute force: the cases above check this kernel, not the generic fold it replaced."""
     from slotmath.exact import modifiers
 
     calls = []
-    direct = modifiers._fold_direct
+    direct = modifiers._fold_through
 
     def counted(*args):
         calls.append(1)
         return direct(*args)
 
-    monkeypatch.setattr(modifiers, "_fold_direct", counted)
+    monkeypatch.setattr(modifiers, "_fold_through", counted)
     monkeypatch.setenv("SLOTMATH_CACHE", "off")
     m = Modifier("m", "place", Fraction(1, 3), symbol="W", counts=((2, 1), (3, 2)),
                  keep=("S",))

@@ -84,6 +84,35 @@ def test_engine_equals_brute_force(modifier, ways):
     assert _engine_law(game, modifier, None, by_first=False) == plain
 
 
+@pytest.mark.parametrize("path", ["coded", "rows", "windows"])
+@pytest.mark.parametrize("modifier", [DYNAMITE, PICKAXE], ids=lambda m: m.name)
+@pytest.mark.parametrize("ways", [False, True])
+def test_every_path_of_the_dp_equals_brute_force(path, modifier, ways, monkeypatch):
+    """A place modifier's DP has three paths, each equal to the brute force: states found
+    by their code and the last two reels folded at once (``coded``: the default here); the
+    codes refused, as past their most words, so the steps compare rows (``rows``); and
+    windows that are not grouped by what their units read (``windows``: past 16 columns,
+    set to 0 here), whose steps compare rows and whose last reel is the generic fold."""
+    from slotmath.exact import cycle, modifiers
+
+    calls = []
+    for name in ("_step_coded", "_fold_through", "_step_room", "_fold_in"):
+        kernel = getattr(modifiers, name)
+        monkeypatch.setattr(modifiers, name,
+                            lambda *a, _k=kernel, _n=name: calls.append(_n) or _k(*a))
+    if path == "rows":
+        monkeypatch.setattr(modifiers, "state_code", lambda *args: None)
+    if path == "windows":
+        monkeypatch.setattr(cycle, "_MAX_MASK_COLUMNS", 0)
+    spec = dict(SPEC, ways=ways)
+    game = loads_game(_text(spec))
+    assert _engine_law(game, modifier, "S") == modified_law(spec, _modifier_dict(modifier), "S")
+    expected = {"coded": {"_step_coded", "_fold_through"},
+                "rows": {"_step_room", "_fold_through"},
+                "windows": {"_step_room", "_fold_in"}}[path]
+    assert set(calls) == expected
+
+
 @st.composite
 def _cases(draw):
     rows = draw(st.integers(1, 2))

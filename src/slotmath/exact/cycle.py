@@ -645,6 +645,214 @@ def _step_room(states, nt, em, et, line_place, line_cap, inputs, ucol, colval, w
     return states_out, ptr, outcomes
 
 
+#: the most int64 words a state's code (:func:`state_code`) may take; past it the steps
+#: compare whole rows (:func:`_step_room`)
+MAX_CODE_WORDS = 4
+
+
+def state_code(n_units: int, n_status: int, cls_ptr: np.ndarray, cls_mem: np.ndarray,
+               max_words: int = MAX_CODE_WORDS) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """An exact additive code of a reel step's new states (:func:`_step_coded`), or None
+    when it takes more than ``max_words`` int64 words.
+
+    A state (the statuses ``0..n_status - 1`` of ``n_units`` units, canonical within each
+    class of interchangeable units ``cls_ptr``, ``cls_mem``: :func:`unit_classes`) is the sum
+    over its units of ``code_val[u, status]`` added to word ``code_word[u]``. A unit in no
+    class is a digit of base ``n_status`` (its status); a class of ``m`` units is ``n_status
+    - 1`` digits of base ``m + 1``, how many of its units show each nonzero status (a
+    multiset: which unit shows which does not change the sum, so the code is canonical
+    without a sort). Each digit stays below its base, so nothing carries and each word stays
+    below ``2**62``: equal codes are equal states.
+
+    Examples
+    --------
+    >>> word, val, n_words = state_code(3, 4, np.array([0, 2]), np.array([0, 2]))
+    >>> val[:, 1:].tolist(), n_words   # units 0 and 2: one class (base 3); unit 1: base 4
+    ([[1, 3, 9], [27, 54, 81], [1, 3, 9]], 1)
+    """
+    members = [cls_mem[cls_ptr[c]:cls_ptr[c + 1]].tolist() for c in range(len(cls_ptr) - 1)]
+    in_class = {u for m in members for u in m}
+    slots = members + [[u] for u in range(n_units) if u not in in_class]
+    code_word = np.zeros(n_units, np.int64)
+    code_val = np.zeros((n_units, max(n_status, 1)), np.int64)
+    word, place = 0, 1
+    for slot in slots:
+        base = len(slot) + 1 if len(slot) > 1 else n_status
+        span = base ** (n_status - 1) if len(slot) > 1 else n_status
+        if span > _CODE_WORD:
+            return None
+        if place * span > _CODE_WORD:
+            word, place = word + 1, 1
+        for u in slot:
+            code_word[u] = word
+            for st in range(1, n_status):
+                code_val[u, st] = place * (base ** (st - 1) if len(slot) > 1 else st)
+        place *= span
+    if word + 1 > max_words:
+        return None
+    return code_word, code_val, word + 1
+
+
+_CODE_WORD = 2**62
+
+
+@njit(cache=True)
+def _code_hash(key, n_words):
+    h = np.uint64(1469598103934665603)
+    for k in range(n_words):
+        h = (h ^ np.uint64(key[k])) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def _step_coded(states, nt, em, et, line_place, line_cap, ucol, colval, win_sa, win_weight,
+                cls_ptr, cls_mem, code_word, code_val, n_words, digit, room):
+    """:func:`_step_room` for a reel whose windows' columns are the values its units read
+    (``by_effect``), its new states found by their exact code (:func:`state_code`): the same
+    states in the same order, the same outcomes.
+
+    Each state's open units give three tables over (column, value): the code, the credits
+    settled and the trigger runs fired by the units reading that column on that value; a
+    window's new state is then the sum of its columns' entries (a few additions) instead of
+    a row built, sorted within its classes and hashed unit by unit, and states are compared
+    by their ``n_words`` code words. The rows are decoded once at the end.
+    """
+    n_s, n_units = states.shape
+    n_w = colval.shape[0]
+    n_cols = colval.shape[1]
+    n_vals = colval.max() + 1 if colval.size else 1
+    lab = np.zeros((n_cols, n_vals), np.int32)
+    reps = np.empty(n_vals, np.int64)
+    col_units = np.empty(n_units, np.int64)
+    cache = _new_grouping(n_cols, n_vals)
+    pool = np.empty((4 * n_w, 4), np.int64)
+    f_code = np.zeros((n_cols, n_vals, n_words), np.int64)
+    f_settled = np.zeros((n_cols, n_vals), np.int64)
+    f_fired = np.zeros((n_cols, n_vals), np.int64)
+    cap_rows = 1024
+    while cap_rows < 2 * n_s:
+        cap_rows *= 2
+    codes = np.empty((cap_rows, n_words), np.int64)
+    n_new = 0
+    table = np.full(4 * cap_rows, _EMPTY, np.int64)
+    mask = table.shape[0] - 1
+    ptr = np.zeros(n_s + 1, np.int64)
+    out = np.empty((n_s * 8 + 16, 4), np.int64)  # tgt, settled, scatter pack, weight
+    k = 0
+    alive = np.empty(n_units, np.int64)
+    key = np.zeros(n_words, np.int64)
+    local, lslot, lused = _local_table(n_w)
+    lmask = lslot.shape[0] - 1
+    sid = 0
+    settled = 0
+    fired = 0
+    limited = room.shape[0] > 0
+    for s in range(n_s):
+        na, _seen = _open_units(states, s, ucol, alive)
+        _labels(states, s, alive, na, ucol, nt, em, et, True, lab, reps, col_units)
+        start, stop, pool, cache = _grouping(lab, colval, win_sa, win_weight, cache, pool)
+        f_code[:] = 0
+        f_settled[:] = 0
+        f_fired[:] = 0
+        for i in range(na):
+            u = alive[i]
+            st = states[s, u]
+            c = ucol[u]
+            wd = code_word[u]
+            for x in range(n_vals):
+                f_code[c, x, wd] += code_val[u, nt[st, x]]
+                f_settled[c, x] += em[st, x]
+                f_fired[c, x] += et[st, x]
+        n_local = 0
+        fresh = False
+        for q0 in range(start, stop):
+            if pool[q0, 3]:
+                fresh = True  # a new group: its state is made at its first row visited
+            if limited and digit[pool[q0, 1]] > room[s]:
+                continue
+            if fresh:
+                fresh = False
+                w = pool[q0, 0]
+                settled = 0
+                fired = 0
+                key[:] = 0
+                for c in range(n_cols):
+                    x = colval[w, c]
+                    settled += f_settled[c, x]
+                    fired += f_fired[c, x]
+                    for q in range(n_words):
+                        key[q] += f_code[c, x, q]
+                h = np.int64(_code_hash(key, n_words) & np.uint64(mask))
+                while True:
+                    idx = table[h]
+                    if idx == _EMPTY:
+                        if n_new == codes.shape[0]:
+                            grown = np.empty((2 * codes.shape[0], n_words), np.int64)
+                            _copy_rows(grown, codes, 0, n_new)
+                            codes = grown
+                        for q in range(n_words):
+                            codes[n_new, q] = key[q]
+                        table[h] = n_new
+                        sid = n_new
+                        n_new += 1
+                        if 2 * n_new > table.shape[0]:
+                            table = np.full(2 * table.shape[0], _EMPTY, np.int64)
+                            mask = table.shape[0] - 1
+                            for t in range(n_new):
+                                hh = np.int64(_code_hash(codes[t], n_words) & np.uint64(mask))
+                                while table[hh] != _EMPTY:
+                                    hh = (hh + 1) & mask
+                                table[hh] = t
+                        break
+                    same = True
+                    for q in range(n_words):
+                        if codes[idx, q] != key[q]:
+                            same = False
+                            break
+                    if same:
+                        sid = idx
+                        break
+                    h = (h + 1) & mask
+            sa = pool[q0, 1] + min(fired, line_cap) * line_place
+            n_local = _merge_local(local, lslot, lused, lmask, n_local, sid, settled, sa,
+                                   pool[q0, 2])
+        out, k = _flush_local(out, k, local, lslot, lused, n_local)
+        ptr[s + 1] = k
+    states_out = _decode_states(codes, n_new, n_units, cls_ptr, cls_mem, code_word, code_val)
+    outcomes = np.empty((k, 4), np.int64)
+    _copy_rows(outcomes, out, 0, k)
+    return states_out, ptr, outcomes
+
+
+@njit(cache=True)
+def _decode_states(codes, n_new, n_units, cls_ptr, cls_mem, code_word, code_val):
+    """The rows of the first ``n_new`` codes (:func:`state_code`): a unit in no class reads
+    its digit; a class's members get its statuses in descending order (as
+    :func:`_canonical` sorts them)."""
+    n_status = code_val.shape[1]
+    rows = np.zeros((n_new, n_units), np.int32)
+    in_class = np.zeros(n_units, np.bool_)
+    for x in range(cls_mem.shape[0]):
+        in_class[cls_mem[x]] = True
+    for t in range(n_new):
+        for u in range(n_units):
+            if not in_class[u] and n_status > 1:
+                rows[t, u] = (codes[t, code_word[u]] // code_val[u, 1]) % n_status
+        for c in range(cls_ptr.shape[0] - 1):
+            lo = cls_ptr[c]
+            hi = cls_ptr[c + 1]
+            base = hi - lo + 1
+            m0 = cls_mem[lo]
+            word = codes[t, code_word[m0]]
+            at = lo
+            for st in range(n_status - 1, 0, -1):
+                for _ in range((word // code_val[m0, st]) % base):
+                    rows[t, cls_mem[at]] = st
+                    at += 1
+    return rows
+
+
 @njit(cache=True)
 def _expand_entries(e_state, e_pack, e_credits, e_weight, ptr, outcomes, add_table, span):
     """:func:`_expand_kept` keeping every pack."""
