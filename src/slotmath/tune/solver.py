@@ -509,9 +509,9 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
                       _range(max_win_one_in, "max_win_one_in"), gli11)
     if moves in PRIZE_KINDS:
         rules = _layout(layout)
-        if symbols is not None or rules.spacing or rules.stack:
-            raise ValueError(f"moves {moves!r} changes no strip: symbols and layout rules "
-                             f"do not apply")
+        if symbols is not None or rules.spacing or rules.stack or method is not None:
+            raise ValueError(f"moves {moves!r} changes no strip: symbols, layout rules and "
+                             f"a method do not apply")
         return tune_prize_weights(game, targets, moves, level=level,
                                   weight_scale=weight_scale, min_weight=min_weight,
                                   max_rounds=max_rounds, time_limit=time_limit,
