@@ -220,6 +220,39 @@ def test_megaways_grid_proxy_by_a_simulated_analysis():
     assert Fraction(float(again.rtp)) == Fraction(float(r.figures.rtp))
 
 
+def _megaways_with_free_spins():
+    """The tumbling Megaways fixture with one free spin (its own reels, a drop multiplier
+    that grows by 1 per winning drop) for 2 scatters."""
+    text = MEGAWAYS.read_text().replace(
+        '[tumbles]\nrefill = "strip"\n',
+        '[tumbles]\nrefill = "strip"\nfree_multiplier = { start = 1, step = 1 }\n\n'
+        '[free_spins]\ntrigger = "S"\nawards = { 2 = 1 }\nreels = "free"\n')
+    text = text.replace('strips = { base = ["A", "B", "W", "X", "S", "C"] }',
+                        'strips = { base = ["A", "B", "W", "X", "S", "C"], '
+                        'free = ["A", "X", "B"] }')
+    text += 'free = [["A", "B", "X", "C"], ["W", "A", "X", "B"], ["B", "C", "X", "A"]]\n'
+    return loads_game(text)
+
+
+def test_megaways_with_free_spins_tunes_by_swaps_paired_on_its_paid_game():
+    """Common random numbers on the game without its free spins (they play their own reels):
+    the default for a ways grid; the tuned game's RTP by the brute-force round law (the paid
+    spin's tumbles and the free spin's), equal to a fresh analysis."""
+    from slotmath.tune.crn import paid_game
+
+    game = _megaways_with_free_spins()
+    assert paid_game(game).free_spins is None and game.free_spins.reels == "free"
+    target, tolerance = Fraction(3, 2), Fraction(1, 10)
+    r = tune_by_crn(game, Targets(target, tolerance, gli11=None), rounds=20_000,
+                    confirm_rounds=50_000)
+    assert "on the game without its free spins" in r.method
+    _check(r, target, tolerance)
+    assert mean(round_law(r.game)) == r.figures.rtp == slotmath.analyze(r.game).rtp
+    assert r.game.reel_sets["free"] == game.reel_sets["free"]
+    with pytest.raises(ValueError, match="no paid game to pair on"):
+        tune_by_crn(slotmath.load_game(CLUSTER), Targets(target, tolerance), paid=True)
+
+
 def test_a_swap_keeps_the_strip_and_turns_only_its_stops():
     reel = Reel(("A", "B", "A", "C", "A", "D", "A"))
     new = swap(reel, "A", "B", 2)
@@ -237,7 +270,7 @@ def test_the_bundled_games_paths_and_proxies():
               "jingle_spin": ("proxy", ("conveyor", "random_wilds")),
               "gus_gold_christmas": ("proxy", ("hold_and_win", "modifiers")),
               "cluster_crush": ("crn", None), "sugar_tumble": ("crn", None),
-              "megaways_bonanza": ("proxy", ("free_spins", "max_win", "tumbles"))}
+              "megaways_bonanza": ("crn", ("free_spins", "max_win", "tumbles"))}
     for name, (method, dropped) in expect.items():
         game = slotmath.load_game(ROOT / "data" / "games" / f"{name}.toml")
         assert default_method(game) == method, name

@@ -681,8 +681,9 @@ METHODS = ("search", "proxy", "crn")
 def default_method(game: Game, reel_set: str = "base") -> str:
     """How :func:`tune` tunes a game the window tables do not cover: ``"search"`` on a small
     reel set (ranked by exact analyses, :func:`slotmath.tune.search.default_rank`), else
-    ``"proxy"`` where the game has an exact proxy (:func:`slotmath.tune.proxy.proxy_game`),
-    else ``"crn"`` (a grid game).
+    ``"crn"`` for a grid game, else ``"proxy"`` where the game has an exact proxy
+    (:func:`slotmath.tune.proxy.proxy_game`; a ways grid game has one too, offered by
+    ``method="proxy"``).
 
     Examples
     --------
@@ -698,9 +699,12 @@ def default_method(game: Game, reel_set: str = "base") -> str:
 
     if default_rank(game, reel_set) == "exact":
         return "search"
+    if game.grid is not None:  # a grid's proxy (Megaways) is offered, not the default: its
+        # first drop moved against the tumbles on Megaways Bonanza (docs/tuning.md)
+        return "crn"
     if proxy_game(game) is not None:
         return "proxy"
-    return "crn" if game.grid is not None else "search"
+    return "search"
 
 
 def _not_by_tables(game: Game, targets: Targets, reel_set: str, method: str | None, *,
