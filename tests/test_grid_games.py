@@ -157,12 +157,21 @@ def _collapse(spin_law: dict) -> dict:
 def assert_ways_programme_equals_reference(game, context: str = "") -> None:
     """The Megaways programme (no tumbles): mean, components, variance, hit frequency, the
     law of the ways in play, P(most ways) and the scatter's count law."""
-    from slotmath.exact.grid_ways import ways_law
+    from slotmath.exact.grid_ways import SpinMean, ways_law
+    from slotmath.model.game import Reel
 
     law = ways_law(game)
     spin = _collapse(ref.spin_law(game))
     ways, scat = _brute_ways_laws(game)
     assert law.mean_bets == ref.mean(spin), context
+    # the tuner's proxy (slotmath.tune.proxy): the mean alone, and with reel 1 replaced by
+    # its strip reversed and one stop longer (its sums recomputed, the others kept)
+    mean = SpinMean(game)
+    assert mean(game.base.reels) == ref.mean(spin), context
+    first = game.base.reels[0]
+    other = game.replace_reels("base", (Reel(first.symbols[::-1] + first.symbols[:1]),)
+                               + tuple(game.base.reels[1:]))
+    assert mean(other.base.reels) == ref.mean(_collapse(ref.spin_law(other))), context
     assert law.variance == _variance(spin), context
     assert law.hit_frequency == sum(p for w, p in spin.items() if w), context
     assert {k: v for k, v in law.ways_in_play.items() if v} == ways, context

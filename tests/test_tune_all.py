@@ -9,6 +9,9 @@ fixtures, each tuned game checked by a path that shares no code with the tuner:
   modified paid spin, mixed by the modifiers' frequencies;
 * grid games (common random numbers, slotmath.tune.crn): tests/grid_reference.py's round law
   (every stop, every refill);
+* Megaways with tumbles (the grid proxy: the paid spin without tumbles by
+  slotmath.exact.grid_ways): the same round law, and the proxy's figure against the
+  reference's paid spin;
 
 and, for each, a fresh ``slotmath.analyze`` of the tuned game equals the tuner's figure. The
 bundled games' runs (minutes each) are in ``benchmarks/bench_tune.py --search``.
@@ -40,6 +43,7 @@ from tests.bundled import ROOT
 CASCADE = ROOT / "tests" / "data" / "cascades" / "tiny_bonus.toml"
 CONVEYOR = ROOT / "tests" / "data" / "conveyor_tiny.toml"
 CLUSTER = ROOT / "tests" / "data" / "grid" / "cluster_tiny.toml"
+MEGAWAYS = ROOT / "tests" / "data" / "grid" / "megaways_tumbles_tiny.toml"
 
 MODIFIED = """
 name = "modifier tune test"
@@ -170,6 +174,85 @@ def test_grid_games_tune_by_common_random_numbers_and_the_reference_agrees():
                                                           for x in game.base.reels]
 
 
+@pytest.mark.parametrize("target", [Fraction(13, 10), Fraction(17, 10)])
+def test_megaways_tunes_by_its_grid_proxy_down_and_up(target):
+    """The tumbling Megaways fixture (RTP 1.515) tuned down and up by the grid proxy: the
+    tuned game's RTP by the brute-force round law (every stop, height, top stop and refill),
+    the proxy's figure of every round by the brute force of the proxy's paid spin."""
+    from slotmath.exact.grid_ways import ways_law
+
+    game = slotmath.load_game(MEGAWAYS)  # RTP 1099451/725760 by the reference
+    tolerance = Fraction(1, 20)  # a one-stop swap of this fixture moves it 1-60 points
+    r = tune(game, target, tolerance=tolerance, gli11=None, method="proxy")
+    assert r.rank == "proxy" and all(isinstance(s, ProxyStep) and s.swaps for s in r.steps)
+    _check(r, target, tolerance)
+    assert r.figures.rtp_kind == "exact"
+    assert mean(round_law(r.game)) == r.figures.rtp == slotmath.analyze(r.game).rtp
+    assert [x.symbols.count("S") for x in r.game.base.reels] == [
+        x.symbols.count("S") for x in game.base.reels]  # scatters held
+    assert [len(x) for x in r.game.base.reels] == [len(x) for x in game.base.reels]
+    proxy, dropped = proxy_game(r.game)
+    assert dropped == ("tumbles",) and proxy.tumbles is None
+    kept = [s for s in r.steps if s.kept][-1]
+    assert kept.proxy_rtp == ways_law(proxy).mean_bets == mean(round_law(proxy))
+    # the rounds moved the proxy the way of the target
+    assert (kept.proxy_rtp < ways_law(proxy_game(game)[0]).mean_bets) == (target < r.start.rtp)
+    assert r.start.rtp == Fraction(1099451, 725760)
+
+
+def test_megaways_grid_proxy_by_a_simulated_analysis():
+    """The same fixture analysed by a seeded simulation (the bundled Megaways' way): each
+    confirmation is that simulation (``rounds``, the file's seed), whose stated error counts
+    against the tolerance; the tuned game's exact RTP (the brute force) is within it."""
+    game = slotmath.load_game(MEGAWAYS).with_analysis(method="simulate", rounds=100_000,
+                                                      seed=3)
+    target, tolerance = Fraction(13, 10), Fraction(1, 20)
+    r = tune_by_proxy(game, Targets(target, tolerance, gli11=None), rounds=200_000)
+    assert r.figures.rtp_kind == "analysis" and r.figures.rtp_error > 0
+    _check(r, target, tolerance)
+    truth = mean(round_law(r.game))
+    assert abs(truth - r.figures.rtp) <= Fraction(r.figures.rtp_error)
+    assert abs(truth - target) <= tolerance
+    # the result is the game with its own [analysis] rounds: a fresh analysis with rounds
+    # = 200,000 (same seed) gives the figure the tuner confirmed
+    assert r.game.analysis.rounds == 100_000
+    again = slotmath.analyze(r.game.with_analysis(rounds=200_000))
+    assert Fraction(float(again.rtp)) == Fraction(float(r.figures.rtp))
+
+
+def _megaways_with_free_spins():
+    """The tumbling Megaways fixture with one free spin (its own reels, a drop multiplier
+    that grows by 1 per winning drop) for 2 scatters."""
+    text = MEGAWAYS.read_text().replace(
+        '[tumbles]\nrefill = "strip"\n',
+        '[tumbles]\nrefill = "strip"\nfree_multiplier = { start = 1, step = 1 }\n\n'
+        '[free_spins]\ntrigger = "S"\nawards = { 2 = 1 }\nreels = "free"\n')
+    text = text.replace('strips = { base = ["A", "B", "W", "X", "S", "C"] }',
+                        'strips = { base = ["A", "B", "W", "X", "S", "C"], '
+                        'free = ["A", "X", "B"] }')
+    text += 'free = [["A", "B", "X", "C"], ["W", "A", "X", "B"], ["B", "C", "X", "A"]]\n'
+    return loads_game(text)
+
+
+def test_megaways_with_free_spins_tunes_by_swaps_paired_on_its_paid_game():
+    """Common random numbers on the game without its free spins (they play their own reels):
+    the default for a ways grid; the tuned game's RTP by the brute-force round law (the paid
+    spin's tumbles and the free spin's), equal to a fresh analysis."""
+    from slotmath.tune.crn import paid_game
+
+    game = _megaways_with_free_spins()
+    assert paid_game(game).free_spins is None and game.free_spins.reels == "free"
+    target, tolerance = Fraction(3, 2), Fraction(1, 10)
+    r = tune_by_crn(game, Targets(target, tolerance, gli11=None), rounds=20_000,
+                    confirm_rounds=50_000)
+    assert "on the game without its free spins" in r.method
+    _check(r, target, tolerance)
+    assert mean(round_law(r.game)) == r.figures.rtp == slotmath.analyze(r.game).rtp
+    assert r.game.reel_sets["free"] == game.reel_sets["free"]
+    with pytest.raises(ValueError, match="no paid game to pair on"):
+        tune_by_crn(slotmath.load_game(CLUSTER), Targets(target, tolerance), paid=True)
+
+
 def test_a_swap_keeps_the_strip_and_turns_only_its_stops():
     reel = Reel(("A", "B", "A", "C", "A", "D", "A"))
     new = swap(reel, "A", "B", 2)
@@ -187,7 +270,7 @@ def test_the_bundled_games_paths_and_proxies():
               "jingle_spin": ("proxy", ("conveyor", "random_wilds")),
               "gus_gold_christmas": ("proxy", ("hold_and_win", "modifiers")),
               "cluster_crush": ("crn", None), "sugar_tumble": ("crn", None),
-              "megaways_bonanza": ("crn", None)}
+              "megaways_bonanza": ("crn", ("free_spins", "max_win", "tumbles"))}
     for name, (method, dropped) in expect.items():
         game = slotmath.load_game(ROOT / "data" / "games" / f"{name}.toml")
         assert default_method(game) == method, name
@@ -217,3 +300,33 @@ def test_paths_are_deterministic():
                         rounds=20_000, confirm_rounds=50_000) for _ in range(2)]
     assert runs[0].game == runs[1].game and runs[0].figures == runs[1].figures
     assert Path(CLUSTER).exists()
+
+
+def test_cli_method_option(tmp_path, capsys):
+    """``slotmath tune --method``: the grid proxy on the tumbling Megaways fixture (its
+    default is the search), the written file re-analysed; a method the game cannot use is
+    one line and exit 2, nothing written; the choices are the solver's."""
+    from slotmath.cli import _parser, main
+    from slotmath.tune.solver import METHODS
+
+    out = tmp_path / "tuned.toml"
+    code = main(["tune", str(MEGAWAYS), "--target-rtp", "130", "--tolerance", "5",
+                 "--no-gli11", "--method", "proxy", "--out", str(out)])
+    printed = capsys.readouterr()
+    assert code == 0, printed.err
+    assert "method        proxy (the paid spin's ways programme" in printed.out
+    assert "proxy round 1:" in printed.err
+    assert "--method proxy" in out.read_text()
+    assert abs(mean(round_law(slotmath.load_game(out))) - Fraction(13, 10)) <= Fraction(1, 20)
+    bad = tmp_path / "bad.toml"
+    for path, method, why in ((CLUSTER, "proxy", "no exact proxy"),
+                              (ROOT / "data" / "games" / "tiny_lines.toml", "crn",
+                               "the window tables cover it")):
+        code = main(["tune", str(path), "--target-rtp", "90", "--method", method,
+                     "--out", str(bad)])
+        err = capsys.readouterr().err
+        assert code == 2 and why in err and len(err.strip().splitlines()) == 1, err
+        assert "Traceback" not in err and not bad.exists()
+    tune_parser = _parser()._subparsers._group_actions[0].choices["tune"]
+    choices = next(a.choices for a in tune_parser._actions if a.dest == "method")
+    assert tuple(choices) == METHODS

@@ -346,6 +346,11 @@ def _tune_parser(sub) -> None:
                         "symbol's heaviest stop; default) or each stop's weight; or, instead "
                         "of any strip, the bonus wheel's division weights (wheel) or hold & "
                         "win's value weights (values), their total held fixed")
+    t.add_argument("--method", choices=("search", "proxy", "crn"), default=None,
+                   help="for a game the window tables do not cover (cascades, grids, the "
+                        "conveyor, paid-spin modifiers): a search confirmed by the game's "
+                        "analysis, an exact proxy, or swaps by common random numbers "
+                        "(default: chosen by the game; docs/tuning.md)")
     t.add_argument("--weight-scale", type=int, default=1, metavar="K",
                    help="with --moves wheel/values: multiply every weight by K first (the "
                         "same game, a K times finer RTP grid; default 1)")
@@ -403,8 +408,9 @@ def _tune(args) -> int:
         except ValueError as exc:  # its message names the option
             raise GameFileError(None, None, str(exc)) from None
 
-    layout = {"spacing": rules(args.spacing, "--spacing"),
-              "stack": rules(args.stack, "--stack")}
+    # no rules given: None (the solver's default rules), which the swap paths accept
+    layout = ({"spacing": rules(args.spacing, "--spacing"),
+               "stack": rules(args.stack, "--stack")} if args.spacing or args.stack else None)
     tolerance = number(args.tolerance, "--tolerance") / 100
     out = check_writable(args.out, "--out")
     game = slotmath.load_game(args.file)
@@ -424,7 +430,7 @@ def _tune(args) -> int:
     result = tune(game, target, args.reel_set, hit_frequency=hit, sd=sd,
                   feature_one_in=one_in, max_win_one_in=top_odds,
                   gli11=None if args.no_gli11 else GLI11_GAMES, layout=layout,
-                  moves=args.moves,
+                  moves=args.moves, method=args.method,
                   tolerance=tolerance, time_limit=args.time_limit,
                   progress=lambda step: print(step_line(step), file=sys.stderr),
                   **({"weight_scale": args.weight_scale} if prizes else {}))
@@ -436,6 +442,7 @@ def _tune(args) -> int:
     given += "".join(f" --{k} {v}" for k in ("spacing", "stack") for v in getattr(args, k))
     given += (" --no-gli11" if args.no_gli11 else "") + (
         f" --moves {args.moves}" if args.moves != "counts" else "") + (
+        f" --method {args.method}" if args.method else "") + (
         f" --weight-scale {args.weight_scale}" if prizes and args.weight_scale != 1 else "")
     what = ({"wheel": "the bonus wheel's weights", "values": "hold & win's value weights"}
             .get(args.moves, f"reel set {args.reel_set!r}"))

@@ -48,7 +48,7 @@ import numpy as np
 from slotmath.evaluate.grid import PAYS, WILD, GridModel
 from slotmath.model.game import Game
 
-__all__ = ["WaysLaw", "steps", "ways_law"]
+__all__ = ["SpinMean", "WaysLaw", "steps", "ways_law"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -203,9 +203,28 @@ def _vector(weight: np.ndarray, scat: np.ndarray, factor: np.ndarray) -> dict:
     return out
 
 
-def ways_law(game: Game, reel_set: str = "base", level: int = 1,
-             model: GridModel | None = None) -> WaysLaw:
-    """The exact figures of one spin on ``reel_set`` (see the module notes)."""
+@dataclass(frozen=True, eq=False)
+class _Spin:
+    """What every programme of one spin reads: the model, the paying entries and their
+    members, the followed scatters, each reel's outcomes and the top reel's patterns
+    (``tops``: (count added per reel and entry, scatters added per reel, weight))."""
+
+    model: GridModel
+    entries: list
+    members: np.ndarray
+    scatter_codes: list
+    reels: list
+    tops: list
+    cycle: int
+    top_total: int  # the top reel's total weight (1 without one)
+
+    def reel(self, reel, j: int) -> _Reel:
+        """Reel ``j``'s outcomes with ``reel`` (a :class:`~slotmath.model.game.Reel`) on it."""
+        return _reel([self.model.code[x] for x in reel.symbols], reel.stop_weights,
+                     self.model.game.grid.heights[j], self.members, self.scatter_codes)
+
+
+def _spin(game: Game, reel_set: str, level: int, model: GridModel | None) -> _Spin:
     model = model or GridModel(game, level)
     if model.kind != "ways":
         raise ValueError(f"{game.name} does not pay ways")
@@ -249,19 +268,119 @@ def ways_law(game: Game, reel_set: str = "base", level: int = 1,
         tops = [(np.zeros((n, E), np.int64), np.zeros((n, Q), np.int64), 1)]
         top_total = 1
     cycle = math.prod(r.total for r in reels) * top_total
-    # -- first moments and the pay table ------------------------------------------------
-    pay = model.pay
+    return _Spin(model, entries, members, scatter_codes, reels, tops, cycle, top_total)
+
+
+def _first_moments(sums, tops, E: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each entry's ways and hits by run length ``[E, n + 1]``, from each reel's sums
+    ``(sum_o w_o c_o(e), sum_o w_o [c_o(e) = 0], sum_o w_o)`` (see the module notes): a
+    top cell adds its count to every outcome of the reel it covers."""
     ways = np.zeros((E, n + 1), object)
     hits = np.zeros((E, n + 1), object)
+    totals = [int(t) for _, _, t in sums]
     for add, _sadd, tw in tops:
         for e in range(E):
-            A = [int(r.weight @ (r.counts[:, e] + add[j, e])) for j, r in enumerate(reels)]
-            Z = [int(r.weight @ ((r.counts[:, e] + add[j, e]) == 0)) for j, r in enumerate(reels)]
-            P = [reels[j].total - Z[j] for j in range(n)]
+            A = [int(a[e]) + int(add[j, e]) * totals[j] for j, (a, _, _) in enumerate(sums)]
+            Z = [0 if add[j, e] else int(z[e]) for j, (_, z, _) in enumerate(sums)]
+            P = [totals[j] - Z[j] for j in range(n)]
             for k in range(1, n + 1):
-                rest = Z[k] * math.prod(r.total for r in reels[k + 1:]) if k < n else 1
+                rest = Z[k] * math.prod(totals[k + 1:]) if k < n else 1
                 ways[e, k] += tw * math.prod(A[:k]) * rest
                 hits[e, k] += tw * math.prod(P[:k]) * rest
+    return ways, hits
+
+
+def _sums(r: _Reel) -> tuple[np.ndarray, np.ndarray, int]:
+    return r.weight @ r.counts, r.weight @ (r.counts == 0), r.total
+
+
+def _scatter_law(reels, tops, Q: int) -> dict:
+    """The scatters' joint count law (count tuple -> weight over the cycle)."""
+    out: dict = {}
+    for _add, sadd, tw in tops:
+        law = {(0,) * Q: tw}
+        for j, r in enumerate(reels):
+            law = _convolve(law, _vector(r.weight, r.scatters + sadd[j],
+                                         np.ones(len(r.weight), np.int64)))
+        for key, w in law.items():
+            out[key] = out.get(key, 0) + w
+    return out
+
+
+def _scatter_credits(model: GridModel, scatter_codes, scatter_law: dict) -> int:
+    return sum(w * _scatter_pays(model, scatter_codes, key) for key, w in scatter_law.items())
+
+
+def _scatter_pays(model: GridModel, scatter_codes, key) -> int:
+    return sum(int(model.scatter_pay[q, min(c, model.scatter_pay.shape[1] - 1)])
+               for q, c in zip(scatter_codes, key))
+
+
+class SpinMean:
+    """The exact mean win (in bets) of one spin of a ways grid game without tumbles, re-read
+    cheaply when strips change: each reel's sums are kept per strip, so a candidate strip
+    costs its own reel's outcomes and the first-moment products (:func:`ways_law`'s
+    ``mean_bets`` without its second moment and hit frequency, which take the time).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> from slotmath.model.game import Reel
+    >>> game = slotmath.load_game("tests/data/grid/megaways_tiny.toml")
+    >>> m = SpinMean(game)
+    >>> m(game.base.reels) == ways_law(game).mean_bets
+    True
+    >>> longer = (game.base.reels[0], Reel(("A", "W", "B", "X", "A")), game.base.reels[2])
+    >>> m(longer) == ways_law(game.replace_reels("base", longer)).mean_bets
+    True
+    """
+
+    def __init__(self, game: Game, reel_set: str = "base", level: int = 1):
+        self.spin = _spin(game, reel_set, level, None)
+        self._start = tuple(game.reel_sets[reel_set].reels)
+        self._sums: dict = {}  # (reel index, strip) -> its sums and scatter signature
+        self._scatter_reels: dict = {}  # (reel index, signature) -> outcomes
+        self._scatters: dict = {}  # signatures -> scatter credits
+
+    def _reel_sums(self, j: int, reel) -> tuple:
+        key = (j, reel)
+        if key not in self._sums:
+            r = self.spin.reels[j] if reel == self._start[j] else self.spin.reel(reel, j)
+            signature = hash((r.weight.tobytes(), r.scatters.tobytes()))
+            self._scatter_reels.setdefault((j, signature), r)
+            self._sums[key] = (_sums(r), signature)
+        return self._sums[key]
+
+    def __call__(self, reels) -> Fraction:
+        s = self.spin
+        n = len(reels)
+        read = [self._reel_sums(j, r) for j, r in enumerate(reels)]
+        ways, _ = _first_moments([sums for sums, _ in read], s.tops, len(s.entries), n)
+        pay = s.model.pay
+        credits = sum(int(pay[sym, k]) * int(ways[e, k]) for e, (sym, _) in
+                      enumerate(s.entries) for k in range(1, n + 1))
+        key = tuple(signature for _, signature in read)
+        if key not in self._scatters:
+            outcomes = [self._scatter_reels[(j, sig)] for j, sig in enumerate(key)]
+            self._scatters[key] = _scatter_credits(
+                s.model, s.scatter_codes, _scatter_law(outcomes, s.tops, len(s.scatter_codes)))
+        cycle = math.prod(int(sums[2]) for sums, _ in read) * s.top_total
+        return Fraction(credits + self._scatters[key], cycle * s.model.credits_per_bet)
+
+
+def ways_law(game: Game, reel_set: str = "base", level: int = 1,
+             model: GridModel | None = None) -> WaysLaw:
+    """The exact figures of one spin on ``reel_set`` (see the module notes)."""
+    spin = _spin(game, reel_set, level, model)
+    model, entries = spin.model, spin.entries
+    scatter_codes, reels, tops, cycle = spin.scatter_codes, spin.reels, spin.tops, spin.cycle
+    grid = game.grid
+    n = grid.n_reels
+    E, Q = len(entries), len(scatter_codes)
+    top = grid.top_reel
+    # -- first moments and the pay table ------------------------------------------------
+    pay = model.pay
+    ways, hits = _first_moments([_sums(r) for r in reels], tops, E, n)
     rows = []
     ways_credits = 0
     for e, (s, _) in enumerate(entries):
@@ -271,18 +390,10 @@ def ways_law(game: Game, reel_set: str = "base", level: int = 1,
                                       int(ways[e, k])))
             ways_credits += int(pay[s, k]) * int(ways[e, k])
     # -- the scatters' joint count law -------------------------------------------------
-    scatter_law: dict = {}
-    for _add, sadd, tw in tops:
-        law = {(0,) * Q: tw}
-        for j, r in enumerate(reels):
-            law = _convolve(law, _vector(r.weight, r.scatters + sadd[j],
-                                         np.ones(len(r.weight), np.int64)))
-        for key, w in law.items():
-            scatter_law[key] = scatter_law.get(key, 0) + w
+    scatter_law = _scatter_law(reels, tops, Q)
 
     def scatter_pays(key) -> int:
-        return sum(int(model.scatter_pay[q, min(c, model.scatter_pay.shape[1] - 1)])
-                   for q, c in zip(scatter_codes, key))
+        return _scatter_pays(model, scatter_codes, key)
 
     scatter_credits = sum(w * scatter_pays(key) for key, w in scatter_law.items())
     # -- the second moment ---------------------------------------------------------------

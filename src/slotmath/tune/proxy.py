@@ -7,8 +7,10 @@ Which games
 Games whose paid spin is a lines or ways spin and whose analysis is a full analysis
 (exact, or a numerical chain with its stated error) but slow per candidate: cascades with
 frozen bonus symbols and carried free spins (Frozen Gems), the bauble conveyor with random
-wilds (Jingle Spin), paid-spin modifiers with hold & win (Gus's Gold Christmas). Grid games
-have no proxy (their window is not a lines or ways window); see :mod:`slotmath.tune.crn`.
+wilds (Jingle Spin), paid-spin modifiers with hold & win (Gus's Gold Christmas). And ways grid
+games (Megaways Bonanza) through their paid spin without tumbles and free spins, which has an
+exact programme of its own (:mod:`slotmath.exact.grid_ways`; see "Grid proxies" below). Other
+grid games (clusters, pay anywhere) have no proxy; see :mod:`slotmath.tune.crn`.
 
 Method
 ------
@@ -39,6 +41,22 @@ Method
    solver's rule, :func:`slotmath.tune.solver._better`); one that is not kept still gives
    the secant its slope, and the next round starts again from the kept strips.
 
+Grid proxies
+------------
+A ways grid game without multiplier symbols has as its proxy the game without
+:data:`GRID_DROPPED` (tumbles, free spins, the max-win cap): one paid spin, whose mean
+:class:`slotmath.exact.grid_ways.SpinMean` gives exactly, each reel's sums kept per strip so
+a one-stop swap costs its own reel (milliseconds). The moves are swaps (the window tables do
+not cover a grid); a round makes up to ``per_round`` of them, each the one whose exact proxy
+change comes closest to what is left of the round's proxy move, re-ranked after each. The
+first slope is not ``R0 / p0``: the start analysis' free-spin share plays other reels and
+does not move with the paid strips, so it is ``(R0 - free spins) / p0`` (on Megaways
+Bonanza: 0.960 of RTP, 0.163 of it the first drop, 0.34 the free spins). The confirmations
+are the game's own seeded analysis; on a simulated one (its ``[analysis]`` rounds, or
+``rounds``, same seed) the stated error counts against the tolerance, and a secant is taken
+only when its RTP change exceeds twice the two points' stated errors together (else the
+last slope is kept: a secant between two noisy points is mostly noise).
+
 Stops when the targets are met, at the time limit (checked before each proxy solve and each
 analysis; one under way finishes), after ``max_rounds`` rounds, or when the proxy solver
 returns strips already confirmed too often ("no move helps"). GLI-11 (on by default) as in
@@ -54,6 +72,7 @@ Deterministic: the window-table solver is deterministic, and so is each analysis
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -63,10 +82,10 @@ from slotmath.errors import RuleError
 from slotmath.model.game import Game
 from slotmath.tune.awards import awards
 from slotmath.tune.reel_tables import check_tunable
-from slotmath.tune.search import SearchResult, figures_of, rtp_only_request
+from slotmath.tune.search import SearchResult, figures_from, rtp_only_request
 from slotmath.tune.solver import Step, Targets, _better, _layout, _misses
 
-__all__ = ["DROPPED", "ProxyStep", "proxy_game", "tune_by_proxy"]
+__all__ = ["DROPPED", "GRID_DROPPED", "ProxyStep", "proxy_game", "tune_by_proxy"]
 
 #: the game-file sections a proxy drops: each of the first five stops the window tables;
 #: hold & win they cover, but its composition per candidate strip took the whole time limit
@@ -74,6 +93,12 @@ __all__ = ["DROPPED", "ProxyStep", "proxy_game", "tune_by_proxy"]
 #: RTP moves with the pays like the rest (the slope follows it)
 DROPPED = ("cascades", "bonus_symbols", "conveyor", "random_wilds", "modifiers",
            "hold_and_win")
+#: the sections a ways grid game's proxy drops: its paid spin is then one drop, which
+#: :mod:`slotmath.exact.grid_ways` gives exactly (uncapped)
+GRID_DROPPED = ("tumbles", "free_spins", "max_win")
+#: swaps a grid proxy's round makes at most (its ranking is exact and cheap; a confirmation
+#: is a simulated analysis of minutes)
+GRID_PER_ROUND = 12
 #: the proxy's tolerance is never below this (the window tables' solver needs some room)
 PROXY_TOLERANCE = Fraction(1, 1_000_000)
 #: a round not kept halves the next proxy move; below this share of the secant's the search
@@ -83,7 +108,8 @@ MIN_DAMPING = 1 / 8
 
 def proxy_game(game: Game) -> tuple[Game, tuple[str, ...]] | None:
     """The game's exact proxy and the sections dropped for it, or None when it has none (a
-    grid game, or a game the window tables still refuse without those sections).
+    grid game that does not pay ways or has multiplier symbols, or a game the window tables
+    still refuse without those sections).
 
     Examples
     --------
@@ -93,9 +119,17 @@ def proxy_game(game: Game) -> tuple[Game, tuple[str, ...]] | None:
     ('bonus_symbols', 'cascades', 'free_spins')
     >>> proxy_game(slotmath.load_game("data/games/cluster_crush.toml")) is None
     True
+    >>> proxy_game(slotmath.load_game("data/games/megaways_bonanza.toml"))[1]
+    ('free_spins', 'max_win', 'tumbles')
     """
     if game.grid is not None:
-        return None
+        if game.grid.pays != "ways" or game.multipliers is not None:
+            return None
+        drops = {k: None for k in GRID_DROPPED if getattr(game, k) is not None}
+        try:
+            return dataclasses.replace(game, **drops), tuple(sorted(drops))
+        except RuleError:
+            return None
     drops = {k for k in DROPPED if getattr(game, k) is not None}
     if not drops:
         return None
@@ -171,6 +205,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
                   symbols: Sequence[str] | None = None, time_limit: float = 60.0,
                   level: int = 1, progress: Callable[[Step], None] | None = None,
                   max_rounds: int = 12, moves: str | None = None,
+                  rounds: int | None = None, per_round: int | None = None,
                   why: str = "") -> SearchResult:
     """Tune ``reel_set`` of ``game`` to ``targets`` through its exact proxy (see the module
     notes); what :func:`slotmath.tune.tune` does for a large game with a proxy.
@@ -204,7 +239,16 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         insertion shifts every later stop and changes whole chains) and where the tuned
         strips hold a scatter or bonus symbol fixed (a longer or shorter strip moves how
         often it starts its feature, which the proxy does not see: on Gus's Gold Christmas
-        one GUS fewer on reel 1 raised the RTP by 0.73 points), else ``"counts"``.
+        one GUS fewer on reel 1 raised the RTP by 0.73 points), else ``"counts"``. A grid
+        proxy moves by swaps only.
+    rounds : int, optional
+        A simulated analysis' rounds for every confirmation and the start's (its
+        ``[analysis]`` rounds replaced, same seed; default the file's): fewer rounds, a
+        quicker round and a larger stated error, which counts against the tolerance.
+    per_round : int, optional
+        Swaps one round makes at most (default :data:`GRID_PER_ROUND` on a grid proxy, else
+        1), each the one whose exact proxy change comes closest to what is left of the
+        round's proxy move, re-ranked after each.
     why : str
         Why the window tables do not cover the game (the summary's method line).
 
@@ -221,7 +265,12 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     >>> r = tune_by_proxy(g, Targets(Fraction(98), Fraction(1), gli11=None))
     >>> r.met, r.rank, r.figures.rtp == slotmath.analyze(r.game).rtp
     (True, 'proxy', True)
+    >>> m = slotmath.load_game("tests/data/grid/megaways_tumbles_tiny.toml")
+    >>> r = tune_by_proxy(m, Targets(Fraction(13, 10), Fraction(1, 20), gli11=None))
+    >>> r.met, r.figures.rtp == slotmath.analyze(r.game).rtp
+    (True, True)
     """
+    import slotmath
     from slotmath.tune.solver import tune
 
     called = started = time.monotonic()
@@ -236,15 +285,24 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         raise ValueError(f"{game.name}: no exact proxy (a lines or ways game without "
                          f"{', '.join(DROPPED)}) is covered by the window tables")
     proxy, dropped = found
+    grid = game.grid is not None
     if symbols is None:
         symbols = [s.name for s in game.symbols.values() if not (s.scatter or s.bonus)]
     if moves is None:  # swaps keep each strip's length: the held scatters' and bonus
         # symbols' frequency (the features they start) stays where it was
         held = {s.name for s in game.symbols.values() if s.scatter or s.bonus} - set(symbols)
         on_strips = any(x in held for r in game.reel_sets[reel_set].reels for x in r.symbols)
-        moves = "swaps" if game.cascades is not None or on_strips else "counts"
+        moves = "swaps" if grid or game.cascades is not None or on_strips else "counts"
     if moves not in ("counts", "swaps"):
         raise ValueError(f"moves must be 'counts' or 'swaps', got {moves!r}")
+    if grid and moves != "swaps":
+        raise ValueError(f"{game.name}: a grid game's proxy moves by swaps only (the window "
+                         f"tables do not cover a grid)")
+    if per_round is None:
+        per_round = GRID_PER_ROUND if grid else 1
+    if per_round < 1:
+        raise ValueError(f"per_round must be >= 1, got {per_round}")
+    analysed = game if rounds is None else game.with_analysis(rounds=rounds)
     if moves == "swaps" and layout is not None:
         raise ValueError(f"{game.name}: layout rules are not offered with swaps (a swap keeps "
                          f"every other stop's place)")
@@ -258,28 +316,42 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         key = tuple(reels)
         if key not in cache:
             count["analyses"] += 1
-            cache[key] = figures_of(game.replace_reels(reel_set, key), level)
+            cache[key] = figures_from(slotmath.analyze(analysed.replace_reels(reel_set, key),
+                                                       level))
         return cache[key]
 
     start_reels = tuple(game.reel_sets[reel_set].reels)
-    start = real(start_reels)
+    count["analyses"] += 1
+    first = slotmath.analyze(analysed, level)
+    start = cache[start_reels] = figures_from(first)
     current, reels = start, start_reels
     misses = _misses(current, targets)
-    p_now = Fraction(_proxy_rtp(proxy, level))
-    slope = float(start.rtp) / float(p_now) if p_now else 1.0
+    if grid:  # the paid spin's exact mean, each reel's sums kept per strip
+        from slotmath.exact.grid_ways import SpinMean
+
+        proxy_rtp = SpinMean(proxy, reel_set, level)
+        p_now = proxy_rtp(start_reels)
+        # the free spins play their own reels: their share does not move with the paid strips
+        scaled = float(start.rtp) - float(first.components.get("free_spins", 0))
+    else:
+        p_now = Fraction(_proxy_rtp(proxy, level))
+        scaled = float(start.rtp)
+    slope = scaled / float(p_now) if p_now and scaled > 0 else 1.0
+    engine = "the paid spin's ways programme" if grid else "window tables"
     started = time.monotonic()  # the time limit is the rounds': the set-up is not counted
     result = SearchResult(game, current, start, targets=targets, rank="proxy",
-                          method=(f"proxy (window tables on the game without "
+                          method=(f"proxy ({engine} on the game without "
                                   f"{', '.join(dropped)}), each round confirmed by the game's "
                                   f"analysis" + (f"; not by window tables: {why}" if why
                                                  else "")))
     history = [(reels, current, misses)]
     ranked_at: dict = {}
-    comp = check_tunable(proxy, level)
+    comp = None if grid else check_tunable(proxy, level)
 
     def swaps(rs, p_rs) -> list:
-        """Every one-stop swap of ``rs``: (the proxy's exact RTP change, the strips, its
-        name), from each reel's window tables of the proxy."""
+        """Every one-stop swap of ``rs``: (the proxy's RTP change as a float, the strips, its
+        name, the change exactly), from each reel's window tables of the proxy (or the grid
+        proxy's programme)."""
         if rs not in ranked_at:
             from slotmath.tune.crn import swap
             from slotmath.tune.reel_tables import ReelTables
@@ -287,18 +359,24 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
             out = []
             g = proxy.replace_reels(reel_set, rs)
             for j, reel in enumerate(rs):
-                tables = ReelTables(g, reel_set, j, level, comp)
                 edits = [(a, b, swap(reel, a, b)) for a in symbols
                          if reel.symbols.count(a) >= 2 for b in symbols if b != a]
-                tables.prefetch(w for _, _, e in edits for w in tables.window_weights(e))
+                if grid:
+                    rtp_of = (lambda e, j=j: proxy_rtp(rs[:j] + (e,) + rs[j + 1:]))
+                else:
+                    tables = ReelTables(g, reel_set, j, level, comp)
+                    tables.prefetch(w for _, _, e in edits for w in tables.window_weights(e))
+                    rtp_of = (lambda e, tables=tables: tables.figures(e).rtp)
                 for a, b, e in edits:
                     count["solves"] += 1
-                    d = tables.figures(e).rtp - p_rs
-                    out.append((float(d), rs[:j] + (e,) + rs[j + 1:], f"reel {j + 1} {a}->{b}"))
+                    d = Fraction(rtp_of(e) - p_rs)
+                    out.append((float(d), rs[:j] + (e,) + rs[j + 1:], f"reel {j + 1} {a}->{b}",
+                                d))
             ranked_at[rs] = out
         return ranked_at[rs]
 
-    last = (p_now, start.rtp)  # the last confirmed (proxy, real) point, for the secant
+    # the last confirmed (proxy, real, stated error) point, for the secant
+    last = (p_now, start.rtp, start.rtp_error)
     stopped = ""
     number = 0
     damping = 1.0  # halved after each point not kept, back to 1 after a kept one
@@ -315,16 +393,23 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         proxy_tolerance = max(PROXY_TOLERANCE,
                               Fraction(float(targets.tolerance) / max(slope, 1e-9) / 2))
         programs = []
-        if moves == "swaps":
-            ranked = swaps(reels, p_now)
-            untried = [c for c in ranked if c[1] not in cache]
-            pick = min(untried, key=lambda c: (abs(gap * damping - slope * c[0]), c[2]),
-                       default=None)
-            if pick is None or abs(gap - slope * pick[0]) >= abs(gap):
+        if moves == "swaps":  # up to per_round swaps, each re-ranked exactly
+            wanted = gap * damping / slope  # the proxy's move this round
+            new_reels, p_new, ranked_count = reels, p_now, 0
+            for _ in range(per_round):
+                ranked = swaps(new_reels, p_new)
+                ranked_count += len(ranked)
+                rest = wanted - float(p_new - p_now)
+                untried = [c for c in ranked if c[1] not in cache]
+                pick = min(untried, key=lambda c: (abs(rest - c[0]), c[2]), default=None)
+                if pick is None or (abs(rest - pick[0]) >= abs(rest) if new_reels != reels
+                                    else abs(gap - slope * pick[0]) >= abs(gap)):
+                    break
+                new_reels, p_new = pick[1], p_new + pick[3]
+            if new_reels == reels:
                 stopped = "no move helps"
                 break
-            new_reels, p_new = pick[1], p_now + Fraction(pick[0])
-            programs = [(len(ranked), 0)]
+            programs = [(ranked_count, 0)]
         else:
             try:
                 solved = tune(proxy.replace_reels(reel_set, reels), proxy_target, reel_set,
@@ -355,8 +440,10 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         new_misses = _misses(fig, targets)
         kept = not reason and _better(new_misses, misses, fig, current, targets)
         if not reason and p_new != last[0]:
-            secant = float(fig.rtp - last[1]) / float(p_new - last[0])
-            if secant > 0:
+            change = float(fig.rtp - last[1])
+            secant = change / float(p_new - last[0])
+            # a secant between simulated points only when their change exceeds the noise
+            if secant > 0 and abs(change) > 2 * math.hypot(fig.rtp_error, last[2]):
                 slope = secant
         biggest = max(programs, default=(0, 0), key=lambda vc: vc[0] * max(vc[1], 1))
         st = ProxyStep(number, -1, biggest[0], biggest[1], _edits(reels, new_reels),
@@ -370,7 +457,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         if progress is not None:
             progress(st)
         if not reason:
-            last = (p_new, fig.rtp)
+            last = (p_new, fig.rtp, fig.rtp_error)
         if kept:
             reels, current, misses, p_now = new_reels, fig, new_misses, p_new
             history.append((reels, current, misses))

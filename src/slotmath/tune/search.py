@@ -175,7 +175,11 @@ def figures_of(game: Game, level: int = 1) -> Figures:
     """
     import slotmath
 
-    a = slotmath.analyze(game, level)
+    return figures_from(slotmath.analyze(game, level))
+
+
+def figures_from(a) -> Figures:
+    """:func:`figures_of` from an analysis already made (:class:`slotmath.Analysis`)."""
     rtp = a.rtp
     exact = isinstance(rtp, Fraction)
     rtp = Fraction(rtp)

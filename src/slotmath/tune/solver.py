@@ -509,9 +509,9 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
                       _range(max_win_one_in, "max_win_one_in"), gli11)
     if moves in PRIZE_KINDS:
         rules = _layout(layout)
-        if symbols is not None or rules.spacing or rules.stack:
-            raise ValueError(f"moves {moves!r} changes no strip: symbols and layout rules "
-                             f"do not apply")
+        if symbols is not None or rules.spacing or rules.stack or method is not None:
+            raise ValueError(f"moves {moves!r} changes no strip: symbols, layout rules and "
+                             f"a method do not apply")
         return tune_prize_weights(game, targets, moves, level=level,
                                   weight_scale=weight_scale, min_weight=min_weight,
                                   max_rounds=max_rounds, time_limit=time_limit,
@@ -681,8 +681,9 @@ METHODS = ("search", "proxy", "crn")
 def default_method(game: Game, reel_set: str = "base") -> str:
     """How :func:`tune` tunes a game the window tables do not cover: ``"search"`` on a small
     reel set (ranked by exact analyses, :func:`slotmath.tune.search.default_rank`), else
-    ``"proxy"`` where the game has an exact proxy (:func:`slotmath.tune.proxy.proxy_game`),
-    else ``"crn"`` (a grid game).
+    ``"crn"`` for a grid game, else ``"proxy"`` where the game has an exact proxy
+    (:func:`slotmath.tune.proxy.proxy_game`; a ways grid game has one too, offered by
+    ``method="proxy"``).
 
     Examples
     --------
@@ -698,9 +699,12 @@ def default_method(game: Game, reel_set: str = "base") -> str:
 
     if default_rank(game, reel_set) == "exact":
         return "search"
+    if game.grid is not None:  # a grid's proxy (Megaways) is offered, not the default: its
+        # first drop moved against the tumbles on Megaways Bonanza (docs/tuning.md)
+        return "crn"
     if proxy_game(game) is not None:
         return "proxy"
-    return "crn" if game.grid is not None else "search"
+    return "search"
 
 
 def _not_by_tables(game: Game, targets: Targets, reel_set: str, method: str | None, *,
