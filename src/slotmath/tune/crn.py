@@ -34,7 +34,9 @@ change's error is a fraction of two independent runs'.
 4. **Check** the game reached by its own analysis; when it misses the target (the
    estimates' own error), that analysis is the new anchor (``R0`` and the strips the
    estimates are paired against) and steps 1-3 run again, up to ``anchors`` analyses while
-   the time limit allows. **The result** is the last game analysed (:func:`slotmath.analyze`: the seeded
+   the time limit allows. **The result** is the analysed game closest to the target, the
+   start included (:func:`closest`; a re-anchored run can end farther off than it began:
+   :func:`slotmath.analyze`: the seeded
    simulation of its ``[analysis]`` rounds, same seed as the start's; its stated error
    counts against the tolerance, :func:`slotmath.tune.solver._misses`). The result's
    figures are that analysis', never the estimates.
@@ -161,6 +163,17 @@ def swap(reel: Reel, a: str, b: str, k: int = 1) -> Reel | None:
         at = _spread(where, [p for p, s in enumerate(symbols) if s == b], len(symbols))
         symbols[at] = b
     return Reel(tuple(symbols))
+
+
+def closest(rtps: list[float], target: float) -> int:
+    """The index of the RTP closest to ``target`` (the earliest of equals: fewer moves).
+
+    >>> closest([0.96, 0.9736, 0.9551], 0.95)
+    2
+    >>> closest([0.96, 0.9736], 0.95)
+    0
+    """
+    return min(range(len(rtps)), key=lambda i: (abs(rtps[i] - target), i))
 
 
 def paid_game(game: Game, reel_set: str = "base") -> Game | None:
@@ -336,6 +349,7 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
         return tuple(out)
 
     final = start
+    analysed = [(start_reels, start)]  # every game analysed, in order: the result is the closest
     ranking = {"rounds": rounds}  # doubled (up to confirm_rounds) when a ranking helps not
     for _ in range(anchors):
         now = float(anchor["figures"].rtp)
@@ -410,10 +424,17 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
             break
         count["analyses"] += 1  # the game the estimates reached, by its own analysis
         final = figures_of(game_of(reels), level)
+        analysed.append((reels, final))
         if _misses(final, targets)["rtp"] == 0 or left() <= 0:
             break
         anchor["figures"], anchor["reels"] = final, reels  # the estimates start again here
         stopped = "re-anchored"
+    best = closest([float(f.rtp) for _, f in analysed], target)
+    if best < len(analysed) - 1:  # the last analysis came out farther off: go back to the best
+        reels, final = analysed[best]
+        del history[history.index(reels) + 1:]
+        stopped += (f"; the closest of the {len(analysed)} games analysed is returned "
+                    f"({'the start' if best == 0 else f'analysis {best}'})")
 
     current_awards = start_awards = None
     if targets.gli11 is not None:
