@@ -121,9 +121,7 @@ def window(context):
                  for (key, run), credits in sorted(law.entry_weights.items()))
     fs = game.free_spins
     name = fs.trigger if fs is not None else (game.scatters[0] if game.scatters else None)
-    counts: dict = {}
-    for (_c, _a, t, _k), w in law.joint.items():
-        counts[t] = counts.get(t, 0) + w
+    counts = _column_weights(law.joint, 2, law.cycle)
     if game.cascades.scatters == "every_fall":
         scatters = tuple(
             ScatterRow(s, n, falls, Fraction(_credit(model.scatter_credits.get(s, ()), n), cpb),
@@ -136,6 +134,32 @@ def window(context):
     if game.scatters:
         components["scatter"] = law.mean_scatter
     return Window(first, law.cycle, cpb, components, pays, scatters)
+
+
+def _column_weights(weights, column: int, cycle: int) -> dict:
+    """``{value: summed weight}`` of one key column of a table (``{key tuple: weight}``),
+    in the order each value first occurs; a :class:`~slotmath.exact.cascades.WeightTable`
+    with int64 weights whose total, ``cycle``, fits in int64 is summed in numpy (no sum can
+    overflow), the same integers as the loop over its rows (Frozen Gems: 596,000 rows).
+
+    >>> from slotmath.exact.cascades import WeightTable
+    >>> t = WeightTable(np.array([[5, 2], [0, 1], [7, 2]]), np.array([3, 4, 5]))
+    >>> _column_weights(t, 1, 12), _column_weights(dict(t.items()), 1, 12)
+    ({2: 8, 1: 4}, {2: 8, 1: 4})
+    """
+    keys = getattr(weights, "keys_array", None)
+    if keys is not None and len(keys) and weights.weights_array.dtype == np.int64 \
+            and cycle < 1 << 63:
+        values, first, inverse = np.unique(keys[:, column], return_index=True,
+                                           return_inverse=True)
+        sums = np.zeros(len(values), np.int64)
+        np.add.at(sums, inverse.reshape(-1), weights.weights_array)
+        order = np.argsort(first, kind="stable")
+        return dict(zip(values[order].tolist(), sums[order].tolist()))
+    out: dict = {}
+    for key, w in weights.items():
+        out[key[column]] = out.get(key[column], 0) + w
+    return out
 
 
 def _credit(credits: tuple, count: int) -> int:

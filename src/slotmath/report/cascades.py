@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 
 from slotmath.report.figures import figure, figure_row, figure_table, rules_table
 
-__all__ = ["carried_multiplier_table", "cascade_section", "json_section", "summary", "tables"]
+__all__ = ["carried_multiplier_table", "cascade_section", "json_section", "mixture_quantile",
+           "summary", "tables"]
 
 
 def _law(a):
@@ -129,8 +131,6 @@ def _carried_multiplier(a) -> list | None:
 def _feature_win(a) -> dict | None:
     """Quantiles of the free-spin feature's win (numerical: drawn from the exact chain), its
     exact mean, and the bound on the sampled CDF."""
-    import numpy as np
-
     feature = next((f for f in a.round.features if f.name == "free_spins"), None)
     if feature is None:
         return None
@@ -138,21 +138,46 @@ def _feature_win(a) -> dict | None:
     total = sum(starts.values(), Fraction(0))
     if not total:
         return None
-    wins, weights = [], []
-    for key, p in starts.items():
-        w = feature.win_samples(key) / feature.free.credits_per_bet
-        wins.append(w)
-        weights.append(np.full(len(w), float(p / total) / len(w)))
-    wins, weights = np.concatenate(wins), np.concatenate(weights)
-    order = np.argsort(wins)
-    cdf = np.cumsum(weights[order])
-    ranked = wins[order]
-    q = {str(x): figure(float(ranked[min(np.searchsorted(cdf, x / 100), len(cdf) - 1)]))
+    samples = {key: feature.win_samples(key) / feature.free.credits_per_bet for key in starts}
+    mix = [(samples[key], p / total) for key, p in starts.items()]
+    q = {str(x): figure(mixture_quantile(mix, Fraction(str(x)) / 100))
          for x in (50, 90, 99, 99.9)}
     mean = sum((p * feature.law(k).mean for k, p in starts.items()), Fraction(0)) / total
     return {"mean": figure(mean), "quantiles_x_bet": q, "quantiles_exact": False,
             "method": "drawn from the exact free-spin chain (seeded)",
-            "cdf_bound": feature.chain.bound(len(feature.win_samples(next(iter(starts)))))}
+            "cdf_bound": feature.chain.bound(len(samples[next(iter(starts))]))}
+
+
+def mixture_quantile(parts: list, level: Fraction) -> float:
+    """The ``level`` quantile of a mixture of samples: the least sample ``v`` whose mixture
+    CDF reaches ``level``, the CDF being ``sum_k share_k * #(samples_k <= v) / n_k`` over the
+    parts ``(samples_k, share_k)`` (each sample of a part weighs ``share_k / n_k``), compared
+    exactly (``share_k`` and ``level`` are fractions). The samples are sorted (each part's,
+    and all together) and the sorted values bisected, instead of sorting (sample, weight)
+    pairs and adding up their float weights (Frozen Gems: 19 parts of 400,000 samples).
+
+    >>> mixture_quantile([(np.array([3.0, 1.0]), Fraction(1, 2)),
+    ...                   (np.array([2.0]), Fraction(1, 2))], Fraction(1, 2))
+    2.0
+    >>> mixture_quantile([(np.array([3.0, 1.0]), Fraction(1, 2)),
+    ...                   (np.array([2.0]), Fraction(1, 2))], Fraction(1, 4))
+    1.0
+    """
+    ranked = [(np.sort(x), share / len(x)) for x, share in parts if len(x) and share]
+    values = np.sort(np.concatenate([x for x, _ in ranked]))
+
+    def reaches(v) -> bool:
+        return sum((w * int(np.searchsorted(x, v, "right")) for x, w in ranked),
+                   Fraction(0)) >= level
+
+    lo, hi = 0, len(values) - 1  # the answer lies in [lo, hi]: the last value reaches 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if reaches(values[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    return float(values[lo])
 
 
 def carried_multiplier_table(a) -> pd.DataFrame | None:

@@ -1,0 +1,105 @@
+"""The array paths that made Frozen Gems' ``analyze --json`` faster (issue 24, item 3), each
+against a plain Python reference that shares no code with it, on random small inputs:
+
+* ``report.cascades.mixture_quantile`` (the free-spin win's quantiles, a mixture of sampled
+  laws) against sorting every (sample, exact weight) pair and adding the weights up in
+  fractions;
+* ``WinDistribution``'s int64 path (plain Python ints) against a dict that adds the weights
+  of equal credits, and against its own element-wise path (numpy integers take that one);
+* ``features.cascades._column_weights`` (a table's weights summed by one key column) against
+  a dict loop over the rows.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from slotmath.exact.cascades import WeightTable
+from slotmath.exact.distribution import WinDistribution
+from slotmath.features.cascades import _column_weights
+from slotmath.report.cascades import mixture_quantile
+
+
+def _reference_quantile(parts, level: Fraction) -> float:
+    """Every sample with its exact weight, sorted by value; the first whose running sum
+    reaches ``level``."""
+    pairs = sorted((float(v), share / len(x)) for x, share in parts if len(x)
+                   for v in x.tolist())
+    run = Fraction(0)
+    for i, (v, w) in enumerate(pairs):
+        run += w
+        # a value's weight is all its copies': the level is reached at the last copy
+        if run >= level and (i + 1 == len(pairs) or pairs[i + 1][0] != v):
+            return v
+    return pairs[-1][0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, 12), min_size=1, max_size=15),
+                          st.integers(1, 9)), min_size=1, max_size=5),
+       st.sampled_from([Fraction(1, 2), Fraction(9, 10), Fraction(99, 100),
+                        Fraction(999, 1000), Fraction(1, 3), Fraction(1, 1)]))
+def test_mixture_quantile_is_the_sorted_pairs_exact_quantile(raw, level):
+    total = sum(share for _, share in raw)
+    parts = [(np.array(x, np.float64) / 7, Fraction(share, total)) for x, share in raw]
+    assert mixture_quantile(parts, level) == _reference_quantile(parts, level)
+
+
+def test_mixture_quantile_on_a_level_met_exactly():
+    # half the mass at 1, half at 2: the median is 1 (the CDF reaches 1/2 there exactly)
+    parts = [(np.array([1.0, 1.0, 2.0, 2.0]), Fraction(1, 3)),
+             (np.array([1.0, 2.0]), Fraction(2, 3))]
+    assert mixture_quantile(parts, Fraction(1, 2)) == 1.0
+    assert mixture_quantile(parts, Fraction(1, 2) + Fraction(1, 10**30)) == 2.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(-50, 50), st.integers(0, 7)), min_size=1, max_size=40),
+       st.sampled_from([1, 5]))
+def test_win_distribution_from_plain_ints_is_the_summed_dict(rows, cpb):
+    want: dict = {}
+    for c, w in rows:
+        want[c] = want.get(c, 0) + w
+    want = {c: w for c, w in sorted(want.items()) if w}
+    credits, weights = [c for c, _ in rows], [w for _, w in rows]
+    if not want:
+        with pytest.raises(ValueError, match="positive weight"):
+            WinDistribution(credits, weights, cpb)
+        return
+    fast = WinDistribution(credits, weights, cpb)
+    slow = WinDistribution([np.int64(c) for c in credits], [np.int64(w) for w in weights], cpb)
+    assert fast.as_dict() == slow.as_dict() == want
+    assert fast.credits.dtype == np.int64 and fast.weights.dtype == object
+    assert all(type(w) is int for w in fast.weights)
+    assert fast.total == sum(want.values()) and fast.mean == slow.mean
+
+
+def test_win_distribution_fast_path_refuses_what_the_slow_one_refuses():
+    with pytest.raises(ValueError, match="non-negative"):
+        WinDistribution([0, 5], [3, -1], 1)
+    with pytest.raises(TypeError, match="weights must be an integer"):
+        WinDistribution([0, 5], [3, True], 1)
+    with pytest.raises(OverflowError):
+        WinDistribution([1 << 62, 0], [1, 1], 1)
+    big = WinDistribution([0, 0, 1], [1 << 62, 1 << 62, 1], 1)  # a sum past int64
+    assert big.as_dict() == {0: 1 << 63, 1: 1}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(-2, 2), st.integers(0, 9)),
+                min_size=1, max_size=30, unique_by=lambda r: (r[0], r[1])),
+       st.integers(0, 1))
+def test_column_weights_is_the_dict_loop(rows, column):
+    keys = np.array([r[:2] for r in rows], np.int64)
+    weights = np.array([r[2] for r in rows], np.int64)
+    want: dict = {}
+    for (a, b), w in zip(keys.tolist(), weights.tolist()):
+        k = (a, b)[column]
+        want[k] = want.get(k, 0) + w
+    got = _column_weights(WeightTable(keys, weights), column, int(weights.sum()) + 1)
+    assert got == want and list(got) == list(want)  # the same order: first occurrence
