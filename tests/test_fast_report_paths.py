@@ -1,7 +1,7 @@
 """The array paths that made Frozen Gems' ``analyze --json`` faster (issue 24, item 3), each
 against a plain Python reference that shares no code with it, on random small inputs:
 
-* ``report.cascades.mixture_quantile`` (the free-spin win's quantiles, a mixture of sampled
+* ``report.cascades.mixture_quantiles`` (the free-spin win's quantiles, a mixture of sampled
   laws) against sorting every (sample, exact weight) pair and adding the weights up in
   fractions;
 * ``WinDistribution``'s int64 path (plain Python ints) against a dict that adds the weights
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from slotmath.exact.cascades import WeightTable
 from slotmath.exact.distribution import WinDistribution
 from slotmath.features.cascades import _column_weights
-from slotmath.report.cascades import mixture_quantile
+from slotmath.report.cascades import mixture_quantiles
 
 
 def _reference_quantile(parts, level: Fraction) -> float:
@@ -42,20 +42,22 @@ def _reference_quantile(parts, level: Fraction) -> float:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.lists(st.integers(0, 12), min_size=1, max_size=15),
                           st.integers(1, 9)), min_size=1, max_size=5),
-       st.sampled_from([Fraction(1, 2), Fraction(9, 10), Fraction(99, 100),
-                        Fraction(999, 1000), Fraction(1, 3), Fraction(1, 1)]))
-def test_mixture_quantile_is_the_sorted_pairs_exact_quantile(raw, level):
+       st.lists(st.sampled_from([Fraction(1, 2), Fraction(9, 10), Fraction(99, 100),
+                                 Fraction(999, 1000), Fraction(1, 3), Fraction(1, 1)]),
+                min_size=1, max_size=4))
+def test_mixture_quantile_is_the_sorted_pairs_exact_quantile(raw, levels):
     total = sum(share for _, share in raw)
     parts = [(np.array(x, np.float64) / 7, Fraction(share, total)) for x, share in raw]
-    assert mixture_quantile(parts, level) == _reference_quantile(parts, level)
+    assert mixture_quantiles(parts, levels) == [_reference_quantile(parts, level)
+                                                for level in levels]
 
 
 def test_mixture_quantile_on_a_level_met_exactly():
     # half the mass at 1, half at 2: the median is 1 (the CDF reaches 1/2 there exactly)
     parts = [(np.array([1.0, 1.0, 2.0, 2.0]), Fraction(1, 3)),
              (np.array([1.0, 2.0]), Fraction(2, 3))]
-    assert mixture_quantile(parts, Fraction(1, 2)) == 1.0
-    assert mixture_quantile(parts, Fraction(1, 2) + Fraction(1, 10**30)) == 2.0
+    assert mixture_quantiles(parts, [Fraction(1, 2), Fraction(1, 2) + Fraction(1, 10**30)]) \
+        == [1.0, 2.0]
 
 
 @settings(max_examples=300, deadline=None)
@@ -103,3 +105,52 @@ def test_column_weights_is_the_dict_loop(rows, column):
         want[k] = want.get(k, 0) + w
     got = _column_weights(WeightTable(keys, weights), column, int(weights.sum()) + 1)
     assert got == want and list(got) == list(want)  # the same order: first occurrence
+
+
+def _reference_samples(chain, spins: int, samples: int, seed: int):
+    """:meth:`CarriedFreeSpins.samples` as numpy array operations over the alive features,
+    one spin of each per round (the form before its compiled kernel)."""
+    rng = np.random.default_rng(seed)
+    arr, p = chain._table
+    cum = np.cumsum(p)
+    cap = chain.spec.max_spins
+    left = np.full(samples, spins, np.int64)
+    awarded = np.full(samples, spins, np.int64)
+    x, y, gained = np.zeros(samples), np.zeros(samples), np.zeros(samples)
+    awards = np.array([chain.spec.retrigger_for(n) if chain.spec.retrigger else 0
+                       for n in range(int(arr[:, 2].max()) + 1)], np.int64)
+    alive = left > 0
+    while alive.any():
+        idx = np.flatnonzero(alive)
+        pick = np.minimum(np.searchsorted(cum, rng.random(idx.size)), len(cum) - 1)
+        yy, aa, nn, cc = arr[pick].T
+        x[idx] += aa
+        y[idx] += yy + chain.beta * gained[idx] * aa
+        gained[idx] += cc
+        add = awards[nn]
+        if cap is not None:
+            add = np.minimum(add, cap - awarded[idx])
+        awarded[idx] += add
+        left[idx] += add - 1
+        alive = left > 0
+    return x, y
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 400), st.integers(0, 50), st.integers(0, 3),
+                                 st.integers(0, 4)), st.integers(1, 30), min_size=1, max_size=12),
+       st.integers(0, 3), st.sampled_from([None, 6, 12]), st.booleans(), st.integers(1, 5),
+       st.integers(0, 2**32 - 1))
+def test_free_spin_samples_are_the_array_form_bit_for_bit(spin, beta, cap, retrigger, spins,
+                                                          seed):
+    from slotmath.markov.cascade_free_spins import CarriedFreeSpins
+    from slotmath.model.game import FreeSpins
+
+    if retrigger and cap is None:
+        cap = 20
+    spec = FreeSpins("S", {3: spins}, "free", 1, retrigger, cap, {1: 1, 2: 2, 3: 3})
+    chain = CarriedFreeSpins(spec, spin, sum(spin.values()), 10, beta)
+    for start in {spins, min(spins, cap or spins)}:
+        x, y = chain.samples(start, samples=300, seed=seed)
+        rx, ry = _reference_samples(chain, start, 300, seed)
+        assert x.tobytes() == rx.tobytes() and y.tobytes() == ry.tobytes()

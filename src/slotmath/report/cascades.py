@@ -13,7 +13,7 @@ import pandas as pd
 
 from slotmath.report.figures import figure, figure_row, figure_table, rules_table
 
-__all__ = ["carried_multiplier_table", "cascade_section", "json_section", "mixture_quantile",
+__all__ = ["carried_multiplier_table", "cascade_section", "json_section", "mixture_quantiles",
            "summary", "tables"]
 
 
@@ -140,44 +140,46 @@ def _feature_win(a) -> dict | None:
         return None
     samples = {key: feature.win_samples(key) / feature.free.credits_per_bet for key in starts}
     mix = [(samples[key], p / total) for key, p in starts.items()]
-    q = {str(x): figure(mixture_quantile(mix, Fraction(str(x)) / 100))
-         for x in (50, 90, 99, 99.9)}
+    levels = (50, 90, 99, 99.9)
+    values = mixture_quantiles(mix, [Fraction(str(x)) / 100 for x in levels])
+    q = {str(x): figure(v) for x, v in zip(levels, values)}
     mean = sum((p * feature.law(k).mean for k, p in starts.items()), Fraction(0)) / total
     return {"mean": figure(mean), "quantiles_x_bet": q, "quantiles_exact": False,
             "method": "drawn from the exact free-spin chain (seeded)",
             "cdf_bound": feature.chain.bound(len(samples[next(iter(starts))]))}
 
 
-def mixture_quantile(parts: list, level: Fraction) -> float:
-    """The ``level`` quantile of a mixture of samples: the least sample ``v`` whose mixture
-    CDF reaches ``level``, the CDF being ``sum_k share_k * #(samples_k <= v) / n_k`` over the
-    parts ``(samples_k, share_k)`` (each sample of a part weighs ``share_k / n_k``), compared
-    exactly (``share_k`` and ``level`` are fractions). The samples are sorted (each part's,
-    and all together) and the sorted values bisected, instead of sorting (sample, weight)
-    pairs and adding up their float weights (Frozen Gems: 19 parts of 400,000 samples).
+def mixture_quantiles(parts: list, levels: list) -> list[float]:
+    """The quantiles at ``levels`` of a mixture of samples: at each level, the least sample
+    ``v`` whose mixture CDF reaches it, the CDF being ``sum_k share_k * #(samples_k <= v) /
+    n_k`` over the parts ``(samples_k, share_k)`` (each sample of a part weighs ``share_k /
+    n_k``), compared exactly (``share_k`` and the levels are fractions). The samples are
+    sorted (each part's, and all together) once and the sorted values bisected, instead of
+    sorting (sample, weight) pairs and adding up their float weights (Frozen Gems: 19 parts of
+    400,000 samples).
 
-    >>> mixture_quantile([(np.array([3.0, 1.0]), Fraction(1, 2)),
-    ...                   (np.array([2.0]), Fraction(1, 2))], Fraction(1, 2))
-    2.0
-    >>> mixture_quantile([(np.array([3.0, 1.0]), Fraction(1, 2)),
-    ...                   (np.array([2.0]), Fraction(1, 2))], Fraction(1, 4))
-    1.0
+    >>> parts = [(np.array([3.0, 1.0]), Fraction(1, 2)), (np.array([2.0]), Fraction(1, 2))]
+    >>> mixture_quantiles(parts, [Fraction(1, 2), Fraction(1, 4), Fraction(1)])
+    [2.0, 1.0, 3.0]
     """
     ranked = [(np.sort(x), share / len(x)) for x, share in parts if len(x) and share]
     values = np.sort(np.concatenate([x for x, _ in ranked]))
 
-    def reaches(v) -> bool:
+    def reaches(v, level) -> bool:
         return sum((w * int(np.searchsorted(x, v, "right")) for x, w in ranked),
                    Fraction(0)) >= level
 
-    lo, hi = 0, len(values) - 1  # the answer lies in [lo, hi]: the last value reaches 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if reaches(values[mid]):
-            hi = mid
-        else:
-            lo = mid + 1
-    return float(values[lo])
+    out = []
+    for level in levels:
+        lo, hi = 0, len(values) - 1  # the answer lies in [lo, hi]: the last value reaches 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if reaches(values[mid], level):
+                hi = mid
+            else:
+                lo = mid + 1
+        out.append(float(values[lo]))
+    return out
 
 
 def carried_multiplier_table(a) -> pd.DataFrame | None:
