@@ -154,3 +154,51 @@ def test_free_spin_samples_are_the_array_form_bit_for_bit(spin, beta, cap, retri
         x, y = chain.samples(start, samples=300, seed=seed)
         rx, ry = _reference_samples(chain, start, 300, seed)
         assert x.tobytes() == rx.tobytes() and y.tobytes() == ry.tobytes()
+
+
+def _reference_carried_index(chain, spins: int) -> list:
+    """The forward pass of ``carried_index_by_spin`` in fractions, straight from the chain's
+    per-spin table: P(trigger count n) and E[cascades | n] summed over its rows."""
+    from collections import defaultdict
+
+    weight: dict = defaultdict(int)
+    cascades: dict = defaultdict(int)
+    for (_y, _a, n, c), w in chain.spin.items():
+        weight[n] += w
+        cascades[n] += w * c
+    by = {n: (Fraction(w, chain.cycle), Fraction(cascades[n], w)) for n, w in weight.items()}
+    layer = {(spins, spins): (Fraction(1), Fraction(0))} if spins > 0 else {}
+    out = []
+    while layer:
+        out.append((len(out) + 1, sum(q for q, _ in layer.values()),
+                    sum(r for _, r in layer.values())))
+        nxt: dict = defaultdict(lambda: [Fraction(0), Fraction(0)])
+        for (left, awarded), (q, r) in layer.items():
+            for n, (p, mc) in by.items():
+                add = chain.spec.retrigger_for(n) if chain.spec.retrigger else 0
+                if chain.spec.max_spins is not None:
+                    add = min(add, chain.spec.max_spins - awarded)
+                if left - 1 + add == 0:
+                    continue
+                e = nxt[left - 1 + add, awarded + add]
+                e[0] += p * q
+                e[1] += p * (r + q * mc)
+        layer = {k: tuple(v) for k, v in nxt.items()}
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 40), st.integers(0, 9), st.integers(0, 3),
+                                 st.integers(0, 4)), st.integers(1, 30), min_size=1, max_size=10),
+       st.sampled_from([None, 5, 9]), st.booleans(), st.integers(0, 5))
+def test_carried_index_is_the_fraction_pass(spin, cap, retrigger, spins):
+    from slotmath.markov.cascade_free_spins import CarriedFreeSpins, carried_index_by_spin
+    from slotmath.model.game import FreeSpins
+
+    if retrigger and cap is None:
+        cap = 7
+    spec = FreeSpins("S", {3: max(spins, 1)}, "free", 1, retrigger, cap, {1: 1, 2: 2, 3: 3})
+    # a cycle larger than the table's weights: the counts' probabilities need not sum to 1
+    chain = CarriedFreeSpins(spec, spin, sum(spin.values()) + 3, 10, 1)
+    got = [(r.spin, r.played, r.index_mass) for r in carried_index_by_spin(chain, spins)]
+    assert got == _reference_carried_index(chain, spins)

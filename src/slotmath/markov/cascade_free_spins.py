@@ -321,22 +321,30 @@ def carried_index_by_spin(chain: CarriedFreeSpins, spins: int) -> tuple[CarriedI
     >>> [(r.spin, r.played, r.mean_index()) for r in carried_index_by_spin(chain, 2)]
     [(1, Fraction(1, 1), Fraction(0, 1)), (2, Fraction(1, 1), Fraction(1, 2))]
     """
-    by = {n: (v[0], v[3]) for n, v in chain._by_trigger.items()}  # p_n, E[c | n]
-    layer = {(spins, spins): (Fraction(1), Fraction(0))} if spins > 0 else {}
+    # in integers: at depth d (spins played) a state's q and r are numerators over
+    # cycle**d; a spin with n triggers (weight w_n of the cycle, cascade sum s_n = w_n E[c|n])
+    # moves w_n Q and w_n R + s_n Q one depth down (the same fractions, no gcd per step)
+    by = [(n, e[0], e[3]) for n, e in chain._sums.items()]  # n, w_n, s_n
+    layer = {(spins, spins): (1, 0)} if spins > 0 else {}
+    den = 1
     out = []
     while layer:
-        out.append(CarriedIndex(len(out) + 1, sum((q for q, _ in layer.values()), Fraction(0)),
-                                sum((r for _, r in layer.values()), Fraction(0))))
-        nxt: dict = defaultdict(lambda: [Fraction(0), Fraction(0)])
+        out.append(CarriedIndex(len(out) + 1, Fraction(sum(q for q, _ in layer.values()), den),
+                                Fraction(sum(r for _, r in layer.values()), den)))
+        nxt: dict = {}
         for (left, awarded), (q, r) in layer.items():
-            for n, (p, mc) in by.items():
+            for n, w, s in by:
                 child = chain._child(left, awarded, n)
                 if child[0] == 0:
                     continue
-                e = nxt[child]
-                e[0] += p * q
-                e[1] += p * (r + q * mc)
+                e = nxt.get(child)
+                if e is None:
+                    nxt[child] = [w * q, w * r + s * q]
+                else:
+                    e[0] += w * q
+                    e[1] += w * r + s * q
         layer = {k: tuple(v) for k, v in nxt.items()}
+        den *= chain.cycle
     return tuple(out)
 
 
