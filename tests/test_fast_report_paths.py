@@ -202,3 +202,27 @@ def test_carried_index_is_the_fraction_pass(spin, cap, retrigger, spins):
     chain = CarriedFreeSpins(spec, spin, sum(spin.values()) + 3, 10, 1)
     got = [(r.spin, r.played, r.index_mass) for r in carried_index_by_spin(chain, spins)]
     assert got == _reference_carried_index(chain, spins)
+
+
+def _law_fields(law) -> tuple:
+    return (law.joint.keys_array.tobytes(), law.joint.weights_array.tobytes(), law.cycle,
+            law.sums, law.cascade_weights, law.freed_weights, law.ways_weights,
+            law.entry_weights, law.lean)
+
+
+def test_laws_in_one_pool_are_the_laws_one_at_a_time():
+    # Frozen Gems on 12-stop strips: 248,832 combinations, past the fork threshold
+    import slotmath
+    from slotmath.exact.cascades import LawRequest, cascade_law, cascade_laws
+    from slotmath.features.cascades import fast_variant
+
+    game = fast_variant(slotmath.load_game("data/games/frozen_gems.toml"), 12)
+    free = LawRequest("free", True, True, True, False)
+    seen: list = []
+    both = cascade_laws(game, [LawRequest(lean=True), free], workers=2,
+                        progress=[None, lambda done, n: seen.append((done, n))])
+    alone = [cascade_law(game, lean=True, workers=1),
+             cascade_law(game, "free", free=True, keep_a=True, lean=True, entries=False,
+                         workers=1)]
+    assert [_law_fields(x) for x in both] == [_law_fields(x) for x in alone]
+    assert seen[0] == (0, 12) and seen[-1] == (12, 12)  # the free reels: a chunk per stop
