@@ -226,3 +226,22 @@ def test_laws_in_one_pool_are_the_laws_one_at_a_time():
                          workers=1)]
     assert [_law_fields(x) for x in both] == [_law_fields(x) for x in alone]
     assert seen[0] == (0, 12) and seen[-1] == (12, 12)  # the free reels: a chunk per stop
+
+
+@pytest.mark.parametrize("game", ["data/games/tiny_lines.toml",
+                                  "tests/data/cascades/tiny_free_spins.toml"])
+def test_analyze_json_imports_no_pandas(game):
+    # pandas took ~0.25 s of every `analyze --json` (issue 24, item 3); the tables import it
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    probe = ("import sys; from slotmath.cli import main; code = main(sys.argv[1:]); "
+             "print('pandas' in sys.modules); sys.exit(code)")
+    proc = subprocess.run([sys.executable, "-c", probe, "analyze", game, "--json"],
+                          cwd=Path(__file__).resolve().parents[1], capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    *document, imported = proc.stdout.rstrip().splitlines()
+    assert json.loads("\n".join(document))["pays"] and imported == "False"

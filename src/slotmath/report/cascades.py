@@ -7,11 +7,14 @@ of the final window are the window's rows (:mod:`slotmath.report.pays`)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from slotmath.report.figures import figure, figure_row, figure_table, rules_table
+
+if TYPE_CHECKING:  # pandas is imported where a table is made (the JSON needs none)
+    import pandas as pd
 
 __all__ = ["carried_multiplier_table", "cascade_section", "json_section", "mixture_quantiles",
            "summary", "tables"]
@@ -71,6 +74,8 @@ def json_section(a) -> dict:
 
 
 def _law_table(law: dict, column: str) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame([{column: k, "probability": float(p), "probability_exact": str(p)}
                          for k, p in law.items()],
                         columns=[column, "probability", "probability_exact"])
@@ -80,6 +85,8 @@ def tables(a) -> list:
     """The rules, the law of the cascades per paid spin and of its final multiplier, what
     the frozen bonus symbols free, the ways in play (a ways game) and the multiplier carried
     into each free spin."""
+    import pandas as pd
+
     law, spec = _law(a), a.game.cascades
     rule = spec.multiplier
     rules = rules_table([
@@ -119,13 +126,13 @@ def summary(a) -> list[tuple[str, str]]:
 
 def _carried_multiplier(a) -> list | None:
     """Per free spin: P(played | feature), E[carried multiplier | played] (exact figures)."""
-    table = carried_multiplier_table(a)
-    if table is None:
+    rows = _carried_rows(a)
+    if rows is None:
         return None
-    return [{"spin": int(r.spin), "played": figure(Fraction(r.played_exact)),
-             "mean_index": figure(Fraction(r.mean_index_exact)),
-             "mean_multiplier": figure(Fraction(r.mean_multiplier_exact))}
-            for r in table.itertuples()]
+    return [{"spin": int(r["spin"]), "played": figure(Fraction(r["played_exact"])),
+             "mean_index": figure(Fraction(r["mean_index_exact"])),
+             "mean_multiplier": figure(Fraction(r["mean_multiplier_exact"]))}
+            for r in rows]
 
 
 def _feature_win(a) -> dict | None:
@@ -193,6 +200,18 @@ def carried_multiplier_table(a) -> pd.DataFrame | None:
     trigger spin's final index) by their exact probabilities. Without a carried multiplier
     every free spin starts at index 0. None for a game without cascading free spins.
     """
+    import pandas as pd
+
+    rows = _carried_rows(a)
+    if rows is None:
+        return None
+    return pd.DataFrame(rows, columns=["spin", "played", "mean_index", "mean_multiplier",
+                                       "played_exact", "mean_index_exact",
+                                       "mean_multiplier_exact"])
+
+
+def _carried_rows(a) -> list[dict] | None:
+    """:func:`carried_multiplier_table`'s rows (dicts), without pandas (the JSON reads them)."""
     from slotmath.markov.cascade_free_spins import carried_index_by_spin
 
     feature = next((f for f in a.round.features if f.name == "free_spins"), None)
@@ -223,6 +242,4 @@ def carried_multiplier_table(a) -> pd.DataFrame | None:
         rows.append({"spin": spin, "played": float(q / total), "mean_index": float(index),
                      "mean_multiplier": float(value), "played_exact": str(q / total),
                      "mean_index_exact": str(index), "mean_multiplier_exact": str(value)})
-    return pd.DataFrame(rows, columns=["spin", "played", "mean_index", "mean_multiplier",
-                                       "played_exact", "mean_index_exact",
-                                       "mean_multiplier_exact"])
+    return rows
