@@ -113,8 +113,8 @@ from slotmath.exact.spin_table import _row_codes
 from slotmath.exact.workers import default_workers, map_parts
 from slotmath.model.game import Game
 
-__all__ = ["MAX_CASCADES", "CascadeLaw", "TableTooLarge", "WeightTable", "cascade_law",
-           "memory_limit"]
+__all__ = ["MAX_CASCADES", "CascadeLaw", "LawRequest", "TableTooLarge", "WeightTable",
+           "cascade_law", "cascade_laws", "memory_limit"]
 
 _KEY = types.UniTuple(types.int64, 4)
 
@@ -1863,36 +1863,100 @@ def cascade_law(game: Game, reel_set: str = "base", level: int = 1, *,
     >>> law.mean == law.mean_first + law.mean_later + law.mean_scatter
     True
     """
+    return cascade_laws(game, [LawRequest(reel_set, free, keep_a, lean, entries)], level,
+                        workers=workers, progress=[progress], model=model)[0]
+
+
+@dataclass(frozen=True)
+class LawRequest:
+    """One law :func:`cascade_laws` computes: :func:`cascade_law`'s arguments of that name."""
+
+    reel_set: str = "base"
+    free: bool | None = None
+    keep_a: bool = False
+    lean: bool = False
+    entries: bool = True
+
+
+def cascade_laws(game: Game, requests: list, level: int = 1, *, workers: int | None = None,
+                 progress: list | None = None,
+                 model: PayModel | None = None) -> list[CascadeLaw]:
+    """:func:`cascade_law` for each :class:`LawRequest`, their chunks through one pool of
+    workers, in order: the laws are the ones :func:`cascade_law` gives one at a time, but the
+    workers go on to the next law's chunks while this process merges the one before (and
+    the pool starts once), so that its merging and the gap between the enumerations cost no
+    time where the workers have work (Frozen Gems: the paid and the free reels).
+    ``progress``: one callback (or None) per request.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("tests/data/cascades/tiny_bonus.toml")
+    >>> both = cascade_laws(g, [LawRequest(), LawRequest(keep_a=True)])
+    >>> [law.mean for law in both] == [cascade_law(g).mean, cascade_law(g, keep_a=True).mean]
+    True
+    """
     if game.cascades is None:
         raise ValueError(f"{game.name}: no [cascades] table")
     model = model or PayModel(game, level)
-    if free is None:
-        free = game.free_spins is not None and reel_set == game.free_spins.reels \
-            and reel_set != "base"
-    prep = _prepare(game, reel_set, level, model, free, lean)
-    if game.cascades.refill == "random":
-        return _random_law(game, prep, model, keep_a)
-    g = prep.game
-    n_first = int(g.lengths[0])
+    progress = progress or [None] * len(requests)
     workers = workers or default_workers()
-    # strided chunks of first-reel stops (neighbouring stops cost alike), ten per worker so
-    # that the last chunk leaves little idle time
-    n_chunks = max(1, min(n_first, 10 * workers))
-    chunks = [np.arange(i, n_first, n_chunks, dtype=np.int64) for i in range(n_chunks)]
-    if progress is not None:
-        progress(0, len(chunks))
-    if not (workers > 1 and n_first > 1 and int(np.prod(g.lengths)) > 200_000):
-        workers = 1
-    if workers > 1:  # compile (or load from the cache) here, then fork
+    plans = []  # (prep, chunks, work) per request; a law of random refill at once
+    for req in requests:
+        free = req.free
+        if free is None:
+            free = game.free_spins is not None and req.reel_set == game.free_spins.reels \
+                and req.reel_set != "base"
+        prep = _prepare(game, req.reel_set, level, model, free, req.lean)
+        if game.cascades.refill == "random":
+            plans.append(_random_law(game, prep, model, req.keep_a))
+            continue
+        n_first = int(prep.game.lengths[0])
+        # strided chunks of first-reel stops (neighbouring stops cost alike), ten per worker
+        # so that the last chunk leaves little idle time
+        n_chunks = max(1, min(n_first, 10 * workers))
+        chunks = [np.arange(i, n_first, n_chunks, dtype=np.int64) for i in range(n_chunks)]
+        plans.append((prep, chunks, (prep, req.keep_a, req.entries)))
+    enumerated = [plan for plan in plans if isinstance(plan, tuple)]
+    parts = [(i, chunk) for i, (_, chunks, _) in enumerate(enumerated) for chunk in chunks]
+    big = any(p.game.lengths[0] > 1 and int(np.prod(p.game.lengths)) > 200_000
+              for p, _, _ in enumerated)
+    n_workers = workers if workers > 1 and big else 1
+    if n_workers > 1:  # compile (or load from the cache) here, then fork
+        prep, _, (_, keep_a, entries) = enumerated[0]
         _table_arrays(_call(prep, np.zeros(0, np.int64), keep_a, entries)[0])
-    work = (prep, keep_a, entries)
+    results = map_parts(_worker_of, parts, n_workers,
+                        shared=tuple(work for _, _, work in enumerated))
+    out = []
+    try:
+        for req, plan, report in zip(requests, plans, progress):
+            if not isinstance(plan, tuple):
+                out.append(plan)
+                continue
+            prep, chunks, _ = plan
+            if report is not None:
+                report(0, len(chunks))
+            # (closing a law's share of the results leaves the next law's running)
+            law = _merge(game, prep, model, _Counted(_taking(results, len(chunks), report),
+                                                     len(chunks)))
+            out.append(replace(law, lean=req.lean))
+    finally:  # a refusal or an error stops the workers now (and frees the pool's lock)
+        results.close()
+    return out
 
-    def results():  # merged as they come: a chunk's rows are let go once merged
-        for i, res in enumerate(map_parts(_worker, chunks, workers, shared=work)):
-            yield res
-            if progress is not None:
-                progress(i + 1, len(chunks))
-    return replace(_merge(game, prep, model, _Counted(results(), len(chunks))), lean=lean)
+
+def _taking(results: Iterator, n: int, report) -> Iterator:
+    """The next ``n`` of ``results``, reporting each as done."""
+    for i in range(n):
+        yield next(results)
+        if report is not None:
+            report(i + 1, n)
+
+
+def _worker_of(works: tuple, part: tuple):
+    """:func:`_worker` on law ``part[0]``'s work, first-reel stops ``part[1]``."""
+    i, first = part
+    return _worker(works[i], first)
 
 
 def _merge(game, prep: _Prepared, model: PayModel, results) -> CascadeLaw:

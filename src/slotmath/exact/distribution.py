@@ -107,6 +107,42 @@ def _credits_array(credits: Iterable) -> np.ndarray:
     return np.array(values, dtype=np.int64).reshape(-1)
 
 
+def _int64_pair(credits, weights) -> tuple[np.ndarray, np.ndarray] | None:
+    """``credits`` and ``weights`` as int64 arrays when both are sequences of plain Python
+    ints (no bool, no other type: what the element-wise checks would pass) of one length
+    that fit in int64, with every credit below the limit; else None (the element-wise path
+    then checks them and says what is wrong)."""
+    if not isinstance(credits, (list, tuple)) or not isinstance(weights, (list, tuple)) \
+            or len(credits) != len(weights) or not credits:
+        return None
+    if not set(map(type, credits)) <= {int} or not set(map(type, weights)) <= {int}:
+        return None
+    try:
+        c = np.array(credits, dtype=np.int64)
+        w = np.array(weights, dtype=np.int64)
+    except OverflowError:
+        return None
+    if max(-int(c.min()), int(c.max())) >= _CREDITS_LIMIT:
+        return None
+    return c, w
+
+
+def _merge_int64(credits: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """What ``WinDistribution.__init__`` makes of int64 ``credits`` and ``weights``: checked,
+    zero weights dropped, equal credits merged (:func:`_merge`), the weights as Python ints
+    (summed in int64 only where no sum can overflow)."""
+    if weights.min() < 0:
+        raise ValueError("weights must be non-negative")
+    keep = weights > 0
+    c, w = credits[keep], weights[keep]
+    if len(c) == 0:
+        raise ValueError("a distribution needs at least one positive weight")
+    if int(w.max()) * len(w) >= 1 << 63:  # a sum might overflow int64: Python's integers
+        return _merge(c, _object_array(w.tolist()))
+    c, w = _merge(c, w)
+    return c, _object_array(w.tolist())
+
+
 def _check_credit_range(low: int, high: int) -> None:
     if abs(low) >= _CREDITS_LIMIT or abs(high) >= _CREDITS_LIMIT:
         raise OverflowError("credits would leave the supported range (|credits| < 2**62)")
@@ -336,6 +372,10 @@ class WinDistribution(_Immutable):
 
     def __init__(self, credits: Sequence[int], weights: Sequence[int], credits_per_bet: int):
         cpb = _check_credits_per_bet(credits_per_bet)
+        fast = _int64_pair(credits, weights)
+        if fast is not None:  # plain ints that fit: checked and merged as arrays
+            self._set(*_merge_int64(*fast), cpb)
+            return
         c = _credits_array(credits)
         w = _object_array([_as_int(x, "weights") for x in weights])
         if len(c) != len(w):

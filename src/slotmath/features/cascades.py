@@ -41,21 +41,48 @@ FREE = "free:"
 
 
 def table(context, reel_set: str, progress=None) -> MarkedTable:
-    """The exact outcome table of one cascading spin on ``reel_set``, marks :data:`MARKS`."""
-    from slotmath.exact.cascades import cascade_law
+    """The exact outcome table of one cascading spin on ``reel_set``, marks :data:`MARKS`.
 
-    game = context.game
-    free = reel_set.startswith(FREE)
-    name = reel_set[len(FREE):] if free else reel_set
-    keep_a = free and game.cascades.carry_multiplier
-    law = cascade_law(game, name, context.level, free=free, keep_a=keep_a, lean=True,
-                      entries=not free, model=context.model, progress=progress)
+    A game with free spins asks for its free spins' table (``FREE`` + their reel set) too:
+    the paid reels' table is computed together with it (:func:`_laws_at_once`), and the free
+    spins' table is then read from ``context.laws``."""
+    law = context.laws.get(reel_set)
+    if law is None:
+        law = _laws_at_once(context, reel_set, progress)
     weights = _columns(law.joint, lambda c, a, t, k: (t, t + STRIDE * k, a, c),
                        lambda t, i, a, c: (c, a, t, (i - t) // STRIDE))
     if hasattr(weights, "keys_array"):  # the law's rows, in their order: the chain's table
         weights.law = law.joint
     context.laws[reel_set] = law
     return MarkedTable(MARKS, weights, law.cycle, law.credits_per_bet)
+
+
+def _request(game, reel_set: str):
+    """What :func:`slotmath.exact.cascades.cascade_laws` computes for table ``reel_set``."""
+    from slotmath.exact.cascades import LawRequest
+
+    free = reel_set.startswith(FREE)
+    name = reel_set[len(FREE):] if free else reel_set
+    return LawRequest(name, free, free and game.cascades.carry_multiplier, True, not free)
+
+
+def _laws_at_once(context, reel_set: str, progress):
+    """The law of table ``reel_set``, and with the paid reels' that of the free spins' table
+    when the game has free spins (its round needs both): their enumerations share one pool
+    of workers, which go on to the free reels while this process merges the paid reels'
+    table (the laws are the ones computed one at a time). Both go into ``context.laws``."""
+    from slotmath.exact.cascades import cascade_laws
+
+    game = context.game
+    names, reports = [reel_set], [progress]
+    fs = game.free_spins
+    if fs is not None and not reel_set.startswith(FREE) and FREE + fs.reels not in context.laws:
+        names.append(FREE + fs.reels)  # (reported as Context.table would report it)
+        reports.append(context.reporter(f"{FREE + fs.reels} reels (cascades)"))
+    laws = cascade_laws(game, [_request(game, n) for n in names], context.level,
+                        progress=reports, model=context.model)
+    context.laws.update(zip(names, laws))
+    return laws[0]
 
 
 def _columns(weights, new_key, old_key=None):
@@ -121,9 +148,7 @@ def window(context):
                  for (key, run), credits in sorted(law.entry_weights.items()))
     fs = game.free_spins
     name = fs.trigger if fs is not None else (game.scatters[0] if game.scatters else None)
-    counts: dict = {}
-    for (_c, _a, t, _k), w in law.joint.items():
-        counts[t] = counts.get(t, 0) + w
+    counts = _column_weights(law.joint, 2, law.cycle)
     if game.cascades.scatters == "every_fall":
         scatters = tuple(
             ScatterRow(s, n, falls, Fraction(_credit(model.scatter_credits.get(s, ()), n), cpb),
@@ -136,6 +161,32 @@ def window(context):
     if game.scatters:
         components["scatter"] = law.mean_scatter
     return Window(first, law.cycle, cpb, components, pays, scatters)
+
+
+def _column_weights(weights, column: int, cycle: int) -> dict:
+    """``{value: summed weight}`` of one key column of a table (``{key tuple: weight}``),
+    in the order each value first occurs; a :class:`~slotmath.exact.cascades.WeightTable`
+    with int64 weights whose total, ``cycle``, fits in int64 is summed in numpy (no sum can
+    overflow), the same integers as the loop over its rows (Frozen Gems: 596,000 rows).
+
+    >>> from slotmath.exact.cascades import WeightTable
+    >>> t = WeightTable(np.array([[5, 2], [0, 1], [7, 2]]), np.array([3, 4, 5]))
+    >>> _column_weights(t, 1, 12), _column_weights(dict(t.items()), 1, 12)
+    ({2: 8, 1: 4}, {2: 8, 1: 4})
+    """
+    keys = getattr(weights, "keys_array", None)
+    if keys is not None and len(keys) and weights.weights_array.dtype == np.int64 \
+            and cycle < 1 << 63:
+        values, first, inverse = np.unique(keys[:, column], return_index=True,
+                                           return_inverse=True)
+        sums = np.zeros(len(values), np.int64)
+        np.add.at(sums, inverse.reshape(-1), weights.weights_array)
+        order = np.argsort(first, kind="stable")
+        return dict(zip(values[order].tolist(), sums[order].tolist()))
+    out: dict = {}
+    for key, w in weights.items():
+        out[key[column]] = out.get(key[column], 0) + w
+    return out
 
 
 def _credit(credits: tuple, count: int) -> int:

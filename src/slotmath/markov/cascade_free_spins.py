@@ -34,6 +34,7 @@ from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
+from numba import njit
 
 from slotmath.markov.free_spins import SpinCountDistribution
 from slotmath.model.game import FreeSpins
@@ -259,18 +260,12 @@ class CarriedFreeSpins:
         alive = left > 0
         awards = np.array([self.spec.retrigger_for(n) if self.spec.retrigger else 0
                            for n in range(int(arr[:, 2].max()) + 1)], np.int64)
+        columns = tuple(np.ascontiguousarray(arr[:, j], np.int64) for j in range(4))
         while alive.any():
-            idx = np.flatnonzero(alive)
-            pick = np.minimum(np.searchsorted(cum, rng.random(idx.size)), len(cum) - 1)
-            yy, aa, nn, cc = arr[pick].T
-            x[idx] += aa
-            y[idx] += yy + self.beta * gained[idx] * aa
-            gained[idx] += cc
-            add = awards[nn]
-            if cap is not None:
-                add = np.minimum(add, cap - awarded[idx])
-            awarded[idx] += add
-            left[idx] += add - 1
+            idx = np.flatnonzero(alive).astype(np.int64)
+            # each alive feature's spin: one uniform each, in order (the seeded stream)
+            _play_spins(rng.random(idx.size), idx, cum, *columns, awards,
+                        -1 if cap is None else cap, self.beta, x, y, gained, left, awarded)
             alive = left > 0
         return x, y
 
@@ -326,22 +321,30 @@ def carried_index_by_spin(chain: CarriedFreeSpins, spins: int) -> tuple[CarriedI
     >>> [(r.spin, r.played, r.mean_index()) for r in carried_index_by_spin(chain, 2)]
     [(1, Fraction(1, 1), Fraction(0, 1)), (2, Fraction(1, 1), Fraction(1, 2))]
     """
-    by = {n: (v[0], v[3]) for n, v in chain._by_trigger.items()}  # p_n, E[c | n]
-    layer = {(spins, spins): (Fraction(1), Fraction(0))} if spins > 0 else {}
+    # in integers: at depth d (spins played) a state's q and r are numerators over
+    # cycle**d; a spin with n triggers (weight w_n of the cycle, cascade sum s_n = w_n E[c|n])
+    # moves w_n Q and w_n R + s_n Q one depth down (the same fractions, no gcd per step)
+    by = [(n, e[0], e[3]) for n, e in chain._sums.items()]  # n, w_n, s_n
+    layer = {(spins, spins): (1, 0)} if spins > 0 else {}
+    den = 1
     out = []
     while layer:
-        out.append(CarriedIndex(len(out) + 1, sum((q for q, _ in layer.values()), Fraction(0)),
-                                sum((r for _, r in layer.values()), Fraction(0))))
-        nxt: dict = defaultdict(lambda: [Fraction(0), Fraction(0)])
+        out.append(CarriedIndex(len(out) + 1, Fraction(sum(q for q, _ in layer.values()), den),
+                                Fraction(sum(r for _, r in layer.values()), den)))
+        nxt: dict = {}
         for (left, awarded), (q, r) in layer.items():
-            for n, (p, mc) in by.items():
+            for n, w, s in by:
                 child = chain._child(left, awarded, n)
                 if child[0] == 0:
                     continue
-                e = nxt[child]
-                e[0] += p * q
-                e[1] += p * (r + q * mc)
+                e = nxt.get(child)
+                if e is None:
+                    nxt[child] = [w * q, w * r + s * q]
+                else:
+                    e[0] += w * q
+                    e[1] += w * r + s * q
         layer = {k: tuple(v) for k, v in nxt.items()}
+        den *= chain.cycle
     return tuple(out)
 
 
@@ -391,3 +394,33 @@ def _sum_int64(values: np.ndarray) -> int:
         part = values[i:i + (1 << 28)]
         out += (int((part >> 32).sum()) << 32) + int((part & 0xFFFFFFFF).sum())
     return out
+
+
+@njit(cache=True)
+def _play_spins(u, idx, cum, ys, as_, ns, cs, awards, cap, beta, x, y, gained, left, awarded):
+    """One free spin of each feature ``idx[j]``, drawn by the uniform ``u[j]``: the row
+    ``numpy.searchsorted(cum, u[j])`` (the first whose cumulative probability reaches it; the
+    last row at most) of the per-spin law's columns, added to the feature's sums as
+    :meth:`CarriedFreeSpins.samples` states (the same floating-point operations, in the same
+    order, as its array form ``y[idx] += yy + beta * gained[idx] * aa``)."""
+    n = cum.shape[0]
+    for j in range(idx.shape[0]):
+        i = idx[j]
+        v = u[j]
+        lo, hi = 0, n
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if cum[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        pick = min(lo, n - 1)
+        aa = as_[pick]
+        x[i] += aa
+        y[i] += ys[pick] + beta * gained[i] * aa
+        gained[i] += cs[pick]
+        add = awards[ns[pick]]
+        if cap >= 0:
+            add = min(add, cap - awarded[i])
+        awarded[i] += add
+        left[i] += add - 1

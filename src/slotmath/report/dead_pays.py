@@ -79,7 +79,7 @@ def dead_pays(analysis) -> list[dict]:
     [{'kind': 'pay', 'symbol': 'W', 'count': 3, 'pay_x_bet': 50.0}]
     """
     from slotmath.exact.direct import direct_method
-    from slotmath.report.tables import scatter_table, symbol_table
+    from slotmath.report.figures import is_exact
 
     game, level = analysis.game, analysis.level
     composition = analysis.composition
@@ -91,16 +91,17 @@ def dead_pays(analysis) -> list[dict]:
                 e for e in _advertised(analysis)
                 if (e["kind"], e["symbol"], e["count"]) not in owned]
     shown: set[tuple[str, str, int]] = set()
-    pays = symbol_table(analysis)  # the paid spin; a cascading one's every drop
-    hit = pays["hits"] if "hits" in pays else pays["rtp_exact"].map(Fraction)
-    shown |= {("pay", s, int(c)) for s, c, h in zip(pays["symbol"], pays["count"], hit) if h}
-    scatters = scatter_table(analysis)
-    shown |= {("scatter", s, int(c))
-              for s, c, w in zip(scatters["symbol"], scatters["count"], scatters["weight"]) if w}
+    # the paid spin's window (a cascading one's every drop): the rows of symbol_table and
+    # scatter_table, read without making the tables (no pandas on the JSON's path)
+    window = analysis.features["pays"]
+    shown |= {("pay", p.symbol, int(p.count)) for p in window.pays
+              if (p.hits if window.hit_counts else Fraction(str(p.rtp) if is_exact(p.rtp)
+                                                            else ""))}
+    scatters = [(s.symbol, s.count, s.weight) for s in window.scatters]
+    shown |= {("scatter", s, int(c)) for s, c, w in scatters if w}
     fs = game.free_spins
     if fs is not None and fs.reels != "base" and any(  # the free spins can start
-            s == fs.trigger and w and fs.award_for(int(c))
-            for s, c, w in zip(scatters["symbol"], scatters["count"], scatters["weight"])):
+            s == fs.trigger and w and fs.award_for(int(c)) for s, c, w in scatters):
         d = direct_method(game, fs.reels, level, analysis.context.model)
         shown |= {("pay", p.key, p.count) for p in d.pays if p.hits}
         shown |= {("scatter", s, c) for s, counts in d.scatter_counts.items()

@@ -15,7 +15,7 @@ from slotmath.report.dead_pays import dead_pays
 from slotmath.report.figures import figure
 from slotmath.report.modes import modes_section
 from slotmath.report.pays import pay_records, scatter_records
-from slotmath.report.tables import confidence_frame
+from slotmath.report.tables import confidence_rows
 
 __all__ = ["analysis_dict", "distribution_notes"]
 
@@ -85,7 +85,7 @@ def _head(a) -> dict:
 
 def _round_figures(a) -> dict:
     mw = a.top_award
-    intervals = confidence_frame(a)
+    intervals, method, _ = confidence_rows(a)
     return {
         "hit_frequency": figure(a.hit_frequency),
         "hit_frequency_float": float(a.hit_frequency),
@@ -104,10 +104,11 @@ def _round_figures(a) -> dict:
         "cycle": a.base_table.cycle,
         "credits_per_bet": a.base_table.credits_per_bet,
         "confidence_intervals": [
-            {"spins": int(r.spins), "95": [r.lower_95, r.upper_95], "90": [r.lower_90, r.upper_90]}
-            for r in intervals.itertuples()
+            {"spins": int(r["spins"]), "95": [r["lower_95"], r["upper_95"]],
+             "90": [r["lower_90"], r["upper_90"]]}
+            for r in intervals
         ],
-        "confidence_intervals_method": intervals.attrs["method"],
+        "confidence_intervals_method": method,
         "round_distribution": distribution_notes(a),
         "win_sizes": [
             {"band": r.label, "probability": figure(r.probability),

@@ -11,11 +11,13 @@ probability then meaningful only well above the distribution's ``noise_floor``).
 from __future__ import annotations
 
 from fractions import Fraction
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from slotmath.report.figures import figure
 from slotmath.stats import par
+
+if TYPE_CHECKING:  # pandas is imported where a table is made (the JSON needs none)
+    import pandas as pd
 
 __all__ = ["modes_frame", "modes_section", "modes_sheet"]
 
@@ -80,6 +82,8 @@ def modes_frame(a) -> pd.DataFrame:
     """One row per game mode, the standard game first: cost, RTP (per amount wagered, and
     exactly where it is), hit frequency, SD and the round's top award with its "1 in N".
     Empty for a game without modes."""
+    import pandas as pd
+
     if not a.game.modes or a.mode is not None:
         return pd.DataFrame()
     rows = []

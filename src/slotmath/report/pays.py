@@ -8,10 +8,12 @@ feature; the DataFrames here, the JSON records and the workbook's columns only f
 from __future__ import annotations
 
 from fractions import Fraction
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from slotmath.report.figures import exact_text, figure, is_exact
+
+if TYPE_CHECKING:  # pandas is imported where a table is made (the JSON needs none)
+    import pandas as pd
 
 __all__ = ["pay_records", "scatter_records", "scatter_table", "symbol_table", "tables"]
 
@@ -32,6 +34,15 @@ def symbol_table(analysis) -> pd.DataFrame:
     or ways component exactly. Where the window's outcome pays an entry in several drops of
     one spin (cascades), hits are not counted and only the pay and RTP are listed.
     """
+    import pandas as pd
+
+    rows, columns = _symbol_rows(analysis)
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _symbol_rows(analysis) -> tuple[list[dict], list[str]]:
+    """:func:`symbol_table`'s rows (dicts of Python numbers, keys in column order) and
+    columns, without pandas (the JSON reads them)."""
     w = analysis.features["pays"]
     cpb, ways = w.credits_per_bet, w.kind == "ways"
     rows = []
@@ -48,7 +59,8 @@ def symbol_table(analysis) -> pd.DataFrame:
     columns = ["symbol", "count", "pay_x_bet"]
     if w.hit_counts:
         columns += ["hits"] + (["ways"] if ways else []) + ["hits_per_spin", "one_in"]
-    return pd.DataFrame(rows, columns=columns + ["rtp", "rtp_exact"])
+    columns += ["rtp", "rtp_exact"]
+    return [{c: row[c] for c in columns} for row in rows], columns
 
 
 SCATTER_COLUMNS = ["symbol", "count", "weight", "probability", "one_in", "pay_x_bet"]
@@ -71,6 +83,8 @@ def scatter_table(analysis) -> pd.DataFrame:
     """Per scatter symbol and count anywhere in the window (a cascading spin: its final
     window): weight, probability, pay, what each round feature it starts awards (a column
     per such feature, e.g. ``free_spins``), RTP."""
+    import pandas as pd
+
     rows = _scatter_dicts(analysis, exact=False)
     awards = [name for name, _ in analysis.features["pays"].scatters[0].awards] if rows else \
         [name for name, _ in _listed_awards(analysis)]
@@ -86,7 +100,7 @@ def _listed_awards(analysis):
 def pay_records(analysis) -> list[dict]:
     """The JSON pay rows: the pay table's rows, their hits per spin and RTP as figures."""
     w = analysis.features["pays"]
-    rows = symbol_table(analysis).to_dict(orient="records")
+    rows = _symbol_rows(analysis)[0]
     for row, p in zip(rows, w.pays):
         if w.hit_counts:
             row["hits_per_spin"] = figure(Fraction(p.hits, w.cycle))

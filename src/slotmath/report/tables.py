@@ -12,10 +12,13 @@ Examples
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from slotmath.features.base import hook
 from slotmath.report.pays import scatter_table, symbol_table
+
+if TYPE_CHECKING:  # pandas is imported where a table is made (the JSON needs none)
+    import pandas as pd
 
 
 def _one_in(p) -> float:
@@ -24,6 +27,8 @@ def _one_in(p) -> float:
 
 def win_size_frame(analysis) -> pd.DataFrame:
     """Probability and RTP share of each band of round wins (multiples of the total bet)."""
+    import pandas as pd
+
     rows = [{"band": r.label, "probability": float(r.probability), "one_in": r.one_in,
              "rtp_share": float(r.rtp_share)} for r in analysis.win_sizes]
     return pd.DataFrame(rows, columns=["band", "probability", "one_in", "rtp_share"])
@@ -36,6 +41,18 @@ def confidence_frame(analysis, spins=(10**3, 10**4, 10**5, 10**6, 10**7, 10**8))
     below 0; otherwise the normal approximation cut at 0
     (:func:`slotmath.stats.interval.rtp_intervals`). ``attrs["method"]`` says which, and why.
     """
+    import pandas as pd
+
+    rows, method, resolution = confidence_rows(analysis, spins)
+    frame = pd.DataFrame(rows)
+    frame.attrs["method"] = method
+    frame.attrs["resolution"] = resolution
+    return frame
+
+
+def confidence_rows(analysis, spins=(10**3, 10**4, 10**5, 10**6, 10**7, 10**8)) -> tuple:
+    """:func:`confidence_frame`'s rows (dicts), its method and its resolution, without pandas
+    (the JSON reads them)."""
     from slotmath.stats.interval import rtp_intervals
 
     found = rtp_intervals(analysis, spins, (0.90, 0.95))
@@ -44,10 +61,7 @@ def confidence_frame(analysis, spins=(10**3, 10**4, 10**5, 10**6, 10**7, 10**8))
         i90, i95 = found[n, 0.90], found[n, 0.95]
         rows.append({"spins": n, "lower_90": i90.lower, "upper_90": i90.upper,
                      "lower_95": i95.lower, "upper_95": i95.upper})
-    frame = pd.DataFrame(rows)
-    frame.attrs["method"] = found[spins[0], 0.95].method
-    frame.attrs["resolution"] = max(i.resolution for i in found.values())
-    return frame
+    return rows, found[spins[0], 0.95].method, max(i.resolution for i in found.values())
 
 
 def _with_interval(value, spec: str) -> str:
@@ -71,6 +85,8 @@ def _cycle(a) -> str:
 def summary_frame(analysis) -> pd.DataFrame:
     """The headline figures as one two-column table (figure, value), then each feature's
     summary rows (its ``summary`` hook). A simulated figure shows its 95 % interval."""
+    import pandas as pd
+
     from slotmath.stats.estimate import is_estimate
 
     a = analysis
