@@ -103,6 +103,17 @@ def test_the_table_rtp_is_the_brute_force_rtp(exported):
     bound = mode["rtp_error_bound"]
     assert bound < 1e-12
     assert abs(table_rtp(read_rows(out, "base"), entry["cost"]) - exact) <= Fraction(bound)
+    # the report counts the books by kind, a modified paid spin's apart (by its modifier event)
+    books = read_books(out, "base")
+    kinds: dict[str, int] = {}
+    for b in books:
+        names = [e["name"] for e in b["events"] if e["type"] == "modifier"]
+        kind = "paid spin" if not any(e["type"].startswith("holdAndWin")
+                                      for e in b["events"]) else "hold_and_win"
+        kind += f" under {names[0]}" if names else ""
+        kinds[kind] = kinds.get(kind, 0) + 1
+    assert mode["books"]["by_kind"] == kinds
+    assert any("under" in k for k in kinds)
 
 
 def replay_modifier(event: dict, window: list[list[str]], modifiers=None) -> list[list[str]]:

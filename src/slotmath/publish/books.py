@@ -286,12 +286,26 @@ def _together(starts, players, unit: int, top: int) -> tuple[list, list]:
     return own, suffix
 
 
+def _with_modifier(kind: str, events: list[dict]) -> str:
+    """``kind`` with the base-game modifier the round's paid spin played under, if any (its
+    ``modifier`` event, :mod:`slotmath.publish.modifiers`), so the report counts those books
+    apart.
+
+    >>> _with_modifier("paid spin", [{"type": "reveal"}, {"type": "modifier", "name": "tnt"}])
+    'paid spin under tnt'
+    >>> _with_modifier("hold_and_win", [{"type": "reveal"}])
+    'hold_and_win'
+    """
+    name = next((e["name"] for e in events if e.get("type") == "modifier"), None)
+    return kind if name is None else f"{kind} under {name}"
+
+
 def _play(k: int, x: int, make, unit: int, rounding: str, paid, players, features,
           together: dict) -> Book:
     """The events of the round paying ``x`` unit credits for the row of ``k`` tenths."""
     if make[0] == "plain":
         events, _ = paid.play(make[1][x])
-        kind = "paid spin"
+        kind = _with_modifier("paid spin", events)
     else:
         from slotmath.publish.sums import split
 
@@ -307,7 +321,7 @@ def _play(k: int, x: int, make, unit: int, rounding: str, paid, players, feature
             else:
                 part, left = left, 0
             events += p.play(start, part // factor, window, len(events))
-        kind = " and ".join(features[j].name for j, _ in starts)
+        kind = _with_modifier(" and ".join(features[j].name for j, _ in starts), events)
     win = Fraction(x, unit)
     n = len(events)
     events.append({"index": n, "type": "setTotalWin"} | amount_fields(x, unit))
