@@ -73,7 +73,7 @@ from fractions import Fraction
 
 from slotmath.model.game import Game, Reel
 from slotmath.tune.awards import awards
-from slotmath.tune.search import SearchResult, figures_of, rtp_only_request
+from slotmath.tune.search import SearchResult, figures_from, figures_of, rtp_only_request
 from slotmath.tune.solver import Step, Targets, _misses
 
 __all__ = ["Swap", "SwapStep", "paid_game", "swap", "tune_by_crn"]
@@ -268,7 +268,9 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     >>> r.met, r.figures.rtp == slotmath.analyze(r.game).rtp
     (True, True)
     """
+    import slotmath
     from slotmath.simulate import simulate
+    from slotmath.simulate.grid import simulate_grid
 
     called = started = time.monotonic()
 
@@ -291,6 +293,26 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     if paired is None:
         raise ValueError(f"{game.name}: no paid game to pair on (no free spins on reels of "
                          f"their own)")
+    if paid:
+        trigger_symbol = game.free_spins.trigger
+        scatters = [s.name for s in paired.symbols.values() if s.scatter]
+        if scatters != [trigger_symbol]:  # the paid game's spins count its only scatter
+            raise ValueError(f"{game.name}: the paid game's spins cannot count the free-spin "
+                             f"trigger {trigger_symbol!r} (its scatters: {scatters})")
+        award = game.free_spins.award_for
+
+        def triggers(counts: dict[int, int], n: int) -> tuple[float, float]:
+            """(rounds whose paid spin would start free spins, the same each weighted by the
+            spins it awards) per round."""
+            return (sum(c for k, c in counts.items() if award(k)) / n,
+                    sum(c * award(k) for k, c in counts.items()) / n)
+
+        def free_spin_value(a) -> float:
+            """The free spins' mean win per trigger in ``a``'s game (their RTP share over its
+            trigger rate)."""
+            from slotmath.features.grid import owner_of
+
+            return float(owner_of(a.composition).free_spins["expected_win"])
     start_reels = tuple(game.reel_sets[reel_set].reels)
     n_reels = len(start_reels)
 
@@ -300,16 +322,28 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     def game_of(reels) -> Game:
         return game.replace_reels(reel_set, tuple(reels))
 
-    def sim(reels, n: int) -> float:
+    def run(reels, n: int) -> tuple[float, float, float]:
+        """(the paired game's RTP, its trigger rate, its award-weighted trigger rate; the
+        rates 0 unless ``paid``)."""
         key = (tuple(reels), n)
         if key not in runs:
             count["runs"] += 1
-            runs[key] = simulate(paired.replace_reels(reel_set, tuple(reels)), n, seed,
-                                 level).rtp
+            played = paired.replace_reels(reel_set, tuple(reels))
+            if paid:
+                grid = simulate_grid(played, level, rounds=n, seed=seed)
+                runs[key] = (float(grid.rtp), *triggers(grid.trigger_counts, n))
+            else:
+                runs[key] = (simulate(played, n, seed, level).rtp, 0.0, 0.0)
         return runs[key]
 
-    count["analyses"] += 1
-    start = figures_of(game, level)
+    def analysed_figures(g: Game):
+        """``g``'s analysis: its figures and (``paid``) its free spins' mean win per
+        trigger."""
+        count["analyses"] += 1
+        a = slotmath.analyze(g, level)
+        return figures_from(a), (free_spin_value(a) if paid else 0.0)
+
+    start, start_value = analysed_figures(game)
     working = (targets.tolerance - Fraction(start.rtp_error)) / 2
     if working <= 0:
         raise ValueError(f"{game.name}: the tolerance {float(targets.tolerance):g} does not "
@@ -319,11 +353,24 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     reels = start_reels
     started = time.monotonic()  # the time limit is the search's: the start's analysis is not
 
-    anchor = {"figures": start, "reels": start_reels}  # the last analysed game
+    # the last analysed game; "value": its free spins' mean win per trigger
+    anchor = {"figures": start, "reels": start_reels, "value": start_value}
+
+    def change(new, old, n: int) -> float:
+        """``B(new) - B(old) + V T(old) (W(new) - W(old)) / W(old)`` on ``n`` paired rounds:
+        ``B`` the paired game's RTP; with ``paid``, ``V`` the anchor's free-spin win per
+        trigger (its analysis), ``T`` the trigger rate and ``W`` the award-weighted trigger
+        rate of the same runs (a trigger of more spins counts for more; ``W/W(old) = T/T(old)``
+        when every award is alike)."""
+        paid_new, _, weighted_new = run(new, n)
+        paid_old, triggers_old, weighted_old = run(old, n)
+        free = 0.0
+        if paid and weighted_old:
+            free = anchor["value"] * triggers_old * (weighted_new - weighted_old) / weighted_old
+        return paid_new - paid_old + free
 
     def estimate(rs) -> float:
-        return (float(anchor["figures"].rtp) + sim(rs, confirm_rounds)
-                - sim(anchor["reels"], confirm_rounds))
+        return float(anchor["figures"].rtp) + change(rs, anchor["reels"], confirm_rounds)
 
     now = float(start.rtp)
     result = SearchResult(game, start, start, targets=targets, rank="crn",
@@ -361,15 +408,13 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
             counts = {s: sum(r.symbols.count(s) for r in reels) for s in symbols}
             ref = max(symbols, key=lambda s: (counts[s], s))
             value = {ref: 0.0}
-            base = None
             for s in symbols:
                 if s == ref or left() <= 0:
                     continue
                 moved = applied(reels, Swap(-1, ref, s, 1))
                 if moved is None:
                     continue
-                base = sim(reels, ranking["rounds"]) if base is None else base
-                value[s] = sim(moved, ranking["rounds"]) - base
+                value[s] = change(moved, reels, ranking["rounds"])
             if left() <= 0:
                 stopped = "time limit"
                 break
@@ -422,12 +467,12 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
             stopped = "the estimate is within the working tolerance"
         if reels == anchor["reels"]:
             break
-        count["analyses"] += 1  # the game the estimates reached, by its own analysis
-        final = figures_of(game_of(reels), level)
+        final, value = analysed_figures(game_of(reels))  # the game reached, by its analysis
         analysed.append((reels, final))
         if _misses(final, targets)["rtp"] == 0 or left() <= 0:
             break
-        anchor["figures"], anchor["reels"] = final, reels  # the estimates start again here
+        # the estimates start again here
+        anchor["figures"], anchor["reels"], anchor["value"] = final, reels, value
         stopped = "re-anchored"
     best = closest([float(f.rtp) for _, f in analysed], target)
     if best < len(analysed) - 1:  # the last analysis came out farther off: go back to the best
