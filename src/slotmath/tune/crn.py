@@ -76,7 +76,7 @@ from slotmath.tune.awards import awards
 from slotmath.tune.search import SearchResult, figures_from, figures_of, rtp_only_request
 from slotmath.tune.solver import Step, Targets, _misses
 
-__all__ = ["Swap", "SwapStep", "paid_game", "swap", "tune_by_crn"]
+__all__ = ["Swap", "SwapStep", "paid_game", "paid_triggers", "swap", "tune_by_crn"]
 
 #: proposals confirmed per ranking before the ranking is refreshed
 TRIES = 3
@@ -206,6 +206,27 @@ def paid_game(game: Game, reel_set: str = "base") -> Game | None:
         return None
 
 
+def paid_triggers(free_spins, counts: dict[int, int], rounds: int) -> tuple[float, float]:
+    """The rounds of a paid game's run whose paid spin would start ``free_spins`` (its final
+    window's count of the trigger symbol awards spins), per round, and the same with each
+    weighted by the spins it awards: ``(T, W)``.
+
+    ``counts``: the run's paid spins by that count
+    (:attr:`slotmath.simulate.grid.GridSimulation.trigger_counts` of :func:`paid_game`,
+    whose spins count its only scatter, the trigger).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> fs = slotmath.load_game("data/games/megaways_bonanza.toml").free_spins
+    >>> paid_triggers(fs, {0: 90, 3: 6, 4: 3, 6: 1}, 100)
+    (0.04, 0.56)
+    """
+    triggered = {k: c * fs_award for k, c in counts.items()
+                 if (fs_award := free_spins.award_for(k))}
+    return (sum(counts[k] for k in triggered) / rounds, sum(triggered.values()) / rounds)
+
+
 def _default_paid(game: Game, reel_set: str) -> bool:
     return (game.grid is not None and game.grid.pays == "ways"
             and paid_game(game, reel_set) is not None)
@@ -299,13 +320,6 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
         if scatters != [trigger_symbol]:  # the paid game's spins count its only scatter
             raise ValueError(f"{game.name}: the paid game's spins cannot count the free-spin "
                              f"trigger {trigger_symbol!r} (its scatters: {scatters})")
-        award = game.free_spins.award_for
-
-        def triggers(counts: dict[int, int], n: int) -> tuple[float, float]:
-            """(rounds whose paid spin would start free spins, the same each weighted by the
-            spins it awards) per round."""
-            return (sum(c for k, c in counts.items() if award(k)) / n,
-                    sum(c * award(k) for k, c in counts.items()) / n)
 
         def free_spin_value(a) -> float:
             """The free spins' mean win per trigger in ``a``'s game (their RTP share over its
@@ -331,7 +345,8 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
             played = paired.replace_reels(reel_set, tuple(reels))
             if paid:
                 grid = simulate_grid(played, level, rounds=n, seed=seed)
-                runs[key] = (float(grid.rtp), *triggers(grid.trigger_counts, n))
+                runs[key] = (float(grid.rtp), *paid_triggers(game.free_spins,
+                                                             grid.trigger_counts, n))
             else:
                 runs[key] = (simulate(played, n, seed, level).rtp, 0.0, 0.0)
         return runs[key]
