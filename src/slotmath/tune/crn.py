@@ -48,12 +48,26 @@ the paired estimates swung 4-8 points at 1,000,000 rounds. Without its free spin
 of a strip-refill game draws the same numbers whatever it shows (the tumbles refill from the
 strip), so the runs part only where a swapped stop shows. With ``paid=True`` the estimates
 (ranking and confirming) run on :func:`paid_game` (the game without free spins that play
-their own reels): the estimate is ``R0 + B(new) - B(anchor)``, ``B`` the paid game's RTP.
-The free spins' reels do not change, so their share moves only with how often the paid round
-triggers them, which the estimates do not see; each analysis of a reached game (the anchors
-of step 4) carries it. Measured on Megaways Bonanza, one swap pair (reel 1 L4->H1, reel 3
+their own reels). The free spins' reels do not change, so their share moves only with how
+often the paid round triggers them; the paid game's spins still count the trigger symbol
+(its only scatter) in their final window, tumbles included, so the same paired runs count
+the rounds that would start free spins (:func:`paid_triggers`), and the estimate is
+
+    ``R0 + B(new) - B(anchor) + V T(anchor) (W(new) - W(anchor)) / W(anchor)``
+
+``B`` the paid game's RTP, ``T`` its trigger rate and ``W`` the same with each trigger
+weighted by the spins it awards (``W(new)/W(anchor) = T(new)/T(anchor)`` when every award
+is alike), ``V`` the anchor's free-spin win per trigger read from its analysis (its
+free-spin RTP share over its trigger rate; re-read at each anchor). The free spins' value
+is held proportional to the spins awarded (with a carried multiplier the longer awards are
+worth more per spin: a first-order model), and ``V`` is the anchor's. Measured on Megaways
+Bonanza, one swap pair (reel 1 L4->H1, reel 3
 L2->H3): the paid game's RTP +0.09 and +0.10 points by two seeds of 1,000,000 paired rounds
-each (first drop -0.26, tumbles +0.35), its SD 1.8 x bet against the whole round's 11.
+each (first drop -0.26, tumbles +0.35), its SD 1.8 x bet against the whole round's 11;
+one swap of 3 stops L3->L2 on reel 1: paid game -4.69 points, trigger rate 0.002265 ->
+0.001846 by 1,000,000 paired rounds (the free spins' share, at the start's ~147 x bet per
+trigger, -6.25 points: the estimate -10.94 points), which the estimate without the trigger
+term did not see.
 Default ``paid``: on for a ways grid game with free spins on their own reels (Megaways
 Bonanza); off elsewhere (not measured on the other grid games: Sugar Tumble tunes as it is).
 
