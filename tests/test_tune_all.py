@@ -188,14 +188,14 @@ def test_crn_returns_the_closest_game_analysed(monkeypatch):
 
     from slotmath.tune import crn
 
-    real, calls = crn.figures_of, []
+    real, calls = crn.figures_from, []
 
-    def far_after_the_start(g, level=1):
-        f = real(g, level)
+    def far_after_the_start(analysis):
+        f = real(analysis)
         calls.append(f)
         return f if len(calls) == 1 else dataclasses.replace(f, rtp=f.rtp + 5)
 
-    monkeypatch.setattr(crn, "figures_of", far_after_the_start)
+    monkeypatch.setattr(crn, "figures_from", far_after_the_start)
     game = slotmath.load_game(CLUSTER)
     target, tolerance = Fraction(3), Fraction(1, 10)
     r = tune_by_crn(game, Targets(target, tolerance, gli11=None), rounds=20_000, time_limit=LIMIT,
