@@ -1879,14 +1879,16 @@ class LawRequest:
 
 
 def cascade_laws(game: Game, requests: list, level: int = 1, *, workers: int | None = None,
-                 progress: list | None = None,
-                 model: PayModel | None = None) -> list[CascadeLaw]:
+                 progress: list | None = None, model: PayModel | None = None,
+                 done: Callable[[int, CascadeLaw], None] | None = None) -> list[CascadeLaw]:
     """:func:`cascade_law` for each :class:`LawRequest`, their chunks through one pool of
     workers, in order: the laws are the ones :func:`cascade_law` gives one at a time, but the
     workers go on to the next law's chunks while this process merges the one before (and
     the pool starts once), so that its merging and the gap between the enumerations cost no
     time where the workers have work (Frozen Gems: the paid and the free reels).
-    ``progress``: one callback (or None) per request.
+    ``progress``: one callback (or None) per request. ``done(i, law)``, when given, hears
+    each law as soon as it is merged, in order, while the workers go on to the next law's
+    chunks (work on law ``i`` alone done there costs no time where the workers have work).
 
     Examples
     --------
@@ -1932,14 +1934,16 @@ def cascade_laws(game: Game, requests: list, level: int = 1, *, workers: int | N
         for req, plan, report in zip(requests, plans, progress):
             if not isinstance(plan, tuple):
                 out.append(plan)
-                continue
-            prep, chunks, _ = plan
-            if report is not None:
-                report(0, len(chunks))
-            # (closing a law's share of the results leaves the next law's running)
-            law = _merge(game, prep, model, _Counted(_taking(results, len(chunks), report),
-                                                     len(chunks)))
-            out.append(replace(law, lean=req.lean))
+            else:
+                prep, chunks, _ = plan
+                if report is not None:
+                    report(0, len(chunks))
+                # (closing a law's share of the results leaves the next law's running)
+                law = _merge(game, prep, model, _Counted(_taking(results, len(chunks), report),
+                                                         len(chunks)))
+                out.append(replace(law, lean=req.lean))
+            if done is not None:
+                done(len(out) - 1, out[-1])
     finally:  # a refusal or an error stops the workers now (and frees the pool's lock)
         results.close()
     return out

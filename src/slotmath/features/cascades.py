@@ -69,20 +69,28 @@ def _request(game, reel_set: str):
 def _laws_at_once(context, reel_set: str, progress):
     """The law of table ``reel_set``, and with the paid reels' that of the free spins' table
     when the game has free spins (its round needs both): their enumerations share one pool
-    of workers, which go on to the free reels while this process merges the paid reels'
-    table (the laws are the ones computed one at a time). Both go into ``context.laws``."""
+    of workers, the free reels' first: the workers go on to the paid reels while this process
+    merges the free reels' table and computes their chain (:func:`_warm`), then merges the paid
+    reels' (the laws are the ones computed one at a time). Both go into ``context.laws``."""
     from slotmath.exact.cascades import cascade_laws
 
     game = context.game
     names, reports = [reel_set], [progress]
     fs = game.free_spins
+    done = None
     if fs is not None and not reel_set.startswith(FREE) and FREE + fs.reels not in context.laws:
-        names.append(FREE + fs.reels)  # (reported as Context.table would report it)
-        reports.append(context.reporter(f"{FREE + fs.reels} reels (cascades)"))
+        # the free reels first: their chain is then computed while the paid reels are
+        # enumerated (:func:`_warm`)
+        names.insert(0, FREE + fs.reels)  # (reported as Context.table would report it)
+        reports.insert(0, context.reporter(f"{FREE + fs.reels} reels (cascades)"))
+
+        def done(i, law):
+            if i == 0:
+                _warm(game, law)
     laws = cascade_laws(game, [_request(game, n) for n in names], context.level,
-                        progress=reports, model=context.model)
+                        progress=reports, model=context.model, done=done)
     context.laws.update(zip(names, laws))
-    return laws[0]
+    return laws[names.index(reel_set)]
 
 
 def _columns(weights, new_key, old_key=None):
@@ -242,7 +250,7 @@ class CascadeFreeSpins:
                 # t's rows are the law's (c, a, trigger, cascades) keyed (trigger, trigger +
                 # STRIDE * cascades, a, c), one to one, in order (:func:`table`): the key read
                 # back below is the law's own, row for row, when every trigger is below STRIDE
-                return CarriedFreeSpins(self.spec, law, t.cycle, t.credits_per_bet, self.beta)
+                return _chain(self.spec, law, t.cycle, t.credits_per_bet, self.beta)
         i, j = t.mark_index("trigger_index"), t.mark_index("drop_sum")
         spin = _columns(t.weights, lambda *key: (key[-1], key[j], key[i] % STRIDE,
                                                  key[i] // STRIDE), self._old_key(t))
@@ -280,14 +288,8 @@ class CascadeFreeSpins:
                                          c.zero_probability(n), c.expected_spins(n))
         return self._laws[key]
 
-    @cached_property
-    def _samples(self) -> dict:
-        return {}
-
     def samples(self, spins: int):
-        if spins not in self._samples:
-            self._samples[spins] = self.chain.samples(spins)
-        return self._samples[spins]
+        return self.chain.sampled(spins)
 
     def win_samples(self, key) -> np.ndarray:
         """Sampled feature wins (credits) of a feature started with ``key``."""
@@ -349,10 +351,47 @@ class SampledLaw:
 def _build_round(game, spin) -> CascadeFreeSpins:
     """The free spins of a cascading game, on its own tables (``FREE`` + the reel set)."""
     fs = game.free_spins
-    rule = game.cascades.rule(free=True)
     carry = game.cascades.carry_multiplier
-    beta = rule.step * fs.multiplier if carry else 0
-    return CascadeFreeSpins(fs, spin(FREE + fs.reels, 1), beta, carry, FREE + fs.reels)
+    return CascadeFreeSpins(fs, spin(FREE + fs.reels, 1), _beta(game), carry, FREE + fs.reels)
+
+
+def _beta(game) -> int:
+    """:attr:`CascadeFreeSpins.beta` of ``game``."""
+    step = game.cascades.rule(free=True).step
+    return step * game.free_spins.multiplier if game.cascades.carry_multiplier else 0
+
+
+def _chain(spec, law, cycle: int, credits_per_bet: int, beta: int) -> CarriedFreeSpins:
+    """The free-spin chain on the free reels' joint table ``law`` (a
+    :class:`~slotmath.exact.cascades.WeightTable`, rows (y, a, trigger, cascades)), built
+    once per table and arguments: kept on ``law``, so that the one :func:`_warm` built while
+    the paid reels were enumerated is the one the round reads."""
+    args = (spec, cycle, credits_per_bet, beta)
+    kept = getattr(law, "chain", None)
+    if kept is not None and kept[0] == args:
+        return kept[1]
+    chain = CarriedFreeSpins(spec, law, cycle, credits_per_bet, beta)
+    law.chain = (args, chain)
+    return chain
+
+
+def _warm(game, law) -> None:
+    """The free-spin chain on the free reels' law ``law``, and what the round and its report
+    read of it for each award (exact moments, spin-count laws, the samples): all of it needs
+    the free reels' table alone, so it is computed while the workers enumerate the paid
+    reels (:func:`_laws_at_once`), not after."""
+    spec = game.free_spins
+    keys = getattr(law.joint, "keys_array", None)
+    cap = spec.max_spins
+    if keys is None or not len(keys) or not 0 <= keys[:, 2].min() <= keys[:, 2].max() < STRIDE \
+            or (spec.retrigger and cap is None):  # (the round reads another chain, or refuses)
+        return
+    chain = _chain(spec, law.joint, law.cycle, law.credits_per_bet, _beta(game))
+    for spins in sorted({min(s, cap) if cap else s for s in spec.awards.values()}):
+        if spins:
+            chain.moments(spins)
+            chain.spins_distribution(spins)
+            chain.sampled(spins)
 
 
 #: strips up to this long are analysed as they are in the workbench; longer ones (Frozen Gems'

@@ -269,6 +269,17 @@ class CarriedFreeSpins:
             alive = left > 0
         return x, y
 
+    def sampled(self, spins: int):
+        """:meth:`samples` of ``spins`` spins at the defaults, drawn once (the same arrays
+        each time: read them, do not write them)."""
+        if spins not in self._sampled:
+            self._sampled[spins] = self.samples(spins)
+        return self._sampled[spins]
+
+    @cached_property
+    def _sampled(self) -> dict:
+        return {}
+
     @staticmethod
     def bound(samples: int = SAMPLES) -> float:
         """DKW bound on the empirical CDF's distance at :data:`CONFIDENCE`."""
