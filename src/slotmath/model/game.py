@@ -543,6 +543,35 @@ class Game:
         return bool(self.jackpots) or (self.max_win is not None
                                        and self.max_win.currency is not None)
 
+    def pay_level(self, level: int) -> int:
+        """The first bet level whose pay rules, per total bet, are those of ``level``: every
+        symbol's and group's pays (``level_pays`` included) and the scatter pays the same
+        fraction of the total bet, and the max-win cap the same multiple of it (a cap in
+        currency does not scale). A feature whose figures in total bets depend on the level
+        only through these (the bauble conveyor) computes them once for such levels.
+
+        Examples
+        --------
+        >>> import slotmath
+        >>> slotmath.load_game("data/games/jingle_spin.toml").pay_level(7)  # pays scale
+        1
+        >>> g = slotmath.load_game("data/games/classic_3reel.toml")  # W3's column at 3
+        >>> [g.pay_level(level) for level in g.bet_levels]
+        [1, 1, 3]
+        """
+        self.check_level(level)
+
+        def rules_at(at: int) -> tuple:
+            pays = tuple(
+                (s.name, c, s.pay_at(c, at) / at)
+                for s in (*self.symbols.values(), *self.groups.values())
+                for c in sorted(set(s.pays) | {c for col in s.level_pays.values() for c in col}))
+            cap = self.cap_coins(at)
+            return pays, None if cap is None else cap / self.total_bet(at)
+
+        mine = rules_at(level)
+        return next(at for at in self.bet_levels if at == level or rules_at(at) == mine)
+
     def total_bet(self, level: int = 1) -> int:
         """Total bet in coins at ``level``."""
         return self.bet * level
