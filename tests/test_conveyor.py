@@ -239,3 +239,29 @@ def test_a_surprise_feature_weighing_0_whose_baubles_all_weigh_0_is_never_drawn(
     law = never.conveyor.surprise_law()
     assert law == plain.conveyor.surprise_law() and all(b.feature != "free_spins" for b in law)
     assert slotmath.analyze(never).rtp == slotmath.analyze(plain).rtp
+
+
+# -- bet levels: one conveyor feature per pay level ------------------------------------------
+LEVELS = TEXT.replace("bet = 3\n", "bet = 3\nbet_levels = [1, 2, 3]\n").replace(
+    "A = { pays = { 3 = 20 } }", "A = { pays = { 3 = 20 }, level_pays = { 3 = { 3 = 90 } } }")
+
+
+def _round_figures(figures) -> tuple:
+    r = figures.round
+    return (figures.rtp, dict(figures.components), r.mean, r.variance, r.hit_frequency,
+            figures.states, figures.probability)
+
+
+def test_levels_with_the_same_pay_rules_share_the_conveyor_and_their_figures():
+    """Levels 1 and 2 pay alike per total bet: the analyses build one feature (computed once)
+    for both, whose figures equal those of a feature computed with level 2's own pays. Level
+    3's column of A differs: its own feature, its own figures (those of level 3's pays)."""
+    game = loads_game(LEVELS, "levels")
+    assert [game.pay_level(level) for level in game.bet_levels] == [1, 1, 3]
+    built = {level: slotmath.analyze(game, level).composition.stationary_built["conveyor"]
+             for level in game.bet_levels}
+    assert built[1] is built[2] and built[3] is not built[1] and built[3].level == 3
+    for level in game.bet_levels:
+        own = ConveyorFeature(game, level).analyze()  # not shared: level's own pay table
+        assert _round_figures(built[level].analyze()) == _round_figures(own)
+    assert built[3].analyze().rtp != built[1].analyze().rtp

@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -111,7 +112,7 @@ from slotmath.stats.par import (
 
 __all__ = ["FEATURE", "BaubleFreeSpins", "CoinWin", "ConveyorFeature", "ConveyorFigures",
            "ConveyorRound", "ConveyorSpinLaw", "FreeSpinMoments", "RandomWildLines",
-           "SpreadingWild", "StatePart"]
+           "SpreadingWild", "StatePart", "shared_feature"]
 
 TOLERANCE = 1e-14
 REPORTED_SPINS = (1, 10, 100, 1000)
@@ -419,7 +420,13 @@ class ConveyorFigures:
 
 @dataclass(frozen=True, eq=False)
 class ConveyorFeature:
-    """The stationary feature of a bauble conveyor at bet ``level``."""
+    """The stationary feature of a bauble conveyor at bet ``level``.
+
+    Its figures are in total bets, and depend on the level only through the pay rules (the
+    coin wins are coins at level 1 per level-1 bet: they scale like the pays), so bet levels
+    with the same :meth:`~slotmath.model.game.Game.pay_level` have the same figures; an
+    analysis builds one feature for them (:func:`shared_feature`).
+    """
 
     game: Game
     level: int = 1
@@ -516,7 +523,12 @@ class ConveyorFeature:
         return sum(float(p.mean(state)) for p in self.parts)
 
     def analyze(self, events_round=None) -> ConveyorFigures:
-        """The long-run figures (``events_round`` is not used: the feature owns the round)."""
+        """The long-run figures (``events_round`` is not used: the feature owns the round),
+        computed once per feature."""
+        return self._figures
+
+    @cached_property
+    def _figures(self) -> ConveyorFigures:
         law = self.chain.stationary_exact()
         states = tuple(sorted(law))
         probability = tuple(law[s] for s in states)
@@ -1468,12 +1480,36 @@ class ConveyorRound:
         return tuple(rows)
 
 
+_SHARED: dict[tuple[int, int], ConveyorFeature] = {}
+
+
+def shared_feature(game: Game, level: int = 1) -> ConveyorFeature:
+    """The conveyor feature of ``game`` at ``level``, one per game object and pay level
+    (:meth:`~slotmath.model.game.Game.pay_level`): the analyses of Jingle Spin's ten bet
+    levels (a compliance check, a report over every level) compute its figures once. Dropped
+    with the game.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/jingle_spin.toml")
+    >>> shared_feature(g, 3) is shared_feature(g, 10), shared_feature(g, 3).level
+    (True, 1)
+    """
+    key = (id(game), game.pay_level(level))
+    feature = _SHARED.get(key)
+    if feature is None or feature.game is not game:
+        feature = _SHARED[key] = ConveyorFeature(game, key[1])
+        weakref.finalize(game, _SHARED.pop, key, None)
+    return feature
+
+
 FEATURE = Feature(
     name="conveyor",
     kind=Kind.OWNER,
     title="Bauble conveyor",
     present=lambda game: game.conveyor is not None,
-    build=ConveyorFeature,
+    build=shared_feature,
     result=lambda composition: composition.stationary["conveyor"],
     json="slotmath.report.conveyor:json_section",
     tables="slotmath.report.conveyor:tables",
