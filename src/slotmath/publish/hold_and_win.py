@@ -127,6 +127,29 @@ class HoldAndWinPlayer:
         assert left == 0
         return out
 
+    def _opening(self, held: int, values: list[int], trigger_window, first_index: int):
+        """What every round's events open with: the held cash symbols' positions (where the
+        paid window shows them, else the first ``held`` of the grid), the event list with the
+        trigger event in it, and its ``add(event)`` and ``cell(position, value)``."""
+        spec, cpb = self.spec, self.credits_per_bet
+        shown = [(r, row) for r, col in enumerate(trigger_window or ())
+                 for row, s in enumerate(col) if s == spec.symbol]
+        if trigger_window is not None and len(shown) != held:
+            raise AssertionError("the paid window shows other than the cash symbols held")
+        start = shown if trigger_window is not None else \
+            [(r, row) for row in range(spec.rows) for r in range(spec.reels)][:held]
+        events: list[dict] = []
+
+        def add(event):
+            events.append({"index": first_index + len(events)} | event)
+
+        def cell(position, value):
+            return {"reel": position[0], "row": position[1]} | amount_fields(value, cpb, "value")
+        add({"type": "holdAndWinTrigger", "respins": spec.respins,
+             "held": [cell(g, v) for g, v in zip(start, values)]}
+            | amount_fields(sum(values[:held]), cpb, "heldValue"))
+        return start, events, add, cell
+
     def play(self, held: int, credits: int, trigger_window, first_index: int) -> list[dict]:
         """The events of a round started with ``held`` cash symbols paying ``credits``,
         started by the spin showing ``trigger_window`` (the paid spin's, or a free spin's;
@@ -136,27 +159,11 @@ class HoldAndWinPlayer:
             raise ValueError(f"no hold & win round started with {held} pays {credits} credits")
         prize = self.prize if ends == self.capacity else 0
         values = self._values_for(ends, credits - prize)
-        rows, reels = self.spec.rows, self.spec.reels
-        grid = [(r, row) for row in range(rows) for r in range(reels)]
-        symbol = self.spec.symbol
-        shown = [(r, row) for r, col in enumerate(trigger_window or ())
-                 for row, s in enumerate(col) if s == symbol]
-        if trigger_window is not None and len(shown) != held:
-            raise AssertionError("the paid window shows other than the cash symbols held")
-        start = shown if trigger_window is not None else grid[:held]
+        grid = [(r, row) for row in range(self.spec.rows) for r in range(self.spec.reels)]
+        start, events, add, cell = self._opening(held, values, trigger_window, first_index)
         empty = [g for g in grid if g not in start]
         cpb = self.credits_per_bet
-        events: list[dict] = []
-
-        def add(event):
-            events.append({"index": first_index + len(events)} | event)
-
-        def cell(position, value):
-            return {"reel": position[0], "row": position[1]} | amount_fields(value, cpb, "value")
         won = sum(values[:held])
-        add({"type": "holdAndWinTrigger", "respins": self.spec.respins,
-             "held": [cell(g, v) for g, v in zip(start, values)]}
-            | amount_fields(won, cpb, "heldValue"))
         left, number, count = self.spec.respins, 0, held
         to_land = list(zip(empty, values[held:]))
         p = Fraction(self.spec.cash_probability)
@@ -301,26 +308,10 @@ class BoostedHoldAndWinPlayer(HoldAndWinPlayer):
             raise ValueError(f"no hold & win round started with {held} pays {credits} credits")
         ends, rows, steps, full, value_sum = choice
         values = self._values_for(ends, value_sum)
-        symbol = hw.symbol
-        shown = [(r, row) for r, col in enumerate(trigger_window or ())
-                 for row, s in enumerate(col) if s == symbol]
-        if trigger_window is not None and len(shown) != held:
-            raise AssertionError("the paid window shows other than the cash symbols held")
-        start = shown if trigger_window is not None else \
-            [(r, row) for row in range(hw.rows) for r in range(hw.reels)][:held]
+        start, events, add, cell = self._opening(held, values, trigger_window, first_index)
         cpb = self.credits_per_bet
-        events: list[dict] = []
-
-        def add(event):
-            events.append({"index": first_index + len(events)} | event)
-
-        def cell(position, value):
-            return {"reel": position[0], "row": position[1]} | amount_fields(value, cpb, "value")
         taken = set(start)
         won = sum(values[:held])
-        add({"type": "holdAndWinTrigger", "respins": hw.respins,
-             "held": [cell(g, v) for g, v in zip(start, values)]}
-            | amount_fields(won, cpb, "heldValue"))
         to_land = iter(values[held:])
         opened, multiplier, left = 0, 1, hw.respins
         for number, (gems, fired, land) in enumerate(self.script(held, ends, rows, steps), 1):
