@@ -79,6 +79,10 @@ def _by_count(table: dict, count: int):
     return table[str(use)] if str(use) in table else table[use]
 
 
+#: the free spins' laws of a game's data without its other reel sets -> {spins: law}
+_FREE_SPINS: dict[str, dict] = {}
+
+
 class Reference:
     """The round of the game ``data`` (a game file's dict), by the rules above."""
 
@@ -97,7 +101,12 @@ class Reference:
         self.wheel = data.get("bonus_wheel")
         self.mods = data.get("modifiers", {})
         self._hw_laws: dict = {}  # (memos: each law is built once)
-        self._fs_laws: dict = {}
+        # the free spins' laws depend on the data but the other reel sets: games that differ
+        # only in their paid reels (a tuner's edits) share them (_FREE_SPINS)
+        fs_reels = (self.fs or {}).get("reels", "base")
+        self._fs_laws: dict = _FREE_SPINS.setdefault(repr(
+            ({k: v for k, v in data.items() if k not in ("reels", "modes")},
+             data["reels"].get(fs_reels))), {})
         self._classes = None
 
     # -- one window ---------------------------------------------------------------------
