@@ -452,7 +452,7 @@ def grid_blocks(game: Game, level: int = 1, *, rounds: int, seed: int,
     >>> b.rounds.tolist()
     [4096, 4096, 1808]
     >>> sim = simulate_grid(game, rounds=10_000, seed=3, block=4096)
-    >>> abs(b.win.sum() / 10_000 - float(sim.rtp)) < 1e-12, int(b.hits.sum()) == sim._int(k.HITS)
+    >>> bool(abs(b.win.sum() / 10_000 - float(sim.rtp)) < 1e-12), int(b.hits.sum()) == sim._int(k.HITS)
     (True, True)
     """
     if game.grid is None:

@@ -143,6 +143,9 @@ class SwapStep(Step):
     rounds: int = 0
     #: the estimates of the ranged figures with their standard errors, as shown
     detail: str = ""
+    #: every figure's estimate (:data:`FIGURES`): name -> (value, standard error of the
+    #: paired difference it was read by)
+    estimates: dict | None = None
 
     def line(self) -> str:
         """The CLI's progress line.
@@ -209,13 +212,13 @@ def block_figures(blocks, free_spins=None) -> dict[str, np.ndarray]:
     >>> from slotmath.simulate.grid import BlockSums
     >>> fs = slotmath.load_game("data/games/megaways_bonanza.toml").free_spins
     >>> hist = np.zeros((2, 8), np.int64)
-    >>> hist[0, [0, 3, 4]] = [90, 6, 4]
+    >>> hist[0, [0, 3, 4]] = [90, 6, 4]  # 3 scatters start nothing, 4 do
     >>> hist[1, [0, 6]] = [99, 1]
     >>> b = BlockSums(np.array([100, 100]), np.array([50.0, 70.0]), np.array([900.0, 1e4]),
     ...               np.array([30, 31]), np.zeros(2, np.int64), hist)
     >>> f = block_figures(b, fs)
-    >>> f["trigger"].tolist(), f["weighted"].tolist() == [6 * fs.award_for(3) + 4 * fs.award_for(4), fs.award_for(6)]
-    ([10.0, 1.0], True)
+    >>> fs.award_for(3), f["trigger"].tolist(), f["weighted"].tolist() == [4 * fs.award_for(4), fs.award_for(6)]
+    (0, [4.0, 1.0], True)
     """
     out = {"rounds": blocks.rounds.astype(float), "rtp": np.asarray(blocks.win, float),
            "hit_frequency": blocks.hits.astype(float),
@@ -277,7 +280,7 @@ def paired_change(new: dict, old: dict, shares: dict | None = None) -> dict:
         change = float(c.sum() / total)
         if blocks > 1:
             error = math.sqrt(blocks / (blocks - 1) * float(((c - n * change) ** 2).sum()))
-            error /= total
+            error = float(error / total)
         else:
             error = math.inf
         out[name] = (change, error)
@@ -557,10 +560,11 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
         return ({k: base[k] + d[k][0] for k in d}, {k: d[k][1] for k in d})
 
     def as_figures(values: dict) -> Figures:
-        rtp = values["rtp"]
+        rtp = Fraction(values["rtp"])
         hit = min(max(values.get("hit_frequency", 0.0), 0.0), 1.0)
-        square = max(values.get("second_moment", rtp * rtp), rtp * rtp)
-        return Figures(Fraction(rtp), Fraction(hit), Fraction(square),
+        # an estimate (or a ranking's prediction) may put E[X^2] below RTP^2: SD 0 then
+        square = max(Fraction(values.get("second_moment", 0.0)), rtp * rtp)
+        return Figures(rtp, Fraction(hit), square,
                        Fraction(max(values.get("trigger", 0.0), 0.0)))
 
     def misses_of(values: dict) -> dict:
@@ -683,7 +687,8 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
                               time.monotonic() - t0,
                               f"the {reason} range would no longer hold" if reason else "",
                               swap=sw, predicted=predicted, rounds=confirm_rounds,
-                              detail=detail(values, errors) if ranged else "")
+                              detail=detail(values, errors) if ranged else "",
+                              estimates={k: (values[k], errors[k]) for k in values})
                 number += 1
                 result.tried += 1
                 result.steps.append(st)
