@@ -166,3 +166,26 @@ def test_volatility_index_range_by_crn():
     assert abs(law["rtp"] - Fraction(1515, 1000)) <= Fraction(3, 10)
     assert law["rtp"] == r.figures.rtp
     assert all(re.search(r"SD \d+\.\d{4} \+-\d+\.\d{4}", s.line()) for s in r.steps)
+
+
+def test_feature_one_in_range_by_crn():
+    """A free spins' "1 in N" range on the Megaways fixture with a free spin (2 scatters in
+    the paid spin's final window start it; the runs pair on the game without it, counting
+    the scatters): met, and the tuned game's trigger probability by the reference's spin law
+    (every stop and refill) in the range; the start's is not."""
+    from grid_reference import spin_law
+
+    def one_in(game) -> float:
+        p = sum(q for (trigger, _), q in spin_law(game).items() if trigger >= 2)
+        return float(1 / p)
+
+    game = _megaways_with_free_spins()
+    start = one_in(game)  # 2.49
+    lo, hi = 1.1 * start, 1.5 * start
+    r = tune_by_crn(game, Targets(Fraction(3, 2), Fraction(1, 5), feature_one_in=(lo, hi),
+                                  gli11=None),
+                    rounds=20_000, confirm_rounds=100_000, time_limit=LIMIT)
+    assert r.met, r.misses
+    assert lo <= one_in(r.game) <= hi
+    assert abs(one_in(r.game) - float(1 / r.figures.feature_probability)) < 1e-9
+    assert abs(_exact(round_law(r.game))["rtp"] - Fraction(3, 2)) <= Fraction(1, 5)
