@@ -71,11 +71,34 @@ term did not see.
 Default ``paid``: on for a ways grid game with free spins on their own reels (Megaways
 Bonanza); off elsewhere (not measured on the other grid games: Sugar Tumble tunes as it is).
 
+**Ranges** (a grid game): the hit frequency, the SD (the CLI's volatility index over
+1.645) and the free spins' "1 in N" are read off the same paired runs as the RTP. Each run
+is kept block by block (:data:`PAIRED_BLOCK` rounds a block, each block its own stream:
+:func:`slotmath.simulate.grid.grid_blocks`), so every figure's paired change comes with the
+standard error of the paired difference, by batch means over the blocks
+(:func:`paired_change`): the candidate's estimate is the anchor's analysed figure plus that
+change. Paired on the paid game, the free spins enter through the same triggers as in the
+RTP's estimate: E[X^2] gains ``S T(anchor) (W(new) - W(old)) / W(old)`` with ``S`` the
+anchor's E[X^2] beyond its paid game's, per trigger (its analysis' E[X^2] less the paid
+game's by the anchor's confirming run: the free spins' square and the cross term with the
+paid spin's win), and the hit frequency gains ``g (T(new) - T(old))`` with ``g`` the
+anchor's P(the round pays only by its free spins) per trigger (its analysis' hit frequency
+less its paid spin's, over its trigger rate; 0 on Megaways Bonanza, whose trigger scatters
+pay). The ranking predicts every figure per symbol, as it does the RTP; proposals are
+ordered by the solver's score of the predicted misses (each relative to its size,
+:func:`slotmath.tune.solver._score`), and a swap is kept when its estimated misses score
+lower than the current ones (or as low, with the RTP closer) and no range that held by the
+estimate stops holding. The search ends when every estimate meets its target (the RTP
+within the working tolerance); the reached game's analysis decides, and the result is the
+analysed game that misses least by the same score (the RTP's distance breaking ties). Not
+offered: the max win's "1 in N" (a simulated game's max win is the largest win its run
+happened to see, and its "1 in N" how often that run saw it: not a figure of the strips a
+paired change could estimate), ranges on a game that is not a grid.
+
 GLI-11 (on by default) as in :func:`slotmath.tune.search.search`: the start's and the final
 game's awards by the compliance check after the search, kept swaps undone from the last while
 the final game pushes an award that met the rule at the start past it. Deterministic (a
-fixed order of symbols and reels, seeded runs). Not offered: layout rules, ranges other than
-the RTP, weighted reels.
+fixed order of symbols and reels, seeded runs). Not offered: layout rules, weighted reels.
 """
 
 from __future__ import annotations
@@ -373,8 +396,9 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     ----------
     game : Game
     targets : Targets
-        The RTP and its tolerance (which must exceed the start analysis' stated error), and
-        GLI-11's limit; other ranges are refused.
+        The RTP and its tolerance (which must exceed the start analysis' stated error),
+        GLI-11's limit, and on a grid game ranges of the hit frequency, the SD and the free
+        spins' "1 in N" (see the module notes); a max win's "1 in N" is refused.
     reel_set : str
     symbols : sequence of str, optional
         The symbols swaps may move (default: every paying symbol and wild; not scatters,
