@@ -362,8 +362,16 @@ def test_the_bundled_games_paths_and_proxies():
 
 def test_ranges_and_bad_methods_are_refused_in_one_line():
     game = slotmath.load_game(CLUSTER)
-    with pytest.raises(ValueError, match="hit_frequency range is not offered"):
-        tune_by_crn(game, Targets(Fraction(3), Fraction(1, 10), hit_frequency=(0, 1)))
+    # a simulated game's max win is the largest its run saw: no range of it by crn
+    with pytest.raises(ValueError, match="max_win_one_in range is not offered .*largest win"):
+        tune_by_crn(game, Targets(Fraction(3), Fraction(1, 10), max_win_one_in=(1, 10)))
+    with pytest.raises(ValueError, match="feature_one_in range needs free spins"):
+        tune_by_crn(game, Targets(Fraction(3), Fraction(1, 10), feature_one_in=(1, 10)))
+    # the proxy's refusal names the path that offers the range on a grid game
+    with pytest.raises(ValueError, match="hit_frequency range is not offered when tuning by "
+                                         "the proxy.*--method crn offers it"):
+        tune_by_proxy(slotmath.load_game(MEGAWAYS),
+                      Targets(Fraction(3), Fraction(1, 10), hit_frequency=(0, 1)))
     with pytest.raises(ValueError, match="method must be one of"):
         tune(game, 3, method="annealing")
     with pytest.raises(ValueError, match="does not exceed the analysis' stated error"):

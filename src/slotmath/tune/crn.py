@@ -71,26 +71,55 @@ term did not see.
 Default ``paid``: on for a ways grid game with free spins on their own reels (Megaways
 Bonanza); off elsewhere (not measured on the other grid games: Sugar Tumble tunes as it is).
 
+**Ranges** (a grid game): the hit frequency, the SD (the CLI's volatility index over
+1.645) and the free spins' "1 in N" are read off the same paired runs as the RTP. Each run
+is kept block by block (:data:`PAIRED_BLOCK` rounds a block, each block its own stream:
+:func:`slotmath.simulate.grid.grid_blocks`), so every figure's paired change comes with the
+standard error of the paired difference, by batch means over the blocks
+(:func:`paired_change`): the candidate's estimate is the anchor's analysed figure plus that
+change. Paired on the paid game, the free spins enter through the same triggers as in the
+RTP's estimate: E[X^2] gains ``S T(anchor) (W(new) - W(old)) / W(old)`` with ``S`` the
+anchor's E[X^2] beyond its paid game's, per trigger (its analysis' E[X^2] less the paid
+game's by the anchor's confirming run: the free spins' square and the cross term with the
+paid spin's win), and the hit frequency gains ``g (T(new) - T(old))`` with ``g`` the
+anchor's P(the round pays only by its free spins) per trigger (its analysis' hit frequency
+less its paid spin's, over its trigger rate; 0 on Megaways Bonanza, whose trigger scatters
+pay). The ranking predicts every figure per symbol, as it does the RTP; proposals are
+ordered by the solver's score of the predicted misses (each relative to its size,
+:func:`slotmath.tune.solver._score`), and a swap is kept when its estimated misses score
+lower than the current ones (or as low, with the RTP closer) and no range that held by the
+estimate stops holding. The search ends when every estimate meets its target (the RTP
+within the working tolerance); the reached game's analysis decides, and the result is the
+analysed game that misses least by the same score (the RTP's distance breaking ties). Not
+offered: the max win's "1 in N" (a simulated game's max win is the largest win its run
+happened to see, and its "1 in N" how often that run saw it: not a figure of the strips a
+paired change could estimate), ranges on a game that is not a grid.
+
 GLI-11 (on by default) as in :func:`slotmath.tune.search.search`: the start's and the final
 game's awards by the compliance check after the search, kept swaps undone from the last while
 the final game pushes an award that met the rule at the start past it. Deterministic (a
-fixed order of symbols and reels, seeded runs). Not offered: layout rules, ranges other than
-the RTP, weighted reels.
+fixed order of symbols and reels, seeded runs). Not offered: layout rules, weighted reels.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from slotmath.model.game import Game, Reel
 from slotmath.tune.awards import awards
-from slotmath.tune.search import SearchResult, figures_from, figures_of, rtp_only_request
-from slotmath.tune.solver import Step, Targets, _misses
+from slotmath.tune.reel_tables import Figures
+from slotmath.tune.search import SearchResult, figures_from, figures_of
+from slotmath.tune.solver import Step, Targets, _misses, _score
 
-__all__ = ["Swap", "SwapStep", "paid_game", "paid_triggers", "swap", "tune_by_crn"]
+__all__ = ["PAIRED_BLOCK", "Swap", "SwapStep", "block_figures", "paid_game", "paid_triggers",
+           "paired_change", "swap", "tune_by_crn"]
 
 #: proposals confirmed per ranking before the ranking is refreshed
 TRIES = 3
@@ -102,6 +131,13 @@ TRIES = 3
 PAID_TRIES = 12
 #: the most stops of one symbol a swap turns on one reel
 MAX_SWAPS = 4
+#: rounds per block of a paired run (each block its own stream,
+#: :func:`slotmath.simulate.grid.grid_blocks`): the blocks are the batches of the paired
+#: difference's standard error (1,000,000 rounds: 245 of them)
+PAIRED_BLOCK = 1 << 12
+#: the figures a paired run estimates, by name (``trigger``: P(the paid spin starts the free
+#: spins), the feature's "1 in N")
+FIGURES = ("rtp", "hit_frequency", "second_moment", "trigger")
 
 
 @dataclass(frozen=True, order=True)
@@ -128,6 +164,11 @@ class SwapStep(Step):
     swap: Swap | None = None
     predicted: float = 0.0
     rounds: int = 0
+    #: the estimates of the ranged figures with their standard errors, as shown
+    detail: str = ""
+    #: every figure's estimate (:data:`FIGURES`): name -> (value, standard error of the
+    #: paired difference it was read by)
+    estimates: dict | None = None
 
     def line(self) -> str:
         """The CLI's progress line.
@@ -144,8 +185,8 @@ class SwapStep(Step):
         return (f"crn step {self.round + 1}: {self.swap} (predicted "
                 f"{self.predicted * 100:+.3f} points, of {self.variables} swaps scored): RTP "
                 f"estimate {float(self.rtp_before) * 100:.6f}% -> "
-                f"{float(self.rtp_after) * 100:.6f}% by {self.rounds:,} paired rounds "
-                f"{verdict}{f' ({self.reason})' if self.reason else ''} "
+                f"{float(self.rtp_after) * 100:.6f}% by {self.rounds:,} paired rounds"
+                f"{f'; {self.detail};' if self.detail else ''} {verdict}{f' ({self.reason})' if self.reason else ''} "
                 f"({self.seconds:.2f} s)")
 
 
@@ -177,6 +218,96 @@ def swap(reel: Reel, a: str, b: str, k: int = 1) -> Reel | None:
         at = _spread(where, [p for p, s in enumerate(symbols) if s == b], len(symbols))
         symbols[at] = b
     return Reel(tuple(symbols))
+
+
+def block_figures(blocks, free_spins=None) -> dict[str, np.ndarray]:
+    """Per block of a run (:class:`slotmath.simulate.grid.BlockSums`), the sums the paired
+    estimates read: ``rounds``, ``rtp`` (wins, total bets), ``hit_frequency`` (rounds that
+    won), ``second_moment`` (squared wins), ``trigger`` (paid spins that start the free
+    spins) and ``weighted`` (the same, each weighted by the spins it awards). With
+    ``free_spins`` (a run of :func:`paid_game`, which plays none) the triggers are read off
+    the final window's count of the trigger symbol (as :func:`paid_triggers`); else they are
+    the run's own.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> from slotmath.simulate.grid import BlockSums
+    >>> fs = slotmath.load_game("data/games/megaways_bonanza.toml").free_spins
+    >>> hist = np.zeros((2, 8), np.int64)
+    >>> hist[0, [0, 3, 4]] = [90, 6, 4]  # 3 scatters start nothing, 4 do
+    >>> hist[1, [0, 6]] = [99, 1]
+    >>> b = BlockSums(np.array([100, 100]), np.array([50.0, 70.0]), np.array([900.0, 1e4]),
+    ...               np.array([30, 31]), np.zeros(2, np.int64), hist)
+    >>> f = block_figures(b, fs)
+    >>> fs.award_for(3), f["trigger"].tolist(), f["weighted"].tolist() == [4 * fs.award_for(4), fs.award_for(6)]
+    (0, [4.0, 1.0], True)
+    """
+    out = {"rounds": blocks.rounds.astype(float), "rtp": np.asarray(blocks.win, float),
+           "hit_frequency": blocks.hits.astype(float),
+           "second_moment": np.asarray(blocks.win2, float)}
+    if free_spins is None:
+        out["trigger"] = out["weighted"] = blocks.triggers.astype(float)
+    else:
+        width = blocks.trigger_hist.shape[1]
+        award = np.array([free_spins.award_for(c) or 0 for c in range(width)], float)
+        out["trigger"] = (blocks.trigger_hist * (award > 0)).sum(axis=1).astype(float)
+        out["weighted"] = (blocks.trigger_hist * award).sum(axis=1).astype(float)
+    return out
+
+
+def paired_change(new: dict, old: dict, shares: dict | None = None) -> dict:
+    """A candidate's figures minus the anchor's by runs paired block by block (same seed,
+    same blocks; :func:`block_figures` of each): per figure of :data:`FIGURES`, ``(change,
+    standard error)``.
+
+    The change is ``sum_b c_b / N`` with ``c_b`` block ``b``'s difference of sums and ``N``
+    the rounds; its standard error is the batch means' over the ``B`` blocks,
+    ``sqrt(B / (B - 1) sum_b (c_b - n_b change)^2) / N`` (``n_b`` the block's rounds; the
+    blocks are independent streams, a round is not: within a block the two runs share every
+    draw until a swapped stop shows, which is what makes the difference precise). ``inf``
+    with one block.
+
+    ``shares`` (the runs are of :func:`paid_game`; the free spins are not played): what one
+    trigger adds to each figure, held at the anchor's (first order), so that
+    ``c_b += shares[f] x (the block's award-weighted triggers, new - old)`` for ``rtp`` and
+    ``second_moment`` and ``+= shares["hit_frequency"] x (the block's triggers, new - old)``:
+    the free spins' win per awarded spin, their share of E[X^2] per awarded spin (the cross
+    term with the paid spin's win included) and P(a trigger's round pays only by its free
+    spins).
+
+    Examples
+    --------
+    >>> one = {"rounds": np.array([4.0, 4.0]), "rtp": np.array([2.0, 2.0]),
+    ...        "hit_frequency": np.array([1.0, 2.0]), "second_moment": np.array([4.0, 4.0]),
+    ...        "trigger": np.zeros(2), "weighted": np.zeros(2)}
+    >>> two = dict(one, rtp=np.array([3.0, 4.0]), hit_frequency=np.array([2.0, 3.0]))
+    >>> d = paired_change(two, one)
+    >>> d["rtp"], d["hit_frequency"], d["second_moment"]
+    ((0.375, 0.125), (0.25, 0.0), (0.0, 0.0))
+    """
+    n = new["rounds"]
+    total = n.sum()
+    blocks = len(n)
+    if not np.array_equal(n, old["rounds"]):
+        raise ValueError("paired runs must have the same blocks")
+    out = {}
+    for name in FIGURES:
+        if name not in new or name not in old:
+            continue
+        c = new[name] - old[name]
+        if shares:
+            by = "trigger" if name == "hit_frequency" else "weighted"
+            if shares.get(name):
+                c = c + shares[name] * (new[by] - old[by])
+        change = float(c.sum() / total)
+        if blocks > 1:
+            error = math.sqrt(blocks / (blocks - 1) * float(((c - n * change) ** 2).sum()))
+            error = float(error / total)
+        else:
+            error = math.inf
+        out[name] = (change, error)
+    return out
 
 
 def closest(rtps: list[float], target: float) -> int:
@@ -265,8 +396,9 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     ----------
     game : Game
     targets : Targets
-        The RTP and its tolerance (which must exceed the start analysis' stated error), and
-        GLI-11's limit; other ranges are refused.
+        The RTP and its tolerance (which must exceed the start analysis' stated error),
+        GLI-11's limit, and on a grid game ranges of the hit frequency, the SD and the free
+        spins' "1 in N" (see the module notes); a max win's "1 in N" is refused.
     reel_set : str
     symbols : sequence of str, optional
         The symbols swaps may move (default: every paying symbol and wild; not scatters,
@@ -305,14 +437,28 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     """
     import slotmath
     from slotmath.simulate import simulate
-    from slotmath.simulate.grid import simulate_grid
 
     called = started = time.monotonic()
 
     def left() -> float:
         return time_limit - (time.monotonic() - started)
 
-    rtp_only_request(game, reel_set, targets, "common random numbers (RTP only)")
+    if reel_set not in game.reel_sets:
+        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
+                         f"{sorted(game.reel_sets)}")
+    if targets.max_win_one_in is not None:
+        raise ValueError(f"{game.name}: a max_win_one_in range is not offered when tuning by "
+                         f"common random numbers (a simulated game's max win and its '1 in "
+                         f"N' are the largest win its run happened to see, not a figure of "
+                         f"its strips)")
+    ranged = [name for name in ("hit_frequency", "sd", "feature_one_in")
+              if getattr(targets, name) is not None]
+    if ranged and game.grid is None:
+        raise ValueError(f"{game.name}: a {ranged[0]} range by common random numbers needs "
+                         f"a grid game (its paired runs kept block by block)")
+    if targets.feature_one_in is not None and game.free_spins is None:
+        raise ValueError(f"{game.name}: a feature_one_in range needs free spins; the game "
+                         f"has none")
     if symbols is None:
         symbols = _eligible(game)
     unknown = [s for s in symbols if s not in game.symbols]
@@ -334,13 +480,6 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
         if scatters != [trigger_symbol]:  # the paid game's spins count its only scatter
             raise ValueError(f"{game.name}: the paid game's spins cannot count the free-spin "
                              f"trigger {trigger_symbol!r} (its scatters: {scatters})")
-
-        def free_spin_value(a) -> float:
-            """The free spins' mean win per trigger in ``a``'s game (their RTP share over its
-            trigger rate)."""
-            from slotmath.features.grid import owner_of
-
-            return float(owner_of(a.composition).free_spins["expected_win"])
     start_reels = tuple(game.reel_sets[reel_set].reels)
     n_reels = len(start_reels)
 
@@ -350,63 +489,148 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     def game_of(reels) -> Game:
         return game.replace_reels(reel_set, tuple(reels))
 
-    def run(reels, n: int) -> tuple[float, float, float]:
-        """(the paired game's RTP, its trigger rate, its award-weighted trigger rate; the
-        rates 0 unless ``paid``)."""
+    def run(reels, n: int) -> dict:
+        """The paired game's run on ``reels``: :func:`block_figures` of its blocks (a grid
+        game), else its RTP as one block."""
         key = (tuple(reels), n)
         if key not in runs:
             count["runs"] += 1
             played = paired.replace_reels(reel_set, tuple(reels))
-            if paid:
-                grid = simulate_grid(played, level, rounds=n, seed=seed)
-                runs[key] = (float(grid.rtp), *paid_triggers(game.free_spins,
-                                                             grid.trigger_counts, n))
+            if game.grid is not None:
+                from slotmath.simulate.grid import grid_blocks
+
+                blocks = grid_blocks(played, level, rounds=n, seed=seed, block=PAIRED_BLOCK)
+                runs[key] = block_figures(blocks, game.free_spins if paid else None)
             else:
-                runs[key] = (simulate(played, n, seed, level).rtp, 0.0, 0.0)
+                runs[key] = {"rounds": np.array([float(n)]),
+                             "rtp": np.array([simulate(played, n, seed, level).rtp * n])}
         return runs[key]
 
     def analysed_figures(g: Game):
-        """``g``'s analysis: its figures and (``paid``) its free spins' mean win per
-        trigger."""
+        """``g``'s analysis: its figures (the free spins' trigger probability as the
+        feature's) and what the paired runs on the paid game hold at the anchor's: the free
+        spins' mean win per trigger, P(a trigger's round pays only by its free spins) per
+        trigger and E[X^2] (its trigger part comes from the paired run, see ``anchored``)."""
         count["analyses"] += 1
         a = slotmath.analyze(g, level)
-        return figures_from(a), (free_spin_value(a) if paid else 0.0)
+        f = figures_from(a)
+        held = {"value": 0.0, "hit": 0.0, "trigger": 0.0}
+        if game.free_spins is not None and game.grid is not None:
+            from slotmath.features.grid import owner_of
 
-    start, start_value = analysed_figures(game)
+            owner = owner_of(a.composition)
+            p = float(owner.free_spins["trigger_probability"])
+            f = dataclasses.replace(f, feature_probability=Fraction(p))
+            held["trigger"] = p
+            if paid:
+                held["value"] = float(owner.free_spins["expected_win"])
+                only = float(owner.hit_frequency) - float(owner.base_hit_frequency)
+                held["hit"] = only / p if p else 0.0
+        return f, held
+
+    start, start_held = analysed_figures(game)
     working = (targets.tolerance - Fraction(start.rtp_error)) / 2
     if working <= 0:
         raise ValueError(f"{game.name}: the tolerance {float(targets.tolerance):g} does not "
                          f"exceed the analysis' stated error {start.rtp_error:.2g}: no tuned "
                          f"game could be shown to meet it")
     target = float(targets.rtp)
+    # the estimates are held to the ranges as they are and to the RTP within the working
+    # tolerance; GLI-11 is checked after the search
+    aimed = dataclasses.replace(targets, tolerance=working, gli11=None)
     reels = start_reels
     started = time.monotonic()  # the time limit is the search's: the start's analysis is not
 
-    # the last analysed game; "value": its free spins' mean win per trigger
-    anchor = {"figures": start, "reels": start_reels, "value": start_value}
+    # the last analysed game: its figures, reels and what the paired runs hold at its values
+    anchor: dict = {}
 
-    def change(new, old, n: int) -> float:
-        """``B(new) - B(old) + V T(old) (W(new) - W(old)) / W(old)`` on ``n`` paired rounds:
-        ``B`` the paired game's RTP; with ``paid``, ``V`` the anchor's free-spin win per
-        trigger (its analysis), ``T`` the trigger rate and ``W`` the award-weighted trigger
-        rate of the same runs (a trigger of more spins counts for more; ``W/W(old) = T/T(old)``
-        when every award is alike)."""
-        paid_new, _, weighted_new = run(new, n)
-        paid_old, triggers_old, weighted_old = run(old, n)
-        free = 0.0
-        if paid and weighted_old:
-            free = anchor["value"] * triggers_old * (weighted_new - weighted_old) / weighted_old
-        return paid_new - paid_old + free
+    def anchored(figures: Figures, rs, held: dict) -> None:
+        anchor.update(figures=figures, reels=rs, **held, square=0.0)
+        if paid and held["trigger"]:
+            # E[X^2] of the round beyond the paid spin's (the free spins' square and the
+            # cross term), per trigger: the analysis' E[X^2] less the paid game's by the
+            # confirming run on the anchor
+            paid_square = float(run(rs, confirm_rounds)["second_moment"].sum()) / confirm_rounds
+            anchor["square"] = (float(figures.second_moment) - paid_square) / held["trigger"]
 
-    def estimate(rs) -> float:
-        return float(anchor["figures"].rtp) + change(rs, anchor["reels"], confirm_rounds)
+    def figures_at(f: Figures) -> dict:
+        return {"rtp": float(f.rtp), "hit_frequency": float(f.hit_frequency),
+                "second_moment": float(f.second_moment),
+                "trigger": float(f.feature_probability)}
 
-    now = float(start.rtp)
+    def shares(old: dict) -> dict | None:
+        """What one trigger adds per figure (:func:`paired_change`), ``old`` the run the
+        change is read against: the anchor's value per trigger, per awarded spin of
+        ``old``'s triggers."""
+        if not paid:
+            return None
+        weighted = float(old["weighted"].sum())
+        per_spin = float(old["trigger"].sum()) / weighted if weighted else 0.0
+        return {"rtp": anchor["value"] * per_spin, "second_moment": anchor["square"] * per_spin,
+                "hit_frequency": anchor["hit"]}
+
+    def change(new, old, n: int) -> dict:
+        """Per figure, (change, standard error) of ``new`` against ``old`` by ``n`` paired
+        rounds (:func:`paired_change`; with ``paid``, the free spins' part through the
+        triggers)."""
+        older = run(old, n)
+        return paired_change(run(new, n), older, shares(older))
+
+    def estimate(rs) -> tuple[dict, dict]:
+        """``rs``'s figures: the anchor's analysis plus the paired change by
+        ``confirm_rounds`` rounds; and each one's standard error."""
+        d = change(rs, anchor["reels"], confirm_rounds)
+        base = figures_at(anchor["figures"])
+        return ({k: base[k] + d[k][0] for k in d}, {k: d[k][1] for k in d})
+
+    def as_figures(values: dict) -> Figures:
+        rtp = Fraction(values["rtp"])
+        hit = min(max(values.get("hit_frequency", 0.0), 0.0), 1.0)
+        # an estimate (or a ranking's prediction) may put E[X^2] below RTP^2: SD 0 then
+        square = max(Fraction(values.get("second_moment", 0.0)), rtp * rtp)
+        return Figures(rtp, Fraction(hit), square,
+                       Fraction(max(values.get("trigger", 0.0), 0.0)))
+
+    def misses_of(values: dict) -> dict:
+        return _misses(as_figures(values), aimed)
+
+    def rank_key(values: dict) -> tuple[float, float]:
+        """What a step lowers: every target's estimated miss (the solver's relative score),
+        then the RTP's distance from the target."""
+        return _score(misses_of(values), aimed), abs(target - values["rtp"])
+
+    def broken(new: dict, old: dict) -> str:
+        """The first range that holds by ``old``'s estimate and not by ``new``'s."""
+        a, b = misses_of(new), misses_of(old)
+        return next((k for k in ranged if b[k] == 0 and a[k] != 0), "")
+
+    def detail(values: dict, errors: dict) -> str:
+        """The ranged figures' estimates with their standard errors."""
+        out = []
+        if targets.hit_frequency is not None:
+            out.append(f"hit frequency {values['hit_frequency'] * 100:.4f}% "
+                       f"+-{errors['hit_frequency'] * 100:.4f}")
+        if targets.sd is not None:
+            f = as_figures(values)
+            sd = f.sd
+            # delta method: d SD = (d E[X^2] - 2 RTP d RTP) / (2 SD)
+            e = math.hypot(errors["second_moment"], 2 * values["rtp"] * errors["rtp"])
+            out.append(f"SD {sd:.4f} +-{e / (2 * sd) if sd else math.inf:.4f}")
+        if targets.feature_one_in is not None:
+            p, e = values["trigger"], errors["trigger"]
+            out.append(f"feature 1 in {1 / p if p > 0 else math.inf:,.2f} (P {p:.6f} "
+                       f"+-{e:.6f})")
+        return ", ".join(out)
+
+    now_values = figures_at(start)
     result = SearchResult(game, start, start, targets=targets, rank="crn",
                           method=(f"swaps by common random numbers ({rounds:,} rounds to "
                                   f"rank, {confirm_rounds:,} to confirm, seed {seed}"
                                   f"{', on the game without its free spins' if paid else ''}"
-                                  f"); the final game by its analysis"
+                                  + (f"; {', '.join(ranged)} by the same paired rounds, each "
+                                     f"with the standard error of the paired difference"
+                                     if ranged else "")
+                                  + "); the final game by its analysis"
                                   + (f"; not by window tables: {why}" if why else "")))
     history = [reels]
     seen = {reels}
@@ -424,30 +648,35 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
             return None
         return tuple(out)
 
+    def met(values: dict) -> bool:
+        return all(m == 0 for m in misses_of(values).values())
+
     final = start
     analysed = [(start_reels, start)]  # every game analysed, in order: the result is the closest
     ranking = {"rounds": rounds}  # doubled (up to confirm_rounds) when a ranking helps not
+    anchored(start, start_reels, start_held)
     for _ in range(anchors):
-        now = float(anchor["figures"].rtp)
-        while abs(target - now) > float(working):
+        now_values = figures_at(anchor["figures"])
+        while not met(now_values):
             if left() <= 0:
                 stopped = "time limit"
                 break
             # rank: each symbol's value against the reference, one stop on every reel
             counts = {s: sum(r.symbols.count(s) for r in reels) for s in symbols}
             ref = max(symbols, key=lambda s: (counts[s], s))
-            value = {ref: 0.0}
+            value = {ref: {k: 0.0 for k in now_values}}
             for s in symbols:
                 if s == ref or left() <= 0:
                     continue
                 moved = applied(reels, Swap(-1, ref, s, 1))
                 if moved is None:
                     continue
-                value[s] = change(moved, reels, ranking["rounds"])
+                d = change(moved, reels, ranking["rounds"])
+                value[s] = {k: d[k][0] if k in d else 0.0 for k in now_values}
             if left() <= 0:
                 stopped = "time limit"
                 break
-            gap = target - now
+            now_key = rank_key(now_values)
             scored = []
             for a, value_a in value.items():
                 for b, value_b in value.items():
@@ -455,9 +684,13 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
                         continue
                     for k in range(1, MAX_SWAPS + 1):
                         for reel in range(-1, n_reels):
-                            d = k * (value_b - value_a) / (1 if reel < 0 else n_reels)
-                            scored.append((abs(gap - d), Swap(reel, a, b, k), d))
-            scored = [p for p in scored if p[0] < abs(gap)]
+                            share = k / (1 if reel < 0 else n_reels)
+                            predicted = {f: now_values[f] + share * (value_b[f] - value_a[f])
+                                         for f in now_values}
+                            key = rank_key(predicted)
+                            if key < now_key:
+                                scored.append((key, Swap(reel, a, b, k),
+                                               predicted["rtp"] - now_values["rtp"]))
             scored.sort(key=lambda p: (p[0], p[1]))
             kept_one = False
             tried = 0
@@ -470,18 +703,23 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
                 seen.add(new)
                 tried += 1
                 t0 = time.monotonic()
-                est = estimate(new)
-                kept = abs(target - est) < abs(target - now)
+                values, errors = estimate(new)
+                reason = broken(values, now_values)
+                kept = not reason and rank_key(values) < rank_key(now_values)
                 st = SwapStep(number, sw.reel, len(scored), 0, {str(sw): sw.k},
-                              Fraction(now), Fraction(est), kept, time.monotonic() - t0,
-                              swap=sw, predicted=predicted, rounds=confirm_rounds)
+                              Fraction(now_values["rtp"]), Fraction(values["rtp"]), kept,
+                              time.monotonic() - t0,
+                              f"the {reason} range would no longer hold" if reason else "",
+                              swap=sw, predicted=predicted, rounds=confirm_rounds,
+                              detail=detail(values, errors) if ranged else "",
+                              estimates={k: (values[k], errors[k]) for k in values})
                 number += 1
                 result.tried += 1
                 result.steps.append(st)
                 if progress is not None:
                     progress(st)
                 if kept:
-                    reels, now = new, est
+                    reels, now_values = new, values
                     history.append(reels)
                     result.kept += 1
                     kept_one = True
@@ -493,17 +731,22 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
                 stopped = "time limit" if left() <= 0 else "no move helps"
                 break
         else:
-            stopped = "the estimate is within the working tolerance"
+            stopped = ("the estimates meet every target (the RTP within the working tolerance)"
+                       if ranged else "the estimate is within the working tolerance")
         if reels == anchor["reels"]:
             break
-        final, value = analysed_figures(game_of(reels))  # the game reached, by its analysis
+        final, held = analysed_figures(game_of(reels))  # the game reached, by its analysis
         analysed.append((reels, final))
-        if _misses(final, targets)["rtp"] == 0 or left() <= 0:
+        if all(m == 0 for m in _misses(final, targets).values()) or left() <= 0:
             break
-        # the estimates start again here
-        anchor["figures"], anchor["reels"], anchor["value"] = final, reels, value
+        anchored(final, reels, held)  # the estimates start again here
         stopped = "re-anchored"
-    best = closest([float(f.rtp) for _, f in analysed], target)
+    if ranged:  # the analysed game that misses the targets least (the solver's score)
+        best = min(range(len(analysed)), key=lambda i: (
+            _score(_misses(analysed[i][1], targets), targets),
+            abs(float(analysed[i][1].rtp) - target), i))
+    else:
+        best = closest([float(f.rtp) for _, f in analysed], target)
     if best < len(analysed) - 1:  # the last analysis came out farther off: go back to the best
         reels, final = analysed[best]
         del history[history.index(reels) + 1:]

@@ -522,11 +522,20 @@ def _search_lines(result: SearchResult) -> list[str]:
 
 def rtp_only_request(game, reel_set: str, targets, how: str) -> None:
     """Refuse, in one line each, a reel set the game lacks and any target but the RTP (the
-    proxy and common-random-number paths tune the RTP only; ``how`` says why in the message)."""
+    proxy path tunes the RTP only; ``how`` says why in the message, which names the path
+    that does offer the range: common random numbers on a grid game (hit frequency, SD, a
+    feature's "1 in N"), else the search)."""
     if reel_set not in game.reel_sets:
         raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
                          f"{sorted(game.reel_sets)}")
     for name in ("hit_frequency", "sd", "feature_one_in", "max_win_one_in"):
         if getattr(targets, name) is not None:
+            if game.grid is not None and name != "max_win_one_in":
+                other = ("; --method crn offers it (paired runs of the game itself, the "
+                         "result by its analysis)")
+            elif name not in ("feature_one_in",) and game.grid is None:
+                other = "; --method search offers it (each step by the game's analysis)"
+            else:
+                other = ""
             raise ValueError(f"{game.name}: a {name} range is not offered when tuning by "
-                             f"{how}")
+                             f"{how}{other}")
