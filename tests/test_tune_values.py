@@ -247,6 +247,34 @@ def test_random_wheels_reach_the_best_weights_of_their_total(prizes, data):
         assert not r.met and best <= abs(r.figures.rtp - target) <= best + SLACK
 
 
+@pytest.mark.parametrize(("hold", "target"), [(["#3"], "0.2"), (["#1=1", "#2"], "0.2"),
+                                              (["#2"], "0.12")])
+def test_held_divisions_keep_their_weights_and_the_rest_reach_the_best(hold, target):
+    """A held division (a named jackpot's weight, say) keeps its weight; the others reach the
+    best RTP of every weight vector of the same total that keeps it (the enumeration), up to
+    HiGHS's gap; the held divisions' prizes still count in the RTP the program steers."""
+    game = loads_game(WHEEL_GAME)
+    held = sorted(prize_weights(game, "wheel").indices(hold))
+    r = tune(game, target, moves="wheel", hold_weights=hold, gli11=None)
+    got = r.game.bonus_wheel.weights
+    assert [got[i] for i in held] == [game.bonus_wheel.weights[i] for i in held]
+    assert sum(got) == 10 and min(got) >= 1 and r.figures.rtp == wheel_rtp((1, 4, 20), got)
+    keeping = [w for w in compositions(10, 3)
+               if all(w[i] == game.bonus_wheel.weights[i] for i in held)]
+    best = min(abs(wheel_rtp((1, 4, 20), w) - F(target)) for w in keeping)
+    assert best <= abs(r.figures.rtp - F(target)) <= best + SLACK
+    assert r.met == (best <= F(1, 100_000))
+
+
+def test_holding_an_unknown_division_or_on_strips_is_refused():
+    game = loads_game(WHEEL_GAME)
+    with pytest.raises(ValueError, match=r"no division is called 'GRAND' \(the divisions: "
+                                         r"#1=1, #2=4, #3=20\)"):
+        tune(game, "0.2", moves="wheel", hold_weights=["GRAND"])
+    with pytest.raises(ValueError, match="hold_weights holds wheel or value weights"):
+        tune(game, "0.2", hold_weights=["#1"])
+
+
 # -- hold & win values -------------------------------------------------------------------------
 
 def test_values_tuned_to_a_target_equal_the_reference():
@@ -358,6 +386,9 @@ def test_cli_writes_the_tuned_weights_and_keeps_every_other_key(tmp_path, capsys
     ("booster", ["--moves", "values"], "its values booster steps the held values up"),
     ("wheel", ["--moves", "wheel", "--stack", "A=2"], "--moves: wheel changes no strip"),
     ("wheel", ["--moves", "wheel", "--weight-scale", "0"], "--weight-scale: must be"),
+    ("wheel", ["--moves", "wheel", "--hold", "GRAND"],
+     "wheel.toml: --hold: no division is called 'GRAND'"),
+    ("wheel", ["--hold", "#1"], "--hold: holds wheel or value weights: give --moves"),
 ])
 def test_cli_refusals_are_one_line_exit_2(tmp_path, capsys, game, extra, words):
     texts = {"wheel": WHEEL_GAME, "booster": BOOSTER_GAME}

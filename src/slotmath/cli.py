@@ -351,6 +351,9 @@ def _tune_parser(sub) -> None:
                         "conveyor, paid-spin modifiers): a search confirmed by the game's "
                         "analysis, an exact proxy, or swaps by common random numbers "
                         "(default: chosen by the game; docs/tuning.md)")
+    t.add_argument("--hold", action="append", default=[], metavar="NAME",
+                   help="with --moves wheel/values: keep this division's or value's weight, "
+                        "by its label or name (e.g. MAJOR: a named jackpot); repeatable")
     t.add_argument("--weight-scale", type=int, default=1, metavar="K",
                    help="with --moves wheel/values: multiply every weight by K first (the "
                         "same game, a K times finer RTP grid; default 1)")
@@ -423,17 +426,25 @@ def _tune(args) -> int:
             raise GameFileError(None, "--weight-scale", f"must be a whole number >= 1, got "
                                                         f"{args.weight_scale}")
         try:
-            prize_weights(game, args.moves)
+            pw = prize_weights(game, args.moves)
         except ValueError as exc:
             raise GameFileError(args.file, "--moves", str(exc)) from None
+        try:
+            pw.indices(args.hold)
+        except ValueError as exc:
+            raise GameFileError(args.file, "--hold", str(exc)) from None
         layout = None
+    elif args.hold:
+        raise GameFileError(None, "--hold", "holds wheel or value weights: give --moves "
+                                            "wheel or --moves values")
     result = tune(game, target, args.reel_set, hit_frequency=hit, sd=sd,
                   feature_one_in=one_in, max_win_one_in=top_odds,
                   gli11=None if args.no_gli11 else GLI11_GAMES, layout=layout,
                   moves=args.moves, method=args.method,
                   tolerance=tolerance, time_limit=args.time_limit,
                   progress=lambda step: print(step_line(step), file=sys.stderr),
-                  **({"weight_scale": args.weight_scale} if prizes else {}))
+                  **({"weight_scale": args.weight_scale, "hold_weights": args.hold}
+                     if prizes else {}))
     print(summary_text(result, result.targets, z if vi is not None else None))
     given = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in (
         ("hit_frequency", args.hit_frequency), ("volatility_index", args.volatility_index),

@@ -52,7 +52,9 @@ after the step that passes the limit.
 
 Whatever the model, **every step is checked** by the edited game's own figures
 (:meth:`ReelTables.checked`: exact fractions where the analysis is exact) and kept only when
-it lowers the targets' misses (:func:`slotmath.tune.solver._better`). A value booster that
+it lowers the targets' misses (:func:`slotmath.tune.solver._better`). ``hold`` names
+divisions or values whose weights stay (a named jackpot's, say): their changes are bounded at
+0, and their degenerate laws still count in the RTP's row. A value booster that
 steps held values up the ladder (``[hold_and_win.boosters.values]``) is refused in one line.
 """
 
@@ -60,7 +62,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -90,6 +92,33 @@ class PrizeWeights:
     @property
     def total(self) -> int:
         return sum(self.weights)
+
+    def indices(self, names) -> set[int]:
+        """The divisions or values ``names`` designate, each by its label (``"MAJOR=200"``,
+        ``"#3=20"``) or the label's part before ``=`` (``"MAJOR"``, ``"#3"``); ``ValueError``
+        (one line, with the labels) for a name that designates none.
+
+        Examples
+        --------
+        >>> import slotmath
+        >>> pw = prize_weights(slotmath.load_game("data/games/golden_link.toml"), "values")
+        >>> sorted(pw.indices(["MAJOR", "MINI=20"]))
+        [5, 7]
+        >>> pw.indices(["GRAND"])
+        Traceback (most recent call last):
+        ...
+        ValueError: no value is called 'GRAND' (the values: 1, 2, 3, 5, 10, MINI=20, MINOR=50, MAJOR=200)
+        """
+        out = set()
+        for name in names:
+            found = [i for i, label in enumerate(self.labels)
+                     if name in (label, label.split("=")[0])]
+            if not found:
+                what = "division" if self.kind == "wheel" else "value"
+                raise ValueError(f"no {what} is called {name!r} (the {what}s: "
+                                 f"{', '.join(self.labels)})")
+            out.update(found)
+        return out
 
 
 def prize_weights(game: Game, kind: str) -> PrizeWeights:
@@ -298,7 +327,7 @@ def _program(weights, free, cap: int, min_weight: int, rtp_now: Fraction, means:
 def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
                        weight_scale: int = 1, min_weight: int = 1, max_rounds: int = 20,
                        time_limit: float = 60.0, started_at: float | None = None,
-                       progress: Callable | None = None):
+                       progress: Callable | None = None, hold: Sequence[str] = ()):
     """The solver's loop for ``moves="wheel"`` / ``"values"`` (see the module notes); called
     by :func:`slotmath.tune.solver.tune`, which builds ``targets`` and documents the rest.
 
@@ -346,8 +375,11 @@ def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
                          f"{pw.weights[low[0]] * weight_scale}, below min_weight {min_weight}")
     ev = _Evaluator(game, kind, level)
     weights = [w * weight_scale for w in pw.weights]
-    # a division or value with weight 0 stays at 0 (it is off the wheel or the ladder)
-    free = [w > 0 for w in weights]
+    # a division or value with weight 0 stays at 0 (it is off the wheel or the ladder); one
+    # held (``hold``: a named jackpot's weight, say) keeps its weight
+    held = pw.indices(hold)
+    positive = [w > 0 for w in weights]
+    free = [p and i not in held for i, p in enumerate(positive)]
     start = ev.checked(pw.weights)
     gli = targets.gli11
 
@@ -366,7 +398,7 @@ def tune_prize_weights(game: Game, targets, kind: str, *, level: int = 1,
     for i in range(n):  # the degenerate laws: all the weight on i
         e = [0] * n
         e[i] = 1
-        means.append(ev.row_figures(e, 0)["S"] if free[i] else Fraction(0))
+        means.append(ev.row_figures(e, 0)["S"] if positive[i] else Fraction(0))
     step_round = 0
     cap = total
     watched: set = set()  # GLI-11 awards a step has pushed past the limit: rows from now on

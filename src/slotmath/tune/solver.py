@@ -400,7 +400,7 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
          tolerance=Fraction(1, 100_000), symbols: Sequence[str] | None = None,
          max_change: int = 4, max_rounds: int = 20, time_limit: float = 60.0,
          level: int = 1, progress: Callable[[Step], None] | None = None,
-         weight_scale: int = 1, min_weight: int = 1,
+         weight_scale: int = 1, min_weight: int = 1, hold_weights: Sequence[str] = (),
          method: str | None = None) -> TuneResult:
     """Integer symbol counts on ``reel_set`` that bring the RTP within ``tolerance`` of
     ``target_rtp`` (see the module notes for the method).
@@ -471,6 +471,9 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     min_weight : int
         ``moves="wheel"``/``"values"``: the least weight a division or value (of positive
         weight at the start) keeps (default 1: nothing leaves the wheel or the ladder).
+    hold_weights : sequence of str
+        ``moves="wheel"``/``"values"``: divisions or values whose weights stay, each by its
+        label or the label's name (``"MAJOR"`` for ``MAJOR=200``): a named jackpot's weight.
 
     method : {"search", "proxy", "crn"}, optional
         For a game the window tables do not cover: :mod:`slotmath.tune.search` (single and
@@ -515,7 +518,10 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
         return tune_prize_weights(game, targets, moves, level=level,
                                   weight_scale=weight_scale, min_weight=min_weight,
                                   max_rounds=max_rounds, time_limit=time_limit,
-                                  started_at=started, progress=progress)
+                                  started_at=started, progress=progress, hold=hold_weights)
+    if hold_weights:
+        raise ValueError(f"hold_weights holds wheel or value weights: moves {moves!r} changes "
+                         f"strips (moves='wheel' or 'values')")
     try:
         comp = check_tunable(game, level)
     except NotWindowTunable as exc:  # cascades, grids, the conveyor, modifiers: by search
