@@ -104,10 +104,17 @@ def simulation_spins(game) -> int:
 
 
 @cache
+def _loaded(path: str):
+    return load(path)
+
+
+@cache
 def _analysed(path: str, level: int):
     import slotmath
 
-    return slotmath.analyze(load(path), level)
+    # one game object per path: its levels share what the engine shares between the levels
+    # of one game (Jingle Spin's conveyor, slotmath.features.conveyor.shared_feature)
+    return slotmath.analyze(_loaded(path), level)
 
 
 def analysed(path, level: int = 1):

@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from bundled import ANALYSED, load, round_mean_tolerance, simulation_spins
+from bundled import ANALYSED, analysed, load, round_mean_tolerance, simulation_spins
 from strategies import TINY_GAMES, tiny_game
 
 import slotmath
@@ -20,11 +20,26 @@ ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = ANALYSED  # (tests/bundled.py: a benchmark-only game is left out)
 
 
+class _Case:
+    """A game of the suite and its analysis at a level: a bundled game's is the session's
+    shared one (tests/bundled.py ``analysed``), a tiny game's its own."""
+
+    def __init__(self, make, path=None):
+        self.make, self.path = make, path
+
+    def __call__(self):
+        return self.make()
+
+    def analyze(self, game, level: int = 1):
+        return (slotmath.analyze(game, level) if self.path is None
+                else analysed(self.path, level))
+
+
 def _cases():
     for name in sorted(TINY_GAMES):
-        yield pytest.param(lambda name=name: tiny_game(name), id=f"tiny:{name}")
-    for path in BUNDLED:
-        yield pytest.param(lambda path=path: load(path), id=path.stem)  # (bundled.SUITE_ROUNDS)
+        yield pytest.param(_Case(lambda name=name: tiny_game(name)), id=f"tiny:{name}")
+    for path in BUNDLED:  # (bundled.SUITE_ROUNDS)
+        yield pytest.param(_Case(lambda path=path: load(path), path), id=path.stem)
 
 
 CASES = list(_cases())
@@ -38,7 +53,7 @@ def test_figures_hold_together(make):
     frequency is a probability and the win sizes add up to the mean."""
     game = make()
     for level in game.bet_levels:
-        a = slotmath.analyze(game, level)
+        a = make.analyze(game, level)
         # the RTP comes from the round's law, the components from the window's direct method
         # and each feature's own mean (an owner's RTP is the sum of its components by
         # definition: nothing to compare there)
@@ -80,7 +95,7 @@ def test_seeded_simulation_agrees(make):
     """The Monte Carlo simulator's front door (an independent path) lands within 4.5 of its
     standard errors (batch means where a state carries over) plus the RTP's error bound."""
     game = make()
-    a = slotmath.analyze(game)
+    a = make.analyze(game)
     sim = simulate(game, simulation_spins(game), seed=20261129)
     assert abs(sim.rtp - a.rtp_float) < 4.5 * sim.std_error + a.rtp_error
     assert sum(sim.components.values()) == pytest.approx(sim.rtp, rel=1e-9, abs=1e-12)
