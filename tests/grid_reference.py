@@ -386,6 +386,9 @@ def round_law(game):
                                    idx if carry_index else 0, run, acc + spin_win, p * q * r)
 
     start_total = Fraction(1) if (m is not None and m.combine == "multiply") else Fraction(0)
+    # the feature's law depends only on the spins awarded: walked once per award, not once
+    # per paid-spin outcome that awards it
+    features: dict = {}
     for (trig, win), p in spin_law(game).items():
         n = fs.award_for(trig) if fs is not None else 0
         if fs is not None and fs.max_spins is not None:
@@ -393,7 +396,12 @@ def round_law(game):
         if not n:
             out[win] = out.get(win, 0) + p
             continue
-        for extra, q in feature(n, n, 0, start_total, Fraction(0), Fraction(1)):
+        if n not in features:
+            law: dict = {}
+            for extra, q in feature(n, n, 0, start_total, Fraction(0), Fraction(1)):
+                law[extra] = law.get(extra, 0) + q
+            features[n] = law
+        for extra, q in features[n].items():
             key = win + extra
             out[key] = out.get(key, 0) + p * q
     cap = game.cap_coins(1)

@@ -193,7 +193,11 @@ def _value(tab, s, g):
     return tab[tab[O_MVAL] + g * V + pick(s, tab, at, tab[at + count - 1], count)]
 
 
-@njit(cache=True, inline="always")
+# _land, _deal, _column and _random_refill are plain calls, not inlined into numba's IR: each
+# inlined copy is typed and lowered again at every call site (the first simulation in a fresh
+# process compiled ~35 s longer), and as calls they play as fast (benchmarks/bench_grid.py
+# --baseline). The draws and the pay-anywhere pieces, small and hot, stay inlined.
+@njit(cache=True)
 def _land(tab, W, s, g, top_lost):
     """A value for each multiplier symbol that just landed (each reel's top ``gaps`` rows, the
     top reel's ``top_lost`` right-hand cells)."""
@@ -212,7 +216,7 @@ def _land(tab, W, s, g, top_lost):
             W[tab[Q_TOPV] + j] = _value(tab, s, g)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _deal(tab, W, s, g, count):
     """The first window of a spin on reel set ``g``: heights, stops, the top reel; returns the
     top reel's next strip index. With ``count`` (a game without a top reel) each symbol shown
@@ -270,7 +274,7 @@ def _deal(tab, W, s, g, count):
     return top_next
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _column(tab, W, s, g, j, draw):
     """Copy reel ``j``'s window column from its strip at its stop ``W[Q_POS + j]``; with
     ``draw`` each multiplier symbol gets its value (in row order, as :func:`_deal` draws)."""
@@ -322,7 +326,7 @@ def _deal_packed(tab, W, s, g):
     return packed, done
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _random_refill(tab, W, s, g, top_lost):
     n, H, S = tab[K_N], tab[K_H], tab[K_S]
     q_g = tab[Q_GAPS]
