@@ -274,6 +274,7 @@ def test_in_threads_gives_every_result_in_order():
 
     for items in ([], [4], list(range(9))):
         assert list(_in_threads(slow, items)) == [x * x for x in items]
+        assert list(_in_threads(slow, items, ahead=2)) == [x * x for x in items]
 
 
 def test_groups_summed_both_ways_in_one_round(monkeypatch):
@@ -305,3 +306,57 @@ def test_groups_summed_both_ways_in_one_round(monkeypatch):
             assert got.get(c, 0.0) == pytest.approx(float(p), abs=1e-13), (cost, c)
         split |= len(calls) == 1  # one of the two groups
     assert split
+
+
+class _Other(_Spaced):
+    """A second round feature, on a mark column of its own."""
+
+    name = "other"
+    mark = type("M", (), {"kind": "other"})()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_fft_groups_are_one_group_at_a_time_bit_for_bit(threads, monkeypatch):
+    """Every group by FFT, each FFT a task of its own on the threads (a group of two laws
+    among them): the same floats as the groups transformed one at a time and added up in
+    their order, written out here in plain numpy."""
+    from slotmath.exact import workers
+    from slotmath.exact.distribution import NumericWinDistribution
+
+    monkeypatch.setattr(compose, "DIRECT_COST", PATHS["fft"])
+    monkeypatch.setattr(workers, "default_workers", lambda: threads)
+    rows = {(0, 0, 0): 30, (0, 0, 4): 7, (1, 0, 0): 5, (1, 0, 9): 1, (2, 0, 3): 2,
+            (0, 1, 0): 4, (0, 2, 5): 3, (1, 2, 0): 2, (1, 2, 11): 1, (2, 1, 7): 1}
+    cycle = sum(rows.values())
+    base = MarkedTable(("bonus", "other"), rows, cycle, 1)
+    one, two = _Spaced(40, 1, seed=5), _Other(25, 1, seed=6)
+    d = RoundLaw(base, (one, two)).distribution()
+    # the reference: the groups in order (not started first), one at a time
+    groups = sorted({(m, n) for m, n, _ in rows},
+                    key=lambda g: tuple((0, 0) if k == 0 else (1, k) for k in g))
+    laws = {(0, m): np.asarray([float(p) for p in one.exact[m]]) for m in (1, 2)}
+    laws |= {(1, n): np.asarray([float(p) for p in two.exact[n]]) for n in (1, 2)}
+    top = max(b for *_, b in rows)
+    started = [g for g in groups if g != (0, 0)]
+    length = max(top + 1 + sum(len(laws[j, k]) - 1 for j, k in enumerate(g) if k)
+                 for g in started)
+    size = _smooth_brute(length)
+    spectrum = np.zeros(size // 2 + 1, dtype=complex)
+    for g in started:
+        part = np.zeros(top + 1)
+        for (m, n, b), w in rows.items():
+            if (m, n) == g:
+                part[b] += w / cycle
+        spec = np.fft.rfft(part, size)
+        for j, k in enumerate(g):
+            if k:
+                spec *= np.fft.rfft(laws[j, k], size)
+        spectrum += spec
+    exact = np.zeros(length)
+    for (m, n, b), w in rows.items():
+        if (m, n) == (0, 0):
+            exact[b] += w / cycle
+    credits, probs, *_ = NumericWinDistribution.denoised(
+        np.fft.irfft(spectrum, size)[:length], 1, exact)
+    assert d.credits.tolist() == credits.tolist()
+    assert d.probs.tobytes() == probs.tobytes()

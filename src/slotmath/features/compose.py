@@ -219,7 +219,7 @@ def _onto_points(idx, probs, s, h, g):
     return points[:k], mass[:k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # (it runs on a thread beside the FFTs)
 def _add_products(out, pa, ma, pb, mb):
     """``out[pa[i] + pb[j]] += ma[i] * mb[j]`` for every pair: the convolution of two laws
     given by their atoms, added to ``out`` (a row of ``a`` at a time)."""
@@ -250,10 +250,11 @@ def _atoms(law) -> tuple[np.ndarray, np.ndarray]:
 DIRECT_COST = 4
 
 
-def _in_threads(fn, items: list):
+def _in_threads(fn, items: list, ahead: int = 0):
     """``fn(item)`` for every item, in order, on up to 2 threads (the cores this runs on; 1
     inside a chunk already running on a worker): for work that lets go of the GIL, numpy's
-    FFTs. At most ``threads`` items are in hand at once (submitted, not yet read)."""
+    FFTs. At most ``threads + ahead`` items are in hand at once (submitted, not yet read):
+    ``ahead`` keeps the threads busy while the reader waits on a long first item."""
     from slotmath.exact.workers import default_workers
 
     threads = min(default_workers(), os.cpu_count() or 1, len(items))
@@ -261,8 +262,8 @@ def _in_threads(fn, items: list):
         yield from map(fn, items)
         return
     with ThreadPoolExecutor(threads) as pool:
-        waiting = deque(pool.submit(fn, item) for item in items[:threads])
-        for item in items[threads:]:
+        waiting = deque(pool.submit(fn, item) for item in items[:threads + ahead])
+        for item in items[threads + ahead:]:
             yield waiting.popleft().result()
             waiting.append(pool.submit(fn, item))
         while waiting:
@@ -527,6 +528,25 @@ class RoundLaw:
             np.add.at(part, np.asarray(points[grp][0], np.int64), np.asarray(points[grp][1]))
             return part
 
+        # a group's paid-spin part as its nonzero points and their masses, made once: the
+        # budget below reads it, and the group's FFT remakes the same dense array from it (its
+        # masses are sums of w / cyc > 0, so its zeros are the points without an atom)
+        part_atoms: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+        def atoms_of_part(grp) -> tuple[np.ndarray, np.ndarray]:
+            got = part_atoms.get(grp)
+            if got is None:
+                part = part_of(grp)
+                at = np.flatnonzero(part)
+                got = part_atoms[grp] = (at, part[at])
+            return got
+
+        def dense_part(grp) -> np.ndarray:
+            at, mass = atoms_of_part(grp)
+            part = np.zeros(top_b + 1)
+            part[at] = mass
+            return part
+
         def spacing(d) -> int:  # a law's points on the round's grid: every k-th point
             return 1 if coarse > 1 else d.step * (unit // d.credits_per_bet) // g or 1
 
@@ -548,48 +568,74 @@ class RoundLaw:
         size = _grid_size(length, [spacing(dense[j][k]) for grp in started
                                    for j, k in enumerate(grp) if k is not None])
 
+        law_atoms_made: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # by id of the law
+
         def law_atoms(d) -> tuple[np.ndarray, np.ndarray]:  # its atoms on the round's grid
-            idx, probs = _atoms(d)
-            if coarse > 1:
-                return _onto_points(idx, probs, d.step * (unit // d.credits_per_bet),
-                                    g // 2, g)
-            return idx * spacing(d), probs
+            got = law_atoms_made.get(id(d))  # (made once: a group's budget and its FFT read it)
+            if got is None:
+                idx, probs = _atoms(d)
+                if coarse > 1:
+                    got = _onto_points(idx, probs, d.step * (unit // d.credits_per_bet),
+                                       g // 2, g)
+                else:
+                    got = idx * spacing(d), probs
+                law_atoms_made[id(d)] = got
+            return got
 
         # groups whose one feature law is sparse enough: summed pair by pair; the others
         # through one FFT grid. The sums join the FFT's output before its noise floor, so
         # that the floor (and what it drops) is the one the FFT of every group would have
         # had, up to that FFT's own roundoff
-        direct = None
+        direct_groups = []
         fft_groups = []
         budget = 2 * size * math.log2(size) / DIRECT_COST
         for grp in started:
             laws = [dense[j][k] for j, k in enumerate(grp) if k is not None]
             if len(laws) == 1:
-                part = part_of(grp)
-                at = np.flatnonzero(part)
-                pl, ml = law_atoms(laws[0])
-                if len(at) * len(pl) <= budget:
-                    if direct is None:
-                        direct = np.zeros(length)
-                    _add_products(direct, at, part[at], pl, ml)
+                at, _ = atoms_of_part(grp)
+                if len(at) * len(law_atoms(laws[0])[0]) <= budget:
+                    direct_groups.append(grp)
                     continue
             fft_groups.append(grp)
 
-        def group_spectrum(grp) -> np.ndarray:
-            spec = np.fft.rfft(part_of(grp), size)
-            for j, k in enumerate(grp):
-                if k is not None:
-                    spec *= _spectrum(expanded(dense[j][k]), spacing(dense[j][k]), size)
-            return spec
+        def direct_sums() -> np.ndarray:  # the pairwise groups, in order, into one array
+            out = np.zeros(length)
+            for grp in direct_groups:
+                at, mass = part_atoms.pop(grp)
+                pl, ml = law_atoms(next(dense[j][k] for j, k in enumerate(grp)
+                                        if k is not None))
+                _add_products(out, at, mass, pl, ml)
+            return out
 
+        def transform(task) -> np.ndarray:  # one task: the sums, or one FFT of a group
+            if task is None:
+                return direct_sums()
+            grp, j = task
+            if j is None:  # the group's paid-spin part
+                return np.fft.rfft(dense_part(grp), size)
+            d = dense[j][grp[j]]
+            return _spectrum(expanded(d), spacing(d), size)
+
+        # each FFT (a group's part, each of its laws) a task of its own and the pairwise sums
+        # one more, first, on the pool (numpy's FFT and the sums' kernel let go of the GIL;
+        # spread out, the laws take GBs at once, so at most a few are in hand); a group's
+        # spectrum is its part's times its laws', in that order, and the groups' are added up
+        # in their order: the same floats as one group at a time
+        tasks = ([None] if direct_groups else []) + [
+            (grp, j) for grp in fft_groups
+            for j in [None] + [j for j, k in enumerate(grp) if k is not None]]
+        results = _in_threads(transform, tasks, ahead=2)
+        direct = next(results) if direct_groups else None
         convolved = np.zeros(length)
         if fft_groups:
-            # a group's laws at a time on each core (spread out they take GBs at once; numpy's
-            # FFT lets go of the GIL), added up in the groups' order: the same floats
             spectrum = np.zeros(size // 2 + 1, dtype=complex)
-            for spec in _in_threads(group_spectrum, fft_groups):
+            for grp in fft_groups:
+                spec = next(results)
+                for _ in range(sum(k is not None for k in grp)):
+                    spec *= next(results)
                 spectrum += spec
             convolved = np.fft.irfft(spectrum, size)[:length]
+        results.close()  # (every task read: the pool is shut down)
         if direct is not None:
             convolved += direct
         exact = np.zeros(length)
