@@ -618,13 +618,13 @@ class RoundLaw:
 
         # each FFT (a group's part, each of its laws) a task of its own and the pairwise sums
         # one more, first, on the pool (numpy's FFT and the sums' kernel let go of the GIL;
-        # spread out, the laws take GBs at once, so at most a few are in hand); a group's
+        # spread out, the laws take GBs at once, so two are in hand at most); a group's
         # spectrum is its part's times its laws', in that order, and the groups' are added up
         # in their order: the same floats as one group at a time
         tasks = ([None] if direct_groups else []) + [
             (grp, j) for grp in fft_groups
             for j in [None] + [j for j, k in enumerate(grp) if k is not None]]
-        results = _in_threads(transform, tasks, ahead=2)
+        results = _in_threads(transform, tasks)
         direct = next(results) if direct_groups else None
         convolved = np.zeros(length)
         if fft_groups:
