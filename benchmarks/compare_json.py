@@ -1,11 +1,11 @@
-"""``slotmath analyze GAME --json`` of this checkout against another checkout's (main), for
+"""``slotmath analyze GAME --json`` of this checkout against another checkout's, for
 every bundled game: byte for byte, and the count of differing fields (leaves of the
 document; the simulation's wall-clock fields, ``seconds`` and ``rounds_per_second``, are
 listed apart: they differ between any two runs of the same code). One game at a time, each
 side in a fresh process::
 
-    python benchmarks/compare_json.py                       # against /work/main
-    python benchmarks/compare_json.py --other /work/main frozen_gems tiny_lines
+    python benchmarks/compare_json.py --other ../main                 # every bundled game
+    python benchmarks/compare_json.py --other ../main frozen_gems tiny_lines
 """
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_gus_gold_christmas import _flat as leaves  # (the documents' leaves)
+
 TIMING = (".seconds", ".rounds_per_second")
 
 
@@ -30,21 +33,10 @@ def run(tree: Path, game: Path) -> tuple[int, str, str, float]:
     return proc.returncode, proc.stdout, proc.stderr, time.perf_counter() - start
 
 
-def leaves(x, path: str = ""):
-    if isinstance(x, dict):
-        for k, v in x.items():
-            yield from leaves(v, f"{path}.{k}")
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            yield from leaves(v, f"{path}[{i}]")
-    else:
-        yield path, x
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", help="game names (default: every bundled game)")
-    parser.add_argument("--other", default="/work/main", help="the checkout to compare with")
+    parser.add_argument("--other", required=True, help="the checkout to compare with")
     args = parser.parse_args(argv)
     other = Path(args.other).resolve()
     games = sorted((ROOT / "data" / "games").glob("*.toml"))
