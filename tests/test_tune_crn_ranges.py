@@ -189,3 +189,32 @@ def test_feature_one_in_range_by_crn():
     assert lo <= one_in(r.game) <= hi
     assert abs(one_in(r.game) - float(1 / r.figures.feature_probability)) < 1e-9
     assert abs(_exact(round_law(r.game))["rtp"] - Fraction(3, 2)) <= Fraction(1, 5)
+
+
+def test_a_swap_undone_for_gli11_leaves_the_figures_of_the_search(monkeypatch):
+    """GLI-11 held: a kept swap that breaks an award is undone, and the game returned is an
+    earlier kept one, whose figures are its analysis' as the search reads them: the free
+    spins' trigger probability included (a plain re-read left it 0, so a feature range was
+    judged on '1 in infinity'). The compliance check is replaced by one that fails only the
+    last kept game, so the undo stops at the one before it."""
+    from slotmath.tune import crn
+    from slotmath.tune.awards import Awards
+
+    game = _megaways_with_free_spins()
+    bad = []
+
+    def awards(g, limit):
+        reels = g.reel_sets["base"].reels
+        if reels != game.reel_sets["base"].reels and not bad:
+            bad.append(reels)  # the first check of a tuned game: the search's last kept
+        return Awards({"top": Fraction(1, 10**9 if reels in bad else 10)}, limit)
+
+    monkeypatch.setattr(crn, "awards", awards)
+    r = tune_by_crn(game, Targets(Fraction(1), Fraction(1, 100), gli11=10**8), anchors=1,
+                    rounds=20_000, confirm_rounds=20_000, time_limit=LIMIT)
+    kept = [s for s in r.steps if s.kept]
+    assert len(kept) >= 2 and r.undone == 1, (len(kept), r.undone)
+    returned = r.game.reel_sets["base"].reels
+    assert bad and returned != bad[0] and returned != game.reel_sets["base"].reels
+    trigger = owner_of(slotmath.analyze(r.game).composition).free_spins["trigger_probability"]
+    assert float(r.figures.feature_probability) == float(trigger) > 0

@@ -115,7 +115,7 @@ import numpy as np
 from slotmath.model.game import Game, Reel
 from slotmath.tune.awards import awards
 from slotmath.tune.reel_tables import Figures
-from slotmath.tune.search import SearchResult, figures_from, figures_of
+from slotmath.tune.search import SearchResult, figures_from
 from slotmath.tune.solver import Step, Targets, _misses, _score
 
 __all__ = ["PAIRED_BLOCK", "Swap", "SwapStep", "block_figures", "paid_game", "paid_triggers",
@@ -766,11 +766,10 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
             result.undone += 1
             reels = history[-1]
             final_awards, final = start_awards, start
-            if reels != start_reels:
+            if reels != start_reels:  # its figures as the search's (the trigger's too)
                 count["checks"] += 1
-                count["analyses"] += 1
                 final_awards = awards(game_of(reels), targets.gli11)
-                final = figures_of(game_of(reels), level)
+                final, _ = analysed_figures(game_of(reels))
         current_awards = final_awards
     result.game = game_of(reels)
     result.figures, result.awards, result.start_awards = final, current_awards, start_awards
