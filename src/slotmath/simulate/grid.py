@@ -308,6 +308,11 @@ def _play_blocks(t, job) -> _Sums:
     return sums
 
 
+def _block_sizes(rounds: int, block: int) -> list[int]:
+    """``rounds`` cut into blocks of ``block`` rounds, the last one shorter."""
+    return [block] * (rounds // block) + ([rounds % block] if rounds % block else [])
+
+
 def _run(t, root, block_rounds: list[int]) -> _Sums:
     sums = _Sums.zeros(t, len(block_rounds))
     k.play_blocks(t, _states(root, len(block_rounds)), np.array(block_rounds, np.int64),
@@ -369,7 +374,7 @@ def simulate_grid(game: Game, level: int = 1, *, rounds: int | None = None,
         def play(count: int) -> None:
             nonlocal played
             if parallel.current() is not None and not parallel.in_chunk():  # the same blocks
-                sizes = [block] * (count // block) + ([count % block] if count % block else [])
+                sizes = _block_sizes(count, block)
                 jobs = [(_states(root, len(c)), c) for c in
                         (sizes[i:i + SPREAD_BLOCKS] for i in range(0, len(sizes), SPREAD_BLOCKS))]
                 parts.extend(parallel.map_chunks(_play_blocks, jobs, shared=t))
@@ -380,7 +385,7 @@ def simulate_grid(game: Game, level: int = 1, *, rounds: int | None = None,
             chunk = block * max(used, 1) * 8
             while count > 0:
                 now = min(count, chunk)
-                sizes = [block] * (now // block) + ([now % block] if now % block else [])
+                sizes = _block_sizes(now, block)
                 parts.append(_run(t, root, sizes))
                 played += now
                 count -= now
@@ -459,7 +464,7 @@ def grid_blocks(game: Game, level: int = 1, *, rounds: int, seed: int,
         raise ValueError(f"{game.name} is not a grid game")
     game.check_level(level)
     t = grid_tables(game, level)
-    sizes = [block] * (rounds // block) + ([rounds % block] if rounds % block else [])
+    sizes = _block_sizes(rounds, block)
     sums = _run(t, np.random.SeedSequence(seed), sizes)
     cpb = int(t[K_CPB])
     return BlockSums(np.array(sizes, np.int64), sums.ints[:, k.WIN] / cpb,

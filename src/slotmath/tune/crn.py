@@ -115,7 +115,7 @@ import numpy as np
 from slotmath.model.game import Game, Reel
 from slotmath.tune.awards import awards
 from slotmath.tune.reel_tables import Figures
-from slotmath.tune.search import SearchResult, figures_from
+from slotmath.tune.search import SearchResult, check_reel_set, figures_from
 from slotmath.tune.solver import Step, Targets, _misses, _score
 
 __all__ = ["PAIRED_BLOCK", "Swap", "SwapStep", "block_figures", "paid_game", "paid_triggers",
@@ -443,9 +443,7 @@ def tune_by_crn(game: Game, targets: Targets, reel_set: str = "base", *,
     def left() -> float:
         return time_limit - (time.monotonic() - started)
 
-    if reel_set not in game.reel_sets:
-        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
-                         f"{sorted(game.reel_sets)}")
+    check_reel_set(game, reel_set)
     if targets.max_win_one_in is not None:
         raise ValueError(f"{game.name}: a max_win_one_in range is not offered when tuning by "
                          f"common random numbers (a simulated game's max win and its '1 in "

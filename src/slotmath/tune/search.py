@@ -291,9 +291,7 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
     def left() -> float:
         return time_limit - (time.monotonic() - started)
 
-    if reel_set not in game.reel_sets:
-        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
-                         f"{sorted(game.reel_sets)}")
+    check_reel_set(game, reel_set)
     if targets.feature_one_in is not None:
         raise ValueError(f"{game.name}: a feature's '1 in N' range is not offered for games "
                          f"tuned by search ({why or 'not by window tables'})")
@@ -520,14 +518,19 @@ def _search_lines(result: SearchResult) -> list[str]:
     return out
 
 
+def check_reel_set(game, reel_set: str) -> None:
+    """Refuse, in one line, a reel set ``game`` lacks."""
+    if reel_set not in game.reel_sets:
+        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
+                         f"{sorted(game.reel_sets)}")
+
+
 def rtp_only_request(game, reel_set: str, targets, how: str) -> None:
     """Refuse, in one line each, a reel set the game lacks and any target but the RTP (the
     proxy path tunes the RTP only; ``how`` says why in the message, which names the path
     that does offer the range: common random numbers on a grid game (hit frequency, SD, a
     feature's "1 in N"), else the search)."""
-    if reel_set not in game.reel_sets:
-        raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
-                         f"{sorted(game.reel_sets)}")
+    check_reel_set(game, reel_set)
     for name in ("hit_frequency", "sd", "feature_one_in", "max_win_one_in"):
         if getattr(targets, name) is not None:
             if game.grid is not None and name != "max_win_one_in":
