@@ -54,9 +54,10 @@ def _prepared(text: str, reel_set: str = "base", free: bool = False):
     return game, cascades._prepare(game, reel_set, 1, PayModel(game), free, False)
 
 
-def _run_all(prep, keep_a=False, entries=True, pending_rows=cascades._PENDING):
+def _run_all(prep, keep_a=False, entries=True, pending_rows=cascades._PENDING,
+             combine_slots=cascades._COMBINE):
     first = np.arange(int(prep.game.lengths[0]), dtype=np.int64)
-    table, tally = cascades._call(prep, first, keep_a, entries, pending_rows)
+    table, tally = cascades._call(prep, first, keep_a, entries, pending_rows, combine_slots)
     return dict(table), [np.asarray(a) for a in tally[:6]]
 
 
@@ -99,6 +100,26 @@ def test_emptying_the_sparse_buffer_often_changes_nothing(name, reel_set, keep_a
     whole = _run_all(prep, keep_a=keep_a)
     assert len(whole[0]) > 3
     assert _same(whole, _run_all(prep, keep_a=keep_a, pending_rows=1))
+
+
+@pytest.mark.parametrize("name, reel_set, keep_a", [
+    ("tiny_free_spins.toml", "free", True),
+    ("tiny_bonus.toml", "base", False),
+])
+@pytest.mark.parametrize("slots, pending_rows", [(1, cascades._PENDING), (2, 1), (4, 3)])
+def test_the_combiner_in_front_of_the_sparse_table_changes_nothing(name, reel_set, keep_a,
+                                                                  slots, pending_rows):
+    """A combiner of one slot moves every key met after a different one into the table (an
+    eviction per change of key), two or four slots mix holds and evictions: the same table
+    and tallies as the default one, whose slots outnumber these games' keys (no eviction:
+    each key's sum is drained at the end). The reference tests compare the default with
+    brute force."""
+    game = slotmath.load_game(DATA / name)
+    prep = cascades._prepare(game, reel_set, 1, PayModel(game), reel_set != "base", False)
+    whole = _run_all(prep, keep_a=keep_a)
+    assert len(whole[0]) > 4 * slots
+    assert _same(whole, _run_all(prep, keep_a=keep_a, pending_rows=pending_rows,
+                                 combine_slots=slots))
 
 
 def test_compiled_game_reads_back_the_model():

@@ -128,6 +128,10 @@ for _bit in range(62):
     _BIT_INDEX[((1 << _bit) * _DE_BRUIJN % (1 << 64)) >> 58] = _bit
 #: Sparse outcomes a combination run holds before the driver adds them to the table.
 _PENDING = 1 << 12
+#: Slots of the combiner in front of the sparse table (:func:`_flush`, a power of 2): 320 KB.
+#: Frozen Gems' free reels flush ~46 million sparse outcomes into ~1.5 million keys; a typed
+#: dict update (hash of a 4-tuple, probe) was most of their enumeration's time.
+_COMBINE = 1 << 13
 #: Credits below this are tallied in a dense table per trigger count (no hashing) where the
 #: key is (credits, 0, trigger, 0): every outcome of a paid spin that starts no free spins.
 _DENSE = 1 << 14
@@ -255,16 +259,17 @@ class _Tally(NamedTuple):
     error: np.ndarray  # [0] = 1: a chain too long, at stops [1:]
     pending: np.ndarray  # [i]: (credits, A, trigger, cascades, weight) for the sparse table
     n_pending: np.ndarray  # [0]: rows of pending in use
+    combiner: np.ndarray  # [slot]: (credits, A, trigger, cascades, weight), weight 0: empty
     scatter_falls: np.ndarray  # every_fall, [2 * (scatter * (window + 1) + count) + j]: the
     #   weighted falls on which that count won (j = 0) and the credits they paid (j = 1)
 
 
 @njit(cache=True)
-def _new_state(g, pending_rows):
+def _new_state(g, pending_rows, combine_slots):
     """The chain, the stack of branches, the drop's scratch and the tallies of a run (room
     for ``pending_rows`` sparse outcomes between flushes, and then for every leaf of one more
     combination: at most one per placement of the bonus symbols, as the leaves' placements
-    still possible are disjoint)."""
+    still possible are disjoint; a combiner of ``combine_slots`` slots, a power of 2)."""
     n_reels, R = g.strips.shape[0], g.rows.max()
     n_ord, n_eff = g.ordering_weight.shape[0], g.effect_split.shape[0]
     n_keys, n_runs = g.entry_credits.shape
@@ -290,7 +295,7 @@ def _new_state(g, pending_rows):
                 np.zeros(max_ways + 1, np.int64), np.zeros(3, np.int64),
                 np.zeros((n_keys, n_runs), np.int64), np.zeros(n_reels + 1, np.int64),
                 np.zeros((pending_rows + n_ord, 5), np.int64), np.zeros(1, np.int64),
-                np.zeros(n_falls, np.int64))
+                np.zeros((combine_slots, 5), np.int64), np.zeros(n_falls, np.int64))
     return ch, st, dr, tl
 
 
@@ -657,7 +662,8 @@ def _fall_scatters(cols, removed, rows, scatter_ids, scatter_wins, scatter_credi
 
 @njit(cache=True)
 def _add_sparse(table, credits, a, trig, k, w):
-    """``table[(credits, a, trig, k)] += w`` (the one place that hashes)."""
+    """``table[(credits, a, trig, k)] += w`` (a settled block's outcome; the chains' go through
+    :func:`_flush`)."""
     key = (credits, a, trig, k)
     table[key] = table.get(key, 0) + w
 
@@ -1539,7 +1545,7 @@ def _fast_block(g, ch, st, dr, tl, table, stops, prefix, fb, ts, fs, keep_a, ent
             if out[0] == 0:
                 break
             if tl.n_pending[0] > limit:
-                _flush(table, tl.pending, tl.n_pending)
+                _flush(table, tl.pending, tl.n_pending, tl.combiner)
             if out[0] == 2:  # too many branches: this combination's whole chain
                 stops[n_reels - 1] = s
                 _combinations(g, ch, st, dr, tl, stops, 1, keep_a, entries, min_trigger, ways,
@@ -1615,12 +1621,50 @@ def _fast_arrays(g, prefix, entries):
     return fb, ps, ts, fs
 
 @njit(cache=True)
-def _flush(table, pending, n_pending):
-    """The pending sparse outcomes into the table."""
+def _flush(table, pending, n_pending, combiner):
+    """The pending sparse outcomes into the table, through the combiner: a direct-mapped
+    cache of keys and their summed weights (each key has one slot, by a hash of its four
+    values). An outcome whose key holds its slot adds its weight there; one whose slot is
+    empty takes it; one whose slot holds another key moves that key's sum into the table and
+    takes the slot. So the table plus the combiner's sums are always the outcomes' sums, and
+    a key's outcomes met close together (a chain's neighbours) cost one dict update, not one
+    each. :func:`_drain` empties the combiner into the table at the run's end. An outcome of
+    weight 0 goes to the table as it did (its key is kept, with weight 0)."""
+    mask = np.uint64(combiner.shape[0] - 1)
     for j in range(n_pending[0]):
-        key = (pending[j, 0], pending[j, 1], pending[j, 2], pending[j, 3])
-        table[key] = table.get(key, 0) + pending[j, 4]
+        c0, c1, c2, c3, w = pending[j, 0], pending[j, 1], pending[j, 2], pending[j, 3], \
+            pending[j, 4]
+        if w == 0:
+            key = (c0, c1, c2, c3)
+            table[key] = table.get(key, 0)
+            continue
+        h = (np.uint64(c0) * np.uint64(0x9E3779B97F4A7C15)) \
+            ^ (np.uint64(c1) * np.uint64(0xC2B2AE3D27D4EB4F)) \
+            ^ (np.uint64(c2 * 1024 + c3) * np.uint64(0x165667B19E3779F9))
+        s = np.int64((h >> np.uint64(40)) & mask)
+        if combiner[s, 4] != 0:
+            if combiner[s, 0] == c0 and combiner[s, 1] == c1 and combiner[s, 2] == c2 \
+                    and combiner[s, 3] == c3:
+                combiner[s, 4] += w
+                continue
+            key = (combiner[s, 0], combiner[s, 1], combiner[s, 2], combiner[s, 3])
+            table[key] = table.get(key, 0) + combiner[s, 4]
+        combiner[s, 0] = c0
+        combiner[s, 1] = c1
+        combiner[s, 2] = c2
+        combiner[s, 3] = c3
+        combiner[s, 4] = w
     n_pending[0] = 0
+
+
+@njit(cache=True)
+def _drain(table, combiner):
+    """The combiner's sums into the table; the combiner left empty."""
+    for s in range(combiner.shape[0]):
+        if combiner[s, 4] != 0:
+            key = (combiner[s, 0], combiner[s, 1], combiner[s, 2], combiner[s, 3])
+            table[key] = table.get(key, 0) + combiner[s, 4]
+            combiner[s, 4] = 0
 
 
 
@@ -1639,7 +1683,7 @@ def _try_fast(ways, g, ch, st, dr, tl, table, stops, prefix, fb, ps, ts, fs, kee
 
 @njit(cache=True)
 def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-         tail_hist, fast, ways, pending_rows):
+         tail_hist, fast, ways, pending_rows, combine_slots):
     """Every stop combination whose first-reel stop is in ``first``, each chain to its end:
     the sparse table of (credits, A, trigger, cascades) -> weight and the tallies (the
     pruning arguments: see :func:`_pruning`). Blocks of combinations that share their prefix
@@ -1649,7 +1693,7 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
     without the other's drop evaluator (with both, numba keeps the reference counts of their
     arrays on every drop)."""
     ways = literally(ways)
-    ch, st, dr, tl = _new_state(g, pending_rows)
+    ch, st, dr, tl = _new_state(g, pending_rows, combine_slots)
     table = Dict.empty(key_type=_KEY, value_type=types.int64)
     lengths = g.lengths
     n_reels = lengths.shape[0]
@@ -1687,8 +1731,9 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
                 elif fast and _try_fast(ways, g, ch, st, dr, tl, table, stops, prefix, fb, ps,
                                         ts, fs, keep_a, entries, min_trigger, units,
                                         scatter_count):
-                    _flush(table, tl.pending, tl.n_pending)
+                    _flush(table, tl.pending, tl.n_pending, tl.combiner)
                     if tl.error[0]:
+                        _drain(table, tl.combiner)
                         return table, tl
                     for r in range(prefix, n_reels):  # on to the next block
                         stops[r] = lengths[r] - 1
@@ -1704,12 +1749,14 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
             n = block - c % block
             done = _combinations(g, ch, st, dr, tl, stops, n, keep_a, entries, min_trigger,
                                  ways, units, n_units, scatter_count, n_units == 0)
-            _flush(table, tl.pending, tl.n_pending)
+            _flush(table, tl.pending, tl.n_pending, tl.combiner)
             if tl.error[0]:
+                _drain(table, tl.combiner)
                 return table, tl
             c += done
             if done == n:
                 _next_stops(stops, lengths)
+    _drain(table, tl.combiner)
     return table, tl
 
 
@@ -1717,16 +1764,16 @@ def _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_co
 # asks for a literal would go through numba's dispatcher on every call: a quarter second)
 @njit(cache=True)
 def _run_ways(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-              tail_hist, fast, pending_rows):
+              tail_hist, fast, pending_rows, combine_slots):
     return _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-                tail_hist, fast, True, pending_rows)
+                tail_hist, fast, True, pending_rows, combine_slots)
 
 
 @njit(cache=True)
 def _run_lines(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-               tail_hist, fast, pending_rows):
+               tail_hist, fast, pending_rows, combine_slots):
     return _run(first, g, keep_a, entries, min_trigger, prefix, prefix_bits, scatter_count,
-                tail_hist, False, False, pending_rows)
+                tail_hist, False, False, pending_rows, combine_slots)
 
 
 @njit(cache=True)
@@ -1743,12 +1790,14 @@ def _table_arrays(table):
 
 
 def _call(prep: _Prepared, first: np.ndarray, keep_a: bool, entries: bool,
-          pending_rows: int = _PENDING):
-    """The sparse table and the tallies of the combinations of ``first`` (``pending_rows``:
-    see :func:`_new_state`; the tests make it small to see the flushes)."""
+          pending_rows: int = _PENDING, combine_slots: int = _COMBINE):
+    """The sparse table and the tallies of the combinations of ``first`` (``pending_rows``,
+    ``combine_slots``: see :func:`_new_state`; the tests make them small to see the flushes
+    and the combiner's evictions)."""
     g = prep.game
     run = _run_ways if g.ways else _run_lines
-    table, tl = run(first, g, keep_a, entries, prep.min_trigger, *prep.pruning, pending_rows)
+    table, tl = run(first, g, keep_a, entries, prep.min_trigger, *prep.pruning, pending_rows,
+                    combine_slots)
     return table, _Tally(*tl)
 
 
