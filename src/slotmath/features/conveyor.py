@@ -87,7 +87,6 @@ from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
-import scipy.sparse as sp
 
 from slotmath.exact.distribution import WinDistribution
 from slotmath.exact.random_wilds import WildLines, WildSpinLaw
@@ -749,6 +748,8 @@ class ConveyorFeature:
                 rows.append(i)
                 cols.append(short_index[kept])
                 vals.append(p)
+        import scipy.sparse as sp  # (here: the other games never import scipy)
+
         Q = {a: sp.csr_array((v, (r, cc)), shape=(len(states), len(shorter)))
              for a, (r, cc, v) in moves.items()}
         b_rows, b_cols, b_vals = [], [], []

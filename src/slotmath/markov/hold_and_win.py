@@ -60,7 +60,6 @@ from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
-import scipy.sparse as sp
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
@@ -310,6 +309,8 @@ class HoldAndWinChain:
         data = probs if weight is None else probs * weight
         if select is not None:
             data = np.where(select, data, 0.0)
+        import scipy.sparse as sp  # (here: a game without hold & win never imports scipy)
+
         n = self.n_states
         return sp.csr_array((data[order], cols[order], ptr), shape=(n, n))
 

@@ -53,9 +53,12 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
+
+if TYPE_CHECKING:  # (scipy is imported where a chain is solved)
+    import scipy.sparse as sp
 
 __all__ = ["AdvantagePlay", "PersistentChain", "lag_covariances", "mean_variance"]
 
@@ -153,6 +156,8 @@ class PersistentChain:
                 rows.append(i)
                 cols.append(self.index[t])
                 vals.append(float(p))
+        import scipy.sparse as sp  # (here: the other games never import scipy)
+
         n = len(self.states)
         return sp.csr_array((vals, (rows, cols)), shape=(n, n))
 

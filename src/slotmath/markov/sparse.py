@@ -40,11 +40,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 from numba import njit
-from scipy.sparse.linalg import MatrixRankWarning, splu
+
+if TYPE_CHECKING:  # (scipy is imported where a chain is solved)
+    import scipy.sparse as sp
 
 __all__ = [
     "BackwardInduction",
@@ -60,6 +62,8 @@ _ROW_TOLERANCE = 1e-9
 
 def _canonical(Q) -> sp.csr_array:
     """CSR float64 with sorted, summed indices; the caller's array is never modified."""
+    import scipy.sparse as sp  # (here: a game without a sparse chain never imports scipy)
+
     A = sp.csr_array(Q, dtype=np.float64)
     if not A.has_canonical_format:
         A = A.copy() if A is Q else A
@@ -92,6 +96,9 @@ def _reward_vector(reward, n: int) -> np.ndarray:
 
 def _factor_identity_minus(Q: sp.csr_array):
     """Sparse LU of ``I - Q``; a singular system (a closed class, no way out) raises."""
+    import scipy.sparse as sp
+    from scipy.sparse.linalg import MatrixRankWarning, splu
+
     n = Q.shape[0]
     A = (sp.eye_array(n, format="csr") - Q).tocsc()
     with warnings.catch_warnings():
@@ -132,6 +139,7 @@ def expected_reward_to_absorption(Q, reward=None) -> np.ndarray:
     Gambler's ruin with a fair coin on {0, ..., 4}: the expected duration from ``k`` is
     ``k (4 - k)``.
 
+    >>> import scipy.sparse as sp
     >>> Q = sp.csr_array([[0, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0]])  # states 1, 2, 3
     >>> expected_reward_to_absorption(Q)
     array([3., 4., 3.])
@@ -200,6 +208,8 @@ def absorption_probabilities(Q, R) -> np.ndarray:
     >>> absorption_probabilities(Q, R)[:, 0]
     array([0.75, 0.5 , 0.25])
     """
+    import scipy.sparse as sp
+
     A = _square(Q)
     B = sp.csr_array(R, dtype=np.float64)
     if B.ndim != 2 or B.shape[0] != A.shape[0]:
@@ -239,6 +249,7 @@ def stationary_distribution(P) -> np.ndarray:
 
     Examples
     --------
+    >>> import scipy.sparse as sp
     >>> stationary_distribution(sp.csr_array([[0.9, 0.1], [0.4, 0.6]]))
     array([0.8, 0.2])
     """
@@ -382,6 +393,7 @@ def backward_induction(Q, reward=None, reward_second=None, check: bool = True
     ...         rows.append(i); cols.append(3 * (filled + 1)); vals.append(p)
     ...         if spent < 2:
     ...             rows.append(i); cols.append(i + 1); vals.append(1 - p)
+    >>> import scipy.sparse as sp
     >>> Q = sp.coo_array((vals, (rows, cols)), shape=(9, 9))
     >>> coins = np.array([0, 0, 0, 1, 0, 0, 1, 0, 0])
     >>> result = backward_induction(Q, coins)
