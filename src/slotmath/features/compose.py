@@ -333,7 +333,7 @@ class RoundLaw:
         idx = [self.base.mark_index(column(f.mark)) for f in self.features]
         weights = self.base.weights
         arrays = _key_arrays(weights, idx)
-        rows = self._row_groups(idx, arrays)
+        rows = self._row_groups(idx, arrays) if arrays is not None else self._mark_rows
         if rows is not None:  # the table's keys as arrays: each group's sums at once, exactly
             keys, ws_all = arrays if arrays is not None else (weights.keys_array,
                                                               weights.weights_array)
@@ -356,6 +356,12 @@ class RoundLaw:
             e[2] += b * b * w
             e[3] += w if b == 0 else 0
         return {g: tuple(v) for g, v in acc.items()}
+
+    @cached_property
+    def _mark_rows(self) -> dict | None:
+        """:meth:`_row_groups` of the features' mark columns (the groups' sums and the
+        distribution both read it: made once)."""
+        return self._row_groups([self.base.mark_index(column(f.mark)) for f in self.features])
 
     def _row_groups(self, idx: list[int], arrays: tuple | None = None) -> dict | None:
         """For a base table held as arrays (``keys_array`` and ``weights_array``, as the
@@ -505,7 +511,7 @@ class RoundLaw:
         # each group's points and masses, in the table's order; made a dense array one group
         # at a time (:func:`numpy.add.at` adds in that order: the sums of ``part[i] += p``)
         points: dict[tuple, tuple[list, list]] = {}
-        rows = self._row_groups(marks)
+        rows = self._mark_rows
         if rows is not None and cyc < 1 << 53 and top < 1 << 62 \
                 and int(base.weights.weights_array.max()) < 1 << 53:
             # arrays: each row's point and mass at once, in the table's order within each
