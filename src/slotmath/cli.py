@@ -674,6 +674,9 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # --help, or a usage error already printed on one line
         return int(exc.code or 0)
+    from slotmath.allocator import keep_freed_blocks
+
+    keep_freed_blocks()  # large arrays reused, not mapped afresh (glibc; see its notes)
     try:
         commands = {"analyze": _analyze, "simulate": _simulate, "check": _check,
                     "report": _report, "workbench": _workbench, "tune": _tune,
