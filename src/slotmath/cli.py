@@ -561,7 +561,7 @@ def _analyze(args) -> int:
     from slotmath.report.dead_pays import warn_dead_pays  # pays no outcome shows (issue 23)
     warn_dead_pays(analysis, args.file)
     if args.json:
-        print(json.dumps(report.analysis_dict(analysis), indent=2, default=str))
+        print(json.dumps(report.analysis_dict(analysis, beside=True), indent=2, default=str))
     else:
         print(report.par_sheet_text(analysis))
     return 0

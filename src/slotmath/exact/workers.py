@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator
@@ -24,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from slotmath import parallel
 
-__all__ = ["default_workers", "map_parts"]
+__all__ = ["Background", "default_workers", "map_parts"]
 
 
 def default_workers() -> int:
@@ -82,3 +83,72 @@ def map_parts(fn: Callable, parts: Iterable, workers: int, shared=None) -> Itera
 
 def _in_child(fn: Callable, part):
     return fn(_SHARED[0], part)
+
+
+class Background:
+    """``fn(*args)`` computed in a forked child while this process goes on; :meth:`result`
+    waits for it (the child's answer, pickled back through a pipe, or its exception raised
+    here). Where fork is not available, inside a chunk already running on a worker, or when
+    the child could not answer (killed), :meth:`result` computes it here instead: the same
+    answer, only not beside the rest.
+
+    The child sees this process as it was at the fork (nothing is pickled to it): ``fn`` must
+    only read what is computed already (what it computes itself is lost with the child) and
+    write nothing but its answer. Like :func:`map_parts`' workers, it is forked while this
+    process may have threads (a progress bar's monitor): it runs compiled kernels and NumPy
+    only, and leaves by ``os._exit`` (no exit handlers, no flush of this process' buffers).
+
+    Examples
+    --------
+    >>> Background(sum, [1, 2, 3]).result()
+    6
+    """
+
+    def __init__(self, fn: Callable, *args):
+        self.fn, self.args = fn, args
+        self.pid = None
+        self.read = None
+        if (parallel.in_chunk() or parallel.current() is not None
+                or multiprocessing.current_process().daemon or not hasattr(os, "fork")):
+            return
+        read, write = os.pipe()
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=r".*fork\(\) may lead to deadlocks",
+                                    category=DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:  # the child: its answer (or its error) down the pipe, and out
+            os.close(read)
+            code = 0
+            try:
+                try:
+                    answer = (True, fn(*args))
+                except Exception as exc:  # noqa: BLE001 - raised again in the parent
+                    answer = (False, exc)
+                with os.fdopen(write, "wb") as out:
+                    pickle.dump(answer, out, protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException:  # noqa: BLE001 - the parent computes it itself
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write)
+        self.pid, self.read = pid, read
+
+    def __del__(self):  # never read: the child is reaped, its pipe closed
+        if getattr(self, "pid", None) is not None:
+            os.close(self.read)
+            os.waitpid(self.pid, 0)
+
+    def result(self):
+        if self.pid is None:
+            return self.fn(*self.args)
+        pid, self.pid = self.pid, None
+        try:
+            with os.fdopen(self.read, "rb") as src:
+                ok, answer = pickle.load(src)
+        except (EOFError, pickle.UnpicklingError, OSError):  # the child died: compute here
+            os.waitpid(pid, 0)
+            return self.fn(*self.args)
+        os.waitpid(pid, 0)
+        if not ok:
+            raise answer
+        return answer

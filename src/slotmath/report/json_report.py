@@ -83,9 +83,13 @@ def _head(a) -> dict:
     }
 
 
-def _round_figures(a) -> dict:
+def _round_figures(a, rows=None) -> dict:
+    """The round's figures; ``rows``: :func:`confidence_rows` of ``a`` being computed beside
+    (a :class:`~slotmath.exact.workers.Background`), read last."""
     mw = a.top_award
-    intervals, method, _ = confidence_rows(a)
+    notes, win_sizes = distribution_notes(a), a.win_sizes
+    pays, scatters = pay_records(a), scatter_records(a)
+    intervals, method, _ = rows.result() if rows is not None else confidence_rows(a)
     return {
         "hit_frequency": figure(a.hit_frequency),
         "hit_frequency_float": float(a.hit_frequency),
@@ -109,23 +113,29 @@ def _round_figures(a) -> dict:
             for r in intervals
         ],
         "confidence_intervals_method": method,
-        "round_distribution": distribution_notes(a),
+        "round_distribution": notes,
         "win_sizes": [
             {"band": r.label, "probability": figure(r.probability),
              "rtp_share": figure(r.rtp_share)}
-            for r in a.win_sizes
+            for r in win_sizes
         ],
-        "pays": pay_records(a),
-        "scatters": scatter_records(a),
+        "pays": pays,
+        "scatters": scatters,
     }
 
 
-def analysis_dict(a) -> dict:
+def analysis_dict(a, beside: bool = False) -> dict:
     """Everything the PAR sheet shows; every figure in one shape, :func:`figure`.
 
     A figure is ``{"exact": "p/q" or None, "float": x}`` (docs/game-format.md, "The JSON
     document"); counts, the game's own parameters, "1 in N" readings, error bounds and the
     ``*_float`` copies kept for older readers are plain numbers.
+
+    ``beside``: the confidence intervals (the mean of up to 1e8 rounds, by FFT powers of the
+    round's law: Frozen Gems ~0.5 s) are computed in a forked child while this process makes
+    the other sections (:class:`~slotmath.exact.workers.Background`); for an analysis whose
+    figures are computed already (the CLI's, after its stages): the child reads them. The
+    same document.
 
     Examples
     --------
@@ -141,7 +151,14 @@ def analysis_dict(a) -> dict:
     if owner is not None:  # it plays the whole round: its document
         return hook(owner, "json")(a) | {"dead_pays": dead_pays(a)}
     game = a.game
-    out = _head(a) | _round_figures(a) | {"dead_pays": dead_pays(a)}
+    rows = None
+    if beside:
+        from slotmath.exact.workers import Background
+
+        rows = Background(confidence_rows, a)
+    sections = [hook(f, "json") for f in a.declared]
+    sections = [section(a) for section in sections if section is not None]
+    out = _head(a) | _round_figures(a, rows) | {"dead_pays": dead_pays(a)}
     out |= target_section(a) | modes_section(a)
     if game.coin_value is not None:
         out["coin_value"] = number(game.coin_value)
@@ -150,8 +167,6 @@ def analysis_dict(a) -> dict:
     if a.composition.carried or a.composition.operations:
         out["coin_round"] = {"rtp": figure(a.round.mean), "rtp_float": float(a.round.mean),
                              "meaning": COIN_ROUND_MEANING}
-    for f in a.declared:
-        section = hook(f, "json")
-        if section is not None:
-            out |= section(a)
+    for section in sections:
+        out |= section
     return out
