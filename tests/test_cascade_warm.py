@@ -82,3 +82,32 @@ def test_the_warm_builds_the_chain_before_the_paid_reels_are_merged():
     assert base is ctx.laws["base"]
     alone = cascade_law(game, lean=True)
     assert dict(base.joint.items()) == dict(alone.joint.items()) and base.mean == alone.mean
+
+
+def test_the_free_spins_table_asked_first_enumerates_the_paid_reels_with_it(monkeypatch):
+    """``analyze(game).rtp`` asks for the free spins' table before the paid spin's pays: the
+    paid reels are enumerated in the same pool, after the free reels, with the chain warmed
+    between them (before, the free reels were enumerated alone, then the paid reels, and the
+    chain after both); the laws are the ones computed one at a time."""
+    import slotmath.features.cascades as fc
+
+    game = slotmath.load_game(GAME)
+    free_name = FREE + game.free_spins.reels
+    calls, seen = [], []
+    warm = fc._warm
+    import slotmath.exact.cascades as ec
+    original = ec.cascade_laws
+    monkeypatch.setattr(ec, "cascade_laws", lambda g, requests, *a, **k: (
+        calls.append([r.reel_set for r in requests]), original(g, requests, *a, **k))[1])
+    monkeypatch.setattr(fc, "_warm", lambda g, law: (warm(g, law), seen.append(law)))
+    ctx = Context(game, 1)
+    free = table(ctx, free_name)
+    assert calls == [[game.free_spins.reels, "base"]]
+    assert len(seen) == 1 and seen[0] is ctx.laws[free_name]
+    assert "base" in ctx.laws
+    table(ctx, "base")
+    assert calls == [[game.free_spins.reels, "base"]]  # read, not enumerated again
+    alone = cascade_law(game, lean=True)
+    assert dict(ctx.laws["base"].joint.items()) == dict(alone.joint.items())
+    assert free.cycle == cascade_law(game, game.free_spins.reels, free=True, keep_a=True,
+                                     lean=True, entries=False).cycle

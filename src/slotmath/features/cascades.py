@@ -78,11 +78,18 @@ def _laws_at_once(context, reel_set: str, progress):
     names, reports = [reel_set], [progress]
     fs = game.free_spins
     done = None
-    if fs is not None and not reel_set.startswith(FREE) and FREE + fs.reels not in context.laws:
+    if fs is not None and FREE + fs.reels not in context.laws and (
+            not reel_set.startswith(FREE)
+            or (reel_set == FREE + fs.reels and "base" not in context.laws)):
         # the free reels first: their chain is then computed while the paid reels are
-        # enumerated (:func:`_warm`)
-        names.insert(0, FREE + fs.reels)  # (reported as Context.table would report it)
-        reports.insert(0, context.reporter(f"{FREE + fs.reels} reels (cascades)"))
+        # enumerated (:func:`_warm`); so too when the free spins' table is asked for first
+        # (the round's features before the paid spin's pays: ``analyze(game).rtp``)
+        if reel_set.startswith(FREE):
+            names.append("base")  # (the paid spin's table: :func:`window`, :func:`_result`)
+            reports.append(context.reporter("base reels (cascades)"))
+        else:
+            names.insert(0, FREE + fs.reels)  # (reported as Context.table would report it)
+            reports.insert(0, context.reporter(f"{FREE + fs.reels} reels (cascades)"))
 
         def done(i, law):
             if i == 0:
