@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from slotmath.evaluate.window import PayModel
-from slotmath.exact import cycle, store
+from slotmath.exact import cycle, modifier_moves, store
 from slotmath.exact.automata import line_automaton, ways_automaton
 from slotmath.exact.cycle import (
     _INT64_SAFE,
@@ -59,7 +59,7 @@ __all__ = ["modifier_table", "place_windows", "upgrade_window"]
 
 #: the code that computes a stored table, read when this module is imported (the code that
 #: runs, even if the files change while a long session goes on): part of every store key
-_CODE = store.code_fingerprint(cycle, sys.modules[__name__])
+_CODE = store.code_fingerprint(cycle, modifier_moves, sys.modules[__name__])
 
 
 def place_windows(window: tuple[str, ...], symbol: str, keep) -> list[tuple[tuple, int]]:
@@ -85,9 +85,9 @@ def upgrade_window(window: tuple[str, ...], sources, target: str) -> tuple[str, 
     return tuple(target if s in sources else s for s in window)
 
 
-def _virtual_reel(game, model, rs, j, symbol_ids, tracked, transform) -> _ReelWindows:
-    """Reel ``j``'s transformed windows, merged, with the chosen-position count as the last
-    scatter column."""
+def _virtual_windows(game, rs, j, transform) -> dict[tuple, int]:
+    """Reel ``j``'s transformed windows, merged: ``{(window shown, positions chosen):
+    weight}``."""
     reel = rs.reels[j]
     rows = game.rows[j]
     merged: dict[tuple, int] = {}
@@ -95,6 +95,12 @@ def _virtual_reel(game, model, rs, j, symbol_ids, tracked, transform) -> _ReelWi
         if w:
             for shown, chosen in transform(j, reel.window(stop, rows)):
                 merged[shown, chosen] = merged.get((shown, chosen), 0) + w
+    return merged
+
+
+def _virtual_reel(game, model, merged, j, symbol_ids, tracked) -> _ReelWindows:
+    """Reel ``j``'s virtual windows ``merged`` (:func:`_virtual_windows`) as the engine's
+    input, with the chosen-position count as the last scatter column."""
     keys = list(merged)
     return windows_input(game, model, j, [k[0] for k in keys], [merged[k] for k in keys],
                          symbol_ids, tracked, extra=[k[1] for k in keys])
@@ -399,6 +405,10 @@ def _sum_dense(outs: list[np.ndarray]) -> np.ndarray:
     return total
 
 
+#: Whether a place modifier's table is moved from the DP kept for the same game with other
+#: strips (:mod:`slotmath.exact.modifier_moves`) instead of computed again.
+MOVES = True
+
 #: A place modifier's DP is cut into parts by what the first reel shows (with the positions
 #: chosen on it): each part runs the DP over the other reels' virtual reels on its own, so
 #: its tables stay small; parts are shared over worker processes when there are many.
@@ -426,9 +436,10 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
         cols.pack_credits
     scatter_caps = np.asarray(cols.caps + [chosen_cap], dtype=np.int32)
     n = game.n_reels
+    virtual = [_virtual_windows(game, rs, j, transform) for j in range(n)]
     reels = []
     for j in range(n):
-        rw = _virtual_reel(game, model, rs, j, symbol_ids, tracked, transform)
+        rw = _virtual_reel(game, model, virtual[j], j, symbol_ids, tracked)
         reels.append((rw, _pack(rw, scatter_caps, place)))
     if game.paylines is not None:
         automaton = line_automaton(model, symbol_ids)
@@ -465,10 +476,34 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
         workers = default_workers() if big else 1
 
     computed = []
+    # A strip move (the strip editor): the DP kept for these strip-independent inputs is
+    # moved to the new strips (slotmath.exact.modifier_moves), not run again.
+    moves = by_first and prep.reels[-1][0].by_effect and n >= 2 and MOVES
+    if moves:
+        base = store.key_of(
+            "modifier-moves", _CODE, automaton.next_status, automaton.emit, automaton.final,
+            automaton.start, add_table, pack_credits, out_row, chosen_cap, chosen_lo,
+            trigger_cap, prep.classes, place, scatter_caps, game.rows, str(game.paylines),
+            str(model.keys) if game.paylines is None else "")
+        kept = modifier_moves.cache_for(base)
 
     def compute():
         computed.append(True)
+        if moves and kept is not None:
+            if kept.table is None:  # a first move: this DP, kept from now on
+                fresh = modifier_moves.MoveCache(base, prep, virtual, make_reel)
+                modifier_moves.remember(fresh)
+                table = fresh.build(progress)
+            else:
+                table = kept.move(virtual)
+            if (table < 0).any():  # an exact table is never negative
+                raise AssertionError("a moved modifier table has a negative weight")
+            return _sparse(table)
         return _sparse(_run_parts(prep, parts, workers, progress))
+
+    def make_reel(j, merged):
+        rw = _virtual_reel(game, model, merged, j, symbol_ids, tracked)
+        return rw, _pack(rw, scatter_caps, place)
 
     if big:  # stored by its exact input (slotmath.exact.store): computed once per machine
         key = store.key_of(
@@ -484,6 +519,8 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
             progress(len(parts), len(parts))
     else:
         triples = compute()
+    if moves and modifier_moves.cache_for(base) is None:  # the next move starts from here
+        modifier_moves.remember(modifier_moves.MoveCache(base, prep, virtual, make_reel))
     width = int(triples[:, 1].max(initial=0)) + 1
     out = np.zeros((n_rows * (chosen_cap + 1), width), np.int64)
     out[triples[:, 0], triples[:, 1]] = triples[:, 2]
