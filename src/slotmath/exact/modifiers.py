@@ -202,18 +202,33 @@ class _Prepared:
 def _part(prep: _Prepared, first: np.ndarray) -> np.ndarray:
     """The DP over the stop combinations whose first reel shows the virtual windows
     ``first``: dense weights out[count * (chosen_cap + 1) + chosen, credits]."""
+    return _part_from(prep, _part_start(prep, first), 0)
+
+
+def _part_start(prep: _Prepared, first: np.ndarray) -> tuple:
+    """``prep`` set to the part whose first reel shows the windows ``first`` of its first
+    reel, and the DP's start: (states, room, entries)."""
     rw, pack = prep.reels[0]
     prep.first = (_ReelWindows(rw.inputs[first], rw.ucol,
                                np.ascontiguousarray(rw.columns[first]), rw.weights[first],
                                rw.scatter[first], rw.by_effect), pack[first])
-    automaton = prep.automaton
-    n = len(prep.reels)
-    states = np.asarray([automaton.start], dtype=np.int32)
+    states = np.asarray([prep.automaton.start], dtype=np.int32)
     room = np.asarray([prep.chosen_cap - 1], dtype=np.int64)
     entries = (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
                np.ones(1, np.int64))
+    return states, room, entries
+
+
+def _part_from(prep: _Prepared, level: tuple, first_reel: int) -> np.ndarray:
+    """The DP from ``level`` (states, room, entries before reel ``first_reel``, at most
+    ``n - 2``)
+    through the last reel: dense weights as :func:`_part` (a strip move starts past the first
+    reels, :mod:`slotmath.exact.modifier_moves`; window weights may be negative there)."""
+    automaton = prep.automaton
+    n = len(prep.reels)
+    states, room, entries = level
     rows = prep.n_rows * (prep.chosen_cap + 1)
-    for j in range(n - 2):
+    for j in range(first_reel, n - 2):
         states, room, entries = _step(prep, states, room, entries, j)
         if not len(entries[0]):
             return np.zeros((rows, 1), np.int64)
@@ -489,15 +504,15 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
 
     def compute():
         computed.append(True)
-        if moves and kept is not None:
-            if kept.table is None:  # a first move: this DP, kept from now on
-                fresh = modifier_moves.MoveCache(base, prep, virtual, make_reel)
-                modifier_moves.remember(fresh)
-                table = fresh.build(progress)
-            else:
-                table = kept.move(virtual)
-            if (table < 0).any():  # an exact table is never negative
-                raise AssertionError("a moved modifier table has a negative weight")
+        if moves and kept is not None:  # a strip move: the kept DP moved to these strips
+            with modifier_moves.LOCK:
+                try:
+                    table = kept.move(virtual)
+                    if (table < 0).any():  # an exact table is never negative
+                        raise AssertionError("a moved modifier table has a negative weight")
+                except BaseException:
+                    modifier_moves.drop(base)  # never moved again: the next edit starts afresh
+                    raise
             return _sparse(table)
         return _sparse(_run_parts(prep, parts, workers, progress))
 
@@ -519,11 +534,12 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
             progress(len(parts), len(parts))
     else:
         triples = compute()
-    if moves and modifier_moves.cache_for(base) is None:  # the next move starts from here
-        modifier_moves.remember(modifier_moves.MoveCache(base, prep, virtual, make_reel))
     width = int(triples[:, 1].max(initial=0)) + 1
     out = np.zeros((n_rows * (chosen_cap + 1), width), np.int64)
     out[triples[:, 0], triples[:, 1]] = triples[:, 2]
+    if moves and kept is None:  # the next strip move starts from here
+        modifier_moves.remember(modifier_moves.MoveCache(base, prep, virtual, out.copy(),
+                                                         make_reel))
     return out.reshape(n_rows, chosen_cap + 1, width), cols.dims
 
 
