@@ -501,6 +501,8 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
             trigger_cap, prep.classes, place, scatter_caps, game.rows, str(game.paylines),
             str(model.keys) if game.paylines is None else "")
         kept = modifier_moves.cache_for(base)
+        if kept is not None and kept.virtual == virtual:  # not a move: the same strips
+            kept = None  # (computed again, or read from the store, as before)
 
     def compute():
         computed.append(True)
@@ -537,7 +539,7 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
     width = int(triples[:, 1].max(initial=0)) + 1
     out = np.zeros((n_rows * (chosen_cap + 1), width), np.int64)
     out[triples[:, 0], triples[:, 1]] = triples[:, 2]
-    if moves and kept is None:  # the next strip move starts from here
+    if moves and modifier_moves.cache_for(base) is None:  # the next strip move starts here
         modifier_moves.remember(modifier_moves.MoveCache(base, prep, virtual, out.copy(),
                                                          make_reel))
     return out.reshape(n_rows, chosen_cap + 1, width), cols.dims
