@@ -31,12 +31,13 @@ the DP's own integer arithmetic, so the table is the one from scratch, bit for b
 (``tests/test_modifier_moves.py``: against the DP from scratch and the brute force of
 ``tests/modifiers_reference.py``).
 
-What it costs on Gus's Gold Christmas's Dynamite: the first reels are cheap (the prefix
-cache after reels 1-3 is about 3 % of the DP's time), its last two reels are nearly all of
-it. So a move on reel 4 (a handful of new states before reel 5) is fast; a move on reel 5
-still carries every part's entries through reel 4 (their merge per new state is the cost);
-a move on reels 1-3 runs the last two reels over the states the changed windows reach
-(``benchmarks/bench_slider.py --games gus_gold_christmas`` prints each).
+What it costs on Gus's Gold Christmas's Dynamite (one process, CPU, load 4): from scratch
+about 30 s; a move on reel 1 3.6 s, reel 3 4.0 s, reel 4 6.8 s, reel 5 25 s. The first reels
+are cheap (the whole prefix cache, after reels 1-3, costs about 1 s to make and holds about
+200 MB, nearly all of it after reel 3); the last two reels are nearly all of the time: the
+line states' outcomes on reel 4 (``_outcomes``; on a reel-5 move 15 of its 25 s, the same
+every time: keeping them would hold about 3 GB) and the fold through reel 5, whose cost is
+merging every new state's entries, however few windows changed (9 s).
 """
 
 from __future__ import annotations
@@ -61,28 +62,32 @@ LOCK = threading.RLock()
 
 def forget() -> None:
     """Drop every kept DP (tests; the memory)."""
-    _CACHES.clear()
+    with LOCK:
+        _CACHES.clear()
 
 
 def cache_for(base: str) -> MoveCache | None:
     """The DP kept for the modifier DP whose strip-independent input has key ``base``."""
-    cache = _CACHES.get(base)
-    if cache is not None:
-        _CACHES.move_to_end(base)
-    return cache
+    with LOCK:
+        cache = _CACHES.get(base)
+        if cache is not None:
+            _CACHES.move_to_end(base)
+        return cache
 
 
 def drop(base: str) -> None:
     """Forget the DP kept for ``base`` (a move that failed: the next one starts afresh)."""
-    _CACHES.pop(base, None)
+    with LOCK:
+        _CACHES.pop(base, None)
 
 
 def remember(cache: MoveCache) -> None:
     """Keep ``cache`` (the oldest dropped past :data:`KEPT`)."""
-    _CACHES[cache.base] = cache
-    _CACHES.move_to_end(cache.base)
-    while len(_CACHES) > KEPT:
-        _CACHES.popitem(last=False)
+    with LOCK:
+        _CACHES[cache.base] = cache
+        _CACHES.move_to_end(cache.base)
+        while len(_CACHES) > KEPT:
+            _CACHES.popitem(last=False)
 
 
 def _grown(table: np.ndarray, width: int) -> np.ndarray:
@@ -215,7 +220,8 @@ def _run_moved(prep, parts, levels, start: int, workers: int | None) -> list[np.
     tables (dense), the first part's here (the kernels compiled before any fork), the others
     in strided chunks over ``workers`` forked processes (default: up to 2 when there are
     :data:`slotmath.exact.modifiers.PARALLEL_PARTS` parts or more), each chunk's sum sent
-    back as its nonzero cells."""
+    back as its nonzero cells; all here under an executor (:mod:`slotmath.parallel`)."""
+    from slotmath import parallel
     from slotmath.exact.modifiers import CHUNKS_PER_WORKER, PARALLEL_PARTS, _dense_of
     from slotmath.exact.workers import default_workers, map_parts
 
@@ -225,6 +231,8 @@ def _run_moved(prep, parts, levels, start: int, workers: int | None) -> list[np.
     if workers is None:
         workers = default_workers() if len(order) >= PARALLEL_PARTS else 1
     shared = (prep, parts, levels, start)
+    if workers <= 1 or parallel.current() is not None:  # here (an executor's workers would
+        return [_moved_parts(shared, order)]  # be sent the prefix cache: hundreds of MB)
     first = _moved_parts(shared, order[:1])
     rest = order[1:]
     if not rest:
