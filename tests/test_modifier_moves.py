@@ -127,6 +127,23 @@ def test_moves_over_two_processes_equal_the_dp_from_scratch(monkeypatch):
     assert calls and all(n == 2 and chunks > 1 for n, chunks in calls)
 
 
+def test_another_game_or_the_same_strips_are_not_moved():
+    """The kept DP answers only a strip move of the same game: other pays (another
+    automaton) or another modifier law are computed from scratch, and so are the same strips
+    again (the store's case)."""
+    modifier_moves.forget()
+    _table(SPEC4, DYNAMITE, True)
+    other_pays = dict(_edit(SPEC4, [(1, 0, "A")]), pays={"A": {2: 2, 3: 5, 4: 9},
+                                                          "B": {2: 2, 3: 4, 4: 7}, "C": {4: 6}})
+    other_law = Modifier("dynamite", "place", Fraction(1, 5), symbol="W",
+                         counts=((1, 2), (3, 1)), keep=("S",))
+    for spec, m in ((other_pays, DYNAMITE), (SPEC4, other_law), (SPEC4, DYNAMITE)):
+        t = _table(spec, m, True)
+        assert _moves_made() == 0
+        assert _law(t) == modified_law(spec, _modifier_dict(m), "S")
+    modifier_moves.forget()
+
+
 def test_the_kept_dps_are_bounded():
     modifier_moves.forget()
     for m in (DYNAMITE, PICKAXE, Modifier("third", "place", Fraction(1, 3), symbol="A",

@@ -499,7 +499,7 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
             "modifier-moves", _CODE, automaton.next_status, automaton.emit, automaton.final,
             automaton.start, add_table, pack_credits, out_row, chosen_cap, chosen_lo,
             trigger_cap, prep.classes, place, scatter_caps, game.rows, str(game.paylines),
-            str(model.keys) if game.paylines is None else "")
+            str(model.keys) if game.paylines is None else "", list(symbol_ids), list(tracked))
         kept = modifier_moves.cache_for(base)
         if kept is not None and kept.virtual == virtual:  # not a move: the same strips
             kept = None  # (computed again, or read from the store, as before)
