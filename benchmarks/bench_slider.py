@@ -22,8 +22,16 @@ exact components (fractions) equal, and a numerical RTP (a jackpot game's) withi
 bound the baseline states for it (it cannot be bit for bit once the float sums are ordered
 differently); the largest difference is printed, and a mismatch exits 1.
 
-Gus's Gold Christmas recomputes its modifier tables on a strip move (minutes): it is run only
-when named (``--games gus_gold_christmas``).
+Gus's Gold Christmas recomputes its modifier tables on a strip move (about 30 s of CPU for
+Dynamite's at 01e482e; since then the table kept for the strips before is moved,
+:mod:`slotmath.exact.modifier_moves`): it is run only when named (``--games
+gus_gold_christmas``). ``--cumulative`` leaves each move's sliders where they are (the next
+move edits the game the last one made, as a user does) instead of putting them back, and
+``--each`` prints every move (its reel) beside the baseline's, not only their median. The
+``cpu s`` figure counts the worker processes' CPU too (the modifier DP's parts run in two).
+
+    python benchmarks/bench_slider.py --games gus_gold_christmas --baseline 01e482e \
+        --moves 5 --cumulative --each
 
     python benchmarks/bench_slider.py
     python benchmarks/bench_slider.py --baseline 72216e3 --moves 5
@@ -34,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -63,7 +72,13 @@ def reused(jackpots) -> int:
     return info().hits if info else 0
 
 
-def worker(name: str, count: int) -> None:
+def cpu_now() -> float:
+    """This process's CPU time and its finished children's (the worker processes)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def worker(name: str, count: int, cumulative: bool = False) -> None:
     """Run in the tree under test (``PYTHONPATH``): print one JSON line of the moves.
 
     A move whose wheel-spins law an earlier move had already (on Gold Money Frog, one more
@@ -83,9 +98,9 @@ def worker(name: str, count: int) -> None:
     for j, symbol in candidates(game):
         slider = panel.sliders[(j, symbol)]
         slider.max = max(slider.max, slider.value + 1)
-        hits, cpu = reused(jackpots), time.process_time()
+        hits, cpu = reused(jackpots), cpu_now()
         slider.value += 1  # the move: the panel re-analyses and sends its summary
-        cpu = time.process_time() - cpu
+        cpu = cpu_now() - cpu
         a = panel.analysis
         exact = {k: str(v) for k, v in a.components.items() if isinstance(v, Fraction)}
         rows.append({"move": [j, symbol], "rtp_s": panel.seconds,
@@ -93,15 +108,17 @@ def worker(name: str, count: int) -> None:
                      "reused": reused(jackpots) > hits, "exact": a.exact,
                      "rtp": str(a.rtp) if a.exact else repr(a.rtp_float),
                      "error": a.rtp_error, "exact_components": exact})
-        panel._set_sliders(panel.original)  # back, without recomputing
+        if not cumulative:
+            panel._set_sliders(panel.original)  # back, without recomputing
         if sum(not r["reused"] for r in rows) > count:
             break
     print(json.dumps({"file": slotmath.__file__, "loaded_s": loaded, "moves": rows}))
 
 
-def run(tree: Path, name: str, count: int) -> dict:
+def run(tree: Path, name: str, count: int, cumulative: bool = False) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree / "src"), "SLOTMATH_COMPILE_NOTICE": "0"}
-    proc = subprocess.run([sys.executable, __file__, "--worker", name, "--moves", str(count)],
+    proc = subprocess.run([sys.executable, __file__, "--worker", name, "--moves", str(count)]
+                          + ["--cumulative"] * cumulative,
                           env=env, capture_output=True, text=True, check=False)
     if proc.returncode:
         raise SystemExit(f"{name} failed in {tree}:\n{proc.stderr}")
@@ -157,10 +174,13 @@ def main() -> None:
     p.add_argument("--moves", type=int, default=5)
     p.add_argument("--baseline", help="commit to run the same moves on, side by side")
     p.add_argument("--baseline-tree", type=Path, help="a checkout of the baseline")
+    p.add_argument("--cumulative", action="store_true",
+                   help="each move edits the game the last one made (sliders not put back)")
+    p.add_argument("--each", action="store_true", help="print every move, not only the median")
     p.add_argument("--worker", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
-        worker(args.worker, args.moves)
+        worker(args.worker, args.moves, args.cumulative)
         return
     base = args.baseline_tree or (baseline_tree(args.baseline) if args.baseline else None)
     load = os.getloadavg()
@@ -171,14 +191,14 @@ def main() -> None:
         head += f"{'base rtp':>9}{'shown':>7}{'cpu':>7}{'ratio':>7}"
     print(head + "  (ratio: shown now / base)  RTP of the last move")
     for name in args.games:
-        now = run(ROOT, name, args.moves)
+        now = run(ROOT, name, args.moves, args.cumulative)
         med = {k: statistics.median(m[k] for m in now["moves"]) for k in ("rtp_s", "shown_s",
                                                                            "cpu_s")}
         line = f"{name:<18}{med['rtp_s']:>7.3f}{med['shown_s']:>8.3f}{med['cpu_s']:>7.3f}"
         last = now["moves"][-1]
         rtp = last["rtp"] if last["exact"] else f"{last['rtp']} +/- {last['error']:.1e}"
         if base:
-            then = run(base, name, args.moves)
+            then = run(base, name, args.moves, args.cumulative)
             worst = compare(name, now, then)
             was = {k: statistics.median(m[k] for m in then["moves"]) for k in ("rtp_s",
                                                                                 "shown_s", "cpu_s")}
@@ -188,6 +208,15 @@ def main() -> None:
         else:
             line += f"  {rtp}"
         print(line, flush=True)
+        if args.each:
+            for i, m in enumerate(now["moves"]):
+                row = (f"{'':<4}reel {m['move'][0] + 1} +1 {m['move'][1]:<9}{m['rtp_s']:>7.3f}"
+                       f"{m['shown_s']:>8.3f}{m['cpu_s']:>7.3f}")
+                if base:
+                    b = then["moves"][i]
+                    row += (f"{b['rtp_s']:>9.3f}{b['shown_s']:>7.3f}{b['cpu_s']:>7.3f}"
+                            f"{m['shown_s'] / b['shown_s']:>7.3f}")
+                print(row, flush=True)
         skipped = f", {now['reused']} skipped (pools reused)" if now["reused"] else ""
         print(f"{'':<18}moves {[tuple(m['move']) for m in now['moves']]}{skipped}")
     load = os.getloadavg()

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from slotmath.evaluate.window import PayModel
-from slotmath.exact import cycle, store
+from slotmath.exact import cycle, modifier_moves, store
 from slotmath.exact.automata import line_automaton, ways_automaton
 from slotmath.exact.cycle import (
     _INT64_SAFE,
@@ -59,7 +59,7 @@ __all__ = ["modifier_table", "place_windows", "upgrade_window"]
 
 #: the code that computes a stored table, read when this module is imported (the code that
 #: runs, even if the files change while a long session goes on): part of every store key
-_CODE = store.code_fingerprint(cycle, sys.modules[__name__])
+_CODE = store.code_fingerprint(cycle, modifier_moves, sys.modules[__name__])
 
 
 def place_windows(window: tuple[str, ...], symbol: str, keep) -> list[tuple[tuple, int]]:
@@ -85,9 +85,9 @@ def upgrade_window(window: tuple[str, ...], sources, target: str) -> tuple[str, 
     return tuple(target if s in sources else s for s in window)
 
 
-def _virtual_reel(game, model, rs, j, symbol_ids, tracked, transform) -> _ReelWindows:
-    """Reel ``j``'s transformed windows, merged, with the chosen-position count as the last
-    scatter column."""
+def _virtual_windows(game, rs, j, transform) -> dict[tuple, int]:
+    """Reel ``j``'s transformed windows, merged: ``{(window shown, positions chosen):
+    weight}``."""
     reel = rs.reels[j]
     rows = game.rows[j]
     merged: dict[tuple, int] = {}
@@ -95,6 +95,12 @@ def _virtual_reel(game, model, rs, j, symbol_ids, tracked, transform) -> _ReelWi
         if w:
             for shown, chosen in transform(j, reel.window(stop, rows)):
                 merged[shown, chosen] = merged.get((shown, chosen), 0) + w
+    return merged
+
+
+def _virtual_reel(game, model, merged, j, symbol_ids, tracked) -> _ReelWindows:
+    """Reel ``j``'s virtual windows ``merged`` (:func:`_virtual_windows`) as the engine's
+    input, with the chosen-position count as the last scatter column."""
     keys = list(merged)
     return windows_input(game, model, j, [k[0] for k in keys], [merged[k] for k in keys],
                          symbol_ids, tracked, extra=[k[1] for k in keys])
@@ -196,18 +202,33 @@ class _Prepared:
 def _part(prep: _Prepared, first: np.ndarray) -> np.ndarray:
     """The DP over the stop combinations whose first reel shows the virtual windows
     ``first``: dense weights out[count * (chosen_cap + 1) + chosen, credits]."""
+    return _part_from(prep, _part_start(prep, first), 0)
+
+
+def _part_start(prep: _Prepared, first: np.ndarray) -> tuple:
+    """``prep`` set to the part whose first reel shows the windows ``first`` of its first
+    reel, and the DP's start: (states, room, entries)."""
     rw, pack = prep.reels[0]
     prep.first = (_ReelWindows(rw.inputs[first], rw.ucol,
                                np.ascontiguousarray(rw.columns[first]), rw.weights[first],
                                rw.scatter[first], rw.by_effect), pack[first])
-    automaton = prep.automaton
-    n = len(prep.reels)
-    states = np.asarray([automaton.start], dtype=np.int32)
+    states = np.asarray([prep.automaton.start], dtype=np.int32)
     room = np.asarray([prep.chosen_cap - 1], dtype=np.int64)
     entries = (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
                np.ones(1, np.int64))
+    return states, room, entries
+
+
+def _part_from(prep: _Prepared, level: tuple, first_reel: int) -> np.ndarray:
+    """The DP from ``level`` (states, room, entries before reel ``first_reel``, at most
+    ``n - 2``)
+    through the last reel: dense weights as :func:`_part` (a strip move starts past the first
+    reels, :mod:`slotmath.exact.modifier_moves`; window weights may be negative there)."""
+    automaton = prep.automaton
+    n = len(prep.reels)
+    states, room, entries = level
     rows = prep.n_rows * (prep.chosen_cap + 1)
-    for j in range(n - 2):
+    for j in range(first_reel, n - 2):
         states, room, entries = _step(prep, states, room, entries, j)
         if not len(entries[0]):
             return np.zeros((rows, 1), np.int64)
@@ -399,6 +420,10 @@ def _sum_dense(outs: list[np.ndarray]) -> np.ndarray:
     return total
 
 
+#: Whether a place modifier's table is moved from the DP kept for the same game with other
+#: strips (:mod:`slotmath.exact.modifier_moves`) instead of computed again.
+MOVES = True
+
 #: A place modifier's DP is cut into parts by what the first reel shows (with the positions
 #: chosen on it): each part runs the DP over the other reels' virtual reels on its own, so
 #: its tables stay small; parts are shared over worker processes when there are many.
@@ -426,9 +451,10 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
         cols.pack_credits
     scatter_caps = np.asarray(cols.caps + [chosen_cap], dtype=np.int32)
     n = game.n_reels
+    virtual = [_virtual_windows(game, rs, j, transform) for j in range(n)]
     reels = []
     for j in range(n):
-        rw = _virtual_reel(game, model, rs, j, symbol_ids, tracked, transform)
+        rw = _virtual_reel(game, model, virtual[j], j, symbol_ids, tracked)
         reels.append((rw, _pack(rw, scatter_caps, place)))
     if game.paylines is not None:
         automaton = line_automaton(model, symbol_ids)
@@ -465,10 +491,36 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
         workers = default_workers() if big else 1
 
     computed = []
+    # A strip move (the strip editor): the DP kept for these strip-independent inputs is
+    # moved to the new strips (slotmath.exact.modifier_moves), not run again.
+    moves = by_first and prep.reels[-1][0].by_effect and n >= 2 and MOVES
+    if moves:
+        base = store.key_of(
+            "modifier-moves", _CODE, automaton.next_status, automaton.emit, automaton.final,
+            automaton.start, add_table, pack_credits, out_row, chosen_cap, chosen_lo,
+            trigger_cap, prep.classes, place, scatter_caps, game.rows, str(game.paylines),
+            str(model.keys) if game.paylines is None else "", list(symbol_ids), list(tracked))
+        kept = modifier_moves.cache_for(base)
+        if kept is not None and kept.virtual == virtual:  # not a move: the same strips
+            kept = None  # (computed again, or read from the store, as before)
 
     def compute():
         computed.append(True)
+        if moves and kept is not None:  # a strip move: the kept DP moved to these strips
+            with modifier_moves.LOCK:
+                try:
+                    table = kept.move(virtual)
+                    if (table < 0).any():  # an exact table is never negative
+                        raise AssertionError("a moved modifier table has a negative weight")
+                except BaseException:
+                    modifier_moves.drop(base)  # never moved again: the next edit starts afresh
+                    raise
+            return _sparse(table)
         return _sparse(_run_parts(prep, parts, workers, progress))
+
+    def make_reel(j, merged):
+        rw = _virtual_reel(game, model, merged, j, symbol_ids, tracked)
+        return rw, _pack(rw, scatter_caps, place)
 
     if big:  # stored by its exact input (slotmath.exact.store): computed once per machine
         key = store.key_of(
@@ -487,6 +539,9 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
     width = int(triples[:, 1].max(initial=0)) + 1
     out = np.zeros((n_rows * (chosen_cap + 1), width), np.int64)
     out[triples[:, 0], triples[:, 1]] = triples[:, 2]
+    if moves and modifier_moves.cache_for(base) is None:  # the next strip move starts here
+        modifier_moves.remember(modifier_moves.MoveCache(base, prep, virtual, out.copy(),
+                                                         make_reel))
     return out.reshape(n_rows, chosen_cap + 1, width), cols.dims
 
 
