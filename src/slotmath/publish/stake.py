@@ -225,7 +225,8 @@ def _report(game, analysis, mode: str, cost: Fraction, law, probabilities,
                   "gap_left": _figure(_per(table.target_gap, cost))},
         "books": {"count": len(table.rows), "by_kind": kinds,
                   "paying_the_payout_exactly": on_payout,
-                  "full_cycles_visited": books.visited_full_cycles},
+                  "full_cycles_visited": books.visited_full_cycles,
+                  "search": books.search},
         "rtp_error_bound": _upper(_upper(_upper(abs(float(total_change))) + analysis.rtp_error)
                                   + slack),
     }
@@ -316,6 +317,15 @@ def _mode_text(doc: dict, r: dict) -> str:
         (f"books: {r['books']['count']} ({kinds}); {r['books']['paying_the_payout_exactly']} "
          "pay their row's payout exactly, the others within the rounding"),
     ]
+    s = r["books"].get("search")
+    if s is not None:
+        lines.append(
+            f"books found by a {s['method']}: {s['rounds']:,} rounds of a budget of "
+            f"{s['budget']:,} (seed {s['seed']}; arrangements drawn by "
+            f"{' then by '.join(s['draw_laws'])}), {s['distinct_wins']:,} distinct wins, "
+            f"{s['search_seconds']:.1f} s; played again {s['replay_seconds']:.1f} s; rows no "
+            f"round reached: {unplaced['rows']:,}, probability "
+            f"{unplaced['probability']['float']:.3e} (allowed {s['unplayed_max']:g})")
     return "\n".join(lines) + "\n"
 
 
@@ -338,7 +348,7 @@ def _table_bytes(table: LookupTable) -> bytes:
 def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
                  level: int | None = None, force: bool = False, progress=None,
                  unplayed_max: float = UNPLAYED_MAX, rounds: int | None = None,
-                 seed: int | None = None) -> StakeExport:
+                 seed: int | None = None, search=None) -> StakeExport:
     """Write ``game`` as a Stake Engine upload into ``directory`` (see the module notes).
 
     Parameters
@@ -363,6 +373,12 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
         For a game whose analysis is a seeded simulation (``[analysis]``): simulate this
         many rounds from this seed instead of the file's (the table is their counts, see
         :mod:`slotmath.publish.grid`).
+    search : RoundSearch, optional
+        A cascading game whose full cycle is above ``search.cycle_max`` has its books from a
+        seeded search over whole rounds with this budget and seed
+        (:mod:`slotmath.publish.cascade_rounds`; default :class:`~slotmath.publish.
+        cascade_rounds.RoundSearch`); its rows without a round may carry up to
+        ``search.unplayed_max`` (in place of ``unplayed_max``).
 
     Returns
     -------
@@ -394,7 +410,7 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
     parts = {}
     for name in modes:
         a = analysis if name == STANDARD else analysis.modes[name]
-        parts[name] = _export_mode(game, a, name, rounding, unplayed_max, progress)
+        parts[name] = _export_mode(game, a, name, rounding, unplayed_max, progress, search)
     t = clock()
     doc = {"game": game.name, "source": game.source, "bet_level": level, "rounding": rounding,
            "modes": [p.report for p in parts.values()]}
@@ -431,8 +447,22 @@ def _resimulated(game, rounds: int | None, seed: int | None):
     return dataclasses.replace(game, analysis=dataclasses.replace(settings, **changes))
 
 
+def _whole_rounds(analysis, search, progress):
+    """The player that finds whole rounds for the books by a search (a declaration's book
+    module's ``whole_rounds``: :mod:`slotmath.publish.cascade_rounds`), or None."""
+    for f in analysis.declared:
+        if getattr(f, "book", None) is None:
+            continue
+        module = importlib.import_module(f.book.split(":")[0])
+        make = getattr(module, "whole_rounds", None)
+        made = None if make is None else make(analysis, search, progress)
+        if made is not None:
+            return made
+    return None
+
+
 def _export_mode(game, analysis, name: str, rounding: str, unplayed_max: float,
-                 progress) -> ModeExport:
+                 progress, search=None) -> ModeExport:
     """The table, books and report of one mode (``analysis``: the mode's)."""
     from slotmath.publish.books import build_books, players
     from slotmath.publish.law import export_law
@@ -459,8 +489,13 @@ def _export_mode(game, analysis, name: str, rounding: str, unplayed_max: float,
     def report(done, total):
         if progress is not None:
             progress(f"books {name}", done, total)
-    paid, rounds = players(analysis, report)
-    books = build_books(analysis, law, [k for k, _ in first.rows], rounding, paid, rounds)
+    searched = _whole_rounds(analysis, search, report)
+    if searched is not None:  # rounds found by a seeded search: rows it missed are expected
+        books = searched.books([k for k, _ in first.rows], rounding)
+        unplayed_max = searched.search.unplayed_max
+    else:
+        paid, rounds = players(analysis, report)
+        books = build_books(analysis, law, [k for k, _ in first.rows], rounding, paid, rounds)
     table = first
     if books.missing:
         table = lookup_table(probabilities, rounding, exact_rtp=mean, allowed=set(books.books))

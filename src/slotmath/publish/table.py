@@ -30,7 +30,11 @@ From a round's law to the rows, three steps, each with its exact effect on the R
    Before this, a row no book can be found for (no real round of the game pays an amount
    that rounds to it: see :mod:`slotmath.publish.books`) gives its probability to the nearest
    row that has one (``allowed``; ``unplayed`` lists what moved, ``placement_change`` its
-   effect on the RTP).
+   effect on the RTP). With ``"keep-rtp"`` it is split instead between the rows with a book
+   below and above it so that the mean stays (``placement_change`` 0; above the top row with
+   a book, that row takes ``p k / top`` and the row of payout 0 gives up the difference):
+   a search that leaves many rows without a book (a cascading game's, see
+   :mod:`slotmath.publish.cascade_rounds`) then keeps the RTP.
 
 3. With ``"keep-rtp"``, what steps 1-2 left of the gap to the exact RTP ``R`` is closed by
    moving whole units of weight between two neighbouring rows (the consecutive payouts
@@ -248,9 +252,15 @@ def _granularity(exact_rtp) -> int:
     return 1
 
 
-def _place(q: dict[int, Fraction], allowed) -> tuple[dict[int, Fraction], tuple]:
+def _place(q: dict[int, Fraction], allowed, keep_mean: bool = False) -> tuple[dict[int, Fraction],
+                                                                            tuple]:
     """Each row not in ``allowed`` gives its probability to the nearest allowed row (a tie
-    to the lower one)."""
+    to the lower one); with ``keep_mean``, split between the allowed rows below and above it
+    in the proportions that keep its mean (``p (hi - k) / (hi - lo)`` to ``lo``), and above
+    the top allowed row ``t`` to that row as ``p k / t``, the row of payout 0 giving up the
+    difference ``p (k / t - 1)`` (the mean kept, the hit rate raised by it); a row below the
+    lowest allowed one, or above the top when row 0 is not allowed or cannot give, goes to
+    the nearest. ``unplayed`` lists ``(row, nearest allowed row, probability)``."""
     if allowed is None or set(q) <= set(allowed):
         return q, ()
     allowed = sorted(set(allowed))
@@ -259,20 +269,38 @@ def _place(q: dict[int, Fraction], allowed) -> tuple[dict[int, Fraction], tuple]
                          "(no book can be written): no export")
     out: dict[int, Fraction] = {}
     moved = []
+    top = allowed[-1]
+    above: list = []
     for k, p in q.items():
         if k in allowed or not p:
             out[k] = out.get(k, Fraction(0)) + p
             continue
         i = bisect.bisect_left(allowed, k)
         to = min(allowed[max(i - 1, 0):i + 1], key=lambda a: (abs(a - k), a))
-        out[to] = out.get(to, Fraction(0)) + p
         moved.append((k, to, p))
-    return {k: out[k] for k in sorted(out)}, tuple(moved)
+        if keep_mean and 0 < i < len(allowed):
+            lo, hi = allowed[i - 1], allowed[i]
+            out[lo] = out.get(lo, Fraction(0)) + p * Fraction(hi - k, hi - lo)
+            out[hi] = out.get(hi, Fraction(0)) + p * Fraction(k - lo, hi - lo)
+        elif keep_mean and i == len(allowed) and top > 0 and allowed[0] == 0:
+            above.append((k, p))
+        else:
+            out[to] = out.get(to, Fraction(0)) + p
+    if above:
+        give = sum((p * Fraction(k - top, top) for k, p in above), Fraction(0))
+        if out.get(0, Fraction(0)) > give:
+            out[top] = out.get(top, Fraction(0)) + sum((p * Fraction(k, top) for k, p in above),
+                                                       Fraction(0))
+            out[0] -= give
+        else:  # row 0 cannot give: the nearest (the top row)
+            out[top] = out.get(top, Fraction(0)) + sum((p for _, p in above), Fraction(0))
+    return {k: out[k] for k in sorted(out) if out[k]}, tuple(moved)
 
 
 def lookup_table(law: Mapping[Fraction, Fraction], rounding: str = "nearest", *,
                  exact_rtp: Fraction | float | None = None, allowed=None,
-                 total_max: int = WEIGHT_TOTAL_MAX) -> LookupTable:
+                 total_max: int = WEIGHT_TOTAL_MAX,
+                 keep_mean: bool | None = None) -> LookupTable:
     """The lookup table of a round's payout law (see the module notes).
 
     Parameters
@@ -288,6 +316,10 @@ def lookup_table(law: Mapping[Fraction, Fraction], rounding: str = "nearest", *,
         The payouts (tenths) that may have a row (those with a book); default: any.
     total_max : int
         The largest total weight.
+    keep_mean : bool, optional
+        How a row without a book gives its probability away (``allowed``): split between
+        the allowed rows around it so that the mean is kept, or to the nearest one (default:
+        keep the mean with ``"keep-rtp"``, the nearest otherwise).
 
     Returns
     -------
@@ -303,7 +335,9 @@ def lookup_table(law: Mapping[Fraction, Fraction], rounding: str = "nearest", *,
     exact_rtp = law_rtp if exact_rtp is None else exact_rtp
     q = _rows_of(law, rounding)
     rounded_rtp = sum((p * k / 10 for k, p in q.items()), Fraction(0))
-    q, unplayed = _place(q, allowed)
+    if keep_mean is None:
+        keep_mean = rounding == "keep-rtp"
+    q, unplayed = _place(q, allowed, keep_mean)
     placed_rtp = sum((p * k / 10 for k, p in q.items()), Fraction(0))
     denominator = math.lcm(*(p.denominator for p in q.values()))
     if denominator <= total_max:  # exact: no scaling, nothing truncated, nothing moved
