@@ -41,7 +41,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from slotmath.publish.table import ROUNDINGS, LookupTable, lookup_table, round_amount
+from slotmath.publish.table import (
+    ROUNDINGS,
+    LookupTable,
+    exact_sum,
+    lookup_table,
+    payout_rows,
+    round_amount,
+)
 
 __all__ = ["STANDARD", "ModeExport", "StakeExport", "export_stake", "mode_names", "refusal"]
 
@@ -148,11 +155,8 @@ def _rounding_changes(law: dict[Fraction, Fraction]) -> dict[str, Fraction]:
     """What each rounding to tenths does to the law's mean (bets), exactly."""
     out = {}
     for rounding in ROUNDINGS:
-        change = Fraction(0)
-        for a, p in law.items():
-            for k, share in round_amount(a, rounding).items():
-                change += p * share * (Fraction(k, 10) - a)
-        out[rounding] = change
+        out[rounding] = exact_sum((p, share * (Fraction(k, 10) - a)) for a, p in law.items()
+                                  for k, share in round_amount(a, rounding).items())
     return out
 
 
@@ -482,22 +486,27 @@ def _export_mode(game, analysis, name: str, rounding: str, unplayed_max: float,
     seconds["analysis"] = clock() - t
     t = clock()
     probabilities = law.probabilities()
-    first = lookup_table(probabilities, rounding, exact_rtp=mean)
-    seconds["table"] = clock() - t
-    t = clock()
 
     def report(done, total):
         if progress is not None:
             progress(f"books {name}", done, total)
     searched = _whole_rounds(analysis, search, report)
+    if searched is None:
+        first = lookup_table(probabilities, rounding, exact_rtp=mean)
+        rows = [k for k, _ in first.rows]
+    else:  # the table is made once, from the rows the search reaches
+        first = None
+        rows = payout_rows(probabilities, rounding)
+    seconds["table"] = clock() - t
+    t = clock()
     if searched is not None:  # rounds found by a seeded search: rows it missed are expected
-        books = searched.books([k for k, _ in first.rows], rounding)
+        books = searched.books(rows, rounding)
         unplayed_max = searched.search.unplayed_max
     else:
         paid, rounds = players(analysis, report)
-        books = build_books(analysis, law, [k for k, _ in first.rows], rounding, paid, rounds)
+        books = build_books(analysis, law, rows, rounding, paid, rounds)
     table = first
-    if books.missing:
+    if books.missing or first is None:
         table = lookup_table(probabilities, rounding, exact_rtp=mean, allowed=set(books.books))
         moved = sum((p for _, _, p in table.unplayed), Fraction(0))
         if moved > Fraction(unplayed_max):

@@ -74,7 +74,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 __all__ = ["ROUNDINGS", "UINT64_MAX", "WEIGHT_TOTAL_MAX", "LookupTable", "lookup_table",
-           "round_amount"]
+           "payout_rows", "round_amount"]
 
 #: the roundings of an amount to tenths of the bet (see the module notes)
 ROUNDINGS = ("nearest", "down", "keep-rtp")
@@ -228,6 +228,41 @@ def _rows_of(law: Mapping[Fraction, Fraction], rounding: str) -> dict[int, Fract
     return {k: rows[k] for k in sorted(rows) if rows[k]}
 
 
+def exact_sum(terms) -> Fraction:
+    """``sum p x`` over ``terms`` (pairs of Fractions), exactly: over one common denominator
+    (a running Fraction sum reduces by a gcd of ever larger numbers at every step; a
+    numerical law's million probabilities, each a float times one factor, took minutes).
+
+    >>> from fractions import Fraction as F
+    >>> exact_sum([(F(1, 3), F(2)), (F(1, 6), F(1, 10))]) == F(2, 3) + F(1, 60)
+    True
+    """
+    terms = [(p, x) for p, x in terms if p and x]
+    common = 1
+    for p, x in terms:
+        d = p.denominator * x.denominator
+        if common % d:
+            common = common // math.gcd(common, d) * d
+    total = sum(p.numerator * x.numerator * (common // (p.denominator * x.denominator))
+                for p, x in terms)
+    return Fraction(total, common)
+
+
+def payout_rows(law: Mapping[Fraction, Fraction], rounding: str) -> list[int]:
+    """The payouts (tenths) a table of ``law`` has before integer weights: where each amount
+    of positive probability goes under ``rounding``.
+
+    >>> from fractions import Fraction as F
+    >>> payout_rows({F(0): F(1, 2), F(1, 4): F(1, 2)}, "keep-rtp")
+    [0, 2, 3]
+    """
+    out: set[int] = set()
+    for amount, p in law.items():
+        if p:
+            out.update(k for k, share in round_amount(amount, rounding).items() if share)
+    return sorted(out)
+
+
 def _largest_remainder(q: dict[int, Fraction], total: int) -> dict[int, int]:
     """Integer weights adding up to ``total`` exactly, ``floor(q_k total / sum q)`` plus one
     for the largest remainders (ties: the smaller payout first)."""
@@ -331,14 +366,14 @@ def lookup_table(law: Mapping[Fraction, Fraction], rounding: str = "nearest", *,
     mass = sum(law.values())
     if mass != 1:
         raise ValueError(f"the law's probabilities add up to {float(mass)!r}, not 1")
-    law_rtp = sum((a * p for a, p in law.items()), Fraction(0))
+    law_rtp = exact_sum((p, a) for a, p in law.items())
     exact_rtp = law_rtp if exact_rtp is None else exact_rtp
     q = _rows_of(law, rounding)
-    rounded_rtp = sum((p * k / 10 for k, p in q.items()), Fraction(0))
+    rounded_rtp = exact_sum((p, Fraction(k, 10)) for k, p in q.items())
     if keep_mean is None:
         keep_mean = rounding == "keep-rtp"
     q, unplayed = _place(q, allowed, keep_mean)
-    placed_rtp = sum((p * k / 10 for k, p in q.items()), Fraction(0))
+    placed_rtp = exact_sum((p, Fraction(k, 10)) for k, p in q.items())
     denominator = math.lcm(*(p.denominator for p in q.values()))
     if denominator <= total_max:  # exact: no scaling, nothing truncated, nothing moved
         weights = {k: int(p * denominator) for k, p in q.items()}
