@@ -311,7 +311,7 @@ def _export_stake(args) -> int:
         search = replace(search, rounds=args.search_rounds)
     if args.search_seed is not None:
         search = replace(search, seed=args.search_seed)
-    bar = _ProgressBar("", "")
+    bar = _ProgressBar("", "", delay=PROGRESS_DELAY)  # (a short export prints none)
     try:
         export = export_stake(game, args.out, modes=args.mode, rounding=args.rounding,
                               level=level, force=args.force, rounds=args.rounds,
@@ -528,10 +528,10 @@ class _ProgressBar:
     """One tqdm bar on stderr, restarted for each enumeration the analysis runs (or each
     stage of an export: ``prefix`` and ``unit`` name it)."""
 
-    def __init__(self, prefix: str = "enumerating", unit: str = "stop"):
+    def __init__(self, prefix: str = "enumerating", unit: str = "stop", delay: float = 0.0):
         self.bar = None
         self.stage = None
-        self.prefix, self.unit = prefix, unit
+        self.prefix, self.unit, self.delay = prefix, unit, delay
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         from tqdm import tqdm
@@ -540,7 +540,7 @@ class _ProgressBar:
             self.close()
             self.stage = stage
             self.bar = tqdm(total=total, desc=f"{self.prefix} {stage}".strip(),
-                            unit=self.unit, file=sys.stderr, leave=False)
+                            unit=self.unit, file=sys.stderr, leave=False, delay=self.delay)
         self.bar.update(done - self.bar.n)
         if done >= total:
             self.close()

@@ -47,7 +47,6 @@ from slotmath.publish.table import (
     exact_sum,
     lookup_table,
     payout_rows,
-    round_amount,
 )
 
 __all__ = ["STANDARD", "ModeExport", "StakeExport", "export_stake", "mode_names", "refusal"]
@@ -152,12 +151,25 @@ def _figure(value) -> dict:
 
 
 def _rounding_changes(law: dict[Fraction, Fraction]) -> dict[str, Fraction]:
-    """What each rounding to tenths does to the law's mean (bets), exactly."""
-    out = {}
-    for rounding in ROUNDINGS:
-        out[rounding] = exact_sum((p, share * (Fraction(k, 10) - a)) for a, p in law.items()
-                                  for k, share in round_amount(a, rounding).items())
-    return out
+    """What each rounding to tenths does to the law's mean (bets), exactly: an amount ``n / d``
+    bets is ``10 n / d`` tenths, ``q`` whole ones and ``r / d`` over; it moves by
+    ``(k d - 10 n) / (10 d)`` bets to the tenth ``k`` it goes to. ``keep-rtp`` shares an
+    amount between its two tenths so that their mean is the amount (``round_amount``): its
+    change is 0 by that identity (``a (a + 1 - x) + (a + 1) (x - a) = x``)."""
+    moves: dict[str, list] = {"nearest": [], "down": []}
+    for a, p in law.items():
+        if not p:
+            continue
+        n, d = a.numerator, a.denominator
+        q, r = divmod(10 * n, d)
+        if not r:
+            continue
+        up = 2 * r > d or (2 * r == d and q % 2)  # round half to even, as round() does
+        moves["nearest"].append((p, Fraction((q + up) * d - 10 * n, 10 * d)))
+        moves["down"].append((p, Fraction(q * d - 10 * n, 10 * d)))
+    out = {rounding: exact_sum(terms) for rounding, terms in moves.items()}
+    out["keep-rtp"] = Fraction(0)
+    return {rounding: out[rounding] for rounding in ROUNDINGS}
 
 
 def _per(value, cost: Fraction):

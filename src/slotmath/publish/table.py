@@ -215,7 +215,7 @@ def _difference(a: Fraction, b: Fraction | float) -> Fraction | float:
 
 
 def _rows_of(law: Mapping[Fraction, Fraction], rounding: str) -> dict[int, Fraction]:
-    rows: dict[int, Fraction] = {}
+    parts: dict[int, list] = {}
     for amount, p in law.items():
         if p < 0:
             raise ValueError(f"probability {p} < 0 at {amount} bets")
@@ -224,8 +224,9 @@ def _rows_of(law: Mapping[Fraction, Fraction], rounding: str) -> dict[int, Fract
         for k, share in round_amount(amount, rounding).items():
             if k < 0:
                 raise ValueError(f"amount {amount} bets < 0")
-            rows[k] = rows.get(k, Fraction(0)) + p * share
-    return {k: rows[k] for k in sorted(rows) if rows[k]}
+            parts.setdefault(k, []).append((p, share))
+    rows = {k: exact_sum(parts[k]) for k in sorted(parts)}
+    return {k: p for k, p in rows.items() if p}
 
 
 def exact_sum(terms) -> Fraction:
@@ -302,33 +303,36 @@ def _place(q: dict[int, Fraction], allowed, keep_mean: bool = False) -> tuple[di
     if not allowed:
         raise ValueError("no real round of the game was found for any payout of the table "
                          "(no book can be written): no export")
-    out: dict[int, Fraction] = {}
+    member = set(allowed)
+    one = Fraction(1)
+    parts: dict[int, list] = {}  # row -> [(probability, share)], summed at the end
     moved = []
     top = allowed[-1]
     above: list = []
     for k, p in q.items():
-        if k in allowed or not p:
-            out[k] = out.get(k, Fraction(0)) + p
+        if k in member or not p:
+            parts.setdefault(k, []).append((p, one))
             continue
         i = bisect.bisect_left(allowed, k)
         to = min(allowed[max(i - 1, 0):i + 1], key=lambda a: (abs(a - k), a))
         moved.append((k, to, p))
         if keep_mean and 0 < i < len(allowed):
             lo, hi = allowed[i - 1], allowed[i]
-            out[lo] = out.get(lo, Fraction(0)) + p * Fraction(hi - k, hi - lo)
-            out[hi] = out.get(hi, Fraction(0)) + p * Fraction(k - lo, hi - lo)
+            parts.setdefault(lo, []).append((p, Fraction(hi - k, hi - lo)))
+            parts.setdefault(hi, []).append((p, Fraction(k - lo, hi - lo)))
         elif keep_mean and i == len(allowed) and top > 0 and allowed[0] == 0:
             above.append((k, p))
         else:
-            out[to] = out.get(to, Fraction(0)) + p
+            parts.setdefault(to, []).append((p, one))
+    out = {k: exact_sum(terms) for k, terms in parts.items()}
     if above:
-        give = sum((p * Fraction(k - top, top) for k, p in above), Fraction(0))
+        give = exact_sum((p, Fraction(k - top, top)) for k, p in above)
         if out.get(0, Fraction(0)) > give:
-            out[top] = out.get(top, Fraction(0)) + sum((p * Fraction(k, top) for k, p in above),
-                                                       Fraction(0))
+            out[top] = out.get(top, Fraction(0)) + exact_sum((p, Fraction(k, top))
+                                                             for k, p in above)
             out[0] -= give
         else:  # row 0 cannot give: the nearest (the top row)
-            out[top] = out.get(top, Fraction(0)) + sum((p for _, p in above), Fraction(0))
+            out[top] = out.get(top, Fraction(0)) + exact_sum((p, one) for _, p in above)
     return {k: out[k] for k in sorted(out) if out[k]}, tuple(moved)
 
 
