@@ -18,7 +18,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from cascade_reference import RefGame, figures, spin_outcomes
+from cascade_reference import EndlessCascade, RefGame, figures, spin_outcomes
+from cascade_strategies import cascade_game_dicts, to_toml
+from hypothesis import HealthCheck, assume, event, given, settings
 from test_stake_cascades import read_books, read_rows, replay
 
 import slotmath
@@ -173,3 +175,33 @@ def test_frozen_gems_is_searched_not_refused_and_random_refill_still_is(tmp_path
     assert "strip-refill cascades only" in why and "\n" not in why
     with pytest.raises(ValueError, match="rounds >= 1"):
         RoundSearch(rounds=0)
+
+
+@settings(max_examples=5, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                 HealthCheck.function_scoped_fixture])
+@given(cascade_game_dicts(refill="strip", free_spins=True))
+def test_generated_cascade_games_through_the_search(tmp_path_factory, data):
+    # random small strip games with free spins, sent through the search (cycle limit 0):
+    # every book a round the reference plays to its row
+    ref = RefGame(data)
+    try:
+        figures(data)
+    except (EndlessCascade, ValueError):  # chains that never end; the reference's own limits
+        assume(False)
+    try:
+        game = slotmath.loads_game(to_toml(data))
+        assume(refusal(game) is None)
+        assert slotmath.analyze(game).distribution is not None
+    except ValueError as err:  # the engine refuses a free reel set whose chain never ends
+        assume("never ends" not in str(err))
+        raise
+    out = tmp_path_factory.mktemp("generated") / "out"
+    export_stake(game, out, search=RoundSearch(rounds=1 << 13, cycle_max=0, unplayed_max=1.0))
+    rows, books = read_rows(out), read_books(out)
+    assert [(b["id"], b["payoutMultiplier"]) for b in books] == [(i, p) for i, _, p in rows]
+    for b in books:
+        assert 10 * round(10 * replay(ref, b)) == b["payoutMultiplier"]
+        assert any(e["type"] == "searchedRound" for e in b["events"])
+    event("with free spins" if any(e["type"] == "freeSpinTrigger" for b in books
+                                   for e in b["events"]) else "paid spins only")

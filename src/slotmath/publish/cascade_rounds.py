@@ -82,8 +82,8 @@ class RoundSearch:
     unplayed_max: float = 1e-3
 
     def __post_init__(self):
-        if self.rounds < 1 or self.seed < 0 or self.cycle_max < 1 or self.unplayed_max < 0:
-            raise ValueError("the round search needs rounds >= 1, seed >= 0, cycle_max >= 1 "
+        if self.rounds < 1 or self.seed < 0 or self.cycle_max < 0 or self.unplayed_max < 0:
+            raise ValueError("the round search needs rounds >= 1, seed >= 0, cycle_max >= 0 "
                              f"and unplayed_max >= 0, got {self}")
 
 
