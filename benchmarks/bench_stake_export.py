@@ -19,6 +19,9 @@ Link-style game: free spins, hold & win also inside them, a bonus buy) alone:
 ``--games golden_link --roundings nearest``. A simulated grid game with fewer rounds than its
 file's: ``--games cluster_crush --rounds 1000000 --seed 1``. Sticky Paws (sticky wilds: 729 states x
 44,022,825 stop combinations, its books from seeded draws) alone: ``--games sticky_paws``.
+Frozen Gems (a cascade cycle of 6.1e9: its books from a seeded search over whole rounds,
+:mod:`slotmath.publish.cascade_rounds`) alone: ``--games frozen_gems``; ``--search-rounds N``
+sets the search's budget (default 2**27).
 """
 
 from __future__ import annotations
@@ -44,7 +47,12 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=None,
                    help="a simulated game's rounds (default: its [analysis] rounds)")
     p.add_argument("--seed", type=int, default=None, help="a simulated game's seed")
+    p.add_argument("--search-rounds", type=int, default=None,
+                   help="a searched cascade game's budget of rounds (default 2**27)")
     args = p.parse_args()
+    from slotmath.publish import RoundSearch
+
+    search = RoundSearch() if args.search_rounds is None else RoundSearch(args.search_rounds)
     print(f"load average {os.getloadavg()}")
     paths = [GAMES / f"{name}.toml" for name in args.games] + [Path(f) for f in args.files]
     for path in paths:
@@ -69,7 +77,7 @@ def main() -> None:
             peak_analysis = _peak_mb()
             with tempfile.TemporaryDirectory() as tmp:
                 t = time.perf_counter()
-                e = export_stake(game, Path(tmp) / "out", rounding=rounding)
+                e = export_stake(game, Path(tmp) / "out", rounding=rounding, search=search)
                 took = time.perf_counter() - t
             steps = ", ".join(f"{k} {v:.2f}" for k, v in e.seconds.items() if k != "total")
             print(f"{name} [{rounding}]: export {took:.2f} s ({steps}); analysis alone "
@@ -101,6 +109,14 @@ def main() -> None:
                       f"without a book {r['rows_without_a_book']['rows']} (probability "
                       f"{r['rows_without_a_book']['probability']['float']:.2e}, RTP change "
                       f"{r['rtp_change']['rows_without_a_book']['float']:+.3e})")
+                s = r["books"].get("search")
+                if s is not None:
+                    print(f"    [{r['mode']}] books from a seeded search: {s['rounds']:,} rounds "
+                          f"(seed {s['seed']}), {s['distinct_wins']:,} distinct wins, search "
+                          f"{s['search_seconds']:.1f} s, played again {s['replay_seconds']:.1f} "
+                          f"s; law rows {r['law']['amounts']:,}; table RTP - exact RTP made of: "
+                          + ", ".join(f"{k} {v['float']:+.3e}"
+                                      for k, v in r["rtp_change"].items()))
     print(f"load average {os.getloadavg()}")
 
 

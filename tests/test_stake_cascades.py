@@ -282,11 +282,6 @@ def test_what_the_cascade_books_cannot_play_is_refused_in_one_line(tmp_path, cha
     assert says in why and "\n" not in why
 
 
-def test_frozen_gems_is_refused_for_its_cycle():
-    why = refusal(slotmath.load_game(ROOT / "data/games/frozen_gems.toml"))
-    assert "at most 1,048,576" in why and "6,144,000,000" in why
-
-
 @settings(max_examples=6, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                  HealthCheck.function_scoped_fixture])

@@ -285,20 +285,39 @@ def _publish_parsers(sub) -> None:
                         "its [analysis] rounds); the table is their counts per payout")
     e.add_argument("--seed", type=int, default=None, metavar="SEED",
                    help="that simulation's seed (default: its [analysis] seed)")
+    e.add_argument("--search-rounds", type=_whole_number, default=None, metavar="N",
+                   help="a cascading game too large for its full cycle (Frozen Gems): the "
+                        "books' seeded search over whole rounds plays at most N rounds "
+                        "(default 2**27)")
+    e.add_argument("--search-seed", type=_whole_number, default=None, metavar="SEED",
+                   help="that search's seed (default 0)")
     v = sub.add_parser("verify-stake", help="Stake Engine's format and approval checks of an "
                                             "export directory (exit 1 when any fails)")
     v.add_argument("file", metavar="DIR", help="a directory with index.json")
 
 
 def _export_stake(args) -> int:
+    from dataclasses import replace
+
     import slotmath
     from slotmath.publish import export_stake, verify_stake
+    from slotmath.publish.cascade_rounds import RoundSearch
     from slotmath.publish.stake import report_text
 
     game = slotmath.load_game(args.file)
     level = _level(game, args.bet_level, args.file)
-    export = export_stake(game, args.out, modes=args.mode, rounding=args.rounding,
-                          level=level, force=args.force, rounds=args.rounds, seed=args.seed)
+    search = RoundSearch()
+    if args.search_rounds is not None:
+        search = replace(search, rounds=args.search_rounds)
+    if args.search_seed is not None:
+        search = replace(search, seed=args.search_seed)
+    bar = _ProgressBar("", "", delay=PROGRESS_DELAY)  # (a short export prints none)
+    try:
+        export = export_stake(game, args.out, modes=args.mode, rounding=args.rounding,
+                              level=level, force=args.force, rounds=args.rounds,
+                              seed=args.seed, search=search, progress=bar)
+    finally:
+        bar.close()
     print(report_text(export.report), end="")
     print("\n".join(f"wrote {export.directory / name} ({size:,} bytes)"
                     for name, size in export.sizes.items()))
@@ -506,11 +525,13 @@ def _coin_value(game, value):
 
 
 class _ProgressBar:
-    """One tqdm bar on stderr, restarted for each enumeration the analysis runs."""
+    """One tqdm bar on stderr, restarted for each enumeration the analysis runs (or each
+    stage of an export: ``prefix`` and ``unit`` name it)."""
 
-    def __init__(self):
+    def __init__(self, prefix: str = "enumerating", unit: str = "stop", delay: float = 0.0):
         self.bar = None
         self.stage = None
+        self.prefix, self.unit, self.delay = prefix, unit, delay
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         from tqdm import tqdm
@@ -518,8 +539,8 @@ class _ProgressBar:
         if stage != self.stage or self.bar is None or done < self.bar.n:
             self.close()
             self.stage = stage
-            self.bar = tqdm(total=total, desc=f"enumerating {stage}", unit="stop",
-                            file=sys.stderr, leave=False)
+            self.bar = tqdm(total=total, desc=f"{self.prefix} {stage}".strip(),
+                            unit=self.unit, file=sys.stderr, leave=False, delay=self.delay)
         self.bar.update(done - self.bar.n)
         if done >= total:
             self.close()

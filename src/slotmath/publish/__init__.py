@@ -12,6 +12,7 @@
 See ``docs/publish.md``.
 """
 
+from slotmath.publish.cascade_rounds import RoundSearch
 from slotmath.publish.stake import (
     STANDARD,
     ModeExport,
@@ -23,6 +24,6 @@ from slotmath.publish.stake import (
 from slotmath.publish.table import ROUNDINGS, LookupTable, lookup_table, round_amount
 from slotmath.publish.verify import BadExport, VerifyReport, verify_stake
 
-__all__ = ["ROUNDINGS", "STANDARD", "BadExport", "LookupTable", "ModeExport", "StakeExport",
-           "VerifyReport", "export_stake", "lookup_table", "mode_names", "refusal",
+__all__ = ["ROUNDINGS", "STANDARD", "BadExport", "LookupTable", "ModeExport", "RoundSearch",
+           "StakeExport", "VerifyReport", "export_stake", "lookup_table", "mode_names", "refusal",
            "round_amount", "verify_stake"]

@@ -45,11 +45,14 @@ class Book:
 
 @dataclass
 class Books:
-    """The books found, by row (tenths), and the rows none could be found for."""
+    """The books found, by row (tenths), and the rows none could be found for; ``search``:
+    what a seeded search over whole rounds did (:mod:`slotmath.publish.cascade_rounds`),
+    None when the rounds were not searched."""
 
     books: dict[int, Book]
     missing: tuple[int, ...]
     visited_full_cycles: bool
+    search: dict | None = None
 
 
 def unsupported(declared) -> list:

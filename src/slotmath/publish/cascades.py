@@ -23,8 +23,9 @@ outcome, or the export stops). :class:`CascadeSpins` gives the paid spins,
 spins left, spins awarded and carried index) and one feature that pays a given total.
 
 Not played here (refused in one line by :func:`refusal`): random refill (a refill draw is
-not a stop combination) and a cycle larger than :data:`CYCLE_MAX` (Frozen Gems': 40^5 stops
-x 60 orderings).
+not a stop combination). A cycle larger than :data:`CYCLE_MAX` (Frozen Gems': 40^5 stops x 60
+orderings) is not visited: its books come from a seeded search over whole rounds, each played
+again by :class:`CascadePlayer` (:mod:`slotmath.publish.cascade_rounds`).
 """
 
 from __future__ import annotations
@@ -75,8 +76,8 @@ def refusal(game, reel_set: str = "base") -> str | None:
     >>> import slotmath
     >>> refusal(slotmath.load_game("tests/data/cascades/tiny_bonus.toml")) is None
     True
-    >>> refusal(slotmath.load_game("data/games/frozen_gems.toml")).split("; ")[-1]
-    'reels base have 6,144,000,000'
+    >>> refusal(slotmath.load_game("data/games/frozen_gems.toml")) is None  # searched
+    True
     """
     c = game.cascades
     if c is None:
@@ -84,16 +85,21 @@ def refusal(game, reel_set: str = "base") -> str | None:
     if c.refill != "strip":
         return (f"{game.name}: the books play strip-refill cascades only (a random refill draw "
                 "is not a stop combination)")
-    fs = game.free_spins  # (the loader holds retriggering ones to a max_spins)
+    if _too_large(game, reel_set):
+        from slotmath.publish.cascade_rounds import search_refusal
+
+        return search_refusal(game)  # its books from a seeded search over whole rounds
+    return None
+
+
+def _too_large(game, reel_set: str, cycle_max: int = CYCLE_MAX) -> bool:
+    """Whether a reel set the books play has more than ``cycle_max`` stop combinations x
+    bonus orderings (the free spins are retriggered up to the loader's ``max_spins``)."""
+    fs = game.free_spins
     sets = {reel_set} | {m.reels for m in game.modes if m.reels}
     if fs is not None:
         sets.add(fs.reels)
-    for name in sorted(sets):
-        n = _cycle(game, name)
-        if n > CYCLE_MAX:
-            return (f"{game.name}: the books' cascade player visits at most {CYCLE_MAX:,} stop "
-                    f"combinations x bonus orderings; reels {name} have {n:,}")
-    return None
+    return any(_cycle(game, name) > cycle_max for name in sets)
 
 
 @dataclass(frozen=True)
@@ -367,9 +373,11 @@ class CascadeSpins(CascadePlayer):
 
     def __init__(self, analysis, progress=None):
         game = analysis.game
-        why = refusal(game, analysis.composition.paid_reels)
-        if why is not None:
-            raise ValueError(why)
+        if _too_large(game, analysis.composition.paid_reels):
+            raise ValueError(f"{game.name}: the books' cascade player visits at most "
+                             f"{CYCLE_MAX:,} stop combinations x bonus orderings a reel set "
+                             "(a larger game's books come from the round search: "
+                             "slotmath.publish.cascade_rounds)")
         super().__init__(game, analysis.level, analysis.composition.paid_reels)
         self.analysis = analysis
         self.table = analysis.round.base
@@ -540,3 +548,12 @@ def book(analysis, part=None, progress=None):
     if part is None:
         return CascadeSpins(analysis, progress)
     return CascadeFreeSpinsPlayer(analysis, part, progress)
+
+
+def whole_rounds(analysis, search=None, progress=None):
+    """The books' round search of a cascading game too large for its full cycle
+    (:func:`slotmath.publish.cascade_rounds.whole_rounds`; the export asks each book module
+    for one), or None."""
+    from slotmath.publish.cascade_rounds import whole_rounds as searched
+
+    return searched(analysis, search, progress)

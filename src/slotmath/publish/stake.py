@@ -41,7 +41,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from slotmath.publish.table import ROUNDINGS, LookupTable, lookup_table, round_amount
+from slotmath.publish.table import (
+    ROUNDINGS,
+    LookupTable,
+    exact_sum,
+    lookup_table,
+    payout_rows,
+)
 
 __all__ = ["STANDARD", "ModeExport", "StakeExport", "export_stake", "mode_names", "refusal"]
 
@@ -145,15 +151,25 @@ def _figure(value) -> dict:
 
 
 def _rounding_changes(law: dict[Fraction, Fraction]) -> dict[str, Fraction]:
-    """What each rounding to tenths does to the law's mean (bets), exactly."""
-    out = {}
-    for rounding in ROUNDINGS:
-        change = Fraction(0)
-        for a, p in law.items():
-            for k, share in round_amount(a, rounding).items():
-                change += p * share * (Fraction(k, 10) - a)
-        out[rounding] = change
-    return out
+    """What each rounding to tenths does to the law's mean (bets), exactly: an amount ``n / d``
+    bets is ``10 n / d`` tenths, ``q`` whole ones and ``r / d`` over; it moves by
+    ``(k d - 10 n) / (10 d)`` bets to the tenth ``k`` it goes to. ``keep-rtp`` shares an
+    amount between its two tenths so that their mean is the amount (``round_amount``): its
+    change is 0 by that identity (``a (a + 1 - x) + (a + 1) (x - a) = x``)."""
+    moves: dict[str, list] = {"nearest": [], "down": []}
+    for a, p in law.items():
+        if not p:
+            continue
+        n, d = a.numerator, a.denominator
+        q, r = divmod(10 * n, d)
+        if not r:
+            continue
+        up = 2 * r > d or (2 * r == d and q % 2)  # round half to even, as round() does
+        moves["nearest"].append((p, Fraction((q + up) * d - 10 * n, 10 * d)))
+        moves["down"].append((p, Fraction(q * d - 10 * n, 10 * d)))
+    out = {rounding: exact_sum(terms) for rounding, terms in moves.items()}
+    out["keep-rtp"] = Fraction(0)
+    return {rounding: out[rounding] for rounding in ROUNDINGS}
 
 
 def _per(value, cost: Fraction):
@@ -225,7 +241,8 @@ def _report(game, analysis, mode: str, cost: Fraction, law, probabilities,
                   "gap_left": _figure(_per(table.target_gap, cost))},
         "books": {"count": len(table.rows), "by_kind": kinds,
                   "paying_the_payout_exactly": on_payout,
-                  "full_cycles_visited": books.visited_full_cycles},
+                  "full_cycles_visited": books.visited_full_cycles,
+                  "search": books.search},
         "rtp_error_bound": _upper(_upper(_upper(abs(float(total_change))) + analysis.rtp_error)
                                   + slack),
     }
@@ -316,6 +333,15 @@ def _mode_text(doc: dict, r: dict) -> str:
         (f"books: {r['books']['count']} ({kinds}); {r['books']['paying_the_payout_exactly']} "
          "pay their row's payout exactly, the others within the rounding"),
     ]
+    s = r["books"].get("search")
+    if s is not None:
+        lines.append(
+            f"books found by a {s['method']}: {s['rounds']:,} rounds of a budget of "
+            f"{s['budget']:,} (seed {s['seed']}; arrangements drawn by "
+            f"{' then by '.join(s['draw_laws'])}), {s['distinct_wins']:,} distinct wins, "
+            f"{s['search_seconds']:.1f} s; played again {s['replay_seconds']:.1f} s; rows no "
+            f"round reached: {unplaced['rows']:,}, probability "
+            f"{unplaced['probability']['float']:.3e} (allowed {s['unplayed_max']:g})")
     return "\n".join(lines) + "\n"
 
 
@@ -338,7 +364,7 @@ def _table_bytes(table: LookupTable) -> bytes:
 def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
                  level: int | None = None, force: bool = False, progress=None,
                  unplayed_max: float = UNPLAYED_MAX, rounds: int | None = None,
-                 seed: int | None = None) -> StakeExport:
+                 seed: int | None = None, search=None) -> StakeExport:
     """Write ``game`` as a Stake Engine upload into ``directory`` (see the module notes).
 
     Parameters
@@ -363,6 +389,12 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
         For a game whose analysis is a seeded simulation (``[analysis]``): simulate this
         many rounds from this seed instead of the file's (the table is their counts, see
         :mod:`slotmath.publish.grid`).
+    search : RoundSearch, optional
+        A cascading game whose full cycle is above ``search.cycle_max`` has its books from a
+        seeded search over whole rounds with this budget and seed
+        (:mod:`slotmath.publish.cascade_rounds`; default :class:`~slotmath.publish.
+        cascade_rounds.RoundSearch`); its rows without a round may carry up to
+        ``search.unplayed_max`` (in place of ``unplayed_max``).
 
     Returns
     -------
@@ -394,7 +426,7 @@ def export_stake(game, directory, *, modes=None, rounding: str = "nearest",
     parts = {}
     for name in modes:
         a = analysis if name == STANDARD else analysis.modes[name]
-        parts[name] = _export_mode(game, a, name, rounding, unplayed_max, progress)
+        parts[name] = _export_mode(game, a, name, rounding, unplayed_max, progress, search)
     t = clock()
     doc = {"game": game.name, "source": game.source, "bet_level": level, "rounding": rounding,
            "modes": [p.report for p in parts.values()]}
@@ -431,8 +463,22 @@ def _resimulated(game, rounds: int | None, seed: int | None):
     return dataclasses.replace(game, analysis=dataclasses.replace(settings, **changes))
 
 
+def _whole_rounds(analysis, search, progress):
+    """The player that finds whole rounds for the books by a search (a declaration's book
+    module's ``whole_rounds``: :mod:`slotmath.publish.cascade_rounds`), or None."""
+    for f in analysis.declared:
+        if getattr(f, "book", None) is None:
+            continue
+        module = importlib.import_module(f.book.split(":")[0])
+        make = getattr(module, "whole_rounds", None)
+        made = None if make is None else make(analysis, search, progress)
+        if made is not None:
+            return made
+    return None
+
+
 def _export_mode(game, analysis, name: str, rounding: str, unplayed_max: float,
-                 progress) -> ModeExport:
+                 progress, search=None) -> ModeExport:
     """The table, books and report of one mode (``analysis``: the mode's)."""
     from slotmath.publish.books import build_books, players
     from slotmath.publish.law import export_law
@@ -452,17 +498,27 @@ def _export_mode(game, analysis, name: str, rounding: str, unplayed_max: float,
     seconds["analysis"] = clock() - t
     t = clock()
     probabilities = law.probabilities()
-    first = lookup_table(probabilities, rounding, exact_rtp=mean)
-    seconds["table"] = clock() - t
-    t = clock()
 
     def report(done, total):
         if progress is not None:
             progress(f"books {name}", done, total)
-    paid, rounds = players(analysis, report)
-    books = build_books(analysis, law, [k for k, _ in first.rows], rounding, paid, rounds)
+    searched = _whole_rounds(analysis, search, report)
+    if searched is None:
+        first = lookup_table(probabilities, rounding, exact_rtp=mean)
+        rows = [k for k, _ in first.rows]
+    else:  # the table is made once, from the rows the search reaches
+        first = None
+        rows = payout_rows(probabilities, rounding)
+    seconds["table"] = clock() - t
+    t = clock()
+    if searched is not None:  # rounds found by a seeded search: rows it missed are expected
+        books = searched.books(rows, rounding)
+        unplayed_max = searched.search.unplayed_max
+    else:
+        paid, rounds = players(analysis, report)
+        books = build_books(analysis, law, rows, rounding, paid, rounds)
     table = first
-    if books.missing:
+    if books.missing or first is None:
         table = lookup_table(probabilities, rounding, exact_rtp=mean, allowed=set(books.books))
         moved = sum((p for _, _, p in table.unplayed), Fraction(0))
         if moved > Fraction(unplayed_max):

@@ -30,7 +30,11 @@ From a round's law to the rows, three steps, each with its exact effect on the R
    Before this, a row no book can be found for (no real round of the game pays an amount
    that rounds to it: see :mod:`slotmath.publish.books`) gives its probability to the nearest
    row that has one (``allowed``; ``unplayed`` lists what moved, ``placement_change`` its
-   effect on the RTP).
+   effect on the RTP). With ``"keep-rtp"`` it is split instead between the rows with a book
+   below and above it so that the mean stays (``placement_change`` 0; above the top row with
+   a book, that row takes ``p k / top`` and the row of payout 0 gives up the difference):
+   a search that leaves many rows without a book (a cascading game's, see
+   :mod:`slotmath.publish.cascade_rounds`) then keeps the RTP.
 
 3. With ``"keep-rtp"``, what steps 1-2 left of the gap to the exact RTP ``R`` is closed by
    moving whole units of weight between two neighbouring rows (the consecutive payouts
@@ -70,7 +74,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 __all__ = ["ROUNDINGS", "UINT64_MAX", "WEIGHT_TOTAL_MAX", "LookupTable", "lookup_table",
-           "round_amount"]
+           "payout_rows", "round_amount"]
 
 #: the roundings of an amount to tenths of the bet (see the module notes)
 ROUNDINGS = ("nearest", "down", "keep-rtp")
@@ -211,7 +215,7 @@ def _difference(a: Fraction, b: Fraction | float) -> Fraction | float:
 
 
 def _rows_of(law: Mapping[Fraction, Fraction], rounding: str) -> dict[int, Fraction]:
-    rows: dict[int, Fraction] = {}
+    parts: dict[int, list] = {}
     for amount, p in law.items():
         if p < 0:
             raise ValueError(f"probability {p} < 0 at {amount} bets")
@@ -220,8 +224,44 @@ def _rows_of(law: Mapping[Fraction, Fraction], rounding: str) -> dict[int, Fract
         for k, share in round_amount(amount, rounding).items():
             if k < 0:
                 raise ValueError(f"amount {amount} bets < 0")
-            rows[k] = rows.get(k, Fraction(0)) + p * share
-    return {k: rows[k] for k in sorted(rows) if rows[k]}
+            parts.setdefault(k, []).append((p, share))
+    rows = {k: exact_sum(parts[k]) for k in sorted(parts)}
+    return {k: p for k, p in rows.items() if p}
+
+
+def exact_sum(terms) -> Fraction:
+    """``sum p x`` over ``terms`` (pairs of Fractions), exactly: over one common denominator
+    (a running Fraction sum reduces by a gcd of ever larger numbers at every step; a
+    numerical law's million probabilities, each a float times one factor, took minutes).
+
+    >>> from fractions import Fraction as F
+    >>> exact_sum([(F(1, 3), F(2)), (F(1, 6), F(1, 10))]) == F(2, 3) + F(1, 60)
+    True
+    """
+    terms = [(p, x) for p, x in terms if p and x]
+    common = 1
+    for p, x in terms:
+        d = p.denominator * x.denominator
+        if common % d:
+            common = common // math.gcd(common, d) * d
+    total = sum(p.numerator * x.numerator * (common // (p.denominator * x.denominator))
+                for p, x in terms)
+    return Fraction(total, common)
+
+
+def payout_rows(law: Mapping[Fraction, Fraction], rounding: str) -> list[int]:
+    """The payouts (tenths) a table of ``law`` has before integer weights: where each amount
+    of positive probability goes under ``rounding``.
+
+    >>> from fractions import Fraction as F
+    >>> payout_rows({F(0): F(1, 2), F(1, 4): F(1, 2)}, "keep-rtp")
+    [0, 2, 3]
+    """
+    out: set[int] = set()
+    for amount, p in law.items():
+        if p:
+            out.update(k for k, share in round_amount(amount, rounding).items() if share)
+    return sorted(out)
 
 
 def _largest_remainder(q: dict[int, Fraction], total: int) -> dict[int, int]:
@@ -248,31 +288,58 @@ def _granularity(exact_rtp) -> int:
     return 1
 
 
-def _place(q: dict[int, Fraction], allowed) -> tuple[dict[int, Fraction], tuple]:
+def _place(q: dict[int, Fraction], allowed, keep_mean: bool = False) -> tuple[dict[int, Fraction],
+                                                                            tuple]:
     """Each row not in ``allowed`` gives its probability to the nearest allowed row (a tie
-    to the lower one)."""
+    to the lower one); with ``keep_mean``, split between the allowed rows below and above it
+    in the proportions that keep its mean (``p (hi - k) / (hi - lo)`` to ``lo``), and above
+    the top allowed row ``t`` to that row as ``p k / t``, the row of payout 0 giving up the
+    difference ``p (k / t - 1)`` (the mean kept, the hit rate raised by it); a row below the
+    lowest allowed one, or above the top when row 0 is not allowed or cannot give, goes to
+    the nearest. ``unplayed`` lists ``(row, nearest allowed row, probability)``."""
     if allowed is None or set(q) <= set(allowed):
         return q, ()
     allowed = sorted(set(allowed))
     if not allowed:
         raise ValueError("no real round of the game was found for any payout of the table "
                          "(no book can be written): no export")
-    out: dict[int, Fraction] = {}
+    member = set(allowed)
+    one = Fraction(1)
+    parts: dict[int, list] = {}  # row -> [(probability, share)], summed at the end
     moved = []
+    top = allowed[-1]
+    above: list = []
     for k, p in q.items():
-        if k in allowed or not p:
-            out[k] = out.get(k, Fraction(0)) + p
+        if k in member or not p:
+            parts.setdefault(k, []).append((p, one))
             continue
         i = bisect.bisect_left(allowed, k)
         to = min(allowed[max(i - 1, 0):i + 1], key=lambda a: (abs(a - k), a))
-        out[to] = out.get(to, Fraction(0)) + p
         moved.append((k, to, p))
-    return {k: out[k] for k in sorted(out)}, tuple(moved)
+        if keep_mean and 0 < i < len(allowed):
+            lo, hi = allowed[i - 1], allowed[i]
+            parts.setdefault(lo, []).append((p, Fraction(hi - k, hi - lo)))
+            parts.setdefault(hi, []).append((p, Fraction(k - lo, hi - lo)))
+        elif keep_mean and i == len(allowed) and top > 0 and allowed[0] == 0:
+            above.append((k, p))
+        else:
+            parts.setdefault(to, []).append((p, one))
+    out = {k: exact_sum(terms) for k, terms in parts.items()}
+    if above:
+        give = exact_sum((p, Fraction(k - top, top)) for k, p in above)
+        if out.get(0, Fraction(0)) > give:
+            out[top] = out.get(top, Fraction(0)) + exact_sum((p, Fraction(k, top))
+                                                             for k, p in above)
+            out[0] -= give
+        else:  # row 0 cannot give: the nearest (the top row)
+            out[top] = out.get(top, Fraction(0)) + exact_sum((p, one) for _, p in above)
+    return {k: out[k] for k in sorted(out) if out[k]}, tuple(moved)
 
 
 def lookup_table(law: Mapping[Fraction, Fraction], rounding: str = "nearest", *,
                  exact_rtp: Fraction | float | None = None, allowed=None,
-                 total_max: int = WEIGHT_TOTAL_MAX) -> LookupTable:
+                 total_max: int = WEIGHT_TOTAL_MAX,
+                 keep_mean: bool | None = None) -> LookupTable:
     """The lookup table of a round's payout law (see the module notes).
 
     Parameters
@@ -288,6 +355,10 @@ def lookup_table(law: Mapping[Fraction, Fraction], rounding: str = "nearest", *,
         The payouts (tenths) that may have a row (those with a book); default: any.
     total_max : int
         The largest total weight.
+    keep_mean : bool, optional
+        How a row without a book gives its probability away (``allowed``): split between
+        the allowed rows around it so that the mean is kept, or to the nearest one (default:
+        keep the mean with ``"keep-rtp"``, the nearest otherwise).
 
     Returns
     -------
@@ -299,12 +370,14 @@ def lookup_table(law: Mapping[Fraction, Fraction], rounding: str = "nearest", *,
     mass = sum(law.values())
     if mass != 1:
         raise ValueError(f"the law's probabilities add up to {float(mass)!r}, not 1")
-    law_rtp = sum((a * p for a, p in law.items()), Fraction(0))
+    law_rtp = exact_sum((p, a) for a, p in law.items())
     exact_rtp = law_rtp if exact_rtp is None else exact_rtp
     q = _rows_of(law, rounding)
-    rounded_rtp = sum((p * k / 10 for k, p in q.items()), Fraction(0))
-    q, unplayed = _place(q, allowed)
-    placed_rtp = sum((p * k / 10 for k, p in q.items()), Fraction(0))
+    rounded_rtp = exact_sum((p, Fraction(k, 10)) for k, p in q.items())
+    if keep_mean is None:
+        keep_mean = rounding == "keep-rtp"
+    q, unplayed = _place(q, allowed, keep_mean)
+    placed_rtp = exact_sum((p, Fraction(k, 10)) for k, p in q.items())
     denominator = math.lcm(*(p.denominator for p in q.values()))
     if denominator <= total_max:  # exact: no scaling, nothing truncated, nothing moved
         weights = {k: int(p * denominator) for k, p in q.items()}
