@@ -151,6 +151,35 @@ def test_group_sums_of_a_dict_table_match_a_plain_loop():
     assert list(law._groups) == list(want)  # first-row order, as the row loop meets them
 
 
+@pytest.mark.parametrize("scale", [1, 10**14, -1])
+def test_group_sums_of_an_array_table_match_a_plain_loop(scale):
+    """The same sums of a table held as arrays (an engine's lean table, int64 weights): the
+    weights summed per win first where no sum can pass int64 (scale 1; negative weights
+    too), the row loop where they might (up to 10**17 a weight, ~2e19 in all)."""
+    from slotmath.exact.cascades import WeightTable
+
+    rng = np.random.default_rng(11)
+    keys = np.stack([rng.integers(0, 4, 3000), rng.integers(0, 3, 3000),
+                     rng.integers(0, 40, 3000)], axis=1).astype(np.int64)
+    keys = np.unique(keys, axis=0)[rng.permutation(len(np.unique(keys, axis=0)))]
+    w = rng.integers(1, 1000, len(keys)).astype(np.int64) * abs(scale)
+    if scale < 0:
+        w[::3] *= -1
+    table = WeightTable(keys, w)
+    base = MarkedTable(("bonus", "other"), table, max(sum(w.tolist()), 1), 1)
+    law = RoundLaw(base, (_Spaced(5, 2, 0),))
+    want: dict = {}
+    for (m, _o, b), x in zip(keys.tolist(), w.tolist()):
+        g = (m or None,)
+        e = want.setdefault(g, [0, 0, 0, 0])
+        e[0] += x
+        e[1] += b * x
+        e[2] += b * b * x
+        e[3] += x if b == 0 else 0
+    assert law._groups == {g: tuple(v) for g, v in want.items()}
+    assert list(law._groups) == list(want)
+
+
 @pytest.mark.parametrize("n, s, g", [(0, 3, 7), (1, 3, 7), (50, 3, 7), (1000, 10, 97),
                                      (997, 31, 300), (400, 7, 7), (123, 5, 2)])
 def test_onto_grid_is_numpys_bincount_bit_for_bit(n, s, g):

@@ -134,6 +134,21 @@ def _key_arrays(weights, idx: list[int]) -> tuple[np.ndarray, np.ndarray] | None
     return keys, ws
 
 
+def _summed_by(values: np.ndarray, weights: np.ndarray) -> tuple[list[int], list[int]]:
+    """The distinct ``values`` (ascending) and the summed int64 ``weights`` of each, as
+    Python ints (the caller knows no sum passes int64).
+
+    >>> _summed_by(np.array([5, 0, 5, 2]), np.array([1, 2, 3, 4]))
+    ([0, 2, 5], [2, 4, 4])
+    """
+    if not len(values):
+        return [], []
+    order = np.argsort(values, kind="stable")
+    v = values[order]
+    at = np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1])))
+    return v[at].tolist(), np.add.reduceat(weights[order], at).tolist()
+
+
 def _coarsening(top_b: int, started: dict, dense: list, unit: int, g: int) -> int:
     """By how many exact grid steps ``g`` to widen the round's grid so that its FFT holds
     at most :data:`MAX_GRID` points (1: the exact grid fits)."""
@@ -338,9 +353,17 @@ class RoundLaw:
             keys, ws_all = arrays if arrays is not None else (weights.keys_array,
                                                               weights.weights_array)
             out = {}
+            small = False  # int64 weights whose absolute values add up below 2**62
+            if ws_all.dtype == np.int64 and len(ws_all) < 1 << 31:
+                a = np.abs(ws_all)  # (summed as 32-bit halves: no sum can overflow)
+                small = (int((a >> 32).sum()) << 32) + int((a & 0xFFFFFFFF).sum()) < 1 << 62
             for g, at in rows.items():
-                bs = keys[at, -1].tolist()
-                ws = ws_all[at].tolist()  # (Python ints: from an object array, as they were)
+                if small:  # each win's weight summed first (int64: every sum is at most the
+                    # total), then the Python sums over the distinct wins: the same integers
+                    bs, ws = _summed_by(keys[at, -1], ws_all[at])
+                else:
+                    bs = keys[at, -1].tolist()
+                    ws = ws_all[at].tolist()  # (Python ints: from an object array, as they were)
                 bw = list(map(operator.mul, bs, ws))
                 out[g] = (sum(ws), sum(bw), sum(map(operator.mul, bs, bw)),
                           sum(w for b, w in zip(bs, ws) if b == 0))
