@@ -27,7 +27,7 @@ from fractions import Fraction
 import numpy as np
 
 from slotmath.features.base import Kind, hook
-from slotmath.publish.spins import amount_fields
+from slotmath.publish.spins import close_round
 
 __all__ = ["Book", "Books", "BoughtStart", "build_books", "players", "unsupported"]
 
@@ -325,11 +325,5 @@ def _play(k: int, x: int, make, unit: int, rounding: str, paid, players, feature
                 part, left = left, 0
             events += p.play(start, part // factor, window, len(events))
         kind = _with_modifier(" and ".join(features[j].name for j, _ in starts), events)
-    win = Fraction(x, unit)
-    n = len(events)
-    events.append({"index": n, "type": "setTotalWin"} | amount_fields(x, unit))
-    if win * 100 != 10 * k:
-        events.append({"index": n + 1, "type": "payoutRounding", "rounding": rounding,
-                       "payout": 10 * k} | amount_fields(x, unit, "roundWin"))
-    events.append({"index": len(events), "type": "finalWin", "amount": 10 * k})
-    return Book(k, win, kind, events)
+    close_round(events, k, x, unit, rounding)
+    return Book(k, Fraction(x, unit), kind, events)

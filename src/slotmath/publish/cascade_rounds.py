@@ -46,7 +46,7 @@ from fractions import Fraction
 import numpy as np
 
 from slotmath.publish.cascades import CYCLE_MAX, CascadePlayer, _cycle
-from slotmath.publish.spins import amount_fields
+from slotmath.publish.spins import amount_fields, close_round
 
 __all__ = ["CascadeRoundSearch", "RoundSearch", "whole_rounds"]
 
@@ -339,12 +339,7 @@ class CascadeRoundSearch:
                     f"{self.game.name}: the books' cascade player and the simulator disagree "
                     f"on round {number} (seed {self.search.seed}): the player pays "
                     f"{float(win):g} x bet, the simulator {credits / cpb:g}")
-            n = len(events)
-            events.append({"index": n, "type": "setTotalWin"} | amount_fields(credits, cpb))
-            if win * 10 != k:
-                events.append({"index": n + 1, "type": "payoutRounding", "rounding": rounding,
-                               "payout": 10 * k} | amount_fields(credits, cpb, "roundWin"))
-            events.append({"index": len(events), "type": "finalWin", "amount": 10 * k})
+            close_round(events, k, credits, cpb, rounding)
             out[k] = Book(k, win, kind, events)
             if self.progress is not None and len(out) % 256 == 0:
                 self.progress(len(out), reached)

@@ -47,7 +47,7 @@ from fractions import Fraction
 import numpy as np
 from numba import njit, prange
 
-from slotmath.publish.spins import amount_fields, board
+from slotmath.publish.spins import amount_fields, board, close_round
 from slotmath.simulate import _grid_kernels as gk
 
 __all__ = ["GridBooks", "GridRoundPlayer", "SimulatedLaw", "Xoshiro", "book", "simulated_law"]
@@ -782,12 +782,7 @@ class GridBooks:
                     f"{self.analysis.game.name}: the books' grid player and the simulator "
                     f"disagree on round {i} of block {b} (seed {law.seed}): the player pays "
                     f"{float(win):g} x bet, the simulation {credits / cpb:g}")
-            n = len(events)
-            events.append({"index": n, "type": "setTotalWin"} | amount_fields(win, 1))
-            if win * 10 != k:
-                events.append({"index": n + 1, "type": "payoutRounding", "rounding": rounding,
-                               "payout": 10 * k} | amount_fields(win, 1, "roundWin"))
-            events.append({"index": len(events), "type": "finalWin", "amount": 10 * k})
+            close_round(events, k, win, 1, rounding)
             kind = "free spins" if any(e["type"] == "freeSpinTrigger" for e in events) \
                 else "paid spin"
             out[k] = Book(k, win, kind, events)

@@ -22,7 +22,8 @@ import numpy as np
 from slotmath.evaluate.window import PayModel, window_at
 from slotmath.model.game import Game
 
-__all__ = ["JointSpinIndex", "SpinIndex", "amount_fields", "board", "window_events"]
+__all__ = ["JointSpinIndex", "SpinIndex", "amount_fields", "board", "close_round",
+           "window_events"]
 
 #: stop combinations paid per kernel call while visiting the full cycle
 CHUNK = 1 << 21
@@ -48,6 +49,26 @@ def amount_fields(credits: int | Fraction, credits_per_bet: int, name: str = "am
     if hundredths.denominator != 1:
         out[name + "Exact"] = f"{bets.numerator}/{bets.denominator}"
     return out
+
+
+def close_round(events: list, k: int, credits: int | Fraction, credits_per_bet: int,
+                rounding: str) -> None:
+    """A book's last events, appended: the round's total win (``credits``), how it was
+    rounded to its row's payout of ``k`` tenths of the bet when it was (``rounding``, the
+    table's rule), and the final win in hundredths (the row's ``payoutMultiplier``).
+
+    >>> events = []
+    >>> close_round(events, 12, 1160, 581, "nearest")
+    >>> [e["type"] for e in events], events[-1]["amount"]
+    (['setTotalWin', 'payoutRounding', 'finalWin'], 120)
+    """
+    n = len(events)
+    events.append({"index": n, "type": "setTotalWin"} | amount_fields(credits,
+                                                                      credits_per_bet))
+    if Fraction(credits) / credits_per_bet * 10 != k:
+        events.append({"index": n + 1, "type": "payoutRounding", "rounding": rounding,
+                       "payout": 10 * k} | amount_fields(credits, credits_per_bet, "roundWin"))
+    events.append({"index": len(events), "type": "finalWin", "amount": 10 * k})
 
 
 _BOARDS: dict = {}
