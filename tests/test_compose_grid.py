@@ -139,16 +139,22 @@ def test_group_sums_of_a_dict_table_match_a_plain_loop():
     cycle = sum(weights.values())
     base = MarkedTable(("bonus", "other"), weights, cycle, 1)
     law = RoundLaw(base, (_Spaced(5, 2, 0),))
+    want = _plain_group_sums(weights.items())
+    assert law._groups == want
+    assert list(law._groups) == list(want)  # first-row order, as the row loop meets them
+
+
+def _plain_group_sums(rows) -> dict:
+    """(weight, b w, b^2 w, weight at b = 0) per started mark (``(mark or None,)``) of rows
+    ``((mark, other, b), w)``, by a loop over the rows, groups in first-row order."""
     want: dict = {}
-    for (m, _o, b), w in weights.items():
-        g = (m or None,)
-        e = want.setdefault(g, [0, 0, 0, 0])
+    for (m, _o, b), w in rows:
+        e = want.setdefault((m or None,), [0, 0, 0, 0])
         e[0] += w
         e[1] += b * w
         e[2] += b * b * w
         e[3] += w if b == 0 else 0
-    assert law._groups == {g: tuple(v) for g, v in want.items()}
-    assert list(law._groups) == list(want)  # first-row order, as the row loop meets them
+    return {g: tuple(v) for g, v in want.items()}
 
 
 @pytest.mark.parametrize("scale", [1, 10**14, -1])
@@ -161,22 +167,16 @@ def test_group_sums_of_an_array_table_match_a_plain_loop(scale):
     rng = np.random.default_rng(11)
     keys = np.stack([rng.integers(0, 4, 3000), rng.integers(0, 3, 3000),
                      rng.integers(0, 40, 3000)], axis=1).astype(np.int64)
-    keys = np.unique(keys, axis=0)[rng.permutation(len(np.unique(keys, axis=0)))]
+    keys = np.unique(keys, axis=0)
+    keys = keys[rng.permutation(len(keys))]
     w = rng.integers(1, 1000, len(keys)).astype(np.int64) * abs(scale)
     if scale < 0:
         w[::3] *= -1
     table = WeightTable(keys, w)
     base = MarkedTable(("bonus", "other"), table, max(sum(w.tolist()), 1), 1)
     law = RoundLaw(base, (_Spaced(5, 2, 0),))
-    want: dict = {}
-    for (m, _o, b), x in zip(keys.tolist(), w.tolist()):
-        g = (m or None,)
-        e = want.setdefault(g, [0, 0, 0, 0])
-        e[0] += x
-        e[1] += b * x
-        e[2] += b * b * x
-        e[3] += x if b == 0 else 0
-    assert law._groups == {g: tuple(v) for g, v in want.items()}
+    want = _plain_group_sums(zip(map(tuple, keys.tolist()), w.tolist()))
+    assert law._groups == want
     assert list(law._groups) == list(want)
 
 
