@@ -25,7 +25,11 @@ differently); the largest difference is printed, and a mismatch exits 1.
 Gus's Gold Christmas recomputes its modifier tables on a strip move (about 30 s of CPU for
 Dynamite's at 01e482e; since then the table kept for the strips before is moved,
 :mod:`slotmath.exact.modifier_moves`): it is run only when named (``--games
-gus_gold_christmas``). ``--cumulative`` leaves each move's sliders where they are (the next
+gus_gold_christmas``). A game with modifiers now shows a move's exact RTP at once
+(:func:`slotmath.rtp_only`, the panel's ``timings["rtp"]``) and analyses it in the background:
+``rtp s`` and ``shown s`` are then to that RTP, ``cpu s`` the CPU until it is shown, and
+``full s`` the background's whole analysis (each move waits for it before the next; the RTP
+shown must be the analysis' RTP, exactly or within its stated error, or the run stops). ``--cumulative`` leaves each move's sliders where they are (the next
 move edits the game the last one made, as a user does) instead of putting them back, and
 ``--each`` prints every move (its reel) beside the baseline's, not only their median. The
 ``cpu s`` figure counts the worker processes' CPU too (the modifier DP's parts run in two).
@@ -101,10 +105,20 @@ def worker(name: str, count: int, cumulative: bool = False) -> None:
         hits, cpu = reused(jackpots), cpu_now()
         slider.value += 1  # the move: the panel re-analyses and sends its summary
         cpu = cpu_now() - cpu
+        at_once = getattr(panel, "at_once", False)  # the RTP shown, the analysis behind
+        quick = panel.quick if at_once else None
+        if at_once:
+            panel.wait()
         a = panel.analysis
+        if quick is not None and (quick.rtp != a.rtp if a.exact
+                                  else abs(quick.rtp - a.rtp) > a.rtp_error):
+            raise SystemExit(f"move {j} {symbol}: the RTP shown at once {quick.rtp} is not "
+                             f"the analysis' {a.rtp}")
         exact = {k: str(v) for k, v in a.components.items() if isinstance(v, Fraction)}
-        rows.append({"move": [j, symbol], "rtp_s": panel.seconds,
+        rows.append({"move": [j, symbol],
+                     "rtp_s": panel.timings["rtp"] if at_once else panel.seconds,
                      "shown_s": panel.timings["figures"], "cpu_s": cpu,
+                     "full_s": panel.seconds,
                      "reused": reused(jackpots) > hits, "exact": a.exact,
                      "rtp": str(a.rtp) if a.exact else repr(a.rtp_float),
                      "error": a.rtp_error, "exact_components": exact})
@@ -216,6 +230,8 @@ def main() -> None:
                     b = then["moves"][i]
                     row += (f"{b['rtp_s']:>9.3f}{b['shown_s']:>7.3f}{b['cpu_s']:>7.3f}"
                             f"{m['shown_s'] / b['shown_s']:>7.3f}")
+                if m.get("full_s", m["rtp_s"]) != m["rtp_s"]:
+                    row += f"  (its full analysis {m['full_s']:.2f} s, in the background)"
                 print(row, flush=True)
         skipped = f", {now['reused']} skipped (pools reused)" if now["reused"] else ""
         print(f"{'':<18}moves {[tuple(m['move']) for m in now['moves']]}{skipped}")

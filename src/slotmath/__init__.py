@@ -19,6 +19,7 @@ import types
 _LAZY = {
     "Analysis": "slotmath.analysis",
     "analyze": "slotmath.analysis",
+    "rtp_only": "slotmath.rtp",
     "GameFileError": "slotmath.errors",
     "spin_table": "slotmath.exact.cycle",
     "direct_method": "slotmath.exact.direct",
@@ -30,7 +31,7 @@ _LAZY = {
 }
 
 __all__ = ["Analysis", "GameFileError", "SimulationResult", "analyze", "direct_method", "executor",
-           "load_game", "loads_game", "simulate", "spin_table"]
+           "load_game", "loads_game", "rtp_only", "simulate", "spin_table"]
 
 
 def __getattr__(name: str):

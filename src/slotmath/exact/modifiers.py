@@ -55,7 +55,8 @@ from slotmath.exact.workers import default_workers, map_parts
 from slotmath.model.game import Game
 from slotmath.model.modifiers import Modifier
 
-__all__ = ["modifier_table", "place_windows", "upgrade_window"]
+__all__ = ["modifier_table", "place_transform", "place_windows", "upgrade_transform",
+           "upgrade_window"]
 
 #: the code that computes a stored table, read when this module is imported (the code that
 #: runs, even if the files change while a long session goes on): part of every store key
@@ -83,6 +84,25 @@ def upgrade_window(window: tuple[str, ...], sources, target: str) -> tuple[str, 
     ('MULE', 'GUS', 'MULE')
     """
     return tuple(target if s in sources else s for s in window)
+
+
+def place_transform(modifier: Modifier):
+    """``transform(j, window)`` of a ``place`` modifier: every row mask of reel ``j``'s
+    window (:func:`place_windows`) on its reels, the window as it stands elsewhere."""
+    keep = frozenset(modifier.keep)
+
+    def transform(j, window):
+        if not modifier.on_reel(j):
+            return [(window, 0)]
+        return place_windows(window, modifier.symbol, keep)
+    return transform
+
+
+def upgrade_transform(sources, target: str):
+    """``transform(j, window)`` of an ``upgrade`` modifier that drew ``target``."""
+    def transform(j, window):
+        return [(upgrade_window(window, sources, target), 0)]
+    return transform
 
 
 def _virtual_windows(game, rs, j, transform) -> dict[tuple, int]:
@@ -652,38 +672,47 @@ def modifier_counts_table(game: Game, modifier: Modifier, counts=(), reel_set: s
     model = model or PayModel(game, level)
     counts = tuple(counts)
     cells = sum(rows for j, rows in enumerate(game.rows) if modifier.on_reel(j))
+    place = modifier.kind == "place"
+    if place and rs.cycle * 2**cells >= _INT64_SAFE:
+        raise OverflowError(f"cycle {rs.cycle} x 2**{cells} row masks is too large for the "
+                            "engine's int64 weights; reduce stop weights")
+    parts, factor = outcome_parts(game, modifier)
     weights: dict = {}
+    for transform, factors in parts:
+        if place:
+            out, dims = _dense(game, rs, model, counts, transform, max(factors) + 1,
+                               chosen_lo=min(factors), by_first=by_first, workers=workers,
+                               progress=progress)
+        else:
+            out, dims = _dense(game, rs, model, counts, transform, 1, by_first=False)
+        for k, f in factors.items():
+            _add(weights, out[:, k, :], dims, f)
+    return weights, factor * rs.cycle, model.credits_per_bet
+
+
+def outcome_parts(game: Game, modifier: Modifier):
+    """``[(transform, {chosen count: factor}), ...], cycle factor``: every outcome the
+    ``transform`` enumerates (:func:`_virtual_windows`, over every reel) with ``k`` positions
+    chosen in all weighs ``factor`` in a cycle of the reels' cycle x ``cycle factor``. A
+    ``place`` modifier is one part: each ``k``-subset of the ``cells`` eligible positions
+    has probability ``w_k / W / C(cells, k)``, over the common ``lcm`` of the ``C(cells,
+    k)``; an ``upgrade`` modifier one part per drawn symbol (chosen count 0).
+
+    >>> m = Modifier("d", "place", 1, symbol="W", counts=((1, 1), (2, 3)))
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/tiny_lines.toml")   # 3 reels x 3 rows: 9 cells
+    >>> parts, factor = outcome_parts(g, m)
+    >>> parts[0][1], factor                                  # lcm(9, 36) = 36; W = 4
+    ({1: 4, 2: 3}, 144)
+    """
     if modifier.kind == "place":
-        if rs.cycle * 2**cells >= _INT64_SAFE:
-            raise OverflowError(f"cycle {rs.cycle} x 2**{cells} row masks is too large for the "
-                                "engine's int64 weights; reduce stop weights")
-        keep = frozenset(modifier.keep)
-
-        def transform(j, window):
-            if not modifier.on_reel(j):
-                return [(window, 0)]
-            return place_windows(window, modifier.symbol, keep)
-
-        top = max(k for k, w in modifier.counts if w)
-        fewest = min(k for k, w in modifier.counts if w)
-        out, dims = _dense(game, rs, model, counts, transform, top + 1, chosen_lo=fewest,
-                           by_first=by_first, workers=workers, progress=progress)
+        cells = sum(rows for j, rows in enumerate(game.rows) if modifier.on_reel(j))
         common = lcm(*(comb(cells, k) for k, w in modifier.counts if w))
-        for k, w in modifier.counts:
-            if w:
-                _add(weights, out[:, k, :], dims, w * (common // comb(cells, k)))
-        return weights, modifier.total_weight * common * rs.cycle, model.credits_per_bet
+        factors = {k: w * (common // comb(cells, k)) for k, w in modifier.counts if w}
+        return [(place_transform(modifier), factors)], modifier.total_weight * common
     sources = frozenset(modifier.from_symbols)
-    for target, w in modifier.to:
-        if not w:
-            continue
-
-        def transform(j, window, target=target):
-            return [(upgrade_window(window, sources, target), 0)]
-
-        out, dims = _dense(game, rs, model, counts, transform, 1, by_first=False)
-        _add(weights, out[:, 0, :], dims, w)
-    return weights, modifier.total_weight * rs.cycle, model.credits_per_bet
+    return ([(upgrade_transform(sources, target), {0: w}) for target, w in modifier.to if w],
+            modifier.total_weight)
 
 
 def _add(weights: dict, dense: np.ndarray, dims: tuple, factor: int) -> None:

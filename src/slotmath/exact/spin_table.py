@@ -239,6 +239,68 @@ class MarkedTable:
         return out
 
 
+class MeansOnly(ValueError):
+    """A figure asked of a :class:`MeanTable`, which holds only the mean and the marks' law."""
+
+
+@dataclass(frozen=True)
+class MeanTable(MarkedTable):
+    """The law of a spin's marks and its mean credits only: what a round's RTP reads (each
+    mark group's weight and the credits summed over the cycle), without the joint law of the
+    credits. Made from the mark law ``law`` ({marks: weight}) and the summed ``credits``
+    (:meth:`of_means`) by putting every credit on the heaviest mark group, spread over two
+    neighbouring wins so each key's credits stay small. Its mean, its marks' law, its
+    projections, mixtures and multiples are exact; what reads the credits' law (the hit
+    weight, the credits' marginal, a round's second moment, hit frequency or distribution)
+    raises :class:`MeansOnly`.
+
+    Examples
+    --------
+    >>> t = MeanTable.of_means(("count:C",), {(0,): 6, (5,): 2}, 23, 8, 1)
+    >>> t.weights, t.mean_bets, t.project(()).mean_bets
+    ({(0, 3): 1, (0, 4): 5, (5, 0): 2}, Fraction(23, 8), Fraction(23, 8))
+    >>> t.hit_weight
+    Traceback (most recent call last):
+    ...
+    slotmath.exact.spin_table.MeansOnly: this table holds the spin's mean and its marks' law only, not the hit weight
+    """
+
+    @classmethod
+    def of_means(cls, marks: tuple[str, ...], law: Mapping[tuple[int, ...], int], credits: int,
+                 cycle: int, credits_per_bet: int, trigger_cap: int = 0) -> MeanTable:
+        """The table of the mark law ``law`` (weights over ``cycle``) whose credits sum to
+        ``credits``."""
+        law = {k: w for k, w in law.items() if w}
+        heaviest = max(law, key=law.get)
+        q, r = divmod(credits, law[heaviest])
+        weights = {(*k, 0): w for k, w in law.items() if k != heaviest}
+        for win, w in ((q, law[heaviest] - r), (q + 1, r)):
+            if w:
+                weights[(*heaviest, win)] = w
+        return cls(marks, dict(sorted(weights.items())), cycle, credits_per_bet, trigger_cap)
+
+    def _refuse(self, what: str):
+        raise MeansOnly(f"this table holds the spin's mean and its marks' law only, not {what}")
+
+    @property
+    def hit_weight(self) -> int:  # type: ignore[override]
+        self._refuse("the hit weight")
+
+    def credits_weights(self) -> dict[int, int]:
+        self._refuse("the law of its credits")
+
+    def spin_table(self) -> SpinTable:
+        self._refuse("a spin table")
+
+    def project(self, keep: tuple[str, ...]) -> MeanTable:
+        t = MarkedTable.project(self, keep)
+        return MeanTable(t.marks, t.weights, t.cycle, t.credits_per_bet, t.trigger_cap)
+
+    def scaled(self, multiplier: int) -> MeanTable:
+        t = MarkedTable.scaled(self, multiplier)
+        return MeanTable(t.marks, t.weights, t.cycle, t.credits_per_bet, t.trigger_cap)
+
+
 def _project_arrays(weights, idx: list[int], cycle: int):
     """:meth:`MarkedTable.project` on a table held as arrays (a
     :class:`~slotmath.exact.cascades.WeightTable` with int64 weights whose total, the cycle,

@@ -302,6 +302,9 @@ class Context:
     _tables: dict = field(default_factory=dict, repr=False)
     laws: dict = field(default_factory=dict, repr=False)  # reel set -> an outcome's law
     paid_reels: str = "base"  # the reel set the paid spin plays (a game mode may change it)
+    #: tables whose means and marks' laws are all that is read (an RTP at once: a
+    #: feature may then give a :class:`~slotmath.exact.spin_table.MeanTable`)
+    means: bool = False
 
     @cached_property
     def model(self) -> PayModel:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     import sympy
 
 from slotmath.exact.distribution import NumericWinDistribution
-from slotmath.exact.spin_table import MarkedTable
+from slotmath.exact.spin_table import MarkedTable, MeanTable
 
 __all__ = ["MAX_GRID", "RoundLaw", "column", "fold", "fold_events"]
 
@@ -462,9 +462,15 @@ class RoundLaw:
         total = Fraction(sum(v[1] for v in self._groups.values()), cyc * cpb)
         return total + sum((self.feature_mean(f.name) for f in self.features), Fraction(0))
 
+    def _whole(self, what: str) -> None:
+        """Refuse ``what`` of a round whose paid spin holds its mean alone."""
+        if isinstance(self.base, MeanTable):
+            self.base._refuse(f"the round's {what}")
+
     @cached_property
     def second_moment(self) -> Fraction:
         """``E[R^2]``, exactly."""
+        self._whole("second moment")
         cyc, cpb = self.base.cycle, self.base.credits_per_bet
         total = Fraction(sum(v[2] for v in self._groups.values()), cyc * cpb * cpb)
         for g, (w, b1, _, _) in self._groups.items():
@@ -503,6 +509,7 @@ class RoundLaw:
 
         ``aliased_mass_bound`` is the start-weighted sum of the features' grid bounds.
         """
+        self._whole("distribution")
         base, cyc = self.base, self.base.cycle
         started = {g: self._groups[g] for g in sorted(self._groups, key=_order)
                    if any(k is not None for k in g)}

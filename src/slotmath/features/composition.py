@@ -53,10 +53,14 @@ class Composition:
 
     def __init__(self, game: Game, level: int = 1,
                  progress: Callable[[str, int, int], None] | None = None, mode=None,
-                 tables: dict | None = None):
+                 tables: dict | None = None, means: bool = False):
         from slotmath.features.registry import declared
 
         self.game, self.level, self.progress, self.mode = game, level, progress, mode
+        #: the RTP and its components only: a paid-spin feature may give its tables' means
+        #: and marks' laws alone (:class:`~slotmath.exact.spin_table.MeanTable`), and any
+        #: figure that reads more raises :class:`~slotmath.exact.spin_table.MeansOnly`
+        self.means = means
         self.declared: tuple[Feature, ...] = declared(game)
         self._folded: dict = {}
         self._spin_feature_sets: dict = {}
@@ -83,7 +87,7 @@ class Composition:
     @cached_property
     def context(self) -> Context:
         return Context(self.game, self.level, self.progress, self.outcome, self._tables,
-                       paid_reels=self.paid_reels)
+                       paid_reels=self.paid_reels, means=self.means)
 
     @cached_property
     def window(self):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numba
 import numpy as np
@@ -70,11 +70,8 @@ class HoldAndWinRound:
 
     @cached_property
     def chain(self) -> HoldAndWinChain:
-        if self.exact_mode is None:
-            probe = HoldAndWinChain(self.spec)  # float64; its states are kept when it is used
-            return HoldAndWinChain(self.spec, exact=True) if probe.n_states <= EXACT_STATES \
-                else probe
-        return HoldAndWinChain(self.spec, exact=self.exact_mode)
+        exact = _small(self.spec) if self.exact_mode is None else self.exact_mode
+        return HoldAndWinChain(self.spec, exact=exact)
 
     @property
     def exact(self) -> bool:
@@ -234,6 +231,14 @@ class HoldAndWinRound:
 def _exact_distribution(chain, held: int) -> dict:
     """One chunk of the exact laws (:func:`slotmath.exact.workers.map_parts`)."""
     return chain.exact_distribution(held)
+
+
+@lru_cache(maxsize=64)
+def _small(spec: HoldAndWin) -> bool:
+    """Whether the chain of ``spec`` has at most :data:`EXACT_STATES` states (then it is
+    solved in fractions): counted once per rules, since a strip move builds the round anew
+    and counting them takes ~0.1-0.3 s on Gus's Gold Christmas (its states' digit grids)."""
+    return HoldAndWinChain(spec).n_states <= EXACT_STATES
 
 
 def _marks(game) -> tuple[Mark, ...]:

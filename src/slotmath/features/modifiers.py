@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 
+from slotmath.exact.modifier_means import modifier_means
 from slotmath.exact.modifiers import modifier_counts_table
-from slotmath.exact.spin_table import MarkedTable
+from slotmath.exact.spin_table import MarkedTable, MeanTable
 from slotmath.features.base import Context, Feature, Kind, Mark
 from slotmath.features.compose import RoundLaw
 from slotmath.model.modifiers import Modifier, Modifiers
@@ -73,8 +74,10 @@ def mix(parts: list[tuple[Fraction, MarkedTable]]) -> MarkedTable:
         factor = p.numerator * (q // p.denominator) * (c // t.cycle)
         for key, w in t.weights.items():
             weights[key] = weights.get(key, 0) + factor * w
-    return MarkedTable(first.marks, weights, q * c, first.credits_per_bet,
-                       max(t.trigger_cap for _, t in parts))
+    means = any(isinstance(t, MeanTable) for _, t in parts)  # then so is the mixture
+    return (MeanTable if means else MarkedTable)(first.marks, weights, q * c,
+                                                 first.credits_per_bet,
+                                                 max(t.trigger_cap for _, t in parts))
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,15 +125,26 @@ class PaidSpinModifiers:
             symbols: dict[str, int] = {}
             for s, c in counts:
                 symbols[s] = max(symbols.get(s, 0), c)
+            index = [list(symbols).index(s) for s, _ in counts]
+            cap = dict(zip(marks, (c for _, c in counts))).get("trigger", 0)
+            if self.context.means:  # the marks' law and the mean only (no joint table)
+                law, credits, cycle, cpb = modifier_means(
+                    self.context.game, modifier, tuple(symbols.items()), reel_set,
+                    self.context.level, self.context.model)
+                by_marks: dict = {}
+                for k, w in law.items():
+                    kk = tuple(min(k[i], c) for i, (_, c) in zip(index, counts))
+                    by_marks[kk] = by_marks.get(kk, 0) + w
+                self._tables[key] = MeanTable.of_means(marks, by_marks, credits, cycle, cpb,
+                                                       cap)
+                return self._tables[key]
             raw, cycle, cpb = modifier_counts_table(
                 self.context.game, modifier, tuple(symbols.items()), reel_set,
                 self.context.level, self.context.model, progress=report)
-            index = [list(symbols).index(s) for s, _ in counts]
             weights: dict = {}
             for k, w in raw.items():
                 kk = (*(min(k[i], c) for i, (_, c) in zip(index, counts)), k[-1])
                 weights[kk] = weights.get(kk, 0) + w
-            cap = dict(zip(marks, (c for _, c in counts))).get("trigger", 0)
             self._tables[key] = MarkedTable(marks, weights, cycle, cpb, cap)
         return self._tables[key]
 

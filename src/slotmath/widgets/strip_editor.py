@@ -32,9 +32,11 @@ from slotmath.plot import (
 )
 from slotmath.plot.sweep import edit_symbol
 from slotmath.report.html import bound_text
+from slotmath.rtp import RTPFigures, rtp_only
 from slotmath.widgets.figure_view import FigureView, StaticFallback, draw_distribution
 
-__all__ = ["StripEditor", "reel_header_html", "rtp_html", "strip_editor", "summary_html"]
+__all__ = ["StripEditor", "at_once_html", "reel_header_html", "rtp_html", "strip_editor",
+           "summary_html"]
 
 #: How far either side of the current value the sweep chart looks.
 SWEEP_HALF_WIDTH = 3
@@ -67,7 +69,7 @@ def track_width(steps: int) -> int:
     return min(MAX_TRACK_PX, max(MIN_TRACK_PX, STEP_PX * steps))
 
 
-def rtp_html(analysis: Analysis) -> str:
+def rtp_html(analysis: Analysis | RTPFigures) -> str:
     """The RTP in percent, and beside it the exact fraction when the RTP is exact, else the
     float with its error bound (a jackpot game's RTP is numerical: its float is no fraction).
 
@@ -109,6 +111,32 @@ def summary_html(analysis: Analysis) -> str:
     body = "".join(f"<tr><td style='padding-right:1em'>{k}</td><td>{v}</td></tr>"
                    for k, v in rows)
     return f"<table class='slotmath-summary'>{body}</table>"
+
+
+def at_once_html(figures: RTPFigures, before: Analysis) -> str:
+    """A move's exact RTP and components (:func:`slotmath.analysis.rtp_only`), each with its
+    change from ``before`` (the analysis shown), and what follows.
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> g = slotmath.load_game("data/games/tiny_lines.toml")
+    >>> text = at_once_html(slotmath.rtp_only(g), slotmath.analyze(g))
+    >>> "411/448" in text and "+0.0000%" in text
+    True
+    """
+    rows = [("RTP of this move", rtp_html(figures)
+             + f" &nbsp; ({figures.rtp_float - before.rtp_float:+.4%})")]
+    for name, value in figures.components.items():
+        was = float(before.components.get(name, 0))
+        rows.append((f"&nbsp;&nbsp;{html.escape(name)}",
+                     f"{float(value):.6%} ({float(value) - was:+.4%})"))
+    body = "".join(f"<tr><td style='padding-right:1em'>{k}</td><td>{v}</td></tr>"
+                   for k, v in rows)
+    return (f"<table class='slotmath-at-once'>{body}</table><i>Exact, from each modifier's "
+            f"mean and the law of what starts the features. The distribution, SD, hit "
+            f"frequency and charts below are of the strips before this move until the full "
+            f"analysis in the background replaces them.</i>")
 
 
 def reel_header_html(index: int, reel: Reel) -> str:
@@ -169,6 +197,10 @@ class StripEditor(StaticFallback, widgets.VBox):
         self.original = game
         #: a slow cascading game previews a move and analyses it in the background
         self.background = background and game.cascades is not None
+        #: a game with base-game modifiers shows a move's exact RTP at once (their tables
+        #: are what a move recomputes) and analyses it in the background
+        self.at_once = background and game.modifiers is not None
+        self.quick: RTPFigures | None = None  # the last move's RTP, until its analysis is in
         self.preview_rounds = preview_rounds
         self.estimate = None  # the last move's PairedChange (a preview), or None
         self._pending: Game | None = None  # the latest edit the background has to analyse
@@ -266,6 +298,9 @@ class StripEditor(StaticFallback, widgets.VBox):
             if self._muted:
                 return
             self._last = (j, symbol)
+            if self.at_once:  # the exact RTP now, the whole analysis in the background
+                self.rtp_at_once()
+                return
             if self.on_demand and self.background:  # preview now, exact in the background
                 self.preview()
                 return
@@ -276,6 +311,10 @@ class StripEditor(StaticFallback, widgets.VBox):
         return handler
 
     def _notice(self, pending: bool = False) -> str:
+        if self.at_once:
+            return (f"<i>A move shows its exact RTP at once; its full analysis (about "
+                    f"{self.seconds:.0f} s the last time) runs in the background and its "
+                    f"figures and charts replace the others when it ends.</i>")
         if not self.on_demand:
             return ""
         if self.background:
@@ -322,6 +361,34 @@ class StripEditor(StaticFallback, widgets.VBox):
         self._refresh()
         self.timings = {"figures": self.seconds + self._shown,
                         "charts": self.seconds + max(self._shown, self._drawn)}
+
+    # -- modifiers: the exact RTP at once, the whole analysis in the background ------------
+    def rtp_at_once(self) -> None:
+        """Show the sliders' game's exact RTP and components (:func:`slotmath.rtp_only`:
+        each modifier's mean, not its joint table) with their change, and queue its whole
+        analysis in the background. ``timings["rtp"]``: seconds from the move to the RTP
+        computed, ``timings["figures"]``: to it shown."""
+        try:
+            game = self.edited_game()
+            start = time.perf_counter()
+            figures = rtp_only(game, self.level)
+            seconds = time.perf_counter() - start
+        except Exception as exc:  # noqa: BLE001 - a UI boundary: show it, keep the panel alive
+            self._restore_sliders()
+            self.notice.value = (f"<span style='color:#b00'>cannot analyse this edit: "
+                                 f"{html.escape(str(exc))}; the sliders are back where they "
+                                 f"were</span>")
+            return
+        start = time.perf_counter()
+        self.quick = figures
+        for j, reel in enumerate(game.reel_sets[self.reel_set].reels):
+            self.reel_headers[j].value = reel_header_html(j, reel)
+        self.notice.value = at_once_html(figures, self.analysis)
+        self.timings = {"rtp": seconds, "figures": seconds + time.perf_counter() - start}
+        with self._lock:
+            self._pending = game
+            if self._thread is None or not self._thread.is_alive():
+                self._start(game)
 
     # -- a slow cascading game: a preview, then the exact analysis in the background ------
     def preview(self) -> None:
@@ -389,7 +456,7 @@ class StripEditor(StaticFallback, widgets.VBox):
                                  f"failed: {html.escape(failed)}</span>")
             return
         self.seconds = time.perf_counter() - start
-        self.game, self.analysis, self.estimate = game, analysis, None
+        self.game, self.analysis, self.estimate, self.quick = game, analysis, None, None
         self._refresh()
 
     def wait(self, timeout: float | None = None) -> None:
@@ -436,12 +503,15 @@ class StripEditor(StaticFallback, widgets.VBox):
             self.reel_headers[j].value = reel_header_html(j, reel)
         self.summary.value = summary_html(self.analysis)
         self.notice.value = self._notice()
-        self.run_button.layout.display = None if self.on_demand else "none"
+        self.run_button.layout.display = None if self.on_demand and not self.at_once else "none"
         self._shown = time.perf_counter() - start
         self._drawn = 0.0
         if not self.draw:
             return
-        n = 3 if self.sweep and self._last is not None and not self.on_demand else 2
+        # (no sweep where a move's analysis is slow or in the background: each of its
+        # points is one more analysis)
+        n = 3 if (self.sweep and self._last is not None and not self.on_demand
+                  and not self.at_once) else 2
         fig = Figure(figsize=(5 * n, 3.6), layout="constrained")
         axes = fig.subplots(1, n)
         draw_distribution(self.analysis, axes[0])
