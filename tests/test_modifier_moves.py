@@ -127,6 +127,34 @@ def test_moves_over_two_processes_equal_the_dp_from_scratch(monkeypatch):
     assert calls and all(n == 2 and chunks > 1 for n, chunks in calls)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_move_reports_its_progress_to_the_end(workers):
+    """A move tells ``progress`` how far it has come (the strip editor's bar during a move):
+    from a first report below the total to done == total, never going back, on a one-reel
+    and a two-reel move, its parts here or over two processes."""
+    modifier_moves.forget()
+    _table(SPEC4, DYNAMITE, True)
+    for kept in modifier_moves._CACHES.values():
+        kept.workers = workers
+    for edits in ([(2, 1, "W")], [(0, 0, "A"), (3, 1, "B")]):
+        spec = _edit(SPEC4, edits)
+        heard = []
+        old = modifiers.MOVES
+        modifiers.MOVES = True
+        try:
+            before = _moves_made()
+            moved = modifier_table(loads_game(_text(spec)), DYNAMITE, count_symbol="S",
+                                   progress=lambda done, total, h=heard: h.append((done, total)))
+        finally:
+            modifiers.MOVES = old
+        assert _moves_made() > before  # moved, not computed afresh
+        assert _law(moved) == modified_law(spec, _modifier_dict(DYNAMITE), "S")
+        fractions = [d / t for d, t in heard]
+        assert heard and fractions[-1] == 1 and fractions[0] < 1, heard
+        assert fractions == sorted(fractions), heard
+    modifier_moves.forget()
+
+
 def test_another_game_or_the_same_strips_are_not_moved():
     """The kept DP answers only a strip move of the same game: other pays (another
     automaton) or another modifier law are computed from scratch, and so are the same strips

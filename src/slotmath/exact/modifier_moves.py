@@ -164,15 +164,18 @@ class MoveCache:
             levels.append(level)
         return levels[j]
 
-    def move(self, virtual: list[dict]) -> np.ndarray:
+    def move(self, virtual: list[dict], progress=None) -> np.ndarray:
         """The table of the strips whose virtual reels are ``virtual`` (every changed reel
-        moved in turn, the last first: the prefix cache before it stays)."""
-        for j in reversed(range(self.n)):
-            if virtual[j] != self.virtual[j]:
-                self._move(j, virtual[j])
+        moved in turn, the last first: the prefix cache before it stays); ``progress(done,
+        total)`` hears each moved reel's chunks done (the parts of all the moved reels)."""
+        moved = [j for j in reversed(range(self.n)) if virtual[j] != self.virtual[j]]
+        for i, j in enumerate(moved):
+            def heard(done, total, i=i):
+                progress(i * total + done, len(moved) * total)
+            self._move(j, virtual[j], None if progress is None else heard)
         return self.table
 
-    def _move(self, r: int, new: dict) -> None:
+    def _move(self, r: int, new: dict, progress=None) -> None:
         """Move reel ``r`` to the virtual windows ``new``: every new value is made first and
         then set, so a move that fails leaves the kept DP as it was (its prefix cache may have
         grown: it is the current strips')."""
@@ -186,12 +189,16 @@ class MoveCache:
         prep = dataclasses.replace(self.prep, reels=list(self.prep.reels))
         prep.reels[r] = self.make_reel(r, change)
         if r == 0:  # the changed windows as one part of their own, from scratch
+            if progress is not None:
+                progress(0, 1)
             deltas = [_part(prep, np.arange(len(change), dtype=np.int64))]
+            if progress is not None:
+                progress(1, 1)
         else:
             start = min(r, n - 2)  # the DP's last two reels go together
             levels = None if start == 0 else [self._level(p, start - 1)
                                               for p in range(len(self.parts))]
-            deltas = _run_moved(prep, self.parts, levels, start, self.workers)
+            deltas = _run_moved(prep, self.parts, levels, start, self.workers, progress)
         table = self.table
         for delta in deltas:
             rows, width = delta.shape
@@ -214,32 +221,57 @@ class MoveCache:
         self.moves += 1
 
 
-def _run_moved(prep, parts, levels, start: int, workers: int | None) -> list[np.ndarray]:
+#: chunks a move's parts run in when they run in this process (each reported done)
+HERE_CHUNKS = 8
+
+
+def _run_moved(prep, parts, levels, start: int, workers: int | None,
+               progress=None) -> list[np.ndarray]:
     """Every part's DP from its states before reel ``start`` (``levels``, one per part;
     ``None``: from the part's first reel) through the moved reels of ``prep``: their
     tables (dense), the first part's here (the kernels compiled before any fork), the others
     in strided chunks over ``workers`` forked processes (default: up to 2 when there are
     :data:`slotmath.exact.modifiers.PARALLEL_PARTS` parts or more), each chunk's sum sent
-    back as its nonzero cells; all here under an executor (:mod:`slotmath.parallel`)."""
+    back as its nonzero cells; all here under an executor (:mod:`slotmath.parallel`).
+    ``progress(done, total)`` hears the start and each chunk done (here: up to
+    :data:`HERE_CHUNKS` chunks, summed as they come)."""
     from slotmath import parallel
-    from slotmath.exact.modifiers import CHUNKS_PER_WORKER, PARALLEL_PARTS, _dense_of
+    from slotmath.exact.modifiers import CHUNKS_PER_WORKER, PARALLEL_PARTS, _dense_of, _sum_dense
     from slotmath.exact.workers import default_workers, map_parts
+
+    def heard(done, total):
+        if progress is not None:
+            progress(done, total)
 
     order = [p for p in range(len(parts)) if levels is None or levels[p] is not None]
     if not order:
+        heard(1, 1)
         return []
     if workers is None:
         workers = default_workers() if len(order) >= PARALLEL_PARTS else 1
     shared = (prep, parts, levels, start)
     if workers <= 1 or parallel.current() is not None:  # here (an executor's workers would
-        return [_moved_parts(shared, order)]  # be sent the prefix cache: hundreds of MB)
-    first = _moved_parts(shared, order[:1])
+        # be sent the prefix cache: hundreds of MB)
+        chunks = [order[i::HERE_CHUNKS] for i in range(min(HERE_CHUNKS, len(order)))]
+        heard(0, len(chunks))
+        total = None
+        for done, chunk in enumerate(chunks, 1):
+            table = _moved_parts(shared, chunk)
+            total = table if total is None else _sum_dense([total, table])
+            heard(done, len(chunks))
+        return [total]
     rest = order[1:]
+    n_chunks = min(len(rest), CHUNKS_PER_WORKER * workers) if rest else 0
+    chunks = [rest[i::n_chunks] for i in range(n_chunks)]
+    heard(0, n_chunks + 1)
+    first = _moved_parts(shared, order[:1])
+    heard(1, n_chunks + 1)
     if not rest:
         return [first]
-    n_chunks = min(len(rest), CHUNKS_PER_WORKER * workers) if workers > 1 else 1
-    chunks = [rest[i::n_chunks] for i in range(n_chunks)]
-    outs = list(map_parts(_moved_chunk, chunks, workers, shared=shared))
+    outs = []
+    for out in map_parts(_moved_chunk, chunks, workers, shared=shared):
+        outs.append(out)
+        heard(len(outs) + 1, n_chunks + 1)
     return [first, _dense_of(outs)]
 
 

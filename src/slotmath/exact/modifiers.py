@@ -529,7 +529,7 @@ def _dense(game: Game, rs, model: PayModel, counts, transform,
         if moves and kept is not None:  # a strip move: the kept DP moved to these strips
             with modifier_moves.LOCK:
                 try:
-                    table = kept.move(virtual)
+                    table = kept.move(virtual, progress)
                     if (table < 0).any():  # an exact table is never negative
                         raise AssertionError("a moved modifier table has a negative weight")
                 except BaseException:

@@ -311,13 +311,18 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
 
     count = {"analyses": 0, "checks": 0, "solves": 0}
     cache: dict = {}
+    # a game with base-game modifiers: each round is confirmed by its exact RTP alone (the
+    # modifiers' means, slotmath.rtp_only: a tenth of a second, where an analysis recomputes
+    # their joint tables); the game reached gets its whole analysis at the end
+    at_once = game.modifiers is not None
 
     def real(reels) -> object:
         key = tuple(reels)
         if key not in cache:
             count["analyses"] += 1
-            cache[key] = figures_from(slotmath.analyze(analysed.replace_reels(reel_set, key),
-                                                       level))
+            edited = analysed.replace_reels(reel_set, key)
+            cache[key] = (RTPPoint.of(slotmath.rtp_only(edited, level)) if at_once
+                          else figures_from(slotmath.analyze(edited, level)))
         return cache[key]
 
     start_reels = tuple(game.reel_sets[reel_set].reels)
@@ -342,8 +347,9 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     result = SearchResult(game, current, start, targets=targets, rank="proxy",
                           method=(f"proxy ({engine} on the game without "
                                   f"{', '.join(dropped)}), each round confirmed by the game's "
-                                  f"analysis" + (f"; not by window tables: {why}" if why
-                                                 else "")))
+                                  + ("exact RTP (the modifiers' means), the game reached by "
+                                     "its analysis" if at_once else "analysis")
+                                  + (f"; not by window tables: {why}" if why else "")))
     history = [(reels, current, misses)]
     ranked_at: dict = {}
     comp = None if grid else check_tunable(proxy, level)
@@ -489,6 +495,9 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
                 final = awards(game.replace_reels(reel_set, reels), targets.gli11)
         current_awards = final
     result.game = game.replace_reels(reel_set, reels)
+    if isinstance(current, RTPPoint):  # the game reached: its whole analysis
+        count["analyses"] += 1
+        current = figures_from(slotmath.analyze(analysed.replace_reels(reel_set, reels), level))
     result.figures, result.awards, result.start_awards = current, current_awards, start_awards
     result.misses = _misses(current, targets, current_awards)
     result.analyses, result.checks = count["analyses"], count["checks"]
@@ -496,6 +505,22 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     result.stopped = stopped
     result.seconds = time.monotonic() - called
     return result
+
+
+@dataclass(frozen=True)
+class RTPPoint:
+    """A round's confirmation by the game's RTP alone (:func:`slotmath.rtp_only`): what the
+    rounds read of it (the RTP, how it was found and its stated error). The game reached is
+    analysed whole before it is returned, so no other figure is ever read off one."""
+
+    rtp: Fraction
+    rtp_kind: str
+    rtp_error: float
+
+    @classmethod
+    def of(cls, figures) -> RTPPoint:
+        return cls(Fraction(figures.rtp), "exact" if figures.exact else "analysis",
+                   0.0 if figures.exact else float(figures.rtp_error))
 
 
 def _proxy_rtp(proxy: Game, level: int) -> Fraction:
