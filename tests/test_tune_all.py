@@ -165,6 +165,12 @@ def test_modifiers_tune_by_the_proxy_and_the_brute_force_agrees():
     assert r.rank == "proxy" and r.figures.rtp_kind == "exact"
     _check(r, target, tolerance)
     assert _modifier_rtp(r.game) == r.figures.rtp == slotmath.analyze(r.game).rtp
+    # the rounds were confirmed by the RTP alone (the modifiers' means); the game reached by
+    # its whole analysis: its figures are the analysis', hit frequency and SD included
+    assert "exact RTP (the modifiers' means)" in r.method
+    a = slotmath.analyze(r.game)
+    assert (r.figures.hit_frequency, r.figures.second_moment) == (a.hit_frequency,
+                                                                  a.variance + a.rtp**2)
 
 
 def test_grid_games_tune_by_common_random_numbers_and_the_reference_agrees():
