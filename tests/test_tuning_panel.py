@@ -235,3 +235,50 @@ def test_wheel_and_value_weights_are_moves_of_the_games_that_have_them(tmp_path)
     panel.spacing.value = "BN=2"  # a layout rule with a move that changes no strip
     panel.run()
     assert "cannot tune" in panel.progress.value and "changes no strip" in panel.progress.value
+
+
+def test_a_game_with_modifiers_tunes_in_the_panel_and_its_heat_map_is_the_rtps(tmp_path):
+    """A game the window tables refuse for its base-game modifiers alone is tuned here (the
+    RTP target and GLI-11); its heat map is the RTP's exact changes, each equal to a whole
+    analysis of the edited game (the modifiers' joint tables: no code shared with
+    slotmath.rtp_only's means), and Apply writes a file that analyses to the tuned RTP."""
+    from fractions import Fraction
+
+    game = slotmath.load_game(ROOT / "tests" / "data" / "stake_modifiers.toml")
+    panel = TuningPanel(game, draw=False)
+    assert panel.refusal is None and panel.proxied
+    start = slotmath.analyze(game).rtp
+    # (its RTP is 466 %: its modifiers act on most spins; one stop moves it 55-330 points)
+    panel.target.value = round(float(start) * 100 - 66, 2)
+    panel.tolerance.value = 5
+    panel.run()
+    assert panel.result is not None and panel.result.met, panel.progress.value
+    assert panel.tuned.rtp == slotmath.analyze(panel.result.game).rtp
+    assert abs(float(panel.tuned.rtp) * 100 - panel.target.value) <= 5
+    written = panel.apply(tmp_path / "tuned.toml")
+    assert slotmath.analyze(slotmath.load_game(written)).rtp == panel.tuned.rtp != start
+    panel.show_sensitivities()
+    s = panel.sensitivities
+    assert s.figures == ("rtp",) and s.base.rtp == start
+    for e in s.entries[::3]:
+        reels = list(game.base.reels)
+        reels[e.reel] = e.strip
+        edited = slotmath.analyze(game.replace_reels("base", tuple(reels)))
+        assert e.figures.rtp == edited.rtp, (e.reel, e.symbol, e.change)
+    with pytest.raises(ValueError, match="only the RTP"):
+        s.grid("hit_frequency")
+    with pytest.raises(ValueError, match="only the RTP"):
+        s.grid("sd")
+    assert "d_hit_frequency" not in s.table.columns
+    assert len(s.table) == len(s.entries) and Fraction(s.table["d_rtp"].iloc[0]) is not None
+
+
+def test_gus_is_tuned_in_the_panel_by_the_proxy():
+    """The bundled game with modifiers: no refusal, the proxy's controls (its analysis shared
+    with the generic suites)."""
+    from bundled import analysed
+
+    path = GAMES / "gus_gold_christmas.toml"
+    panel = TuningPanel(analysed(path).game, draw=False, analysis=analysed(path))
+    assert panel.refusal is None and panel.proxied
+    assert "proxy" in panel.children[1].children[0].value

@@ -23,12 +23,24 @@ What "one symbol" is
 
 An edit that is impossible (removing a symbol the reel does not show, emptying the reel) has
 no entry.
+
+A game with base-game modifiers
+-------------------------------
+The window tables do not cover a modifier (it re-draws the whole window), so a game whose only
+such section is its modifiers (Gus's Gold Christmas) has the RTP's entries alone
+(``Sensitivities.figures == ("rtp",)``): each edited game's RTP by
+:func:`slotmath.rtp_only` (each modifier's mean and the law of what it starts, not its joint
+table; about 0.1 s an entry), exact where the analysis' RTP is, else within its stated error
+(Gus's hold & win chain: about 5e-14, ``rtp_error``). Its hit frequency and E[X^2] need the
+modifiers' joint tables, a full analysis per entry: they are not given (asked for, they raise).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
 
 import pandas as pd
@@ -36,9 +48,9 @@ import pandas as pd
 from slotmath.errors import RuleError
 from slotmath.model.edit import symbol_count, symbol_weight, with_symbol_count
 from slotmath.model.game import Game, Reel
-from slotmath.tune.reel_tables import Figures, ReelTables, check_tunable
+from slotmath.tune.reel_tables import Figures, NotWindowTunable, ReelTables, check_tunable
 
-__all__ = ["Entry", "Sensitivities", "sensitivities", "step"]
+__all__ = ["Entry", "RTPOnly", "Sensitivities", "sensitivities", "step"]
 
 FIGURES = ("rtp", "hit_frequency", "second_moment", "feature_probability")
 
@@ -78,25 +90,63 @@ def step(reel: Reel, symbol: str, change: int) -> Reel | None:
 
 
 @dataclass(frozen=True)
+class RTPOnly:
+    """The figures of a game whose entries give the RTP alone (see the module notes):
+    ``rtp`` (a Fraction: exact, or the analysis' float within ``rtp_error``)."""
+
+    rtp: Fraction
+    rtp_error: float = 0.0
+
+    @classmethod
+    def of(cls, game: Game, level: int) -> RTPOnly:
+        from slotmath.rtp import rtp_only
+
+        figures = rtp_only(game, level)
+        return cls(Fraction(figures.rtp), 0.0 if figures.exact else float(figures.rtp_error))
+
+
+def modifiers_only(game: Game, level: int = 1) -> bool:
+    """Whether the window tables refuse ``game`` for its base-game modifiers alone (the game
+    without them is covered): then its RTP entries come from :func:`slotmath.rtp_only`.
+
+    >>> import slotmath
+    >>> modifiers_only(slotmath.load_game("data/games/gus_gold_christmas.toml"))
+    True
+    >>> modifiers_only(slotmath.load_game("data/games/tiny_lines.toml"))
+    False
+    """
+    if game.modifiers is None:
+        return False
+    try:
+        check_tunable(dataclasses.replace(game, modifiers=None), level)
+    except (ValueError, RuleError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
 class Entry:
     """One edit: reel ``reel`` (0 = reel 1), ``symbol``, ``change`` (+1 / -1), the symbol's
     count (stops, or weight on a weighted reel) before it, the edited ``strip`` and the
-    edited game's exact ``figures``."""
+    edited game's exact ``figures`` (:class:`RTPOnly` on a game with base-game modifiers)."""
 
     reel: int
     symbol: str
     change: int
     count: int
     strip: Reel
-    figures: Figures
+    figures: Figures | RTPOnly
 
 
 class Sensitivities:
     """The sensitivities of ``game``'s figures to the strips of ``reel_set`` (see the module
     notes); use :func:`sensitivities`."""
 
-    def __init__(self, game: Game, reel_set: str, base: Figures, entries: tuple[Entry, ...]):
+    def __init__(self, game: Game, reel_set: str, base: Figures | RTPOnly,
+                 entries: tuple[Entry, ...]):
         self.game, self.reel_set, self.base, self.entries = game, reel_set, base, entries
+        #: the figures the entries give: every one of FIGURES, or ("rtp",) alone
+        self.figures = ("rtp",) if isinstance(base, RTPOnly) else FIGURES
 
     def __repr__(self) -> str:
         return (f"Sensitivities({self.game.name!r}, {self.reel_set!r}, "
@@ -107,17 +157,19 @@ class Sensitivities:
         """One row per edit: ``reel`` (1-based), ``symbol``, ``change``, ``count`` (before),
         then for each figure (``rtp``, ``hit_frequency``, ``second_moment``,
         ``feature_probability``) its exact value after the edit and ``d_<figure>``, its exact
-        change (Fractions); ``sd`` and ``d_sd`` are floats."""
+        change (Fractions); ``sd`` and ``d_sd`` are floats. With the RTP alone
+        (:attr:`figures`), ``rtp`` and ``d_rtp`` only."""
         rows = []
         for e in self.entries:
             row = {"reel": e.reel + 1, "symbol": e.symbol, "change": e.change,
                    "count": e.count}
-            for name in FIGURES:
+            for name in self.figures:
                 value = getattr(e.figures, name)
                 row[name] = value
                 row[f"d_{name}"] = value - getattr(self.base, name)
-            row["sd"] = e.figures.sd
-            row["d_sd"] = e.figures.sd - self.base.sd
+            if self.figures == FIGURES:
+                row["sd"] = e.figures.sd
+                row["d_sd"] = e.figures.sd - self.base.sd
             rows.append(row)
         return pd.DataFrame(rows)
 
@@ -126,6 +178,10 @@ class Sensitivities:
         None where the edit is impossible)."""
         if figure not in (*FIGURES, "sd"):
             raise ValueError(f"figure must be one of {(*FIGURES, 'sd')}, got {figure!r}")
+        if figure not in self.figures + (("sd",) if self.figures == FIGURES else ()):
+            raise ValueError(f"{self.game.name}: only the RTP's sensitivities are computed "
+                             f"(its base-game modifiers' tables would take a full analysis "
+                             f"per entry), not {figure!r}")
         t = self.table[self.table["change"] == change]
         wide = t.pivot(index="symbol", columns="reel", values=f"d_{figure}")
         order = [s for s in self.game.symbols if s in wide.index]
@@ -170,7 +226,12 @@ def sensitivities(game: Game, reel_set: str = "base", level: int = 1,
     >>> int(row["count"]), row["d_rtp"]
     (1, Fraction(73, 1344))
     """
-    composition = check_tunable(game, level)
+    try:
+        composition = check_tunable(game, level)
+    except NotWindowTunable:
+        if not modifiers_only(game, level):
+            raise
+        composition = None  # the RTP alone, by rtp_only (the module notes)
     if reel_set not in game.reel_sets:
         raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
                          f"{sorted(game.reel_sets)}")
@@ -183,18 +244,27 @@ def sensitivities(game: Game, reel_set: str = "base", level: int = 1,
     base = None
     entries = []
     for j in reels:
-        tables = ReelTables(game, reel_set, j, level, composition)
-        if base is None:
-            base = tables.figures(strips[j])
         reel = strips[j]
+        if composition is None:
+            def figures_of(e, j=j):
+                return RTPOnly.of(game.replace_reels(reel_set, strips[:j] + (e,)
+                                                     + strips[j + 1:]), level)
+            base = base or RTPOnly.of(game, level)
+        else:
+            tables = ReelTables(game, reel_set, j, level, composition)
+            if base is None:
+                base = tables.figures(strips[j])
+            figures_of = tables.figures
         weighted = reel.weights is not None
         edits = [(symbol, change, step(reel, symbol, change))
                  for symbol in symbols for change in (1, -1)]
-        tables.prefetch(w for _, _, e in edits if e is not None for w in tables.window_weights(e))
+        if composition is not None:
+            tables.prefetch(w for _, _, e in edits if e is not None
+                            for w in tables.window_weights(e))
         for symbol, change, edited in edits:
             if edited is not None:
                 count = symbol_weight(reel, symbol) if weighted else symbol_count(reel, symbol)
-                entries.append(Entry(j, symbol, change, count, edited, tables.figures(edited)))
+                entries.append(Entry(j, symbol, change, count, edited, figures_of(edited)))
     if base is None:
         raise ValueError("no reel to edit")
     return Sensitivities(game, reel_set, base, tuple(entries))

@@ -30,6 +30,7 @@ from slotmath.tune.game_file import tuned_text, tuned_weights_text
 from slotmath.tune.layout import Layout, parse_rules, violations
 from slotmath.tune.prize_weights import prize_weights
 from slotmath.tune.reel_tables import NotWindowTunable
+from slotmath.tune.sensitivity import modifiers_only
 from slotmath.tune.solver import Step, TuneResult, step_line
 from slotmath.widgets.figure_view import FigureView
 
@@ -188,9 +189,18 @@ class TuningPanel(widgets.VBox):
         self.figure: Figure | None = None
         title = widgets.HTML(f"<b>{html.escape(game.name)}</b>: tune reel set "
                              f"<code>{html.escape(reel_set)}</code>, bet level {level}")
+        #: a game the window tables refuse for its base-game modifiers alone (Gus's Gold
+        #: Christmas): tuned by the proxy, each round confirmed by its exact RTP
+        #: (slotmath.rtp_only); the RTP target and GLI-11 only, its heat map the RTP's
+        self.proxied = False
+        refused = None
         try:
             check_tunable(game, level)
         except ValueError as exc:
+            self.proxied = isinstance(exc, NotWindowTunable) and modifiers_only(game, level)
+            refused = None if self.proxied else exc
+        if refused is not None:
+            exc = refused
             self.refusal = str(exc)
             searched = isinstance(exc, NotWindowTunable)
             where = (" It is tuned by the search path instead, each step a full analysis of "
@@ -282,6 +292,18 @@ class TuningPanel(widgets.VBox):
                          "apart unless given here; SYMBOL=1 turns that off):"),
             self.spacing, self.stack, self.moves, self.weight_scale, self.time_limit,
             self.tune_button])
+        if self.proxied:  # the proxy's controls only: the RTP, GLI-11, the time it may take
+            self.time_limit.value = 120
+            controls = widgets.VBox([
+                widgets.HTML(
+                    "<p><i>Its base-game modifiers re-draw the whole window, so the window "
+                    "tables do not cover this game: it is tuned by the proxy (one-stop swaps "
+                    "ranked by the window tables of the game without its modifiers and round "
+                    "features, each round confirmed by the game's exact RTP, "
+                    "<code>slotmath.rtp_only</code>); the RTP target and GLI-11 only. The "
+                    "heat map gives the RTP's exact changes (its hit frequency and SD would "
+                    "take the modifiers' tables: a full analysis per entry).</i></p>"),
+                self.target, self.tolerance, self.gli11, self.time_limit, self.tune_button])
         super().__init__([title, controls, self.progress, self.par, self.changes,
                           widgets.HBox([self.path, self.apply_button]), self.applied,
                           widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
@@ -333,6 +355,8 @@ class TuningPanel(widgets.VBox):
                 kwargs["gli11"] = None
             layout = Layout(parse_rules(self.spacing.value, "spacing"),
                             parse_rules(self.stack.value, "stacks"))
+            if self.proxied:  # stop swaps: each strip keeps its length and its order
+                kwargs, layout = ({} if self.gli11.value else {"gli11": None}), None
             prizes = self.moves.value in ("wheel", "values")
             if prizes:
                 kwargs["weight_scale"] = int(self.weight_scale.value)
@@ -360,7 +384,7 @@ class TuningPanel(widgets.VBox):
             f"{result.seconds:.1f} s; RTP {_percent(result.start.rtp)} &rarr; "
             f"{_percent(self.tuned.rtp)}; {html.escape(met)}.{html.escape(odds)}</p>" + (
                 "" if prizes else
-                f"<p>{html.escape(layout_line(result.game, self.reel_set, layout))}</p>"))
+                f"<p>{html.escape(layout_line(result.game, self.reel_set, layout or Layout()))}</p>"))
         self.par.value = self._par_html(self.original, self.tuned)
         if prizes:
             changes = weight_changes(self.game, result.game, self.moves.value)
