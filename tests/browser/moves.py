@@ -225,6 +225,27 @@ def tour(page, where: str) -> int:
     return 4
 
 
+def gus_gold_christmas(page, where: str) -> int:
+    """The strip editor on a game with base-game modifiers: a move shows its exact RTP at once
+    (expected here by ``slotmath.rtp_only``, the modifiers' means: the RTP ``slotmath.analyze``
+    gives, held equal by tests/test_modifier_means.py, without a Dynamite table in this
+    process), and its chart when the background's analysis of the moved tables ends; Reset
+    is a plain analysis (the original strips' tables come from the store)."""
+    game = load(GAMES / "gus_gold_christmas.toml")
+    strip = game.base.reels[4]
+    value = strip.symbols.count("J") + 1
+    now = replace_reel(game, "base", 4, with_symbol_count(strip, "J", value))
+    panel = pages.panel(page, "slotmath-strip-editor", 0)
+    move_and_check(panel, lambda: pages.type_into_slider(strip_slider(panel, "J", 4), value),
+                   slotmath.rtp_only(now).rtp, exact=False,
+                   what=f"{game.name}: strip J on reel 5 = {value} (RTP at once, chart after)")
+    # Reset: a plain analysis of the original strips (numerical: its hold & win chain)
+    move_and_check(panel, lambda: panel.locator("button", has_text="Reset").first.click(),
+                   slotmath.rtp_only(game).rtp, exact=False,
+                   what=f"{game.name}: strip-editor reset")
+    return 2
+
+
 def gold_money_frog(page, where: str) -> int:
     """Every jackpot control in JupyterLab; in the app, two (the same panel code runs)."""
     return jackpot_tour(page, load(GAMES / "gold_money_frog.toml"), level=4, to_level=2,
@@ -294,6 +315,7 @@ def tune_to(page, game, target_percent: str, level: int = 1) -> None:
 MOVES = {
     "01_tour.ipynb": tour,
     "gold_money_frog.ipynb": gold_money_frog,
+    "gus_gold_christmas.ipynb": gus_gold_christmas,
     "workbench_gold_money_frog.ipynb": workbench_gold_money_frog,
     "workbench_doc_game.ipynb": workbench_doc_game,
 }
