@@ -374,10 +374,7 @@ class StripEditor(StaticFallback, widgets.VBox):
             figures = rtp_only(game, self.level)
             seconds = time.perf_counter() - start
         except Exception as exc:  # noqa: BLE001 - a UI boundary: show it, keep the panel alive
-            self._restore_sliders()
-            self.notice.value = (f"<span style='color:#b00'>cannot analyse this edit: "
-                                 f"{html.escape(str(exc))}; the sliders are back where they "
-                                 f"were</span>")
+            self._refused(exc)
             return
         start = time.perf_counter()
         self.quick = figures
@@ -385,6 +382,18 @@ class StripEditor(StaticFallback, widgets.VBox):
             self.reel_headers[j].value = reel_header_html(j, reel)
         self.notice.value = at_once_html(figures, self.analysis)
         self.timings = {"rtp": seconds, "figures": seconds + time.perf_counter() - start}
+        self._queue(game)
+
+    def _refused(self, exc: Exception) -> None:
+        """An edit that cannot be analysed: said, and the sliders back where they were."""
+        self._restore_sliders()
+        self.notice.value = (f"<span style='color:#b00'>cannot analyse this edit: "
+                             f"{html.escape(str(exc))}; the sliders are back where they "
+                             f"were</span>")
+
+    def _queue(self, game: Game) -> None:
+        """Analyse ``game`` in the background: now, or after the analysis under way (the
+        latest edit is analysed next)."""
         with self._lock:
             self._pending = game
             if self._thread is None or not self._thread.is_alive():
@@ -401,10 +410,7 @@ class StripEditor(StaticFallback, widgets.VBox):
             game = self.edited_game()
             est = paired_rounds(self.game, game, self.preview_rounds, seed=0, level=self.level)
         except Exception as exc:  # noqa: BLE001 - a UI boundary: show it, keep the panel alive
-            self._restore_sliders()
-            self.notice.value = (f"<span style='color:#b00'>cannot analyse this edit: "
-                                 f"{html.escape(str(exc))}; the sliders are back where they "
-                                 f"were</span>")
+            self._refused(exc)
             return
         self.estimate = est
         lo, hi = est.interval()
@@ -414,10 +420,7 @@ class StripEditor(StaticFallback, widgets.VBox):
             f"{lo:+.4%} to {hi:+.4%}; a paired simulation of {est.rounds:,} rounds, "
             f"{est.rounds_differing:,} of them paying differently: a statistical estimate). "
             f"<i>The exact analysis runs in the background; its figures replace this.</i>")
-        with self._lock:
-            self._pending = game
-            if self._thread is None or not self._thread.is_alive():
-                self._start(game)
+        self._queue(game)
 
     def _start(self, game: Game) -> None:
         self.bar.value, self.bar.layout.display = 0.0, None
