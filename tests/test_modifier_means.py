@@ -135,6 +135,32 @@ def test_rtp_only_is_the_analysis_rtp_on_hold_and_win_games(path, edits):
     _same_figures(slotmath.rtp_only(game), slotmath.analyze(game))
 
 
+FREE = """
+[free_spins]
+trigger = "S"
+awards = { 2 = 5, 3 = 8 }
+multiplier = 2
+"""
+
+
+@pytest.mark.parametrize("ways", [False, True])
+@pytest.mark.parametrize("inside", [False, True], ids=["paid spin only", "in free spins too"])
+def test_rtp_only_with_free_spins_is_the_analysis_rtp(ways, inside):
+    """Modifiers with free spins: on the paid spin only, the means give the analysis' RTP and
+    components exactly; a modifier that also acts inside the free spins (whose chain reads the
+    spin's whole law) makes rtp_only take the whole analysis: the same figures, never a figure
+    from the stand-in table."""
+    from test_modifiers import GOOD
+
+    mods = GOOD.replace('keep = ["S"]', 'keep = ["S"]\nin_free_spins = true') if inside else GOOD
+    game = loads_game(_text(dict(SPEC, ways=ways), mods) + FREE, "g.toml")
+    assert any(m.in_free_spins for m in game.modifiers) == inside
+    _same_figures(slotmath.rtp_only(game), slotmath.analyze(game))
+    if inside:
+        with pytest.raises(MeansOnly):
+            _ = Composition(game, means=True).rtp
+
+
 def test_figures_past_the_mean_are_refused():
     """A composition of means gives the RTP; what reads the joint law raises MeansOnly
     instead of answering from the stand-in table."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from slotmath.exact.spin_table import MeansOnly
 from slotmath.features.composition import Composition
 from slotmath.model.game import Game
 
@@ -42,7 +43,9 @@ def rtp_only(game: Game, level: int = 1, mode: str | None = None) -> RTPFigures:
     count (:mod:`slotmath.exact.modifier_means`), not the joint table a distribution, SD or
     hit frequency reads (tens of seconds on Gus's Gold Christmas after a strip move; this
     takes well under one). On a game without modifiers it computes what :func:`analyze`
-    would for the RTP.
+    would for the RTP; where a feature reads more than a modified spin's mean (a modifier
+    that also acts inside the free spins, whose chain reads the spin's law), the whole
+    analysis' figures (as slow as it is; never a figure from the means there).
 
     Examples
     --------
@@ -52,6 +55,11 @@ def rtp_only(game: Game, level: int = 1, mode: str | None = None) -> RTPFigures:
     True
     """
     game.check_level(level)
-    _ = mode is None or game.mode(mode)
-    c = Composition(game, level, None, None if mode is None else game.mode(mode), means=True)
-    return RTPFigures(c.rtp, c.rtp_error, c.components, c.exact)
+    spec = None if mode is None else game.mode(mode)
+    try:
+        c = Composition(game, level, None, spec, means=True)
+        return RTPFigures(c.rtp, c.rtp_error, c.components, c.exact)
+    except MeansOnly:  # a feature reads a modified spin's whole law (a modifier that also
+        # acts inside free spins: their chain reads its spin table): the whole analysis
+        c = Composition(game, level, None, spec)
+        return RTPFigures(c.rtp, c.rtp_error, c.components, c.exact)
