@@ -196,3 +196,85 @@ def test_random_two_row_games_tuned_with_rules_keep_them_and_the_brute_force(cas
         assert all(k == 2 for k in runs(strip, "W")) and (closest(strip, "B") or 2) >= 2
     expected = brute(tuned, [[1] * len(s) for s in tuned], rows, lines, pays, len(lines))
     assert (r.figures.rtp, r.figures.hit_frequency, r.figures.second_moment) == expected
+
+
+def _orderable(strip, d) -> bool:
+    """Whether some order of ``strip``'s stops keeps every symbol's copies ``d`` or more
+    apart (cyclically): every distinct order tried."""
+    import itertools
+
+    n = len(strip)
+    for order in set(itertools.permutations(strip)):
+        if all(order[i] != order[(i + k) % n] for i in range(n) for k in range(1, min(d, n))
+               if (i + k) % n != i):
+            return True
+    return False
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["A", "B", "C", "D"]), min_size=1, max_size=8),
+       st.integers(2, 3), st.booleans())
+def test_the_strip_order_rule_is_met_whenever_some_order_meets_it(strip, d, weighted):
+    """Every symbol ruled (the strip-order rule): the strip comes back with the same stops
+    (and weights), no symbol within ``d - 1`` stops of its copy; refused only when no order
+    of its stops does it (every order tried here)."""
+    game = slotmath.load_game(GAMES / "tiny_lines.toml")
+    weights = tuple(range(1, len(strip) + 1)) if weighted else None
+    reel = Reel(tuple(strip), weights)
+    spacing, _ = Layout(no_repeat=d, scatter_spacing=False).for_reel(game, 0)
+    spacing = {s: spacing.get(s, d) for s in "ABCD"}  # (tiny_lines has no A-D: given here)
+    try:
+        out = lay_out(reel, spacing, {})
+    except LayoutError:
+        assert not _orderable(strip, d)
+        return
+    assert Counter(zip(out.symbols, out.weights or (None,) * len(strip))) == Counter(
+        zip(strip, weights or (None,) * len(strip)))
+    assert all((closest(out.symbols, s) or d) >= d for s in "ABCD")
+
+
+def test_the_strip_order_rule_covers_every_symbol_without_a_rule_of_its_own():
+    game = slotmath.load_game(GAMES / "ways_243.toml")
+    spacing, stack = Layout(stack={"LION": 2}, no_repeat=2).for_reel(game, 0)
+    assert stack == {"LION": 2} and "LION" not in spacing
+    assert spacing["SC"] == 3  # its own (the window height) kept
+    assert all(spacing[s] == 2 for s in game.symbols if s not in ("SC", "LION"))
+    with pytest.raises(ValueError, match="no_repeat=0"):
+        Layout(no_repeat=0).check(game)
+
+
+def test_a_cascade_game_tuned_under_the_strip_order_rule_keeps_it():
+    """A cascading game tuned by the proxy's swaps with ``--no-repeat 2``: its start broke
+    the rule (two A side by side, cyclically, on reel 1) and is laid out first; every swap
+    ranked keeps it; the tuned strips have no symbol next to itself (scanned here), and the
+    written file's RTP is the cascade reference's (tests/cascade_reference.py, sharing no
+    code), within the tolerance of the target."""
+    from cascade_reference import figures as cascade_figures
+
+    from slotmath.tune.game_file import tuned_text
+
+    path = ROOT / "tests" / "data" / "cascades" / "tiny_bonus.toml"
+    game = slotmath.load_game(path)
+    first = game.base.reels[0].symbols
+    assert any(first[i] == first[i - 1] for i in range(len(first)))  # the start breaks it
+    start = slotmath.analyze(game).rtp
+    # (upward: on strips of 4-6 stops no rule-keeping swap lowers it; the laid-out start is
+    # 112.07 bets against the file's 108.53)
+    target, tolerance = start * Fraction(120, 100), start * Fraction(3, 100)
+    r = tune(game, target, tolerance=tolerance, gli11=None, method="proxy",
+             layout={"no_repeat": 2}, time_limit=900)
+    assert r.met and r.laid_out is not None, r
+    for reel in r.game.base.reels:
+        s = reel.symbols
+        assert all(s[i] != s[i - 1] for i in range(len(s))), s
+    text = tuned_text(path, r.game, "base")
+    rtp = cascade_figures(tomllib.loads(text)).rtp
+    assert rtp == r.figures.rtp == slotmath.analyze(r.game).rtp
+    assert abs(rtp - target) <= tolerance
+
+
+def test_cli_no_repeat_below_one_is_one_line_exit_2(tmp_path, capsys):
+    code = main(["tune", str(GAMES / "tiny_lines.toml"), "--target-rtp", "95",
+                 "--no-repeat", "0", "--out", str(tmp_path / "x.toml")])
+    err = capsys.readouterr().err
+    assert code == 2 and "--no-repeat" in err and len(err.strip().splitlines()) == 1, err

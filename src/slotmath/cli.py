@@ -359,6 +359,10 @@ def _tune_parser(sub) -> None:
                         "Scatters and bonus symbols: the window height unless given (=1: off)")
     t.add_argument("--stack", action="append", default=[], metavar="SYMBOL=K",
                    help="SYMBOL stands only in stacks of exactly K stops; repeatable")
+    t.add_argument("--no-repeat", type=int, default=None, metavar="D",
+                   help="the strip-order rule: every symbol without a rule of its own at least "
+                        "D stops from its next copy (cascades: a refill does not drop a "
+                        "removed symbol straight back in); 2: no symbol next to itself")
     t.add_argument("--moves", choices=("counts", "weights", "wheel", "values"),
                    default="counts",
                    help="on a weighted reel: change symbol counts (one unit of weight on a "
@@ -431,16 +435,21 @@ def _tune(args) -> int:
             raise GameFileError(None, None, str(exc)) from None
 
     # no rules given: None (the solver's default rules), which the swap paths accept
+    if args.no_repeat is not None and args.no_repeat < 1:
+        raise GameFileError(None, "--no-repeat", f"must be a whole number >= 1, got "
+                                                 f"{args.no_repeat}")
+    ruled = args.spacing or args.stack or args.no_repeat is not None
     layout = ({"spacing": rules(args.spacing, "--spacing"),
-               "stack": rules(args.stack, "--stack")} if args.spacing or args.stack else None)
+               "stack": rules(args.stack, "--stack"),
+               "no_repeat": args.no_repeat or 1} if ruled else None)
     tolerance = number(args.tolerance, "--tolerance") / 100
     out = check_writable(args.out, "--out")
     game = slotmath.load_game(args.file)
     prizes = args.moves in ("wheel", "values")
     if prizes:
-        if args.spacing or args.stack:
-            raise GameFileError(None, "--moves", f"{args.moves} changes no strip: --spacing "
-                                                 f"and --stack do not apply")
+        if ruled:
+            raise GameFileError(None, "--moves", f"{args.moves} changes no strip: --spacing, "
+                                                 f"--stack and --no-repeat do not apply")
         if args.weight_scale < 1:
             raise GameFileError(None, "--weight-scale", f"must be a whole number >= 1, got "
                                                         f"{args.weight_scale}")
@@ -470,6 +479,7 @@ def _tune(args) -> int:
         ("feature_one_in", args.feature_one_in), ("max_win_one_in", args.max_win_one_in))
         if v is not None)
     given += "".join(f" --{k} {v}" for k in ("spacing", "stack") for v in getattr(args, k))
+    given += f" --no-repeat {args.no_repeat}" if args.no_repeat is not None else ""
     given += (" --no-gli11" if args.no_gli11 else "") + (
         f" --moves {args.moves}" if args.moves != "counts" else "") + (
         f" --method {args.method}" if args.method else "") + (

@@ -10,10 +10,18 @@ they stand changes the windows. Two rules, each keyed by symbol:
   win's coin, which lands several to a window); ``S=1`` turns that off.
 * **stack** ``S=k``: every maximal run of consecutive ``S`` stops (cyclically) is exactly ``k``
   long, so the count of ``S`` is a multiple of ``k`` and two stacks never touch.
+* **strip order** ``no_repeat=d`` (one number for the reel set): every symbol's copies at
+  least ``d`` stops apart, cyclically, for each symbol on the reel without a rule of its own
+  (not a stacked one). Where the order beyond the window is read (cascades: a refill drops
+  the stops above the window in strip order) it keeps a symbol removed by a win from falling
+  straight back in from the next ``d - 1`` stops; ``d = 2``: no symbol next to itself.
 
 :func:`lay_out` places the copies deterministically, starting from the strip it is given and
 changing as little of the order as it can: a strip that keeps the rules is returned as it is;
-otherwise the stops of the symbols that break a rule are taken out (all ruled symbols' stops,
+with a strip-order rule (every symbol ruled) the strip is repaired by swapping two stops at a
+time (:func:`_repair`: a stop that breaks its rule with the nearest stop whose symbol can
+stand there, the pair that breaks the fewest rules first); otherwise the stops of the symbols
+that break a rule are taken out (all ruled symbols' stops,
 when taking out only those would break another rule) and put back one symbol at a time (stacks
 first, larger spacings first, then by name) into the gaps nearest to where they stood, the
 other stops keeping their order. Putting a stop into a strip never brings two others closer,
@@ -55,6 +63,9 @@ class Layout:
     spacing: Mapping[str, int] = field(default_factory=dict)
     stack: Mapping[str, int] = field(default_factory=dict)
     scatter_spacing: bool = True
+    #: the strip-order rule: every symbol without a rule of its own at least this many stops
+    #: from its next copy (1: no rule)
+    no_repeat: int = 1
 
     def check(self, game: Game) -> None:
         """``ValueError`` for an unknown symbol, a length that is not a whole number >= 1,
@@ -69,6 +80,9 @@ class Layout:
         both = sorted(set(self.spacing) & set(self.stack))
         if both:
             raise ValueError(f"{both[0]} has both a spacing and a stack rule: give one")
+        n = self.no_repeat
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"no_repeat={n}: must be a whole number >= 1")
 
     def for_reel(self, game: Game, index: int) -> tuple[dict, dict]:
         """(spacing, stack) on reel ``index`` (0 = reel 1): the defaults added, rules that
@@ -83,6 +97,10 @@ class Layout:
                        if (s.scatter or s.bonus) and s.name not in self.stack
                        and s.name != coin}
         spacing |= dict(self.spacing)
+        if self.no_repeat > 1:  # the strip-order rule: every symbol without a rule of its own
+            for name in game.symbols:
+                if name not in spacing and name not in self.stack:
+                    spacing[name] = self.no_repeat
         return {s: d for s, d in spacing.items() if d > 1}, dict(self.stack)
 
 
@@ -199,6 +217,111 @@ def _place(desired: list[int], m: int, allowed: list[int], sep: int, what: str) 
     return sorted(best)
 
 
+def _clear(symbols: list, p: int, d: int) -> bool:
+    """Whether no other stop within ``d - 1`` of stop ``p`` (cyclically) shows its symbol."""
+    n, s = len(symbols), symbols[p]
+    return all(symbols[(p + k) % n] != s and symbols[(p - k) % n] != s
+               for k in range(1, min(d, (n + 1) // 2 + 1)) if (p + k) % n != p)
+
+
+def _repair(reel: Reel, spacing: Mapping[str, int], stack: Mapping[str, int]) -> Reel:
+    """``reel`` with two stops swapped at a time until every spacing rule holds (the stacks
+    must hold already and are not moved): the first stop that breaks its rule goes to the
+    nearest stop (then the lower index) whose symbol may stand where it stood, each of the
+    two clear of its rule there. Deterministic; ``LayoutError`` when no swap helps.
+
+    >>> _repair(Reel(("A", "A", "B", "B", "C", "C")), {"A": 2, "B": 2, "C": 2}, {}).symbols
+    ('C', 'B', 'A', 'B', 'C', 'A')
+    """
+    symbols, weights = list(reel.symbols), list(reel.stop_weights)
+    n = len(symbols)
+    stacked = set(stack)
+
+    def d_of(p):
+        return spacing.get(symbols[p], 1)
+
+    for _ in range(n * n):
+        bad = next((p for p in range(n) if symbols[p] not in stacked
+                    and not _clear(symbols, p, d_of(p))), None)
+        if bad is None:
+            return Reel(tuple(symbols), None if reel.weights is None else tuple(weights))
+        for k in sorted(range(n), key=lambda q: (min(abs(q - bad), n - abs(q - bad)), q)):
+            if k == bad or symbols[k] in stacked or symbols[k] == symbols[bad]:
+                continue
+            symbols[bad], symbols[k] = symbols[k], symbols[bad]
+            if _clear(symbols, bad, d_of(bad)) and _clear(symbols, k, d_of(k)):
+                weights[bad], weights[k] = weights[k], weights[bad]
+                break
+            symbols[bad], symbols[k] = symbols[k], symbols[bad]
+        else:  # no single swap helps: the whole order arranged anew
+            return _arrange(reel, spacing)
+    return _arrange(reel, spacing)
+
+
+#: strips :func:`_arrange` tries at most before it gives up
+ARRANGE_NODES = 200_000
+
+
+def _arrange(reel: Reel, spacing: Mapping[str, int]) -> Reel:
+    """The stops of ``reel`` in an order that keeps every spacing rule (every symbol ruled),
+    found depth first: at each place the symbol with the most copies left (then the one that
+    came first on the strip) among those its rule allows there, each symbol's copies in their
+    order on the strip (weights ride along); ``LayoutError`` when no order exists or none is
+    found within :data:`ARRANGE_NODES` places tried.
+
+    >>> _arrange(Reel(("A", "A", "B", "B", "C", "C")), {"A": 3, "B": 3, "C": 3}).symbols
+    ('A', 'B', 'C', 'A', 'B', 'C')
+    """
+    n = len(reel.symbols)
+    copies: dict = {}
+    for i, (sym, w) in enumerate(zip(reel.symbols, reel.stop_weights)):
+        copies.setdefault(sym, []).append((i, w))
+    first = {sym: at[0][0] for sym, at in copies.items()}
+    left = {sym: len(at) for sym, at in copies.items()}
+    d = {sym: max(1, spacing.get(sym, 1)) for sym in copies}
+    for sym in copies:
+        if left[sym] > 1 and left[sym] * d[sym] > n:
+            raise LayoutError(f"{sym} (spacing {d[sym]}): {left[sym]} of them need "
+                              f"{left[sym] * d[sym]} stops, the strip has {n}")
+    out: list = []
+    tried = 0
+
+    def fits(sym, p) -> bool:
+        k = d[sym]
+        if any(out[p - j] == sym for j in range(1, min(k, p + 1))):
+            return False
+        if p == n - 1 or n - p < k:  # near the end: the wrap to the start
+            return not any(out[j] == sym for j in range(k - (n - p)) if j < p)
+        return True
+
+    def room(p) -> bool:  # every symbol's copies left still fit in the places left
+        rest = n - p
+        return all(c <= 1 or (c - 1) * d[s] + 1 <= rest for s, c in left.items())
+
+    def place(p) -> bool:
+        nonlocal tried
+        if p == n:
+            return True
+        tried += 1
+        if tried > ARRANGE_NODES:
+            raise LayoutError(f"no order found within {ARRANGE_NODES:,} places tried")
+        for sym in sorted((s for s in left if left[s]), key=lambda s: (-left[s], first[s])):
+            if fits(sym, p):
+                out.append(sym)
+                left[sym] -= 1
+                if room(p + 1) and place(p + 1):
+                    return True
+                left[sym] += 1
+                out.pop()
+        return False
+
+    if not place(0):
+        raise LayoutError("no order of the strip's stops keeps every spacing rule")
+    taken = {sym: iter(at) for sym, at in copies.items()}
+    stops = [next(taken[sym]) for sym in out]
+    return Reel(tuple(out), None if reel.weights is None else tuple(w for _, w in stops))
+
+
 def lay_out(reel: Reel, spacing: Mapping[str, int], stack: Mapping[str, int]) -> Reel:
     """``reel`` with its stops placed so that the rules hold (see the module notes): the same
     stops (and weights), in as nearly the same order as found.
@@ -218,6 +341,25 @@ def lay_out(reel: Reel, spacing: Mapping[str, int], stack: Mapping[str, int]) ->
     spacing = {s: d for s, d in spacing.items() if d > 1}
     if not violations(symbols, spacing, stack):
         return reel
+    try:
+        return _take_out_and_place(reel, spacing, stack)
+    except LayoutError:  # every symbol ruled (a strip-order rule): nothing stays put to
+        # place the others between, so two stops are swapped at a time instead
+        if (any(s not in spacing and s not in stack for s in symbols)
+                or any(violations(symbols, {}, {s: k}) for s, k in stack.items())):
+            raise
+        try:
+            return _repair(reel, spacing, stack)
+        except LayoutError:
+            pass
+        raise
+
+
+def _take_out_and_place(reel: Reel, spacing: Mapping[str, int],
+                        stack: Mapping[str, int]) -> Reel:
+    """:func:`lay_out`'s placement (the module notes): the stops of the symbols that break a
+    rule taken out and put back into the gaps nearest to where they stood."""
+    symbols = list(reel.symbols)
     for s, k in stack.items():
         count = symbols.count(s)
         if count % k:

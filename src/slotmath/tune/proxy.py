@@ -81,6 +81,7 @@ from fractions import Fraction
 from slotmath.errors import RuleError
 from slotmath.model.game import Game
 from slotmath.tune.awards import awards
+from slotmath.tune.layout import LayoutError, lay_out, violations
 from slotmath.tune.reel_tables import check_tunable
 from slotmath.tune.search import SearchResult, figures_from, rtp_only_request
 from slotmath.tune.solver import Step, Targets, _better, _layout, _misses
@@ -219,7 +220,11 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     reel_set : str
         The reel set tuned (the paid spin's; the proxy must play it).
     layout : Layout or dict, optional
-        As :func:`slotmath.tune.tune`: the proxy solver lays out every edited strip.
+        As :func:`slotmath.tune.tune`: the proxy solver lays out every edited strip. With
+        swaps (each strip's order kept but for the stop swapped) the start is laid out by the
+        rules first (:func:`slotmath.tune.layout.lay_out`; its figures are the result's
+        ``laid_out``) and a swap that breaks a rule is not ranked: how a strip-order rule
+        (``no_repeat``) holds on a cascade game's strips.
     symbols : sequence of str, optional
         The symbols whose counts may change (default: every symbol but scatters and bonus
         symbols).
@@ -303,9 +308,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     if per_round < 1:
         raise ValueError(f"per_round must be >= 1, got {per_round}")
     analysed = game if rounds is None else game.with_analysis(rounds=rounds)
-    if moves == "swaps" and layout is not None:
-        raise ValueError(f"{game.name}: layout rules are not offered with swaps (a swap keeps "
-                         f"every other stop's place)")
+    ruled = moves == "swaps" and layout is not None  # swaps that keep the rules only
     layout = _layout(layout)
     layout.check(game)
 
@@ -330,21 +333,35 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     first = slotmath.analyze(analysed, level)
     start = cache[start_reels] = figures_from(first)
     current, reels = start, start_reels
+    rules = [layout.for_reel(game, j) for j in range(len(start_reels))] if ruled else None
+    laid_out = None
+    if ruled:  # the start laid out by the rules (the strips' order kept where they hold)
+        try:
+            laid = tuple(lay_out(r, *rules[j]) for j, r in enumerate(start_reels))
+        except LayoutError as exc:
+            raise ValueError(f"{game.name}: reel set {reel_set!r}: {exc}") from None
+        if laid != start_reels:
+            reels, current = laid, real(laid)
+            laid_out = current
+            if at_once:  # (its confirmation is its RTP alone: the result shows it whole)
+                count["analyses"] += 1
+                laid_out = figures_from(slotmath.analyze(analysed.replace_reels(reel_set, laid),
+                                                         level))
     misses = _misses(current, targets)
     if grid:  # the paid spin's exact mean, each reel's sums kept per strip
         from slotmath.exact.grid_ways import SpinMean
 
         proxy_rtp = SpinMean(proxy, reel_set, level)
-        p_now = proxy_rtp(start_reels)
+        p_now = proxy_rtp(reels)
         # the free spins play their own reels: their share does not move with the paid strips
-        scaled = float(start.rtp) - float(first.components.get("free_spins", 0))
+        scaled = float(current.rtp) - float(first.components.get("free_spins", 0))
     else:
-        p_now = Fraction(_proxy_rtp(proxy, level))
-        scaled = float(start.rtp)
+        p_now = Fraction(_proxy_rtp(proxy.replace_reels(reel_set, reels), level))
+        scaled = float(current.rtp)
     slope = scaled / float(p_now) if p_now and scaled > 0 else 1.0
     engine = "the paid spin's ways programme" if grid else "window tables"
     started = time.monotonic()  # the time limit is the rounds': the set-up is not counted
-    result = SearchResult(game, current, start, targets=targets, rank="proxy",
+    result = SearchResult(game, current, start, targets=targets, rank="proxy", laid_out=laid_out,
                           method=(f"proxy ({engine} on the game without "
                                   f"{', '.join(dropped)}), each round confirmed by the game's "
                                   + ("exact RTP (the modifiers' means), the game reached by "
@@ -373,6 +390,9 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
                     tables = ReelTables(g, reel_set, j, level, comp)
                     tables.prefetch(w for _, _, e in edits for w in tables.window_weights(e))
                     rtp_of = (lambda e, tables=tables: tables.figures(e).rtp)
+                if rules is not None:  # the swaps that keep every layout rule
+                    edits = [(a, b, e) for a, b, e in edits
+                             if e is not None and not violations(e.symbols, *rules[j])]
                 for a, b, e in edits:
                     count["solves"] += 1
                     d = Fraction(rtp_of(e) - p_rs)

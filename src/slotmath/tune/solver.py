@@ -376,10 +376,10 @@ def _layout(layout) -> Layout:
     if isinstance(layout, Layout):
         return layout
     if isinstance(layout, Mapping) and set(layout) <= {"spacing", "stack",
-                                                        "scatter_spacing"}:
+                                                        "scatter_spacing", "no_repeat"}:
         return Layout(**layout)
     raise ValueError(f"layout must be a Layout or a dict with keys spacing, stack, "
-                     f"scatter_spacing; got {layout!r}")
+                     f"scatter_spacing, no_repeat; got {layout!r}")
 
 
 def _range(value, name: str):
