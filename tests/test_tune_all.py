@@ -168,6 +168,7 @@ def test_modifiers_tune_by_the_proxy_and_the_brute_force_agrees():
     # the rounds were confirmed by the RTP alone (the modifiers' means); the game reached by
     # its whole analysis: its figures are the analysis', hit frequency and SD included
     assert "exact RTP (the modifiers' means)" in r.method
+    assert r.rtps == r.tried >= 1 and r.analyses == 2  # the start's and the game reached
     a = slotmath.analyze(r.game)
     assert (r.figures.hit_frequency, r.figures.second_moment) == (a.hit_frequency,
                                                                   a.variance + a.rtp**2)

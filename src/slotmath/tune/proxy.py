@@ -312,7 +312,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     layout = _layout(layout)
     layout.check(game)
 
-    count = {"analyses": 0, "checks": 0, "solves": 0}
+    count = {"analyses": 0, "checks": 0, "solves": 0, "rtps": 0}
     cache: dict = {}
     # a game with base-game modifiers: each round is confirmed by its exact RTP alone (the
     # modifiers' means, slotmath.rtp_only: a tenth of a second, where an analysis recomputes
@@ -322,7 +322,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     def real(reels) -> object:
         key = tuple(reels)
         if key not in cache:
-            count["analyses"] += 1
+            count["rtps" if at_once else "analyses"] += 1
             edited = analysed.replace_reels(reel_set, key)
             cache[key] = (RTPPoint.of(slotmath.rtp_only(edited, level)) if at_once
                           else figures_from(slotmath.analyze(edited, level)))
@@ -520,7 +520,8 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         current = figures_from(slotmath.analyze(analysed.replace_reels(reel_set, reels), level))
     result.figures, result.awards, result.start_awards = current, current_awards, start_awards
     result.misses = _misses(current, targets, current_awards)
-    result.analyses, result.checks = count["analyses"], count["checks"]
+    result.analyses, result.checks, result.rtps = (count["analyses"], count["checks"],
+                                                   count["rtps"])
     result.estimates = count["solves"]
     result.stopped = stopped
     result.seconds = time.monotonic() - called

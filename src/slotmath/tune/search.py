@@ -138,7 +138,9 @@ class SearchResult(TuneResult):
     ``rank`` (how moves were ranked), ``analyses`` (exact analyses run, the GLI-11 checks
     not counted), ``estimates`` (candidate estimates made), ``checks`` (GLI-11 compliance
     checks), ``tried``/``kept`` (proposals confirmed / kept), ``stopped`` (why it stopped)
-    and ``undone`` (kept steps undone for GLI-11)."""
+    and ``undone`` (kept steps undone for GLI-11); ``rtps``: proposals confirmed by the
+    game's exact RTP alone (:func:`slotmath.rtp_only`: a game with base-game modifiers), not
+    counted in ``analyses``."""
 
     method: str = ""
     rank: str = ""
@@ -149,6 +151,7 @@ class SearchResult(TuneResult):
     kept: int = 0
     stopped: str = ""
     undone: int = 0
+    rtps: int = 0
 
     def search_lines(self) -> list[str]:
         """The summary's lines about the search (the method, its counts, why it stopped)."""
@@ -510,7 +513,9 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
 def _search_lines(result: SearchResult) -> list[str]:
     out = [f"method        {result.method}",
            (f"search        {result.tried} proposals tried, {result.kept} kept; "
-            f"{result.analyses} exact analyses, {result.estimates} estimates ({result.rank}), "
+            f"{result.analyses} exact analyses, "
+            + (f"{result.rtps} exact RTPs alone, " if result.rtps else "")
+            + f"{result.estimates} estimates ({result.rank}), "
             f"{result.checks} GLI-11 checks; stopped: {result.stopped}")]
     if result.undone:
         out.append(f"GLI-11 undo   {result.undone} kept step(s) undone: the final game pushed "
