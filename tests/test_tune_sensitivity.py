@@ -92,9 +92,16 @@ def test_the_grid_is_the_table_by_symbol_and_reel():
 
 
 def test_games_that_are_not_linear_in_the_window_are_refused():
-    game = slotmath.load_game(GAMES / "gus_gold_christmas.toml")
+    """A cascading game is refused; Gus's Gold Christmas (refused for its modifiers alone)
+    gets the RTP's entries instead (tests/test_tuning_panel.py checks them)."""
+    game = slotmath.load_game(GAMES / "frozen_gems.toml")
     with pytest.raises(ValueError, match="not tuned by window tables"):
         sensitivities(game)
+    gus = slotmath.load_game(GAMES / "gus_gold_christmas.toml")
+    s = sensitivities(gus, reels=[0], symbols=["GUS"])
+    assert s.figures == ("rtp",) and [(e.reel, e.change) for e in s.entries] == [(0, 1), (0, -1)]
+    with pytest.raises(ValueError, match="only the RTP"):
+        s.grid("second_moment")
     with pytest.raises(ValueError, match="no reel set 'bonus'"):
         sensitivities(slotmath.load_game(GAMES / "tiny_lines.toml"), "bonus")
 
