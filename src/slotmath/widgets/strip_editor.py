@@ -596,7 +596,10 @@ def strip_editor(game: Game, reel_set: str = "base", *, level: int = 1,
         and the exact analysis runs in the background under a progress bar; its figures
         replace the estimate when it ends (a move made meanwhile is analysed next).
     background : bool
-        See ``slow_after``.
+        See ``slow_after``. On a game with base-game modifiers (whose tables a strip move
+        changes), every move shows at once its exact RTP and components
+        (:func:`slotmath.rtp_only`: the modifiers' means) and the whole analysis follows in
+        the background, under the progress bar; False: each move waits for the analysis.
 
     Returns
     -------
