@@ -91,10 +91,46 @@ def test_the_heat_map_is_the_sensitivities(tuned):
     assert np.allclose(image.get_array().filled(0), data)
 
 
-def test_a_game_the_solver_does_not_cover_gets_its_reason():
-    panel = TuningPanel(slotmath.load_game(GAMES / "frozen_gems.toml"), draw=False)
-    assert panel.refusal and "not tuned by window tables" in panel.refusal
-    assert "search path" in panel.children[1].value  # and where it is tuned instead
+def test_a_game_the_window_tables_do_not_cover_is_tuned_by_its_path(tmp_path):
+    """A cascading game (the window tables do not cover it) is tuned here by tune()'s path
+    for it (each step confirmed by its own exact analysis), the RTP target only, no heat map;
+    Apply writes a file the cascade reference (tests/cascade_reference.py) reads to the tuned
+    RTP."""
+    import tomllib
+
+    from cascade_reference import figures as cascade_figures
+
+    path = ROOT / "tests" / "data" / "cascades" / "tiny_lines.toml"
+    game = slotmath.load_game(path)
+    panel = TuningPanel(game, draw=False)
+    assert panel.refusal is None and panel.searched and not panel.proxied
+    assert "Cascades" in panel.why and panel.sensitivity_button not in panel.children
+    start = slotmath.analyze(game).rtp  # 1,717 %: a fixture, far above a real game's
+    panel.target.max = 10_000.0
+    panel.target.value = round(float(start) * 120, 2)
+    panel.tolerance.max = 1_000.0
+    panel.tolerance.value = float(start) * 3
+    panel.run()
+    assert panel.result is not None and panel.result.met, panel.progress.value
+    written = panel.apply(tmp_path / "tuned.toml")
+    rtp = cascade_figures(tomllib.loads(written.read_text())).rtp
+    assert rtp == panel.tuned.rtp != start
+    assert abs(float(rtp) * 100 - panel.target.value) <= panel.tolerance.value
+    panel.show_sensitivities()  # no heat map here: nothing happens
+    assert panel.sensitivities is None
+
+
+def test_a_game_the_solver_cannot_take_gets_its_reason(monkeypatch):
+    """A refusal that is no window-table limit (the check's own ValueError) is said in one
+    line and nothing runs."""
+    from slotmath.widgets import tuning_panel
+
+    def refuse(game, level=1):
+        raise ValueError("its features count trigger and count:C jointly in one spin")
+
+    monkeypatch.setattr(tuning_panel, "check_tunable", refuse)
+    panel = TuningPanel(slotmath.load_game(GAMES / "tiny_lines.toml"), draw=False)
+    assert panel.refusal and "jointly" in panel.children[1].value
     panel.run()  # nothing to run: no error
     assert panel.result is None
 

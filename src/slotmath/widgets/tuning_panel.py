@@ -31,7 +31,7 @@ from slotmath.tune.layout import Layout, parse_rules, violations
 from slotmath.tune.prize_weights import prize_weights
 from slotmath.tune.reel_tables import NotWindowTunable
 from slotmath.tune.sensitivity import modifiers_only
-from slotmath.tune.solver import Step, TuneResult, step_line
+from slotmath.tune.solver import Step, TuneResult, default_method, step_line
 from slotmath.widgets.figure_view import FigureView
 
 __all__ = ["TuningPanel", "layout_line", "par_side_by_side", "strip_changes", "weight_changes"]
@@ -189,26 +189,24 @@ class TuningPanel(widgets.VBox):
         self.figure: Figure | None = None
         title = widgets.HTML(f"<b>{html.escape(game.name)}</b>: tune reel set "
                              f"<code>{html.escape(reel_set)}</code>, bet level {level}")
-        #: a game the window tables refuse for its base-game modifiers alone (Gus's Gold
-        #: Christmas): tuned by the proxy, each round confirmed by its exact RTP
-        #: (slotmath.rtp_only); the RTP target and GLI-11 only, its heat map the RTP's
+        #: a game the window tables do not cover (cascades, a feature playing the whole
+        #: round, base-game modifiers): tuned by :func:`slotmath.tune.tune`'s path for it
+        #: (the search, the proxy or common random numbers, each step confirmed by the
+        #: game's analysis or, with modifiers, its exact RTP); the RTP target and GLI-11
+        #: only; ``why``: the window tables' reason
+        self.searched, self.why = False, ""
+        #: its heat map: the RTP's entries, where the modifiers alone are the reason
+        #: (:func:`slotmath.tune.sensitivity.modifiers_only`); no heat map for the others
         self.proxied = False
-        refused = None
         try:
             check_tunable(game, level)
+        except NotWindowTunable as exc:
+            self.searched, self.why = True, exc.why
+            self.proxied = modifiers_only(game, level)
         except ValueError as exc:
-            self.proxied = isinstance(exc, NotWindowTunable) and modifiers_only(game, level)
-            refused = None if self.proxied else exc
-        if refused is not None:
-            exc = refused
             self.refusal = str(exc)
-            searched = isinstance(exc, NotWindowTunable)
-            where = (" It is tuned by the search path instead, each step a full analysis of "
-                     "the game (minutes here): <code>slotmath tune FILE --target-rtp ... "
-                     "--time-limit ...</code> or <code>slotmath.tune.tune(game, target)</code>."
-                     if searched else "")
             super().__init__([title, widgets.HTML(
-                f"<p>Not tuned in this panel: {html.escape(self.refusal)}.{where}</p>")])
+                f"<p>Not tuned in this panel: {html.escape(self.refusal)}.</p>")])
             self.add_class("slotmath-tuning-panel")
             return
         self.original = analysis if analysis is not None else analyze(game, level)
@@ -292,29 +290,34 @@ class TuningPanel(widgets.VBox):
                          "apart unless given here; SYMBOL=1 turns that off):"),
             self.spacing, self.stack, self.moves, self.weight_scale, self.time_limit,
             self.tune_button])
-        if self.proxied:  # the proxy's controls only: the RTP, GLI-11, the time it may take
-            self.time_limit.value = 120
+        if self.searched:  # the RTP, GLI-11 and the time the search may take
+            self.time_limit.value = 120 if self.proxied else 300
+            how = ("by the proxy (one-stop swaps ranked by the window tables of the game "
+                   "without its modifiers and round features, each round confirmed by the "
+                   "game's exact RTP, <code>slotmath.rtp_only</code>: about a minute on Gus's "
+                   "Gold Christmas). The heat map gives the RTP's exact changes (its hit "
+                   "frequency and SD would take the modifiers' tables: a full analysis per "
+                   "entry)" if self.proxied else
+                   f"by <code>{default_method(game, reel_set)}</code> (each step confirmed "
+                   f"by the game's own analysis: seconds to minutes a step; docs/tuning.md, "
+                   f"\"Games the window tables do not cover\"). No heat map: its entries "
+                   f"would be one analysis each")
             controls = widgets.VBox([
-                widgets.HTML(
-                    "<p><i>Its base-game modifiers re-draw the whole window, so the window "
-                    "tables do not cover this game: it is tuned by the proxy (one-stop swaps "
-                    "ranked by the window tables of the game without its modifiers and round "
-                    "features, each round confirmed by the game's exact RTP, "
-                    "<code>slotmath.rtp_only</code>); the RTP target and GLI-11 only. The "
-                    "heat map gives the RTP's exact changes (its hit frequency and SD would "
-                    "take the modifiers' tables: a full analysis per entry).</i></p>"),
+                widgets.HTML(f"<p><i>The window tables do not cover this game "
+                             f"({html.escape(self.why)}): it is tuned {how}; the RTP target "
+                             f"and GLI-11 only.</i></p>"),
                 self.target, self.tolerance, self.gli11, self.time_limit, self.tune_button])
+        heat = ([] if self.searched and not self.proxied else  # (its entries: analyses)
+                [widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
+                              "(percentage points)"), self.sensitivity_button, self.heatmap_box])
         super().__init__([title, controls, self.progress, self.par, self.changes,
-                          widgets.HBox([self.path, self.apply_button]), self.applied,
-                          widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
-                                       "(percentage points)"),
-                          self.sensitivity_button, self.heatmap_box])
+                          widgets.HBox([self.path, self.apply_button]), self.applied, *heat])
         self.add_class("slotmath-tuning-panel")  # found by the browser suite
         self.par.value = self._par_html(self.original, self.original)
 
     def show_sensitivities(self) -> None:
         """Compute the exact sensitivities of the loaded game (once) and draw their heat map."""
-        if self.refusal is not None:
+        if self.refusal is not None or (self.searched and not self.proxied):
             return
         if self.sensitivities is None:
             self.sensitivity_button.description = "computing..."
@@ -355,7 +358,7 @@ class TuningPanel(widgets.VBox):
                 kwargs["gli11"] = None
             layout = Layout(parse_rules(self.spacing.value, "spacing"),
                             parse_rules(self.stack.value, "stacks"))
-            if self.proxied:  # stop swaps: each strip keeps its length and its order
+            if self.searched:  # the path's own moves (stop swaps keep lengths and order)
                 kwargs, layout = ({} if self.gli11.value else {"gli11": None}), None
             prizes = self.moves.value in ("wheel", "values")
             if prizes:
