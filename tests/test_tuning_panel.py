@@ -318,3 +318,32 @@ def test_gus_is_tuned_in_the_panel_by_the_proxy():
     panel = TuningPanel(analysed(path).game, draw=False, analysis=analysed(path))
     assert panel.refusal is None and panel.proxied
     assert "proxy" in panel.children[1].children[0].value
+
+
+def test_the_strip_order_rule_typed_in_the_panel_holds_on_a_cascade_games_strips():
+    """The strip-order box on a cascading game: every tuned strip has no symbol within 2
+    stops of its copy (scanned here) and the cascade reference reads the written file's
+    RTP."""
+    import tomllib
+
+    from cascade_reference import figures as cascade_figures
+
+    from slotmath.tune.game_file import tuned_text
+
+    path = ROOT / "tests" / "data" / "cascades" / "tiny_lines.toml"
+    game = slotmath.load_game(path)
+    panel = TuningPanel(game, draw=False)
+    assert panel.no_repeat in panel.children[1].children  # offered on the search path
+    start = slotmath.analyze(game).rtp
+    panel.target.max, panel.tolerance.max = 10_000.0, 1_000.0
+    panel.target.value = round(float(start) * 120, 2)
+    panel.tolerance.value = float(start) * 5
+    panel.no_repeat.value = 3  # reel 1's two A are 2 apart (cyclically): laid out first
+    panel.run()
+    assert panel.result is not None, panel.progress.value
+    for reel in panel.result.game.base.reels:
+        s, n = reel.symbols, len(reel.symbols)
+        assert all(s[i] != s[(i + k) % n] for i in range(n) for k in (1, 2)), s
+    text = tuned_text(path, panel.result.game, "base")
+    assert cascade_figures(tomllib.loads(text)).rtp == panel.tuned.rtp
+    assert "Layout:" in panel.progress.value and "kept on every reel" in panel.progress.value

@@ -242,6 +242,11 @@ class TuningPanel(widgets.VBox):
                                     description="spacing SYMBOL=D", style=style, layout=wide)
         self.stack = widgets.Text(value="", placeholder="e.g. W=2",
                                   description="stacks SYMBOL=K", style=style, layout=wide)
+        # the strip-order rule (slotmath.tune.layout: every symbol without a rule of its own
+        # this many stops from its next copy; 1: none), for cascades' refills
+        self.no_repeat = widgets.BoundedIntText(value=1, min=1, max=50,
+                                                description="strip order: no repeat within",
+                                                style=style, layout=wide)
         moves = [("symbol counts", "counts")]
         if any(r.weights is not None for r in game.reel_sets[reel_set].reels):
             moves.append(("stop weights", "weights"))
@@ -288,8 +293,8 @@ class TuningPanel(widgets.VBox):
             self.gli11,
             widgets.HTML("Layout rules (a scatter or bonus symbol is kept a window height "
                          "apart unless given here; SYMBOL=1 turns that off):"),
-            self.spacing, self.stack, self.moves, self.weight_scale, self.time_limit,
-            self.tune_button])
+            self.spacing, self.stack, self.no_repeat, self.moves, self.weight_scale,
+            self.time_limit, self.tune_button])
         if self.searched:  # the RTP, GLI-11 and the time the search may take
             self.time_limit.value = 120 if self.proxied else 300
             how = ("by the proxy (one-stop swaps ranked by the window tables of the game "
@@ -302,11 +307,17 @@ class TuningPanel(widgets.VBox):
                    f"by the game's own analysis: seconds to minutes a step; docs/tuning.md, "
                    f"\"Games the window tables do not cover\"). No heat map: its entries "
                    f"would be one analysis each")
+            # layout rules where the path takes them (not crn's swaps of k stops)
+            rules = ([] if not self.proxied and default_method(game, reel_set) == "crn" else
+                     [widgets.HTML("Layout rules (the search lays out every strip it tries; "
+                                   "the proxy's swaps start from the laid-out strips and keep "
+                                   "the rules):"), self.spacing, self.stack, self.no_repeat])
             controls = widgets.VBox([
                 widgets.HTML(f"<p><i>The window tables do not cover this game "
                              f"({html.escape(self.why)}): it is tuned {how}; the RTP target "
                              f"and GLI-11 only.</i></p>"),
-                self.target, self.tolerance, self.gli11, self.time_limit, self.tune_button])
+                self.target, self.tolerance, self.gli11, *rules, self.time_limit,
+                self.tune_button])
         heat = ([] if self.searched and not self.proxied else  # (its entries: analyses)
                 [widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
                               "(percentage points)"), self.sensitivity_button, self.heatmap_box])
@@ -357,9 +368,12 @@ class TuningPanel(widgets.VBox):
             if not self.gli11.value:
                 kwargs["gli11"] = None
             layout = Layout(parse_rules(self.spacing.value, "spacing"),
-                            parse_rules(self.stack.value, "stacks"))
-            if self.searched:  # the path's own moves (stop swaps keep lengths and order)
-                kwargs, layout = ({} if self.gli11.value else {"gli11": None}), None
+                            parse_rules(self.stack.value, "stacks"),
+                            no_repeat=int(self.no_repeat.value))
+            if self.searched:  # the path's own moves; the rules only when some is typed
+                kwargs = {} if self.gli11.value else {"gli11": None}
+                if layout == Layout():
+                    layout = None
             prizes = self.moves.value in ("wheel", "values")
             if prizes:
                 kwargs["weight_scale"] = int(self.weight_scale.value)
