@@ -18,10 +18,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from cascade_reference import EndlessCascade, RefGame, figures, spin_outcomes
-from cascade_strategies import cascade_game_dicts, to_toml
-from hypothesis import HealthCheck, assume, event, given, settings
-from test_stake_cascades import read_books, read_rows, replay
+from cascade_reference import RefGame, figures, spin_outcomes
+from cascade_strategies import cascade_game_dicts
+from hypothesis import event, given, settings
+from test_stake_cascades import GENERATED, generated_game, read_books, read_rows, replay
 
 import slotmath
 from slotmath.publish import export_stake, lookup_table, refusal, verify_stake
@@ -177,25 +177,12 @@ def test_frozen_gems_is_searched_not_refused_and_random_refill_still_is(tmp_path
         RoundSearch(rounds=0)
 
 
-@settings(max_examples=5, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                 HealthCheck.function_scoped_fixture])
+@settings(GENERATED, max_examples=5)
 @given(cascade_game_dicts(refill="strip", free_spins=True))
 def test_generated_cascade_games_through_the_search(tmp_path_factory, data):
     # random small strip games with free spins, sent through the search (cycle limit 0):
     # every book a round the reference plays to its row
-    ref = RefGame(data)
-    try:
-        figures(data)
-    except (EndlessCascade, ValueError):  # chains that never end; the reference's own limits
-        assume(False)
-    try:
-        game = slotmath.loads_game(to_toml(data))
-        assume(refusal(game) is None)
-        assert slotmath.analyze(game).distribution is not None
-    except ValueError as err:  # the engine refuses a free reel set whose chain never ends
-        assume("never ends" not in str(err))
-        raise
+    ref, _, game, _ = generated_game(data)
     out = tmp_path_factory.mktemp("generated") / "out"
     export_stake(game, out, search=RoundSearch(rounds=1 << 13, cycle_max=0, unplayed_max=1.0))
     rows, books = read_rows(out), read_books(out)

@@ -282,11 +282,17 @@ def test_what_the_cascade_books_cannot_play_is_refused_in_one_line(tmp_path, cha
     assert says in why and "\n" not in why
 
 
-@settings(max_examples=6, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                 HealthCheck.function_scoped_fixture])
-@given(cascade_game_dicts(refill="strip", free_spins=True))
-def test_generated_cascade_games_with_free_spins(tmp_path_factory, data):
+#: the generated cascade games' hypothesis settings (each example is an analysis and an
+#: export; the function-scoped tmp_path_factory is session-wide)
+GENERATED = settings(deadline=None,
+                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                            HealthCheck.function_scoped_fixture])
+
+
+def generated_game(data):
+    """(the reference's game, its exact RTP, the engine's game and analysis) of a generated
+    game both play to the end and the export does not refuse (the others are assumed away:
+    chains that never end, the reference's own limits, a refused game)."""
     ref = RefGame(data)
     try:
         exact = figures(data).rtp
@@ -300,6 +306,13 @@ def test_generated_cascade_games_with_free_spins(tmp_path_factory, data):
     except ValueError as err:  # the engine refuses a free reel set whose chain never ends
         assume("never ends" not in str(err))
         raise
+    return ref, exact, game, a
+
+
+@settings(GENERATED, max_examples=6)
+@given(cascade_game_dicts(refill="strip", free_spins=True))
+def test_generated_cascade_games_with_free_spins(tmp_path_factory, data):
+    ref, exact, game, a = generated_game(data)
     assert a.rtp == exact
     out = tmp_path_factory.mktemp("generated") / "out"
     try:
