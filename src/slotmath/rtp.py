@@ -56,10 +56,11 @@ def rtp_only(game: Game, level: int = 1, mode: str | None = None) -> RTPFigures:
     """
     game.check_level(level)
     spec = None if mode is None else game.mode(mode)
+    tables: dict = {}  # the engine's plain tables, made once for both compositions
     try:
-        c = Composition(game, level, None, spec, means=True)
+        c = Composition(game, level, None, spec, tables, means=True)
         return RTPFigures(c.rtp, c.rtp_error, c.components, c.exact)
     except MeansOnly:  # a feature reads a modified spin's whole law (a modifier that also
         # acts inside free spins: their chain reads its spin table): the whole analysis
-        c = Composition(game, level, None, spec)
+        c = Composition(game, level, None, spec, tables)
         return RTPFigures(c.rtp, c.rtp_error, c.components, c.exact)

@@ -297,18 +297,19 @@ class TuningPanel(widgets.VBox):
             self.time_limit, self.tune_button])
         if self.searched:  # the RTP, GLI-11 and the time the search may take
             self.time_limit.value = 120 if self.proxied else 300
+            method = "proxy" if self.proxied else default_method(game, reel_set)
             how = ("by the proxy (one-stop swaps ranked by the window tables of the game "
                    "without its modifiers and round features, each round confirmed by the "
                    "game's exact RTP, <code>slotmath.rtp_only</code>: about a minute on Gus's "
                    "Gold Christmas). The heat map gives the RTP's exact changes (its hit "
                    "frequency and SD would take the modifiers' tables: a full analysis per "
                    "entry)" if self.proxied else
-                   f"by <code>{default_method(game, reel_set)}</code> (each step confirmed "
+                   f"by <code>{method}</code> (each step confirmed "
                    f"by the game's own analysis: seconds to minutes a step; docs/tuning.md, "
                    f"\"Games the window tables do not cover\"). No heat map: its entries "
                    f"would be one analysis each")
             # layout rules where the path takes them (not crn's swaps of k stops)
-            rules = ([] if not self.proxied and default_method(game, reel_set) == "crn" else
+            rules = ([] if method == "crn" else
                      [widgets.HTML("Layout rules (the search lays out every strip it tries; "
                                    "the proxy's swaps start from the laid-out strips and keep "
                                    "the rules):"), self.spacing, self.stack, self.no_repeat])
