@@ -385,6 +385,10 @@ def _tune_parser(sub) -> None:
     t.add_argument("--reel-set", default="base", help="the reel set tuned (default base)")
     t.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
                    help="stop after this long (default 60)")
+    t.add_argument("--max-rounds", type=_whole_number, default=None, metavar="N",
+                   help="stop after N rounds: over the reels (window tables, default 20), "
+                        "weight steps (wheel/values, 20), proxy confirmations (12) or search "
+                        "steps (default: the time limit); not with --method crn")
     t.add_argument("--out", required=True, metavar="NEW.toml", help="write the tuned game here")
 
 
@@ -442,6 +446,9 @@ def _tune(args) -> int:
     layout = ({"spacing": rules(args.spacing, "--spacing"),
                "stack": rules(args.stack, "--stack"),
                "no_repeat": args.no_repeat or 1} if ruled else None)
+    if args.max_rounds is not None and args.max_rounds < 1:
+        raise GameFileError(None, "--max-rounds", f"must be a whole number >= 1, got "
+                                                  f"{args.max_rounds}")
     tolerance = number(args.tolerance, "--tolerance") / 100
     out = check_writable(args.out, "--out")
     game = slotmath.load_game(args.file)
@@ -470,6 +477,7 @@ def _tune(args) -> int:
                   gli11=None if args.no_gli11 else GLI11_GAMES, layout=layout,
                   moves=args.moves, method=args.method,
                   tolerance=tolerance, time_limit=args.time_limit,
+                  max_rounds=args.max_rounds,
                   progress=lambda step: print(step_line(step), file=sys.stderr),
                   **({"weight_scale": args.weight_scale, "hold_weights": args.hold}
                      if prizes else {}))
@@ -480,6 +488,7 @@ def _tune(args) -> int:
         if v is not None)
     given += "".join(f" --{k} {v}" for k in ("spacing", "stack") for v in getattr(args, k))
     given += f" --no-repeat {args.no_repeat}" if args.no_repeat is not None else ""
+    given += f" --max-rounds {args.max_rounds}" if args.max_rounds is not None else ""
     given += (" --no-gli11" if args.no_gli11 else "") + (
         f" --moves {args.moves}" if args.moves != "counts" else "") + (
         f" --method {args.method}" if args.method else "") + (

@@ -246,7 +246,8 @@ class _Estimator:
 def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
            symbols: Sequence[str] | None = None, time_limit: float = 60.0, level: int = 1,
            progress: Callable[[Step], None] | None = None, rank: str | None = None,
-           rounds: int | None = None, seed: int = 0, why: str = "") -> SearchResult:
+           rounds: int | None = None, seed: int = 0, why: str = "",
+           max_rounds: int | None = None) -> SearchResult:
     """Tune ``reel_set`` of ``game`` to ``targets`` by a search over single moves (see the
     module notes); what :func:`slotmath.tune.tune` does for a game the window tables do not
     cover.
@@ -272,6 +273,8 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
     seed : int
     why : str
         Why the window tables do not cover the game (the summary's method line).
+    max_rounds : int, optional
+        Steps (confirmations by the game's analysis) at most; default: until the time limit.
 
     Returns
     -------
@@ -422,12 +425,15 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
         if left() <= 0:
             stopped = "time limit"
             break
+        if max_rounds is not None and number >= max_rounds:
+            stopped = f"{max_rounds} rounds"
+            break
         if stale and not rank_reels(stale):
             stopped = "time limit"
             break
         kept_one = False
         for _, moves in proposals():
-            if left() <= 0:
+            if left() <= 0 or (max_rounds is not None and number >= max_rounds):
                 break
             t0 = time.monotonic()
             new = list(reels)
@@ -482,6 +488,9 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
         if left() <= 0:
             stopped = "time limit"
             break
+        if max_rounds is not None and number >= max_rounds:
+            stopped = f"{max_rounds} rounds"
+            break
         if len(fresh) == len(reels) or not estimates:
             stopped = "no move helps"
             break
@@ -530,14 +539,14 @@ def check_reel_set(game, reel_set: str) -> None:
                          f"{sorted(game.reel_sets)}")
 
 
-def rtp_only_request(game, reel_set: str, targets, how: str) -> None:
-    """Refuse, in one line each, a reel set the game lacks and any target but the RTP (the
-    proxy path tunes the RTP only; ``how`` says why in the message, which names the path
-    that does offer the range: common random numbers on a grid game (hit frequency, SD, a
-    feature's "1 in N"), else the search)."""
+def rtp_only_request(game, reel_set: str, targets, how: str, offered=()) -> None:
+    """Refuse, in one line each, a reel set the game lacks and any target but the RTP and
+    the ranges ``offered`` (``how`` says why in the message, which names the path that does
+    offer the range: common random numbers on a grid game (hit frequency, SD, a feature's
+    "1 in N"), else the search)."""
     check_reel_set(game, reel_set)
     for name in ("hit_frequency", "sd", "feature_one_in", "max_win_one_in"):
-        if getattr(targets, name) is not None:
+        if getattr(targets, name) is not None and name not in offered:
             if game.grid is not None and name != "max_win_one_in":
                 other = ("; --method crn offers it (paired runs of the game itself, the "
                          "result by its analysis)")

@@ -85,6 +85,8 @@ __all__ = ["Step", "Targets", "TuneResult", "summary_text", "tune"]
 PENALTY = 1e-7
 #: seconds one mixed-integer program may take at most (HiGHS then returns its best point)
 STEP_SECONDS = 5.0
+#: rounds over the reels (and wheel or value weight steps) by default
+ROUNDS = 20
 
 
 @dataclass(frozen=True)
@@ -398,7 +400,7 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
          feature_one_in=None, max_win_one_in=None, gli11: int | None = GLI11_GAMES,
          layout: Layout | Mapping | None = None, moves: str = "counts",
          tolerance=Fraction(1, 100_000), symbols: Sequence[str] | None = None,
-         max_change: int = 4, max_rounds: int = 20, time_limit: float = 60.0,
+         max_change: int = 4, max_rounds: int | None = None, time_limit: float = 60.0,
          level: int = 1, progress: Callable[[Step], None] | None = None,
          weight_scale: int = 1, min_weight: int = 1, hold_weights: Sequence[str] = (),
          method: str | None = None) -> TuneResult:
@@ -458,8 +460,12 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
         symbols (with a ``feature_one_in`` range: every symbol).
     max_change : int
         The most copies of one symbol a step adds or removes on one reel.
-    max_rounds : int
-        Rounds over the reels at most.
+    max_rounds : int, optional
+        Rounds at most: over the reels (default :data:`ROUNDS`); with ``moves="wheel"`` or
+        ``"values"`` steps (default :data:`ROUNDS`); by proxy, confirmations by the game's
+        analysis (default :data:`slotmath.tune.proxy.ROUNDS`); by search, steps (default:
+        until the time limit). Not offered with method ``"crn"`` (its anchors and
+        confirmations follow the time limit).
     time_limit : float
         Seconds; the solver stops after the step that passes it.
     level : int
@@ -505,6 +511,8 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
     if moves not in ("counts", "weights", *PRIZE_KINDS):
         raise ValueError(f"moves must be 'counts', 'weights', 'wheel' or 'values', got "
                          f"{moves!r}")
+    if max_rounds is not None and (not isinstance(max_rounds, int) or max_rounds < 1):
+        raise ValueError(f"max_rounds must be a whole number >= 1 or None, got {max_rounds!r}")
     if gli11 is not None and (not isinstance(gli11, int) or gli11 < 1):
         raise ValueError(f"gli11 must be a whole number of games >= 1 or None, got {gli11!r}")
     targets = Targets(target, tolerance, _range(hit_frequency, "hit_frequency"),
@@ -517,7 +525,7 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
                              f"a method do not apply")
         return tune_prize_weights(game, targets, moves, level=level,
                                   weight_scale=weight_scale, min_weight=min_weight,
-                                  max_rounds=max_rounds, time_limit=time_limit,
+                                  max_rounds=max_rounds or ROUNDS, time_limit=time_limit,
                                   started_at=started, progress=progress, hold=hold_weights)
     if hold_weights:
         raise ValueError(f"hold_weights holds wheel or value weights: moves {moves!r} changes "
@@ -530,7 +538,7 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
                              f"moves={moves!r})") from None
         return _not_by_tables(game, targets, reel_set, method, layout=layout,
                               symbols=symbols, time_limit=time_limit, level=level,
-                              progress=progress, why=exc.why)
+                              progress=progress, why=exc.why, max_rounds=max_rounds)
     if method is not None:
         raise ValueError(f"{game.name}: the window tables cover it; method={method!r} is for "
                          f"games they do not cover")
@@ -600,7 +608,7 @@ def tune(game: Game, target_rtp, reel_set: str = "base", *, hit_frequency=None, 
                         start_awards=start_awards,
                         laid_out=None if laid_out == game else current)
     misses = _misses(current, targets, current_awards)
-    for rnd in range(max_rounds):
+    for rnd in range(max_rounds or ROUNDS):
         changed = False
         for j in range(len(reels)):
             if all(m == 0 for m in misses.values()):
@@ -714,7 +722,8 @@ def default_method(game: Game, reel_set: str = "base") -> str:
 
 
 def _not_by_tables(game: Game, targets: Targets, reel_set: str, method: str | None, *,
-                   layout, symbols, time_limit, level, progress, why) -> TuneResult:
+                   layout, symbols, time_limit, level, progress, why,
+                   max_rounds=None) -> TuneResult:
     if reel_set not in game.reel_sets:
         raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
                          f"{sorted(game.reel_sets)}")
@@ -722,22 +731,28 @@ def _not_by_tables(game: Game, targets: Targets, reel_set: str, method: str | No
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "proxy":
+        from slotmath.tune.proxy import ROUNDS as PROXY_ROUNDS
         from slotmath.tune.proxy import tune_by_proxy
 
         return tune_by_proxy(game, targets, reel_set, layout=layout, symbols=symbols,
-                             time_limit=time_limit, level=level, progress=progress, why=why)
+                             time_limit=time_limit, level=level, progress=progress, why=why,
+                             max_rounds=max_rounds or PROXY_ROUNDS)
     if method == "crn":
         from slotmath.tune.crn import tune_by_crn
 
         if layout is not None:
             raise ValueError(f"{game.name}: layout rules are not offered with method 'crn' "
                              f"(swaps keep every stop's place)")
+        if max_rounds is not None:
+            raise ValueError(f"{game.name}: max_rounds is not offered with method 'crn' (its "
+                             f"anchors and confirmations follow the time limit)")
         return tune_by_crn(game, targets, reel_set, symbols=symbols, time_limit=time_limit,
                            level=level, progress=progress, why=why)
     from slotmath.tune.search import search
 
     return search(game, targets, reel_set, layout=layout, symbols=symbols,
-                  time_limit=time_limit, level=level, progress=progress, why=why)
+                  time_limit=time_limit, level=level, progress=progress, why=why,
+                  max_rounds=max_rounds)
 
 
 def _percent(x: Fraction) -> str:
