@@ -41,6 +41,20 @@ Method
    solver's rule, :func:`slotmath.tune.solver._better`); one that is not kept still gives
    the secant its slope, and the next round starts again from the kept strips.
 
+Ranges
+------
+A hit-frequency or SD range (:data:`RANGES`) is steered like the RTP, each by its own figure
+of the proxy and its own slope (first the game's figure over the proxy's, then each
+confirmed point's secant, kept when positive): with swaps, the swap whose foreseen misses
+(each figure's proxy change times its slope, over the damping, scored as
+:func:`slotmath.tune.solver._score`; the RTP's distance from the target decides a tie) are
+least, and only if less than the kept point's; with counts, the window-table solver is given
+each range mapped to the proxy's (``proxy + (end - real) / slope`` at either end). Every round
+is then confirmed by the game's whole analysis (not the modifiers' means, which give the RTP
+alone). A feature's or the max win's "1 in N" is not the proxy's (its round features and
+modifiers are dropped) and is refused, as are ranges on a grid proxy (common random numbers
+offer them).
+
 Grid proxies
 ------------
 A ways grid game without multiplier symbols has as its proxy the game without
@@ -86,7 +100,7 @@ from slotmath.tune.reel_tables import check_tunable
 from slotmath.tune.search import SearchResult, figures_from, rtp_only_request
 from slotmath.tune.solver import Step, Targets, _better, _layout, _misses
 
-__all__ = ["DROPPED", "GRID_DROPPED", "ProxyStep", "proxy_game", "tune_by_proxy"]
+__all__ = ["DROPPED", "GRID_DROPPED", "ROUNDS", "ProxyStep", "proxy_game", "tune_by_proxy"]
 
 #: the game-file sections a proxy drops: each of the first five stops the window tables;
 #: hold & win they cover, but its composition per candidate strip took the whole time limit
@@ -105,6 +119,11 @@ PROXY_TOLERANCE = Fraction(1, 1_000_000)
 #: a round not kept halves the next proxy move; below this share of the secant's the search
 #: stops ("no move helps")
 MIN_DAMPING = 1 / 8
+#: confirmations by the game's analysis at most, by default
+ROUNDS = 12
+#: the ranges a lines or ways proxy steers (each from its own figure and slope); the
+#: feature and the max win are not the proxy's (its round features and modifiers dropped)
+RANGES = ("hit_frequency", "sd")
 
 
 def proxy_game(game: Game) -> tuple[Game, tuple[str, ...]] | None:
@@ -166,6 +185,8 @@ class ProxyStep(Step):
     rtp_error: float = 0.0
     #: True when the round chose a one-stop swap (``variables``: the swaps ranked)
     swaps: bool = False
+    #: each range's figure before and after: (name, before, after)
+    ranges: tuple = ()
 
     def line(self) -> str:
         """The CLI's progress line.
@@ -187,7 +208,10 @@ class ProxyStep(Step):
                 f"{float(self.proxy_target) * 100:.6f}% -> {float(self.proxy_rtp) * 100:.6f}% "
                 f"(slope {self.slope:.3f}, {how}), edits "
                 f"{self.edits or '{}'}: RTP {float(self.rtp_before) * 100:.6f}% -> "
-                f"{float(self.rtp_after) * 100:.6f}%{error} {verdict}"
+                f"{float(self.rtp_after) * 100:.6f}%{error}"
+                + "".join(f", {_NAMES[k]} {_shown(k, a)} -> {_shown(k, b)}"
+                          for k, a, b in self.ranges)
+                + f" {verdict}"
                 f"{f' ({self.reason})' if self.reason else ''} ({self.seconds:.2f} s)")
 
 
@@ -205,7 +229,7 @@ def _edits(before, after) -> dict:
 def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
                   symbols: Sequence[str] | None = None, time_limit: float = 60.0,
                   level: int = 1, progress: Callable[[Step], None] | None = None,
-                  max_rounds: int = 12, moves: str | None = None,
+                  max_rounds: int = ROUNDS, moves: str | None = None,
                   rounds: int | None = None, per_round: int | None = None,
                   why: str = "") -> SearchResult:
     """Tune ``reel_set`` of ``game`` to ``targets`` through its exact proxy (see the module
@@ -215,8 +239,9 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     ----------
     game : Game
     targets : Targets
-        The RTP and its tolerance, GLI-11's limit; ranges are refused (the proxy's hit
-        frequency, SD and max win are not the game's).
+        The RTP and its tolerance, GLI-11's limit, a hit-frequency and an SD range (see
+        "Ranges" in the module notes; not on a grid proxy); a feature or max-win range is
+        refused (not the proxy's figures).
     reel_set : str
         The reel set tuned (the paid spin's; the proxy must play it).
     layout : Layout or dict, optional
@@ -284,13 +309,17 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     def left() -> float:
         return time_limit - (time.monotonic() - started)
 
-    rtp_only_request(game, reel_set, targets, "the proxy (its figures are not the game's; RTP only)")
+    grid = game.grid is not None
+    rtp_only_request(game, reel_set, targets,
+                     "the proxy (RTP only on a grid game; its feature and max win are not "
+                     "the game's)" if grid else "the proxy (its feature and max win are not "
+                     "the game's)", offered=() if grid else RANGES)
+    ranged = [k for k in RANGES if getattr(targets, k) is not None]
     found = proxy_game(game)
     if found is None:
         raise ValueError(f"{game.name}: no exact proxy (a lines or ways game without "
                          f"{', '.join(DROPPED)}) is covered by the window tables")
     proxy, dropped = found
-    grid = game.grid is not None
     if symbols is None:
         symbols = [s.name for s in game.symbols.values() if not (s.scatter or s.bonus)]
     if moves is None:  # swaps keep each strip's length: the held scatters' and bonus
@@ -316,8 +345,9 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     cache: dict = {}
     # a game with base-game modifiers: each round is confirmed by its exact RTP alone (the
     # modifiers' means, slotmath.rtp_only: a tenth of a second, where an analysis recomputes
-    # their joint tables); the game reached gets its whole analysis at the end
-    at_once = game.modifiers is not None
+    # their joint tables); the game reached gets its whole analysis at the end. A range
+    # (hit frequency, SD) needs the whole analysis of each round.
+    at_once = game.modifiers is not None and not ranged
 
     def real(reels) -> object:
         key = tuple(reels)
@@ -352,13 +382,19 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         from slotmath.exact.grid_ways import SpinMean
 
         proxy_rtp = SpinMean(proxy, reel_set, level)
-        p_now = proxy_rtp(reels)
+        p_now, p_fig = proxy_rtp(reels), None  # (no range on a grid proxy)
         # the free spins play their own reels: their share does not move with the paid strips
         scaled = float(current.rtp) - float(first.components.get("free_spins", 0))
     else:
-        p_now = Fraction(_proxy_rtp(proxy.replace_reels(reel_set, reels), level))
+        p_fig = figures_from(slotmath.analyze(proxy.replace_reels(reel_set, reels), level))
+        p_now = Fraction(p_fig.rtp)
         scaled = float(current.rtp)
     slope = scaled / float(p_now) if p_now and scaled > 0 else 1.0
+    # each range's figure: the proxy's now, and its slope (the game's against the proxy's:
+    # first their ratio, then each confirmed point's secant, as the RTP's)
+    q_now = {k: _value(p_fig, k) for k in ranged}
+    slopes = {k: (_value(current, k) / q_now[k] if q_now[k] and _value(current, k) > 0
+                  else 1.0) for k in ranged}
     engine = "the paid spin's ways programme" if grid else "window tables"
     started = time.monotonic()  # the time limit is the rounds': the set-up is not counted
     result = SearchResult(game, current, start, targets=targets, rank="proxy", laid_out=laid_out,
@@ -371,10 +407,10 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     ranked_at: dict = {}
     comp = None if grid else check_tunable(proxy, level)
 
-    def swaps(rs, p_rs) -> list:
+    def swaps(rs, p_rs, q_rs) -> list:
         """Every one-stop swap of ``rs``: (the proxy's RTP change as a float, the strips, its
-        name, the change exactly), from each reel's window tables of the proxy (or the grid
-        proxy's programme)."""
+        name, the change exactly, each range's figure's change), from each reel's window
+        tables of the proxy (or the grid proxy's programme)."""
         if rs not in ranked_at:
             from slotmath.tune.crn import swap
             from slotmath.tune.reel_tables import ReelTables
@@ -385,24 +421,44 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
                 edits = [(a, b, swap(reel, a, b)) for a in symbols
                          if reel.symbols.count(a) >= 2 for b in symbols if b != a]
                 if grid:
-                    rtp_of = (lambda e, j=j: proxy_rtp(rs[:j] + (e,) + rs[j + 1:]))
+                    figures_of = (lambda e, j=j: (proxy_rtp(rs[:j] + (e,) + rs[j + 1:]), {}))
                 else:
                     tables = ReelTables(g, reel_set, j, level, comp)
                     tables.prefetch(w for _, _, e in edits for w in tables.window_weights(e))
-                    rtp_of = (lambda e, tables=tables: tables.figures(e).rtp)
+
+                    def figures_of(e, tables=tables):
+                        f = tables.figures(e)
+                        return f.rtp, {k: _value(f, k) - q_rs[k] for k in ranged}
                 if rules is not None:  # the swaps that keep every layout rule
                     edits = [(a, b, e) for a, b, e in edits
                              if e is not None and not violations(e.symbols, *rules[j])]
                 for a, b, e in edits:
                     count["solves"] += 1
-                    d = Fraction(rtp_of(e) - p_rs)
+                    rtp, others = figures_of(e)
+                    d = Fraction(rtp - p_rs)
                     out.append((float(d), rs[:j] + (e,) + rs[j + 1:], f"reel {j + 1} {a}->{b}",
-                                d))
+                                d, others))
             ranked_at[rs] = out
         return ranked_at[rs]
 
-    # the last confirmed (proxy, real, stated error) point, for the secant
+    # the last confirmed (proxy, real, stated error) point, for the secant; each range's
+    # (proxy, real) figures
     last = (p_now, start.rtp, start.rtp_error)
+    last_q = (q_now, {k: _value(current, k) for k in ranged})
+
+    def foreseen(rs_p, rs_q) -> float:
+        """The score (:func:`slotmath.tune.solver._score` of the misses) the slopes foresee
+        for a proxy point, and its RTP's distance from the target (which decides a tie, as
+        in :func:`slotmath.tune.solver._better`): each figure's change from the kept point's,
+        times its slope, over the damping (a damped round takes smaller moves)."""
+        rtp = float(current.rtp) + slope * float(rs_p - p_now) / damping
+        off = abs(float(targets.rtp) - rtp)
+        out = max(0.0, off - float(targets.tolerance)) / float(targets.rtp)
+        for k in ranged:
+            lo, hi = getattr(targets, k)
+            value = _value(current, k) + slopes[k] * (rs_q[k] - q_now[k]) / damping
+            out += max(0.0, float(lo) - value, value - float(hi)) / (float(hi) or 1.0)
+        return out, off
     stopped = ""
     number = 0
     damping = 1.0  # halved after each point not kept, back to 1 after a kept one
@@ -421,25 +477,40 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         programs = []
         if moves == "swaps":  # up to per_round swaps, each re-ranked exactly
             wanted = gap * damping / slope  # the proxy's move this round
-            new_reels, p_new, ranked_count = reels, p_now, 0
+            new_reels, p_new, q_new, ranked_count = reels, p_now, dict(q_now), 0
             for _ in range(per_round):
-                ranked = swaps(new_reels, p_new)
+                ranked = swaps(new_reels, p_new, q_new)
                 ranked_count += len(ranked)
-                rest = wanted - float(p_new - p_now)
                 untried = [c for c in ranked if c[1] not in cache]
-                pick = min(untried, key=lambda c: (abs(rest - c[0]), c[2]), default=None)
-                if pick is None or (abs(rest - pick[0]) >= abs(rest) if new_reels != reels
-                                    else abs(gap - slope * pick[0]) >= abs(gap)):
-                    break
+                if ranged:  # the swap whose foreseen misses are least, if less than now's
+                    def after(c, q=q_new):
+                        return {k: q[k] + c[4][k] for k in ranged}
+
+                    pick = min(untried, key=lambda c: (foreseen(p_new + c[3], after(c)),
+                                                       c[2]), default=None)
+                    if pick is None or (foreseen(p_new + pick[3], after(pick))
+                                        >= foreseen(p_new, q_new)):
+                        break
+                    q_new = after(pick)
+                else:
+                    rest = wanted - float(p_new - p_now)
+                    pick = min(untried, key=lambda c: (abs(rest - c[0]), c[2]), default=None)
+                    if pick is None or (abs(rest - pick[0]) >= abs(rest) if new_reels != reels
+                                        else abs(gap - slope * pick[0]) >= abs(gap)):
+                        break
                 new_reels, p_new = pick[1], p_new + pick[3]
             if new_reels == reels:
                 stopped = "no move helps"
                 break
             programs = [(ranked_count, 0)]
         else:
+            # each range as the proxy's: the kept point's proxy figure plus the gap over the
+            # slope at either end
+            mapped = {k: _mapped(getattr(targets, k), _value(current, k), q_now[k],
+                                 slopes[k], k) for k in ranged}
             try:
                 solved = tune(proxy.replace_reels(reel_set, reels), proxy_target, reel_set,
-                              gli11=None, layout=layout, tolerance=proxy_tolerance,
+                              **mapped, gli11=None, layout=layout, tolerance=proxy_tolerance,
                               symbols=symbols, time_limit=max(left(), 1.0), level=level,
                               progress=lambda st, out=programs: out.append(
                                   (st.variables, st.constraints)))
@@ -449,6 +520,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
             count["solves"] += 1
             new_reels = tuple(solved.game.reel_sets[reel_set].reels)
             p_new = Fraction(solved.figures.rtp)
+            q_new = {k: _value(solved.figures, k) for k in ranged}
         if new_reels in cache or new_reels == reels:
             damping /= 2
             if damping < MIN_DAMPING:
@@ -471,12 +543,17 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
             # a secant between simulated points only when their change exceeds the noise
             if secant > 0 and abs(change) > 2 * math.hypot(fig.rtp_error, last[2]):
                 slope = secant
+        for k in ([] if reason else ranged):
+            moved = q_new[k] - last_q[0][k]
+            if moved and (_value(fig, k) - last_q[1][k]) / moved > 0:
+                slopes[k] = (_value(fig, k) - last_q[1][k]) / moved
         biggest = max(programs, default=(0, 0), key=lambda vc: vc[0] * max(vc[1], 1))
         st = ProxyStep(number, -1, biggest[0], biggest[1], _edits(reels, new_reels),
                        current.rtp, fig.rtp, kept, time.monotonic() - t0, reason,
                        proxy_target=proxy_target, proxy_rtp=p_new, slope=slope,
                        programs=tuple(programs), rtp_error=float(fig.rtp_error),
-                       swaps=moves == "swaps")
+                       swaps=moves == "swaps",
+                       ranges=tuple((k, _value(current, k), _value(fig, k)) for k in ranged))
         number += 1
         result.tried += 1
         result.steps.append(st)
@@ -484,8 +561,9 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
             progress(st)
         if not reason:
             last = (p_new, fig.rtp, fig.rtp_error)
+            last_q = (q_new, {k: _value(fig, k) for k in ranged})
         if kept:
-            reels, current, misses, p_now = new_reels, fig, new_misses, p_new
+            reels, current, misses, p_now, q_now = new_reels, fig, new_misses, p_new, q_new
             history.append((reels, current, misses))
             result.kept += 1
             damping = 1.0
@@ -544,7 +622,28 @@ class RTPPoint:
                    0.0 if figures.exact else float(figures.rtp_error))
 
 
-def _proxy_rtp(proxy: Game, level: int) -> Fraction:
-    import slotmath
+_NAMES = {"hit_frequency": "hit frequency", "sd": "SD"}
 
-    return Fraction(slotmath.analyze(proxy, level).rtp)
+
+def _shown(name: str, value: float) -> str:
+    return f"{value * 100:.4f}%" if name == "hit_frequency" else f"{value:.4f}"
+
+
+def _value(figures, name: str) -> float:
+    """A range's figure (the hit frequency or the SD) as a float."""
+    return float(getattr(figures, name))
+
+
+def _mapped(span, real: float, proxy: float, slope: float, name: str) -> tuple:
+    """A range of the game's figure as the proxy's, by the figure's slope from the kept
+    point: ``proxy + (end - real) / slope`` at either end (a hit frequency within 0 and 1,
+    an SD at least 0); a range the proxy cannot reach is clipped to its nearest end.
+
+    Examples
+    --------
+    >>> _mapped((Fraction(3, 10), Fraction(4, 10)), 0.25, 0.2, 1.25, "hit_frequency")
+    (Fraction(6, 25), Fraction(8, 25))
+    """
+    top = 1.0 if name == "hit_frequency" else math.inf
+    lo, hi = (min(top, max(0.0, proxy + (float(end) - real) / slope)) for end in span)
+    return Fraction(lo).limit_denominator(10**9), Fraction(hi).limit_denominator(10**9)

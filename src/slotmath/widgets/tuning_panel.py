@@ -192,8 +192,9 @@ class TuningPanel(widgets.VBox):
         #: a game the window tables do not cover (cascades, a feature playing the whole
         #: round, base-game modifiers): tuned by :func:`slotmath.tune.tune`'s path for it
         #: (the search, the proxy or common random numbers, each step confirmed by the
-        #: game's analysis or, with modifiers, its exact RTP); the RTP target and GLI-11
-        #: only; ``why``: the window tables' reason
+        #: game's analysis or, with modifiers, its exact RTP); the RTP target, a hit
+        #: frequency range (every such path steers it) and GLI-11; ``why``: the window
+        #: tables' reason
         self.searched, self.why = False, ""
         #: its heat map: the RTP's entries, where the modifiers alone are the reason
         #: (:func:`slotmath.tune.sensitivity.modifiers_only`); no heat map for the others
@@ -301,7 +302,8 @@ class TuningPanel(widgets.VBox):
             how = ("by the proxy (one-stop swaps ranked by the window tables of the game "
                    "without its modifiers and round features, each round confirmed by the "
                    "game's exact RTP, <code>slotmath.rtp_only</code>: about a minute on Gus's "
-                   "Gold Christmas). The heat map gives the RTP's exact changes (its hit "
+                   "Gold Christmas; with a hit frequency range, by its whole analysis: "
+                   "seconds a round). The heat map gives the RTP's exact changes (its hit "
                    "frequency and SD would take the modifiers' tables: a full analysis per "
                    "entry)" if self.proxied else
                    f"by <code>{method}</code> (each step confirmed "
@@ -315,10 +317,11 @@ class TuningPanel(widgets.VBox):
                                    "the rules):"), self.spacing, self.stack, self.no_repeat])
             controls = widgets.VBox([
                 widgets.HTML(f"<p><i>The window tables do not cover this game "
-                             f"({html.escape(self.why)}): it is tuned {how}; the RTP target "
-                             f"and GLI-11 only.</i></p>"),
-                self.target, self.tolerance, self.gli11, *rules, self.time_limit,
-                self.tune_button])
+                             f"({html.escape(self.why)}): it is tuned {how}; the RTP target, "
+                             f"a hit frequency range and GLI-11.</i></p>"),
+                self.target, self.tolerance,
+                widgets.HBox([self.hit_on, self.hit_lo, self.hit_hi]), self.gli11, *rules,
+                self.time_limit, self.tune_button])
         heat = ([] if self.searched and not self.proxied else  # (its entries: analyses)
                 [widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
                               "(percentage points)"), self.sensitivity_button, self.heatmap_box])
@@ -372,7 +375,7 @@ class TuningPanel(widgets.VBox):
                             parse_rules(self.stack.value, "stacks"),
                             no_repeat=int(self.no_repeat.value))
             if self.searched:  # the path's own moves; the rules only when some is typed
-                kwargs = {} if self.gli11.value else {"gli11": None}
+                kwargs = {k: v for k, v in kwargs.items() if k in ("hit_frequency", "gli11")}
                 if layout == Layout():
                     layout = None
             prizes = self.moves.value in ("wheel", "values")

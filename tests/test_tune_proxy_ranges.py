@@ -1,0 +1,217 @@
+"""The proxy path with a hit-frequency or SD range (slotmath.tune.proxy: each range's figure
+steered by the proxy's own, scaled by its slope, every round confirmed by the game's whole
+analysis), each result checked against a reference that shares no code with the engine:
+
+* paid-spin modifiers: tests/modifiers_reference.py's law of the plain and each modified spin
+  (every stop combination by every modifier outcome), mixed by the modifiers' frequencies;
+* cascades with free falls: tests/cascade_reference.py's brute force of the paid spin.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from fractions import Fraction
+
+import pytest
+from cascade_reference import figures as cascade_figures
+from modifiers_reference import modified_law
+
+import slotmath
+from slotmath.io.toml_loader import loads_game
+from slotmath.tune import tune
+from slotmath.tune.game_file import tuned_text
+from slotmath.tune.proxy import ProxyStep, tune_by_proxy
+from slotmath.tune.solver import Targets, summary_text
+from tests.bundled import ROOT
+
+GONZO = ROOT / "tests" / "data" / "cascades" / "gonzo_tiny.toml"
+MEGAWAYS = ROOT / "tests" / "data" / "grid" / "megaways_tumbles_tiny.toml"
+
+#: a lines game with two paid-spin modifiers, strips long enough for one-stop swaps to move
+#: the hit frequency a few points at a time
+MODIFIED = """
+name = "modifier range test"
+rows = 2
+bet = 2
+paylines = [[0, 0, 0], [1, 1, 1], [0, 1, 0]]
+[symbols]
+W = { wild = true }
+S = { scatter = true, pays = { 2 = 1, 4 = 5 } }
+A = { pays = { 2 = 1, 3 = 5 } }
+B = { pays = { 2 = 2, 3 = 4 } }
+C = { pays = { 3 = 3 } }
+X = {}
+[reels]
+base = [["A", "W", "C", "X", "B", "X", "A", "C", "S", "X", "B", "C"],
+        ["B", "C", "A", "X", "C", "X", "A", "B", "X", "C", "A", "X"],
+        ["S", "A", "C", "B", "W", "X", "C", "X", "A", "B", "X", "C"]]
+[modifiers.dynamite]
+kind = "place"
+symbol = "W"
+frequency = "1/5"
+counts = { 1 = 2, 2 = 1 }
+keep = ["S"]
+[modifiers.tnt]
+kind = "upgrade"
+frequency = "1/10"
+from = ["C"]
+to = { A = 1, B = 2 }
+"""
+
+
+def _round_law(game) -> dict:
+    """{win in total bets: probability} of the paid round by the reference: the plain spin's
+    law and each modified spin's, mixed by the modifiers' frequencies."""
+    pays = {s.name: dict(s.pays) for s in game.symbols.values() if s.pays and not s.scatter}
+    spec = {"rows": 2, "bet": game.bet, "ways": False, "wild": "W",
+            "lines": [list(line) for line in game.paylines], "pays": pays,
+            "strips": [list(r.symbols) for r in game.base.reels],
+            "scatter_pays": dict(game.symbols["S"].pays)}
+    parts = [(1 - sum(m.frequency for m in game.modifiers), None)]
+    for m in game.modifiers:
+        parts.append((m.frequency,
+                      {"kind": "place", "symbol": m.symbol, "counts": dict(m.counts),
+                       "keep": set(m.keep), "reels": list(m.reels)} if m.kind == "place"
+                      else {"kind": "upgrade", "from": set(m.from_symbols), "to": dict(m.to)}))
+    law: dict = {}
+    for f, modifier in parts:
+        for (_, win), p in modified_law(spec, modifier, "S").items():
+            law[win] = law.get(win, 0) + f * p
+    return law
+
+
+def _figures(law: dict) -> tuple:
+    mean = sum(p * w for w, p in law.items())
+    return (mean, sum(p for w, p in law.items() if w > 0),
+            sum(p * w * w for w, p in law.items()) - mean * mean)
+
+
+@pytest.mark.parametrize("moves", ["swaps", "counts"])
+def test_modifiers_meet_a_hit_frequency_range_by_the_proxy(moves):
+    """From RTP 0.49 and hit frequency 45.6 % to 0.60 within 0.005 and 50-55 %: one-stop swaps
+    (the default here: the strips hold a scatter) or the window-table programs."""
+    game = loads_game(MODIFIED, "modified.toml")
+    rtp, hf, _ = _figures(_round_law(game))
+    assert (rtp, hf) == (slotmath.analyze(game).rtp, slotmath.analyze(game).hit_frequency)
+    assert hf < Fraction(1, 2)  # the start misses the range
+    targets = Targets(Fraction(6, 10), Fraction(5, 1000), hit_frequency=(Fraction(1, 2),
+                                                                         Fraction(55, 100)),
+                      gli11=None)
+    r = tune_by_proxy(game, targets, moves=moves, time_limit=600)
+    assert r.met, summary_text(r, r.targets)
+    assert all(isinstance(s, ProxyStep) and s.swaps == (moves == "swaps") for s in r.steps)
+    # every round was confirmed by the whole analysis (the range needs the hit frequency):
+    # each step shows the figure before and after
+    assert r.rtps == 0 and r.analyses == r.tried + 1
+    assert all(s.ranges and s.ranges[0][0] == "hit_frequency" for s in r.steps)
+    rtp, hf, variance = _figures(_round_law(r.game))
+    assert (r.figures.rtp, r.figures.hit_frequency, r.figures.variance) == (rtp, hf, variance)
+    assert abs(rtp - Fraction(6, 10)) <= Fraction(5, 1000)
+    assert Fraction(1, 2) <= hf <= Fraction(55, 100)
+
+
+def test_modifiers_meet_an_sd_range_and_the_ranges_are_said():
+    game = loads_game(MODIFIED, "modified.toml")
+    _, _, variance = _figures(_round_law(game))
+    assert variance < Fraction(64, 100)  # SD 0.70: the start misses 0.8-0.9
+    r = tune(game, Fraction(55, 100), tolerance=Fraction(1, 100), sd=(Fraction(8, 10),
+                                                                        Fraction(9, 10)),
+             gli11=None, method="proxy", time_limit=600)
+    assert r.met, summary_text(r, r.targets)
+    rtp, _, variance = _figures(_round_law(r.game))
+    assert r.figures.rtp == rtp and r.figures.variance == variance
+    assert Fraction(64, 100) <= variance <= Fraction(81, 100)
+    assert "SD" in r.steps[-1].line() and "->" in r.steps[-1].line()
+
+
+def test_cascades_meet_a_hit_frequency_range_by_the_proxy():
+    """The avalanche fixture with free falls (hit frequency 72.1 %) to 75-80 %, RTP 18 +- 2
+    bets; the cascade reference's paid spin gives the written game's RTP and hit frequency
+    (a trigger needs three F, which pay: the round wins exactly when its paid spin does)."""
+    game = slotmath.load_game(GONZO)
+    targets = Targets(Fraction(18), Fraction(2), hit_frequency=(Fraction(3, 4),
+                                                                Fraction(4, 5)), gli11=None)
+
+    def reference(text):
+        ref = cascade_figures(tomllib.loads(text))
+        return ref.rtp, sum(p for (win, _, _), p in ref.probabilities.items() if win > 0)
+
+    start = reference(GONZO.read_text())
+    assert start == (slotmath.analyze(game).rtp, slotmath.analyze(game).hit_frequency)
+    assert start[1] < Fraction(3, 4)
+    r = tune_by_proxy(game, targets, time_limit=600)
+    assert r.met, summary_text(r, r.targets)
+    assert reference(tuned_text(GONZO, r.game, "base")) == (r.figures.rtp,
+                                                            r.figures.hit_frequency)
+
+
+def test_the_ranges_the_proxy_refuses():
+    game = loads_game(MODIFIED, "modified.toml")
+    # its feature and its max win are not the proxy's: refused, the search named for the
+    # max win
+    with pytest.raises(ValueError, match="feature_one_in range is not offered when tuning by "
+                                         "the proxy"):
+        tune_by_proxy(game, Targets(Fraction(1, 2), Fraction(1, 100),
+                                    feature_one_in=(1, 10)))
+    with pytest.raises(ValueError, match="max_win_one_in range is not offered .*--method "
+                                         "search offers it"):
+        tune_by_proxy(game, Targets(Fraction(1, 2), Fraction(1, 100),
+                                    max_win_one_in=(1, 10)))
+    # a grid proxy steers its paid spin's mean only: the ranges are crn's
+    with pytest.raises(ValueError, match="sd range is not offered when tuning by the proxy "
+                                         r"\(RTP only on a grid game.*--method crn offers it"):
+        tune_by_proxy(slotmath.load_game(MEGAWAYS),
+                      Targets(Fraction(3), Fraction(1, 10), sd=(0, 1)))
+    with pytest.raises(ValueError, match="max_rounds must be a whole number >= 1"):
+        tune(game, "0.5", method="proxy", max_rounds=0)
+    with pytest.raises(ValueError, match="max_rounds is not offered with method 'crn'"):
+        tune(slotmath.load_game(MEGAWAYS), "1.5", method="crn", max_rounds=3)
+
+
+def test_the_tuning_panel_takes_a_hit_frequency_range_on_a_proxy_game():
+    """The workbench's panel on the modifier game: its controls show the hit-frequency row,
+    and a run with it reaches the solver (the tuned game's figures by the reference)."""
+    from slotmath.widgets.tuning_panel import TuningPanel
+
+    panel = TuningPanel(loads_game(MODIFIED, "modified.toml"), draw=False)
+    assert panel.searched and panel.proxied
+    assert panel.hit_on in panel.children[1].children[3].children
+    panel.target.value, panel.tolerance.value = 60.0, 0.5
+    panel.hit_on.value, panel.hit_lo.value, panel.hit_hi.value = True, 50.0, 55.0
+    panel.gli11.value = False
+    panel.run()
+    assert panel.result is not None and panel.result.met, panel.progress.value
+    assert panel.result.targets.hit_frequency == (Fraction(1, 2), Fraction(11, 20))
+    rtp, hf, _ = _figures(_round_law(panel.result.game))
+    assert (panel.tuned.rtp, panel.tuned.hit_frequency) == (rtp, hf)
+    assert Fraction(1, 2) <= hf <= Fraction(11, 20)
+
+
+def test_the_command_line_takes_the_range_and_the_rounds(tmp_path, capsys):
+    """``slotmath tune`` with ``--hit-frequency`` and ``--max-rounds`` on the modifier game (by
+    the proxy: its small cycle's default is the exact search): the proxy stops after the one round asked for (exit 1: the range not met yet), the written
+    file says the command and analyses to the figures reported; ``--max-rounds 0`` is one
+    line."""
+    from slotmath.cli import main
+
+    path = tmp_path / "modified.toml"
+    path.write_text(MODIFIED)
+    out = tmp_path / "tuned.toml"
+    code = main(["tune", str(path), "--target-rtp", "60", "--tolerance", "0.5",
+                 "--hit-frequency", "0.5:0.55", "--no-gli11", "--max-rounds", "1",
+                 "--method", "proxy", "--out", str(out)])
+    text = capsys.readouterr()
+    assert code == 1, text.out
+    assert "proxy round 1:" in text.err and "proxy round 2:" not in text.err
+    assert "hit frequency 45.5872% ->" in text.err
+    assert "stopped: 1 rounds" in text.out
+    assert "--hit-frequency 0.5:0.55 --max-rounds 1 --no-gli11 --method proxy" in (
+        out.read_text())
+    tuned = slotmath.load_game(out)
+    rtp, hf, _ = _figures(_round_law(tuned))
+    assert f"{float(hf) * 100:.6f}%" in text.out.split("hit frequency")[1].split("\n")[0]
+    assert slotmath.analyze(tuned).rtp == rtp
+    assert main(["tune", str(path), "--target-rtp", "60", "--max-rounds", "0",
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--max-rounds" in err[0] and "must be a whole number >= 1" in err[0]
