@@ -59,20 +59,48 @@ to = { A = 1, B = 2 }
 """
 
 
-def _round_law(game) -> dict:
-    """{win in total bets: probability} of the paid round by the reference: the plain spin's
-    law and each modified spin's, mixed by the modifiers' frequencies."""
-    pays = {s.name: dict(s.pays) for s in game.symbols.values() if s.pays and not s.scatter}
-    spec = {"rows": 2, "bet": game.bet, "ways": False, "wild": "W",
-            "lines": [list(line) for line in game.paylines], "pays": pays,
-            "strips": [list(r.symbols) for r in game.base.reels],
-            "scatter_pays": dict(game.symbols["S"].pays)}
+#: the same with hold & win on O (3 in the window start it; dynamite keeps them), which the
+#: proxy drops: its feature's "1 in N" is steered by the proxy strips' chance of 3 O
+FEATURED = (MODIFIED.replace('X = {}', 'O = { bonus = true }\nX = {}')
+            .replace('keep = ["S"]', 'keep = ["S", "O"]')
+            .replace('"X", "B", "X", "A", "C", "S"', '"X", "B", "O", "A", "C", "S"')
+            .replace('"C", "A", "X", "C", "X", "A", "B", "X", "C"',
+                     '"C", "O", "X", "C", "X", "A", "B", "X", "O"')
+            .replace('"W", "X", "C", "X", "A"', '"W", "X", "O", "X", "A"')
+            + """
+[hold_and_win]
+symbol = "O"
+trigger = 3
+respins = 2
+cash_probability = "1/4"
+values = [1, 2, 5]
+value_weights = [6, 3, 1]
+""")
+
+
+def _parts(game) -> list:
+    """(frequency, the reference's modifier or None) of the plain spin and each modifier."""
     parts = [(1 - sum(m.frequency for m in game.modifiers), None)]
     for m in game.modifiers:
         parts.append((m.frequency,
                       {"kind": "place", "symbol": m.symbol, "counts": dict(m.counts),
                        "keep": set(m.keep), "reels": list(m.reels)} if m.kind == "place"
                       else {"kind": "upgrade", "from": set(m.from_symbols), "to": dict(m.to)}))
+    return parts
+
+
+def _spec(game) -> dict:
+    pays = {s.name: dict(s.pays) for s in game.symbols.values() if s.pays and not s.scatter}
+    return {"rows": 2, "bet": game.bet, "ways": False, "wild": "W",
+            "lines": [list(line) for line in game.paylines], "pays": pays,
+            "strips": [list(r.symbols) for r in game.base.reels],
+            "scatter_pays": dict(game.symbols["S"].pays)}
+
+
+def _round_law(game) -> dict:
+    """{win in total bets: probability} of the paid round by the reference: the plain spin's
+    law and each modified spin's, mixed by the modifiers' frequencies."""
+    spec, parts = _spec(game), _parts(game)
     law: dict = {}
     for f, modifier in parts:
         for (_, win), p in modified_law(spec, modifier, "S").items():
@@ -147,10 +175,10 @@ def test_cascades_meet_a_hit_frequency_range_by_the_proxy():
 
 def test_the_ranges_the_proxy_refuses():
     game = loads_game(MODIFIED, "modified.toml")
-    # its feature and its max win are not the proxy's: refused, the search named for the
-    # max win
+    # a feature range needs one count-started feature (this game has none); the max win is
+    # not the proxy's: refused, the search named
     with pytest.raises(ValueError, match="feature_one_in range is not offered when tuning by "
-                                         "the proxy"):
+                                         r"the proxy unless .*\(this game: none\)"):
         tune_by_proxy(game, Targets(Fraction(1, 2), Fraction(1, 100),
                                     feature_one_in=(1, 10)))
     with pytest.raises(ValueError, match="max_win_one_in range is not offered .*--method "
@@ -168,8 +196,9 @@ def test_the_ranges_the_proxy_refuses():
         tune(slotmath.load_game(MEGAWAYS), "1.5", method="crn", max_rounds=3)
 
 
-def test_the_tuning_panel_takes_a_hit_frequency_range_on_a_proxy_game():
-    """The workbench's panel on the modifier game: its controls show the hit-frequency row,
+def test_the_tuning_panel_takes_a_hit_frequency_range_on_a_game_tuned_by_its_path():
+    """The workbench's panel on the modifier game (its path: the exact search, a small cycle):
+    its controls show the hit-frequency row,
     and a run with it reaches the solver (the tuned game's figures by the reference)."""
     from slotmath.widgets.tuning_panel import TuningPanel
 
@@ -215,3 +244,54 @@ def test_the_command_line_takes_the_range_and_the_rounds(tmp_path, capsys):
                  "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--max-rounds" in err[0] and "must be a whole number >= 1" in err[0]
+
+
+def test_hold_and_win_meets_a_feature_range_by_the_proxy():
+    """The modifier game with hold & win (started 1 in 108) to 1 in 15-20 and RTP 1 +- 0.02:
+    the real feature's chance (the engine's round law) equals the reference's, the chance the
+    modified windows show 3 O, mixed by the modifiers' frequencies."""
+    game = loads_game(FEATURED, "featured.toml")
+
+    def reference(g) -> Fraction:
+        return sum((f * p for f, modifier in _parts(g)
+                    for (count, _), p in modified_law(_spec(g), modifier, "O").items()
+                    if count >= 3), Fraction(0))
+
+    assert reference(game) == Fraction(1, 108)
+    targets = Targets(Fraction(1), Fraction(2, 100), feature_one_in=(15, 20), gli11=None)
+    r = tune_by_proxy(game, targets, time_limit=600)
+    assert r.met, summary_text(r, r.targets)
+    assert r.start.feature_probability == Fraction(1, 108)
+    p = reference(r.game)
+    assert r.figures.feature_probability == p and 15 <= 1 / p <= 20
+    assert r.figures.rtp == slotmath.analyze(r.game).rtp
+    assert all(s.swaps and s.ranges[0][0] == "feature_one_in" for s in r.steps)
+    assert "feature 1 in 108.0 ->" in r.steps[0].line()
+    # the window-table programs do not see the dropped feature: counts are refused
+    with pytest.raises(ValueError, match="feature_one_in range moves by swaps"):
+        tune_by_proxy(game, targets, moves="counts")
+
+
+def test_the_tuning_panel_takes_a_feature_range_where_the_proxy_steers_one(monkeypatch):
+    """(The small fixture's default path is the exact search: its cycle is lowered under the
+    search's exact ranking so that the panel takes the proxy, as on Gus's Gold Christmas.)"""
+    from slotmath.tune import search
+    from slotmath.widgets.tuning_panel import TuningPanel
+
+    monkeypatch.setattr(search, "EXACT_RANK_CYCLE", 100)
+
+    def shown(panel, box) -> bool:
+        return any(box in getattr(row, "children", ()) for row in panel.children[1].children)
+
+    plain = TuningPanel(loads_game(MODIFIED, "modified.toml"), draw=False)
+    assert not plain.feature_offered and not shown(plain, plain.feature_on)  # no feature
+    assert shown(plain, plain.hit_on)
+    panel = TuningPanel(loads_game(FEATURED, "featured.toml"), draw=False)
+    assert panel.method == "proxy" and panel.feature_offered and shown(panel, panel.feature_on)
+    panel.target.value, panel.tolerance.value = 100.0, 2.0
+    panel.feature_on.value, panel.feature_lo.value, panel.feature_hi.value = True, 15.0, 20.0
+    panel.gli11.value = False
+    panel.run()
+    assert panel.result is not None and panel.result.met, panel.progress.value
+    assert panel.result.targets.feature_one_in == (15, 20)
+    assert 15 <= 1 / panel.result.figures.feature_probability <= 20

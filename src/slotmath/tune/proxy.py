@@ -97,10 +97,12 @@ from slotmath.model.game import Game
 from slotmath.tune.awards import awards
 from slotmath.tune.layout import LayoutError, lay_out, violations
 from slotmath.tune.reel_tables import check_tunable
+from slotmath.tune.reel_tables import started as started_by
 from slotmath.tune.search import SearchResult, figures_from, rtp_only_request
 from slotmath.tune.solver import Step, Targets, _better, _layout, _misses
 
-__all__ = ["DROPPED", "GRID_DROPPED", "ROUNDS", "ProxyStep", "proxy_game", "tune_by_proxy"]
+__all__ = ["DROPPED", "GRID_DROPPED", "RANGES", "ROUNDS", "ProxyStep", "proxy_game", "trigger_of",
+           "tune_by_proxy"]
 
 #: the game-file sections a proxy drops: each of the first five stops the window tables;
 #: hold & win they cover, but its composition per candidate strip took the whole time limit
@@ -119,11 +121,16 @@ PROXY_TOLERANCE = Fraction(1, 1_000_000)
 #: a round not kept halves the next proxy move; below this share of the secant's the search
 #: stops ("no move helps")
 MIN_DAMPING = 1 / 8
+#: with a range, rounds not kept at :data:`MIN_DAMPING` before the search stops (each tries
+#: the next swap the foreseen misses rank: a range's figures move the game in more ways than
+#: its RTP alone, and the first ranked swaps of a cascade game can be all wrong for its RTP)
+PATIENCE = 6
 #: confirmations by the game's analysis at most, by default
 ROUNDS = 12
-#: the ranges a lines or ways proxy steers (each from its own figure and slope); the
-#: feature and the max win are not the proxy's (its round features and modifiers dropped)
-RANGES = ("hit_frequency", "sd")
+#: the ranges a lines or ways proxy steers, each from its own figure and slope (the feature's:
+#: the proxy strips' chance of the trigger count, :func:`trigger_of`); the max win is not the
+#: proxy's (its round features and modifiers dropped)
+RANGES = ("hit_frequency", "sd", "feature_one_in")
 
 
 def proxy_game(game: Game) -> tuple[Game, tuple[str, ...]] | None:
@@ -311,17 +318,24 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
 
     grid = game.grid is not None
     rtp_only_request(game, reel_set, targets,
-                     "the proxy (RTP only on a grid game; its feature and max win are not "
-                     "the game's)" if grid else "the proxy (its feature and max win are not "
-                     "the game's)", offered=() if grid else RANGES)
+                     "the proxy (RTP only on a grid game)" if grid else
+                     "the proxy (its max win is not the game's)", offered=() if grid else RANGES)
     ranged = [k for k in RANGES if getattr(targets, k) is not None]
+    # a feature range: the proxy's figure is the chance its strips show the trigger count
+    trigger = trigger_of(game) if "feature_one_in" in ranged else None
+    if trigger is not None:
+        if moves == "counts":
+            raise ValueError(f"{game.name}: a feature_one_in range moves by swaps on the proxy "
+                             f"(its window-table programs do not see the dropped feature)")
+        moves = "swaps"
     found = proxy_game(game)
     if found is None:
         raise ValueError(f"{game.name}: no exact proxy (a lines or ways game without "
                          f"{', '.join(DROPPED)}) is covered by the window tables")
     proxy, dropped = found
-    if symbols is None:
-        symbols = [s.name for s in game.symbols.values() if not (s.scatter or s.bonus)]
+    if symbols is None:  # (with a feature range every symbol, the trigger's too)
+        symbols = [s.name for s in game.symbols.values()
+                   if trigger is not None or not (s.scatter or s.bonus)]
     if moves is None:  # swaps keep each strip's length: the held scatters' and bonus
         # symbols' frequency (the features they start) stays where it was
         held = {s.name for s in game.symbols.values() if s.scatter or s.bonus} - set(symbols)
@@ -337,7 +351,9 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     if per_round < 1:
         raise ValueError(f"per_round must be >= 1, got {per_round}")
     analysed = game if rounds is None else game.with_analysis(rounds=rounds)
-    ruled = moves == "swaps" and layout is not None  # swaps that keep the rules only
+    # swaps that keep the rules only (with a feature range, the default rules at least: the
+    # scatters and bonus symbols a window height apart)
+    ruled = moves == "swaps" and (layout is not None or trigger is not None)
     layout = _layout(layout)
     layout.check(game)
 
@@ -355,13 +371,30 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
             count["rtps" if at_once else "analyses"] += 1
             edited = analysed.replace_reels(reel_set, key)
             cache[key] = (RTPPoint.of(slotmath.rtp_only(edited, level)) if at_once
-                          else figures_from(slotmath.analyze(edited, level)))
+                          else figures(slotmath.analyze(edited, level)))
         return cache[key]
+
+    def figures(a):
+        """The analysis' figures; with a feature range, P(the paid spin starts a round
+        feature) read off its round law (the engine's)."""
+        f = figures_from(a)
+        return f if trigger is None else dataclasses.replace(
+            f, feature_probability=started_by(a.round))
 
     start_reels = tuple(game.reel_sets[reel_set].reels)
     count["analyses"] += 1
     first = slotmath.analyze(analysed, level)
-    start = cache[start_reels] = figures_from(first)
+    if trigger is not None:  # the round features the engine found: that one alone
+        try:
+            names = [f.name for f in first.round.features]
+        except NotImplementedError as exc:
+            raise ValueError(f"{game.name}: a feature_one_in range is not offered when tuning "
+                             f"by the proxy: {exc}") from None
+        if len(names) != 1 or names[0] not in ("free_spins", "hold_and_win"):
+            raise ValueError(f"{game.name}: a feature_one_in range is not offered when tuning "
+                             f"by the proxy with round features {names} (one free spins or "
+                             f"hold & win feature only)")
+    start = cache[start_reels] = figures(first)
     current, reels = start, start_reels
     rules = [layout.for_reel(game, j) for j in range(len(start_reels))] if ruled else None
     laid_out = None
@@ -375,8 +408,8 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
             laid_out = current
             if at_once:  # (its confirmation is its RTP alone: the result shows it whole)
                 count["analyses"] += 1
-                laid_out = figures_from(slotmath.analyze(analysed.replace_reels(reel_set, laid),
-                                                         level))
+                laid_out = figures(slotmath.analyze(analysed.replace_reels(reel_set, laid),
+                                                    level))
     misses = _misses(current, targets)
     if grid:  # the paid spin's exact mean, each reel's sums kept per strip
         from slotmath.exact.grid_ways import SpinMean
@@ -392,7 +425,16 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     slope = scaled / float(p_now) if p_now and scaled > 0 else 1.0
     # each range's figure: the proxy's now, and its slope (the game's against the proxy's:
     # first their ratio, then each confirmed point's secant, as the RTP's)
-    q_now = {k: _value(p_fig, k) for k in ranged}
+    laws: dict = {}  # each strip's law of the trigger symbol's count in its window
+
+    def proxy_values(f, rs) -> dict:
+        """Each range's figure of the proxy with strips ``rs`` (``f``: its figures)."""
+        out = {k: _value(f, k) for k in ranged if k != "feature_one_in"}
+        if trigger is not None:
+            out["feature_one_in"] = float(_started_by_count(rs, game.rows, *trigger, laws))
+        return out
+
+    q_now = proxy_values(p_fig, reels)
     slopes = {k: (_value(current, k) / q_now[k] if q_now[k] and _value(current, k) > 0
                   else 1.0) for k in ranged}
     engine = "the paid spin's ways programme" if grid else "window tables"
@@ -426,9 +468,10 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
                     tables = ReelTables(g, reel_set, j, level, comp)
                     tables.prefetch(w for _, _, e in edits for w in tables.window_weights(e))
 
-                    def figures_of(e, tables=tables):
+                    def figures_of(e, tables=tables, j=j):
                         f = tables.figures(e)
-                        return f.rtp, {k: _value(f, k) - q_rs[k] for k in ranged}
+                        values = proxy_values(f, rs[:j] + (e,) + rs[j + 1:])
+                        return f.rtp, {k: values[k] - q_rs[k] for k in ranged}
                 if rules is not None:  # the swaps that keep every layout rule
                     edits = [(a, b, e) for a, b, e in edits
                              if e is not None and not violations(e.symbols, *rules[j])]
@@ -457,11 +500,14 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         for k in ranged:
             lo, hi = getattr(targets, k)
             value = _value(current, k) + slopes[k] * (rs_q[k] - q_now[k]) / damping
-            out += max(0.0, float(lo) - value, value - float(hi)) / (float(hi) or 1.0)
+            if k == "feature_one_in":  # (a probability foreseen: its "1 in N")
+                value = 1 / value if value > 0 else 1e300
+            out += min(max(0.0, float(lo) - value, value - float(hi)), 1e300) / (float(hi) or 1.0)
         return out, off
     stopped = ""
     number = 0
     damping = 1.0  # halved after each point not kept, back to 1 after a kept one
+    patience = PATIENCE
     while not all(m == 0 for m in misses.values()):
         if number >= max_rounds:
             stopped = f"{max_rounds} rounds"
@@ -520,7 +566,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
             count["solves"] += 1
             new_reels = tuple(solved.game.reel_sets[reel_set].reels)
             p_new = Fraction(solved.figures.rtp)
-            q_new = {k: _value(solved.figures, k) for k in ranged}
+            q_new = proxy_values(solved.figures, new_reels)
         if new_reels in cache or new_reels == reels:
             damping /= 2
             if damping < MIN_DAMPING:
@@ -566,10 +612,14 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
             reels, current, misses, p_now, q_now = new_reels, fig, new_misses, p_new, q_new
             history.append((reels, current, misses))
             result.kept += 1
-            damping = 1.0
+            damping, patience = 1.0, PATIENCE
         else:
             damping /= 2
             if damping < MIN_DAMPING:
+                if ranged and patience > 0:
+                    patience -= 1
+                    damping = MIN_DAMPING
+                    continue
                 stopped = "no move helps"
                 break
     else:
@@ -595,7 +645,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     result.game = game.replace_reels(reel_set, reels)
     if isinstance(current, RTPPoint):  # the game reached: its whole analysis
         count["analyses"] += 1
-        current = figures_from(slotmath.analyze(analysed.replace_reels(reel_set, reels), level))
+        current = figures(slotmath.analyze(analysed.replace_reels(reel_set, reels), level))
     result.figures, result.awards, result.start_awards = current, current_awards, start_awards
     result.misses = _misses(current, targets, current_awards)
     result.analyses, result.checks, result.rtps = (count["analyses"], count["checks"],
@@ -622,16 +672,69 @@ class RTPPoint:
                    0.0 if figures.exact else float(figures.rtp_error))
 
 
-_NAMES = {"hit_frequency": "hit frequency", "sd": "SD"}
+_NAMES = {"hit_frequency": "hit frequency", "sd": "SD", "feature_one_in": "feature"}
 
 
 def _shown(name: str, value: float) -> str:
+    if name == "feature_one_in":
+        return f"1 in {1 / value:,.1f}" if value else "never"
     return f"{value * 100:.4f}%" if name == "hit_frequency" else f"{value:.4f}"
 
 
 def _value(figures, name: str) -> float:
-    """A range's figure (the hit frequency or the SD) as a float."""
-    return float(getattr(figures, name))
+    """A range's figure as a float: the hit frequency, the SD, or for the feature's "1 in N"
+    its probability (what moves linearly with the strips)."""
+    return float(figures.feature_probability if name == "feature_one_in"
+                 else getattr(figures, name))
+
+
+def trigger_of(game: Game) -> tuple[str, int]:
+    """(symbol, least count) of the round feature the game's paid spin starts by a count of
+    one symbol in its window (free spins: their trigger and least awarded count; hold & win:
+    its symbol and trigger), or ``ValueError`` in one line when the game has none or more than
+    one (a feature range needs the one figure the proxy can follow).
+
+    Examples
+    --------
+    >>> import slotmath
+    >>> trigger_of(slotmath.load_game("data/games/gus_gold_christmas.toml"))
+    ('NUGGET', 5)
+    """
+    found = []
+    if game.free_spins is not None:
+        found.append((game.free_spins.trigger,
+                      min(k for k, v in game.free_spins.awards.items() if v)))
+    if game.hold_and_win is not None:
+        found.append((game.hold_and_win.symbol, game.hold_and_win.trigger))
+    others = [k for k in ("bonus_wheel", "conveyor") if getattr(game, k) is not None]
+    if len(found) != 1 or others:
+        raise ValueError(f"{game.name}: a feature_one_in range is not offered when tuning by "
+                         f"the proxy unless one free spins or hold & win feature starts by a "
+                         f"count of its symbol (this game: "
+                         f"{', '.join([f[0] for f in found] + others) or 'none'})")
+    return found[0]
+
+
+def _started_by_count(reels, rows, symbol: str, least: int, laws: dict) -> Fraction:
+    """P(the window of ``reels`` shows ``symbol`` at least ``least`` times): each strip's law
+    of its count (kept in ``laws``) convolved."""
+    total = {0: 1}
+    cycle = 1
+    for reel, r in zip(reels, rows):
+        key = (reel, r)
+        if key not in laws:
+            step: dict = {}
+            for stop, w in enumerate(reel.stop_weights):
+                if w:
+                    k = reel.window(stop, r).count(symbol)
+                    step[k] = step.get(k, 0) + w
+            laws[key] = step
+        out: dict = {}
+        for a, wa in total.items():
+            for b, wb in laws[key].items():
+                out[min(a + b, least)] = out.get(min(a + b, least), 0) + wa * wb
+        total, cycle = out, cycle * reel.cycle
+    return Fraction(total.get(least, 0), cycle)
 
 
 def _mapped(span, real: float, proxy: float, slope: float, name: str) -> tuple:

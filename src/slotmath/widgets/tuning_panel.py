@@ -196,6 +196,9 @@ class TuningPanel(widgets.VBox):
         #: frequency range (every such path steers it) and GLI-11; ``why``: the window
         #: tables' reason
         self.searched, self.why = False, ""
+        #: whether such a game's path takes a feature range (:func:`_feature_offered`), and
+        #: the path tune() takes (:func:`slotmath.tune.solver.default_method`, passed on)
+        self.feature_offered, self.method = False, None
         #: its heat map: the RTP's entries, where the modifiers alone are the reason
         #: (:func:`slotmath.tune.sensitivity.modifiers_only`); no heat map for the others
         self.proxied = False
@@ -298,30 +301,37 @@ class TuningPanel(widgets.VBox):
             self.time_limit, self.tune_button])
         if self.searched:  # the RTP, GLI-11 and the time the search may take
             self.time_limit.value = 120 if self.proxied else 300
-            method = "proxy" if self.proxied else default_method(game, reel_set)
+            method = self.method = default_method(game, reel_set)
             how = ("by the proxy (one-stop swaps ranked by the window tables of the game "
                    "without its modifiers and round features, each round confirmed by the "
                    "game's exact RTP, <code>slotmath.rtp_only</code>: about a minute on Gus's "
                    "Gold Christmas; with a hit frequency range, by its whole analysis: "
                    "seconds a round). The heat map gives the RTP's exact changes (its hit "
                    "frequency and SD would take the modifiers' tables: a full analysis per "
-                   "entry)" if self.proxied else
+                   "entry)" if self.proxied and method == "proxy" else
                    f"by <code>{method}</code> (each step confirmed "
                    f"by the game's own analysis: seconds to minutes a step; docs/tuning.md, "
-                   f"\"Games the window tables do not cover\"). No heat map: its entries "
-                   f"would be one analysis each")
+                   f"\"Games the window tables do not cover\")" + (
+                       ". The heat map gives the RTP's exact changes" if self.proxied else
+                       ". No heat map: its entries would be one analysis each"))
             # layout rules where the path takes them (not crn's swaps of k stops)
             rules = ([] if method == "crn" else
                      [widgets.HTML("Layout rules (the search lays out every strip it tries; "
                                    "the proxy's swaps start from the laid-out strips and keep "
                                    "the rules):"), self.spacing, self.stack, self.no_repeat])
+            # a feature range where the path steers one: the proxy's count-started feature
+            # (free spins, hold & win), crn's free spins
+            self.feature_offered = _feature_offered(game, method)
+            feature = ([widgets.HBox([self.feature_on, self.feature_lo, self.feature_hi])]
+                       if self.feature_offered else [])
             controls = widgets.VBox([
                 widgets.HTML(f"<p><i>The window tables do not cover this game "
                              f"({html.escape(self.why)}): it is tuned {how}; the RTP target, "
-                             f"a hit frequency range and GLI-11.</i></p>"),
+                             f"a hit frequency{' and a feature' if feature else ''} range "
+                             f"and GLI-11.</i></p>"),
                 self.target, self.tolerance,
-                widgets.HBox([self.hit_on, self.hit_lo, self.hit_hi]), self.gli11, *rules,
-                self.time_limit, self.tune_button])
+                widgets.HBox([self.hit_on, self.hit_lo, self.hit_hi]), *feature, self.gli11,
+                *rules, self.time_limit, self.tune_button])
         heat = ([] if self.searched and not self.proxied else  # (its entries: analyses)
                 [widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
                               "(percentage points)"), self.sensitivity_button, self.heatmap_box])
@@ -375,7 +385,9 @@ class TuningPanel(widgets.VBox):
                             parse_rules(self.stack.value, "stacks"),
                             no_repeat=int(self.no_repeat.value))
             if self.searched:  # the path's own moves; the rules only when some is typed
-                kwargs = {k: v for k, v in kwargs.items() if k in ("hit_frequency", "gli11")}
+                kwargs = {k: v for k, v in kwargs.items() if k in ("hit_frequency", "gli11")
+                          or (k == "feature_one_in" and self.feature_offered)}
+                kwargs["method"] = self.method
                 if layout == Layout():
                     layout = None
             prizes = self.moves.value in ("wheel", "values")
@@ -444,3 +456,21 @@ class TuningPanel(widgets.VBox):
         self.written = path
         self.applied.value = f"<p>Wrote <code>{html.escape(str(path))}</code>.</p>"
         return path
+
+
+def _feature_offered(game: Game, method: str) -> bool:
+    """Whether ``method`` steers a feature's "1 in N" on ``game``: the proxy where one free
+    spins or hold & win feature starts by a count of its symbol
+    (:func:`slotmath.tune.proxy.trigger_of`), common random numbers where the game has free
+    spins; not the search."""
+    if method == "crn":
+        return game.free_spins is not None
+    if method != "proxy" or game.grid is not None:
+        return False
+    from slotmath.tune.proxy import trigger_of
+
+    try:
+        trigger_of(game)
+    except ValueError:
+        return False
+    return True
