@@ -149,3 +149,42 @@ def test_the_grouping_cache_starts_afresh_when_full():
         assert groups(lab, start, stop, pool) == expected(lab)
         assert cache[3][0] <= 8  # never more rows than it may keep
     assert cache[3][1] < len(tables) * 2  # so it forgot some tables on the way
+
+
+def test_the_store_keeps_to_its_limit_dropping_the_least_recently_used(tmp_path, monkeypatch):
+    """Four tables of ~1.1 KB under a 3,500-byte limit: the fourth written removes the one
+    least recently used (a read marks a table used), which is then computed again when asked;
+    a limit below one table keeps only the table just written; a limit that is not a size is
+    one line."""
+    import os
+
+    monkeypatch.setenv("SLOTMATH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("SLOTMATH_CACHE_MAX", "3500")
+    calls = []
+
+    def table(i):
+        def compute():
+            calls.append(i)
+            return np.arange(128, dtype=np.int64) + i
+        return compute
+
+    keys = [store.key_of("evict", i) for i in range(5)]
+    paths = [tmp_path / "evict" / f"{k}.npy" for k in keys]
+    for i in range(3):
+        store.load_or_compute("evict", keys[i], table(i))
+    for i in range(3):  # written in order, a second apart on the clock
+        os.utime(paths[i], (100 + i, 100 + i))
+    assert np.array_equal(store.load_or_compute("evict", keys[0], table(0)), np.arange(128))
+    assert calls == [0, 1, 2]  # read, not computed: table 0 is now the most recently used
+    store.load_or_compute("evict", keys[3], table(3))
+    assert [p.exists() for p in paths[:4]] == [True, False, True, True]
+    assert np.array_equal(store.load_or_compute("evict", keys[1], table(1)), np.arange(128) + 1)
+    assert calls == [0, 1, 2, 3, 1]  # the removed table is computed again, the same
+    monkeypatch.setenv("SLOTMATH_CACHE_MAX", "10")
+    store.load_or_compute("evict", keys[4], table(4))
+    assert sorted(p.name for p in (tmp_path / "evict").glob("*.npy")) == [f"{keys[4]}.npy"]
+    monkeypatch.setenv("SLOTMATH_CACHE_MAX", "a lot")
+    with pytest.raises(ValueError, match="SLOTMATH_CACHE_MAX must be a size like 2G"):
+        store.load_or_compute("evict", store.key_of("evict", 9), table(9))
+    monkeypatch.setenv("SLOTMATH_CACHE_MAX", "2g")
+    assert store.max_bytes() == 2 * 1024**3

@@ -15,6 +15,11 @@ a file. A process that finds the table absent takes a lock beside it (a POSIX re
 computing, so a second process asking for the same table at the same time waits and reads the
 first one's file instead of computing it again (where there is no ``fcntl``, both compute and
 both end with the same file).
+
+The store is bounded: after each table written, the least recently used tables (a table read
+from the store is marked used) are removed while the store holds more than its limit
+(default :data:`DEFAULT_MAX_BYTES`; ``SLOTMATH_CACHE_MAX`` sets it: ``2G``, ``500M``,
+``64K`` or bytes). The table just written stays even when it alone is larger.
 """
 
 from __future__ import annotations
@@ -28,7 +33,13 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["code_fingerprint", "key_of", "load_or_compute", "store_dir"]
+__all__ = ["DEFAULT_MAX_BYTES", "code_fingerprint", "key_of", "load_or_compute", "max_bytes",
+           "store_dir"]
+
+#: the store's size limit unless ``SLOTMATH_CACHE_MAX`` says otherwise (a strip editor session
+#: on Gus's Gold Christmas writes tens of MB per move)
+DEFAULT_MAX_BYTES = 4 * 1024**3
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 
 
 def store_dir() -> Path | None:
@@ -39,6 +50,65 @@ def store_dir() -> Path | None:
     if base:
         return Path(base)
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "slotmath" / "tables"
+
+
+def max_bytes() -> int:
+    """The store's size limit: ``SLOTMATH_CACHE_MAX`` (``2G``, ``500M``, ``64K``, ``1.5G`` or
+    bytes; a ``B``/``iB`` after the unit is allowed), else :data:`DEFAULT_MAX_BYTES`; a value
+    that is not a size is a ``ValueError`` in one line.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["SLOTMATH_CACHE_MAX"] = "1.5G"
+    >>> max_bytes() == 3 * 1024**3 // 2
+    True
+    >>> os.environ["SLOTMATH_CACHE_MAX"] = "lots"
+    >>> max_bytes()
+    Traceback (most recent call last):
+    ...
+    ValueError: SLOTMATH_CACHE_MAX must be a size like 2G, 500M, 64K or a number of bytes, got 'lots'
+    >>> del os.environ["SLOTMATH_CACHE_MAX"]
+    """
+    text = os.environ.get("SLOTMATH_CACHE_MAX", "").strip()
+    if not text:
+        return DEFAULT_MAX_BYTES
+    cleaned = text.upper().removesuffix("IB").removesuffix("B")
+    unit = cleaned[-1:] if cleaned[-1:].isalpha() and cleaned[-1:] in _UNITS else ""
+    try:
+        value = float(cleaned[:-1] if unit else cleaned)
+    except ValueError:
+        value = -1.0
+    if not (0 <= value < float("inf")):  # (NaN fails both)
+        raise ValueError(f"SLOTMATH_CACHE_MAX must be a size like 2G, 500M, 64K or a number "
+                         f"of bytes, got {text!r}")
+    return int(value * _UNITS[unit])
+
+
+def _evict(folder: Path, keep: Path, limit: int) -> None:
+    """Remove the least recently used tables under ``folder`` (by their files' modification
+    times: a read marks its table) while the tables there hold more than ``limit`` bytes;
+    ``keep`` (the table just written) stays. Files another process removes meanwhile are
+    skipped."""
+    files = []
+    for f in folder.rglob("*.npy"):
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        files.append((st.st_mtime, st.st_size, f))
+    total = sum(size for _, size, _ in files)
+    for _, size, f in sorted(files, key=lambda t: (t[0], str(t[2]))):
+        if total <= limit:
+            break
+        if f == keep:
+            continue
+        try:
+            f.unlink()
+        except OSError:
+            continue
+        f.with_suffix(".lock").unlink(missing_ok=True)
+        total -= size
 
 
 def _feed(h, part) -> None:
@@ -110,8 +180,10 @@ def load_or_compute(kind: str, key: str, compute: Callable[[], np.ndarray],
     if folder is None:
         return compute()
     path = folder / kind / f"{key}.npy"
+    limit = max_bytes()  # (a bad SLOTMATH_CACHE_MAX is said before any computing)
     stored = _load(path, valid)
     if stored is not None:
+        _used(path)
         return stored
     with _locked(path):
         stored = _load(path, valid)  # another process may have stored it while we waited
@@ -128,9 +200,16 @@ def load_or_compute(kind: str, key: str, compute: Callable[[], np.ndarray],
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)
                 raise
+            _evict(folder, path, limit)
         except OSError:
             pass  # a store that cannot be written only costs the time
     return value
+
+
+def _used(path: Path) -> None:
+    """Mark a table read from the store as just used (its eviction order)."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
 
 
 def _load(path: Path, valid: Callable[[np.ndarray], bool] | None) -> np.ndarray | None:
