@@ -295,3 +295,26 @@ def test_the_tuning_panel_takes_a_feature_range_where_the_proxy_steers_one(monke
     assert panel.result is not None and panel.result.met, panel.progress.value
     assert panel.result.targets.feature_one_in == (15, 20)
     assert 15 <= 1 / panel.result.figures.feature_probability <= 20
+
+
+def test_the_tuning_panel_takes_a_volatility_range(monkeypatch):
+    """The panel's volatility-index row (at 90 %: 1.645 SD, as the CLI's) reaches the proxy as
+    an SD range; the tuned game's SD by the reference."""
+    from slotmath.stats.par import normal_quantile
+    from slotmath.tune import search
+    from slotmath.widgets.tuning_panel import TuningPanel
+
+    monkeypatch.setattr(search, "EXACT_RANK_CYCLE", 100)
+    panel = TuningPanel(loads_game(MODIFIED, "modified.toml"), draw=False)
+    assert panel.method == "proxy"
+    assert any(panel.vi_on in getattr(row, "children", ()) for row in panel.children[1].children)
+    z = normal_quantile(0.90)
+    panel.target.value, panel.tolerance.value = 55.0, 1.0
+    panel.vi_on.value, panel.vi_lo.value, panel.vi_hi.value = True, 0.8 * z, 0.9 * z
+    panel.gli11.value = False
+    panel.run()
+    assert panel.result is not None and panel.result.met, panel.progress.value
+    lo, hi = panel.result.targets.sd
+    assert abs(float(lo) - 0.8) < 1e-9 and abs(float(hi) - 0.9) < 1e-9
+    _, _, variance = _figures(_round_law(panel.result.game))
+    assert panel.tuned.variance == variance and lo**2 <= variance <= hi**2

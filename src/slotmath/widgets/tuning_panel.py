@@ -24,6 +24,7 @@ from slotmath import report
 from slotmath.analysis import Analysis, analyze
 from slotmath.model.game import Game
 from slotmath.plot.tuning import plot_sensitivity_heatmap
+from slotmath.stats.par import normal_quantile
 from slotmath.tune import check_tunable, sensitivities, tune
 from slotmath.tune.awards import one_in as award_one_in
 from slotmath.tune.game_file import tuned_text, tuned_weights_text
@@ -192,9 +193,9 @@ class TuningPanel(widgets.VBox):
         #: a game the window tables do not cover (cascades, a feature playing the whole
         #: round, base-game modifiers): tuned by :func:`slotmath.tune.tune`'s path for it
         #: (the search, the proxy or common random numbers, each step confirmed by the
-        #: game's analysis or, with modifiers, its exact RTP); the RTP target, a hit
-        #: frequency range (every such path steers it) and GLI-11; ``why``: the window
-        #: tables' reason
+        #: game's analysis or, with modifiers, its exact RTP); the RTP target, hit-frequency
+        #: and volatility ranges (every such path steers them), a feature range where the
+        #: path steers one, and GLI-11; ``why``: the window tables' reason
         self.searched, self.why = False, ""
         #: whether such a game's path takes a feature range (:func:`_feature_offered`), and
         #: the path tune() takes (:func:`slotmath.tune.solver.default_method`, passed on)
@@ -228,6 +229,14 @@ class TuningPanel(widgets.VBox):
                                        indent=False, layout=widgets.Layout(width="170px"))
         self.hit_lo = widgets.FloatText(value=round(hit - 1, 2), layout=widgets.Layout(width="90px"))
         self.hit_hi = widgets.FloatText(value=round(hit + 1, 2), layout=widgets.Layout(width="90px"))
+        # the volatility index at 90 % (z SD, z the normal quantile), as the CLI's
+        vi = self.original.volatility_index(0.90)
+        self.vi_on = widgets.Checkbox(value=False, description="volatility index 90% in",
+                                      indent=False, layout=widgets.Layout(width="170px"))
+        self.vi_lo = widgets.FloatText(value=round(vi * 0.9, 2),
+                                       layout=widgets.Layout(width="90px"))
+        self.vi_hi = widgets.FloatText(value=round(vi * 1.1, 2),
+                                       layout=widgets.Layout(width="90px"))
         self.feature_on = widgets.Checkbox(value=False, description="feature 1 in N, N in",
                                            indent=False, layout=widgets.Layout(width="170px"))
         self.feature_lo = widgets.FloatText(value=100.0, layout=widgets.Layout(width="90px"))
@@ -292,6 +301,7 @@ class TuningPanel(widgets.VBox):
         controls = widgets.VBox([
             self.target, self.tolerance,
             widgets.HBox([self.hit_on, self.hit_lo, self.hit_hi]),
+            widgets.HBox([self.vi_on, self.vi_lo, self.vi_hi]),
             widgets.HBox([self.feature_on, self.feature_lo, self.feature_hi]),
             widgets.HBox([self.max_win_on, self.max_win_lo, self.max_win_hi]),
             self.gli11,
@@ -327,10 +337,11 @@ class TuningPanel(widgets.VBox):
             controls = widgets.VBox([
                 widgets.HTML(f"<p><i>The window tables do not cover this game "
                              f"({html.escape(self.why)}): it is tuned {how}; the RTP target, "
-                             f"a hit frequency{' and a feature' if feature else ''} range "
-                             f"and GLI-11.</i></p>"),
+                             f"hit frequency, volatility"
+                             f"{', feature' if feature else ''} ranges and GLI-11.</i></p>"),
                 self.target, self.tolerance,
-                widgets.HBox([self.hit_on, self.hit_lo, self.hit_hi]), *feature, self.gli11,
+                widgets.HBox([self.hit_on, self.hit_lo, self.hit_hi]),
+                widgets.HBox([self.vi_on, self.vi_lo, self.vi_hi]), *feature, self.gli11,
                 *rules, self.time_limit, self.tune_button])
         heat = ([] if self.searched and not self.proxied else  # (its entries: analyses)
                 [widgets.HTML("<b>Exact change of the RTP per symbol added</b> "
@@ -375,6 +386,10 @@ class TuningPanel(widgets.VBox):
             if self.hit_on.value:
                 kwargs["hit_frequency"] = (Fraction(str(self.hit_lo.value)) / 100,
                                            Fraction(str(self.hit_hi.value)) / 100)
+            if self.vi_on.value:
+                z = normal_quantile(0.90)
+                kwargs["sd"] = (Fraction(self.vi_lo.value) / Fraction(z),
+                                Fraction(self.vi_hi.value) / Fraction(z))
             if self.feature_on.value:
                 kwargs["feature_one_in"] = (self.feature_lo.value, self.feature_hi.value)
             if self.max_win_on.value:
@@ -385,7 +400,7 @@ class TuningPanel(widgets.VBox):
                             parse_rules(self.stack.value, "stacks"),
                             no_repeat=int(self.no_repeat.value))
             if self.searched:  # the path's own moves; the rules only when some is typed
-                kwargs = {k: v for k, v in kwargs.items() if k in ("hit_frequency", "gli11")
+                kwargs = {k: v for k, v in kwargs.items() if k in ("hit_frequency", "sd", "gli11")
                           or (k == "feature_one_in" and self.feature_offered)}
                 kwargs["method"] = self.method
                 if layout == Layout():
