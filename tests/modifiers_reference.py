@@ -177,3 +177,25 @@ def place_mean_by_lines(strips, weights, rows, lines, pays, wild, modifier):
                 laws = [placed[j] if j in chosen else plain[j] for j in range(n)]
                 mean += p_size * _line_mean(laws, pays, wild)
     return mean
+
+
+def spec_of(game, rows=2, wild="W", scatter="S"):
+    """The reference's spec of a small lines game as loaded (its pays, lines and strips read
+    off the game's fields; nothing of the engine's)."""
+    pays = {s.name: dict(s.pays) for s in game.symbols.values() if s.pays and not s.scatter}
+    return {"rows": rows, "bet": game.bet, "ways": False, "wild": wild,
+            "lines": [list(line) for line in game.paylines], "pays": pays,
+            "strips": [list(r.symbols) for r in game.base.reels],
+            "scatter_pays": dict(game.symbols[scatter].pays)}
+
+
+def parts_of(game):
+    """(frequency, the reference's modifier dict, or None for the plain spin) of the plain
+    spin and of each of the game's modifiers."""
+    parts = [(1 - sum(m.frequency for m in game.modifiers), None)]
+    for m in game.modifiers:
+        parts.append((m.frequency,
+                      {"kind": "place", "symbol": m.symbol, "counts": dict(m.counts),
+                       "keep": set(m.keep), "reels": list(m.reels)} if m.kind == "place"
+                      else {"kind": "upgrade", "from": set(m.from_symbols), "to": dict(m.to)}))
+    return parts

@@ -27,7 +27,7 @@ import pytest
 from cascade_reference import figures as cascade_figures
 from conveyor_brute import Brute
 from grid_reference import mean, round_law
-from modifiers_reference import modified_law
+from modifiers_reference import modified_law, parts_of, spec_of
 
 import slotmath
 from slotmath.features.grid import owner_of
@@ -135,25 +135,9 @@ def test_the_conveyor_tunes_by_the_proxy_and_the_brute_force_agrees():
 def _modifier_rtp(game) -> Fraction:
     """The RTP by tests/modifiers_reference.py: the plain paid spin's mean and each modified
     spin's, mixed by the modifiers' frequencies."""
-    pays = {s.name: {k: v for k, v in s.pays.items()} for s in game.symbols.values()
-            if s.pays and not s.scatter}
-    spec = {"rows": 2, "bet": game.bet, "ways": False, "wild": "W",
-            "lines": [list(line) for line in game.paylines], "pays": pays,
-            "strips": [list(r.symbols) for r in game.base.reels],
-            "scatter_pays": dict(game.symbols["S"].pays)}
-
-    def spin_mean(modifier):
-        return sum((p * b for (_, b), p in modified_law(spec, modifier, "S").items()),
-                   Fraction(0))
-
-    plain = spin_mean(None)
-    out = plain
-    for m in game.modifiers:
-        d = ({"kind": "place", "symbol": m.symbol, "counts": dict(m.counts),
-              "keep": set(m.keep), "reels": list(m.reels)} if m.kind == "place"
-             else {"kind": "upgrade", "from": set(m.from_symbols), "to": dict(m.to)})
-        out += m.frequency * (spin_mean(d) - plain)
-    return out
+    spec = spec_of(game)
+    return sum((f * p * b for f, modifier in parts_of(game)
+                for (_, b), p in modified_law(spec, modifier, "S").items()), Fraction(0))
 
 
 def test_modifiers_tune_by_the_proxy_and_the_brute_force_agrees():

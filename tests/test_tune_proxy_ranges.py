@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 from cascade_reference import figures as cascade_figures
-from modifiers_reference import modified_law
+from modifiers_reference import modified_law, parts_of, spec_of
 
 import slotmath
 from slotmath.io.toml_loader import loads_game
@@ -23,41 +23,19 @@ from slotmath.tune.game_file import tuned_text
 from slotmath.tune.proxy import ProxyStep, tune_by_proxy
 from slotmath.tune.solver import Targets, summary_text
 from tests.bundled import ROOT
+from tests.test_tune_all import MODIFIED as SHORT
 
 GONZO = ROOT / "tests" / "data" / "cascades" / "gonzo_tiny.toml"
 MEGAWAYS = ROOT / "tests" / "data" / "grid" / "megaways_tumbles_tiny.toml"
 
-#: a lines game with two paid-spin modifiers, strips long enough for one-stop swaps to move
-#: the hit frequency a few points at a time
-MODIFIED = """
-name = "modifier range test"
-rows = 2
-bet = 2
-paylines = [[0, 0, 0], [1, 1, 1], [0, 1, 0]]
-[symbols]
-W = { wild = true }
-S = { scatter = true, pays = { 2 = 1, 4 = 5 } }
-A = { pays = { 2 = 1, 3 = 5 } }
-B = { pays = { 2 = 2, 3 = 4 } }
-C = { pays = { 3 = 3 } }
-X = {}
-[reels]
-base = [["A", "W", "C", "X", "B", "X", "A", "C", "S", "X", "B", "C"],
+#: the lines game with two paid-spin modifiers of tests/test_tune_all.py, its strips long
+#: enough (12 stops) for one-stop swaps to move the hit frequency a few points at a time
+MODIFIED = SHORT.replace(
+    SHORT[SHORT.index("base = "):SHORT.index("[modifiers.dynamite]")],
+    """base = [["A", "W", "C", "X", "B", "X", "A", "C", "S", "X", "B", "C"],
         ["B", "C", "A", "X", "C", "X", "A", "B", "X", "C", "A", "X"],
         ["S", "A", "C", "B", "W", "X", "C", "X", "A", "B", "X", "C"]]
-[modifiers.dynamite]
-kind = "place"
-symbol = "W"
-frequency = "1/5"
-counts = { 1 = 2, 2 = 1 }
-keep = ["S"]
-[modifiers.tnt]
-kind = "upgrade"
-frequency = "1/10"
-from = ["C"]
-to = { A = 1, B = 2 }
-"""
-
+""").replace('"modifier tune test"', '"modifier range test"')
 
 #: the same with hold & win on O (3 in the window start it; dynamite keeps them), which the
 #: proxy drops: its feature's "1 in N" is steered by the proxy strips' chance of 3 O
@@ -78,29 +56,10 @@ value_weights = [6, 3, 1]
 """)
 
 
-def _parts(game) -> list:
-    """(frequency, the reference's modifier or None) of the plain spin and each modifier."""
-    parts = [(1 - sum(m.frequency for m in game.modifiers), None)]
-    for m in game.modifiers:
-        parts.append((m.frequency,
-                      {"kind": "place", "symbol": m.symbol, "counts": dict(m.counts),
-                       "keep": set(m.keep), "reels": list(m.reels)} if m.kind == "place"
-                      else {"kind": "upgrade", "from": set(m.from_symbols), "to": dict(m.to)}))
-    return parts
-
-
-def _spec(game) -> dict:
-    pays = {s.name: dict(s.pays) for s in game.symbols.values() if s.pays and not s.scatter}
-    return {"rows": 2, "bet": game.bet, "ways": False, "wild": "W",
-            "lines": [list(line) for line in game.paylines], "pays": pays,
-            "strips": [list(r.symbols) for r in game.base.reels],
-            "scatter_pays": dict(game.symbols["S"].pays)}
-
-
 def _round_law(game) -> dict:
     """{win in total bets: probability} of the paid round by the reference: the plain spin's
     law and each modified spin's, mixed by the modifiers' frequencies."""
-    spec, parts = _spec(game), _parts(game)
+    spec, parts = spec_of(game), parts_of(game)
     law: dict = {}
     for f, modifier in parts:
         for (_, win), p in modified_law(spec, modifier, "S").items():
@@ -253,10 +212,11 @@ def test_hold_and_win_meets_a_feature_range_by_the_proxy():
     game = loads_game(FEATURED, "featured.toml")
 
     def reference(g) -> Fraction:
-        return sum((f * p for f, modifier in _parts(g)
-                    for (count, _), p in modified_law(_spec(g), modifier, "O").items()
+        return sum((f * p for f, modifier in parts_of(g)
+                    for (count, _), p in modified_law(spec_of(g), modifier, "O").items()
                     if count >= 3), Fraction(0))
 
+    assert [r.symbols.count("O") for r in game.base.reels] == [1, 2, 1]
     assert reference(game) == Fraction(1, 108)
     targets = Targets(Fraction(1), Fraction(2, 100), feature_one_in=(15, 20), gli11=None)
     r = tune_by_proxy(game, targets, time_limit=600)

@@ -125,6 +125,10 @@ MIN_DAMPING = 1 / 8
 #: the next swap the foreseen misses rank: a range's figures move the game in more ways than
 #: its RTP alone, and the first ranked swaps of a cascade game can be all wrong for its RTP)
 PATIENCE = 6
+#: with a range, the RTP's secant is held within this factor of the first slope (Jingle Spin's
+#: went from 2.3 to 6,448 in three rounds: a round that met its hit frequency moved the proxy's
+#: RTP by next to nothing and the game's by 0.6 points, and the rounds after it stood still)
+SLOPE_SPAN = 4.0
 #: confirmations by the game's analysis at most, by default
 ROUNDS = 12
 #: the ranges a lines or ways proxy steers, each from its own figure and slope (the feature's:
@@ -422,7 +426,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         p_fig = figures_from(slotmath.analyze(proxy.replace_reels(reel_set, reels), level))
         p_now = Fraction(p_fig.rtp)
         scaled = float(current.rtp)
-    slope = scaled / float(p_now) if p_now and scaled > 0 else 1.0
+    slope = first_slope = scaled / float(p_now) if p_now and scaled > 0 else 1.0
     # each range's figure: the proxy's now, and its slope (the game's against the proxy's:
     # first their ratio, then each confirmed point's secant, as the RTP's)
     laws: dict = {}  # each strip's law of the trigger symbol's count in its window
@@ -588,7 +592,10 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
             secant = change / float(p_new - last[0])
             # a secant between simulated points only when their change exceeds the noise
             if secant > 0 and abs(change) > 2 * math.hypot(fig.rtp_error, last[2]):
-                slope = secant
+                # with a range, a round moves the game in ways its proxy RTP does not see
+                # (the ranges' own moves): the secant is held within SLOPE_SPAN of the first
+                slope = (min(max(secant, first_slope / SLOPE_SPAN), first_slope * SLOPE_SPAN)
+                         if ranged else secant)
         for k in ([] if reason else ranged):
             moved = q_new[k] - last_q[0][k]
             if moved and (_value(fig, k) - last_q[1][k]) / moved > 0:
