@@ -9,11 +9,14 @@ analysis), each result checked against a reference that shares no code with the 
 
 from __future__ import annotations
 
+import math
 import tomllib
 from fractions import Fraction
 
 import pytest
 from cascade_reference import figures as cascade_figures
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from modifiers_reference import modified_law, parts_of, spec_of
 
 import slotmath
@@ -278,3 +281,28 @@ def test_the_tuning_panel_takes_a_volatility_range(monkeypatch):
     assert abs(float(lo) - 0.8) < 1e-9 and abs(float(hi) - 0.9) < 1e-9
     _, _, variance = _figures(_round_law(panel.result.game))
     assert panel.tuned.variance == variance and lo**2 <= variance <= hi**2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from("AOX"), min_size=1, max_size=7), min_size=1,
+                max_size=4),
+       st.lists(st.integers(1, 3), min_size=4, max_size=4), st.integers(0, 6))
+def test_the_proxys_trigger_chance_is_the_count_law_of_the_strips(strips, rows, least):
+    """The proxy's feature figure (the chance the window shows ``least`` O or more) against
+    the reel set's own count law (slotmath.model.game.ReelSet.count_law: every stop of every
+    reel, convolved) and a brute force over every stop combination."""
+    import itertools
+
+    from slotmath.model.game import Reel, ReelSet
+    from slotmath.tune.proxy import _started_by_count
+
+    reels = tuple(Reel(tuple(s)) for s in strips)
+    rows = tuple(rows[:len(reels)])
+    law = ReelSet("base", reels).count_law("O", rows)
+    cycle = math.prod(len(s) for s in strips)
+    want = Fraction(sum(w for k, w in law.items() if k >= least), cycle)
+    assert _started_by_count(reels, rows, "O", least, {}) == want
+    brute = sum(1 for stops in itertools.product(*(range(len(s)) for s in strips))
+                if sum(r.window(i, n).count("O") for r, i, n in zip(reels, stops, rows))
+                >= least)
+    assert Fraction(brute, cycle) == want
