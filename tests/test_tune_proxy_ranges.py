@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import pytest
 from cascade_reference import figures as cascade_figures
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from modifiers_reference import modified_law, parts_of, spec_of
 
@@ -154,7 +154,8 @@ def test_the_ranges_the_proxy_refuses():
                       Targets(Fraction(3), Fraction(1, 10), sd=(0, 1)))
     with pytest.raises(ValueError, match="max_rounds must be a whole number >= 1"):
         tune(game, "0.5", method="proxy", max_rounds=0)
-    with pytest.raises(ValueError, match="max_rounds is not offered with method 'crn'"):
+    with pytest.raises(ValueError, match=r"max_rounds \(--max-rounds\) is not offered on "
+                                         r"the crn path"):
         tune(slotmath.load_game(MEGAWAYS), "1.5", method="crn", max_rounds=3)
 
 
@@ -227,7 +228,9 @@ def test_hold_and_win_meets_a_feature_range_by_the_proxy():
     assert r.start.feature_probability == Fraction(1, 108)
     p = reference(r.game)
     assert r.figures.feature_probability == p and 15 <= 1 / p <= 20
-    assert r.figures.rtp == slotmath.analyze(r.game).rtp
+    # the RTP but hold & win's share (which the reference does not play) by the reference
+    respins = slotmath.analyze(r.game).components["hold_and_win"]
+    assert r.figures.rtp - respins == _figures(_round_law(r.game))[0]
     assert all(s.swaps and s.ranges[0][0] == "feature_one_in" for s in r.steps)
     assert "feature 1 in 108.0 ->" in r.steps[0].line()
     # the window-table programs do not see the dropped feature: counts are refused
@@ -284,10 +287,10 @@ def test_the_tuning_panel_takes_a_volatility_range(monkeypatch):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.lists(st.sampled_from("AOX"), min_size=1, max_size=7), min_size=1,
-                max_size=4),
+@given(st.lists(st.lists(st.tuples(st.sampled_from("AOX"), st.integers(0, 3)), min_size=1,
+                         max_size=7), min_size=1, max_size=4),
        st.lists(st.integers(1, 3), min_size=4, max_size=4), st.integers(0, 6))
-def test_the_proxys_trigger_chance_is_the_count_law_of_the_strips(strips, rows, least):
+def test_the_proxys_trigger_chance_is_the_count_law_of_the_strips(stops, rows, least):
     """The proxy's feature figure (the chance the window shows ``least`` O or more) against
     the reel set's own count law (slotmath.model.game.ReelSet.count_law: every stop of every
     reel, convolved) and a brute force over every stop combination."""
@@ -296,13 +299,44 @@ def test_the_proxys_trigger_chance_is_the_count_law_of_the_strips(strips, rows, 
     from slotmath.model.game import Reel, ReelSet
     from slotmath.tune.proxy import _started_by_count
 
-    reels = tuple(Reel(tuple(s)) for s in strips)
+    assume(all(sum(w for _, w in reel) for reel in stops))  # (each reel stops somewhere)
+    reels = tuple(Reel(tuple(x for x, _ in reel), tuple(w for _, w in reel)) for reel in stops)
     rows = tuple(rows[:len(reels)])
     law = ReelSet("base", reels).count_law("O", rows)
-    cycle = math.prod(len(s) for s in strips)
+    cycle = math.prod(r.cycle for r in reels)
     want = Fraction(sum(w for k, w in law.items() if k >= least), cycle)
     assert _started_by_count(reels, rows, "O", least, {}) == want
-    brute = sum(1 for stops in itertools.product(*(range(len(s)) for s in strips))
-                if sum(r.window(i, n).count("O") for r, i, n in zip(reels, stops, rows))
+    brute = sum(math.prod(r.stop_weights[i] for r, i in zip(reels, at))
+                for at in itertools.product(*(range(len(r.symbols)) for r in reels))
+                if sum(r.window(i, n).count("O") for r, i, n in zip(reels, at, rows))
                 >= least)
     assert Fraction(brute, cycle) == want
+
+
+def test_a_laid_out_start_and_rounds_not_kept_return_the_closest_game():
+    """Two S side by side on reel 3 (the default rules keep scatters a window height apart:
+    the start is laid out first) and a target the swaps cannot quite reach: rounds not kept
+    come between kept ones, the search stops by "no move helps" with the miss said, and the
+    game returned is the closest confirmed, its figures the game's (the feature's chance by
+    the reference), every strip keeping the rule."""
+    game = loads_game(FEATURED.replace('["S", "A", "C", "B", "W", "X", "O"',
+                                       '["S", "S", "C", "B", "W", "X", "O"'), "laid.toml")
+    targets = Targets(Fraction(4, 5), Fraction(5, 1000), feature_one_in=(30, 40), gli11=None)
+    r = tune_by_proxy(game, targets, time_limit=600)
+    assert r.laid_out is not None and r.laid_out.rtp != r.start.rtp
+    kept = [s.kept for s in r.steps]
+    assert False in kept and kept.count(True) == r.kept >= 2, kept
+    assert not r.met and r.stopped == "no move helps" and r.misses["rtp"] > 0
+    assert r.misses["rtp"] == abs(r.figures.rtp - targets.rtp) - targets.tolerance
+    # the closest: no kept step's RTP came nearer (the last kept round's RTP is the result's)
+    assert r.figures.rtp == [s.rtp_after for s in r.steps if s.kept][-1]
+    assert r.figures.feature_probability == sum(
+        (f * p for f, modifier in parts_of(r.game)
+         for (count, _), p in modified_law(spec_of(r.game), modifier, "O").items()
+         if count >= 3), Fraction(0))
+    a = slotmath.analyze(r.game)
+    assert (r.figures.rtp, r.figures.hit_frequency) == (a.rtp, a.hit_frequency)
+    for reel in r.game.base.reels:
+        at = [i for i, x in enumerate(reel.symbols) if x == "S"]
+        n = len(reel.symbols)
+        assert all(min((b - a) % n, (a - b) % n) >= 2 for a in at for b in at if a != b)

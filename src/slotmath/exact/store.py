@@ -92,6 +92,8 @@ def _evict(folder: Path, keep: Path, limit: int) -> None:
     skipped."""
     files = []
     for f in folder.rglob("*.npy"):
+        if f.name.startswith(".part-"):  # another process' table being written
+            continue
         try:
             st = f.stat()
         except OSError:
@@ -103,11 +105,10 @@ def _evict(folder: Path, keep: Path, limit: int) -> None:
             break
         if f == keep:
             continue
-        try:
+        try:  # (its lock file stays: another process may hold it)
             f.unlink()
         except OSError:
             continue
-        f.with_suffix(".lock").unlink(missing_ok=True)
         total -= size
 
 

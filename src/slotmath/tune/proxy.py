@@ -43,17 +43,21 @@ Method
 
 Ranges
 ------
-A hit-frequency or SD range (:data:`RANGES`) is steered like the RTP, each by its own figure
-of the proxy and its own slope (first the game's figure over the proxy's, then each
-confirmed point's secant, kept when positive): with swaps, the swap whose foreseen misses
-(each figure's proxy change times its slope, over the damping, scored as
+A hit-frequency, SD or feature range (:data:`RANGES`) is steered like the RTP, each by its
+own figure of the proxy and its own slope (first the game's figure over the proxy's, then
+each confirmed point's secant, kept when positive and held within :data:`SLOPE_SPAN` of the
+first, as the RTP's is with a range): with swaps (the default with a range), the swap whose
+foreseen misses (each figure's proxy change times its slope, over the damping, scored as
 :func:`slotmath.tune.solver._score`; the RTP's distance from the target decides a tie) are
 least, and only if less than the kept point's; with counts, the window-table solver is given
-each range mapped to the proxy's (``proxy + (end - real) / slope`` at either end). Every round
-is then confirmed by the game's whole analysis (not the modifiers' means, which give the RTP
-alone). A feature's or the max win's "1 in N" is not the proxy's (its round features and
-modifiers are dropped) and is refused, as are ranges on a grid proxy (common random numbers
-offer them).
+each range mapped to the proxy's (``proxy + (end - real) * damping / slope`` at either end).
+The feature's proxy figure is the chance its strips show the trigger count
+(:func:`trigger_of`: one free spins or hold & win feature started by a count of its symbol),
+the game's is read off its analysis' round law; a feature range moves by swaps over every
+symbol with the default layout rules held. Every round is then confirmed by the game's whole
+analysis (not the modifiers' means, which give the RTP alone). The max win's "1 in N" is not
+the proxy's (its round features and modifiers are dropped) and is refused, as are ranges on a
+grid proxy (common random numbers offer them).
 
 Grid proxies
 ------------
@@ -250,9 +254,9 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     ----------
     game : Game
     targets : Targets
-        The RTP and its tolerance, GLI-11's limit, a hit-frequency and an SD range (see
-        "Ranges" in the module notes; not on a grid proxy); a feature or max-win range is
-        refused (not the proxy's figures).
+        The RTP and its tolerance, GLI-11's limit, a hit-frequency, an SD and a feature range
+        (see "Ranges" in the module notes; not on a grid proxy); a max-win range is refused
+        (not the proxy's figure).
     reel_set : str
         The reel set tuned (the paid spin's; the proxy must play it).
     layout : Layout or dict, optional
@@ -446,6 +450,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     q_now = proxy_values(p_fig, reels)
     slopes = {k: (_value(current, k) / q_now[k] if q_now[k] and _value(current, k) > 0
                   else 1.0) for k in ranged}
+    first_slopes = dict(slopes)
     engine = "the paid spin's ways programme" if grid else "window tables"
     started = time.monotonic()  # the time limit is the rounds': the set-up is not counted
     result = SearchResult(game, current, start, targets=targets, rank="proxy", laid_out=laid_out,
@@ -495,7 +500,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
 
     # the last confirmed (proxy, real, stated error) point, for the secant; each range's
     # (proxy, real) figures
-    last = (p_now, start.rtp, start.rtp_error)
+    last = (p_now, current.rtp, current.rtp_error)  # (the laid-out start's, if laid out)
     last_q = (q_now, {k: _value(current, k) for k in ranged})
 
     def foreseen(rs_p, rs_q) -> float:
@@ -562,7 +567,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
             # each range as the proxy's: the kept point's proxy figure plus the gap over the
             # slope at either end
             mapped = {k: _mapped(getattr(targets, k), _value(current, k), q_now[k],
-                                 slopes[k], k) for k in ranged}
+                                 slopes[k] / damping, k) for k in ranged}
             try:
                 solved = tune(proxy.replace_reels(reel_set, reels), proxy_target, reel_set,
                               **mapped, gli11=None, layout=layout, tolerance=proxy_tolerance,
@@ -604,7 +609,9 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         for k in ([] if reason else ranged):
             moved = q_new[k] - last_q[0][k]
             if moved and (_value(fig, k) - last_q[1][k]) / moved > 0:
-                slopes[k] = (_value(fig, k) - last_q[1][k]) / moved
+                secant = (_value(fig, k) - last_q[1][k]) / moved
+                slopes[k] = min(max(secant, first_slopes[k] / SLOPE_SPAN),
+                                first_slopes[k] * SLOPE_SPAN)
         biggest = max(programs, default=(0, 0), key=lambda vc: vc[0] * max(vc[1], 1))
         st = ProxyStep(number, -1, biggest[0], biggest[1], _edits(reels, new_reels),
                        current.rtp, fig.rtp, kept, time.monotonic() - t0, reason,

@@ -727,7 +727,7 @@ def _not_by_tables(game: Game, targets: Targets, reel_set: str, method: str | No
     if reel_set not in game.reel_sets:
         raise ValueError(f"{game.name} has no reel set {reel_set!r}; it has "
                          f"{sorted(game.reel_sets)}")
-    method = method or default_method(game, reel_set)
+    chosen, method = method, method or default_method(game, reel_set)
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "proxy":
@@ -744,8 +744,10 @@ def _not_by_tables(game: Game, targets: Targets, reel_set: str, method: str | No
             raise ValueError(f"{game.name}: layout rules are not offered with method 'crn' "
                              f"(swaps keep every stop's place)")
         if max_rounds is not None:
-            raise ValueError(f"{game.name}: max_rounds is not offered with method 'crn' (its "
-                             f"anchors and confirmations follow the time limit)")
+            raise ValueError(f"{game.name}: max_rounds (--max-rounds) is not offered on the "
+                             f"crn path (this game's {'default ' if chosen is None else ''}"
+                             f"path: its anchors and confirmations follow the time limit; "
+                             f"--method proxy or search take it where they apply)")
         return tune_by_crn(game, targets, reel_set, symbols=symbols, time_limit=time_limit,
                            level=level, progress=progress, why=why)
     from slotmath.tune.search import search
