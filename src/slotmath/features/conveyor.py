@@ -81,6 +81,7 @@ from __future__ import annotations
 import itertools
 import math
 import weakref
+from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -1481,14 +1482,20 @@ class ConveyorRound:
         return tuple(rows)
 
 
-_SHARED: dict[tuple[int, int], ConveyorFeature] = {}
+#: conveyor features kept for :func:`shared_feature`, the most recently used last
+_SHARED: OrderedDict[tuple[int, int], ConveyorFeature] = OrderedDict()
+#: how many :func:`shared_feature` keeps: a feature holds its game, so every game ever
+#: analysed stayed alive with its figures until this bound (the tuner's rounds on Jingle
+#: Spin grew about 200 MB a round, each edited game's random-wild laws kept)
+SHARED_KEPT = 4
 
 
 def shared_feature(game: Game, level: int = 1) -> ConveyorFeature:
     """The conveyor feature of ``game`` at ``level``, one per game object and pay level
     (:meth:`~slotmath.model.game.Game.pay_level`): the analyses of Jingle Spin's ten bet
-    levels (a compliance check, a report over every level) compute its figures once. Dropped
-    with the game.
+    levels (a compliance check, a report over every level) compute its figures once. The
+    :data:`SHARED_KEPT` most recently used are kept (a feature holds its game: an older one
+    goes with the game, unless an analysis still holds it).
 
     Examples
     --------
@@ -1496,12 +1503,19 @@ def shared_feature(game: Game, level: int = 1) -> ConveyorFeature:
     >>> g = slotmath.load_game("data/games/jingle_spin.toml")
     >>> shared_feature(g, 3) is shared_feature(g, 10), shared_feature(g, 3).level
     (True, 1)
+    >>> others = [slotmath.load_game("data/games/jingle_spin.toml") for _ in range(SHARED_KEPT)]
+    >>> _ = [shared_feature(o) for o in others]
+    >>> len(_SHARED) == SHARED_KEPT and all(f.game is not g for f in _SHARED.values())
+    True
     """
     key = (id(game), game.pay_level(level))
     feature = _SHARED.get(key)
     if feature is None or feature.game is not game:
         feature = _SHARED[key] = ConveyorFeature(game, key[1])
         weakref.finalize(game, _SHARED.pop, key, None)
+        while len(_SHARED) > SHARED_KEPT:
+            _SHARED.popitem(last=False)
+    _SHARED.move_to_end(key)
     return feature
 
 
