@@ -291,9 +291,9 @@ def test_the_tuning_panel_takes_a_volatility_range(monkeypatch):
                          max_size=7), min_size=1, max_size=4),
        st.lists(st.integers(1, 3), min_size=4, max_size=4), st.integers(0, 6))
 def test_the_proxys_trigger_chance_is_the_count_law_of_the_strips(stops, rows, least):
-    """The proxy's feature figure (the chance the window shows ``least`` O or more) against
-    the reel set's own count law (slotmath.model.game.ReelSet.count_law: every stop of every
-    reel, convolved) and a brute force over every stop combination."""
+    """The proxy's feature figure (the chance the window shows ``least`` O or more, read off
+    the reel set's count law) against a brute force over every stop combination, weighted
+    stops included."""
     import itertools
 
     from slotmath.model.game import Reel, ReelSet
@@ -305,7 +305,7 @@ def test_the_proxys_trigger_chance_is_the_count_law_of_the_strips(stops, rows, l
     law = ReelSet("base", reels).count_law("O", rows)
     cycle = math.prod(r.cycle for r in reels)
     want = Fraction(sum(w for k, w in law.items() if k >= least), cycle)
-    assert _started_by_count(reels, rows, "O", least, {}) == want
+    assert _started_by_count(reels, rows, "O", least) == want
     brute = sum(math.prod(r.stop_weights[i] for r, i in zip(reels, at))
                 for at in itertools.product(*(range(len(r.symbols)) for r in reels))
                 if sum(r.window(i, n).count("O") for r, i, n in zip(reels, at, rows))

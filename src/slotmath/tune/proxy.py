@@ -97,7 +97,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from slotmath.errors import RuleError
-from slotmath.model.game import Game
+from slotmath.model.game import Game, ReelSet
 from slotmath.tune.awards import awards
 from slotmath.tune.layout import LayoutError, lay_out, violations
 from slotmath.tune.reel_tables import check_tunable
@@ -244,7 +244,7 @@ def _edits(before, after) -> dict:
 def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
                   symbols: Sequence[str] | None = None, time_limit: float = 60.0,
                   level: int = 1, progress: Callable[[Step], None] | None = None,
-                  max_rounds: int = ROUNDS, moves: str | None = None,
+                  max_rounds: int | None = None, moves: str | None = None,
                   rounds: int | None = None, per_round: int | None = None,
                   why: str = "") -> SearchResult:
     """Tune ``reel_set`` of ``game`` to ``targets`` through its exact proxy (see the module
@@ -272,8 +272,8 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
         Seconds for the rounds, counted after the set-up (the start's analysis and the
         proxy's); no proxy solve or analysis starts after it (one under way finishes), and
         the GLI-11 checks come after it.
-    max_rounds : int
-        Rounds (confirmations by the game's analysis) at most.
+    max_rounds : int, optional
+        Rounds (confirmations by the game's analysis) at most (default :data:`ROUNDS`).
     moves : {"counts", "swaps"}, optional
         ``"counts"``: each round the window-table solver's symbol counts (its exact
         mixed-integer programs; a strip gets longer or shorter). ``"swaps"``: each round one
@@ -320,6 +320,7 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
 
     called = started = time.monotonic()
     why = why.removesuffix("; not tuned yet")
+    max_rounds = ROUNDS if max_rounds is None else max_rounds
 
     def left() -> float:
         return time_limit - (time.monotonic() - started)
@@ -438,13 +439,11 @@ def tune_by_proxy(game: Game, targets: Targets, reel_set: str = "base", *, layou
     slope = first_slope = scaled / float(p_now) if p_now and scaled > 0 else 1.0
     # each range's figure: the proxy's now, and its slope (the game's against the proxy's:
     # first their ratio, then each confirmed point's secant, as the RTP's)
-    laws: dict = {}  # each strip's law of the trigger symbol's count in its window
-
     def proxy_values(f, rs) -> dict:
         """Each range's figure of the proxy with strips ``rs`` (``f``: its figures)."""
         out = {k: _value(f, k) for k in ranged if k != "feature_one_in"}
         if trigger is not None:
-            out["feature_one_in"] = float(_started_by_count(rs, game.rows, *trigger, laws))
+            out["feature_one_in"] = float(_started_by_count(rs, game.rows, *trigger))
         return out
 
     q_now = proxy_values(p_fig, reels)
@@ -734,26 +733,12 @@ def trigger_of(game: Game) -> tuple[str, int]:
     return found[0]
 
 
-def _started_by_count(reels, rows, symbol: str, least: int, laws: dict) -> Fraction:
-    """P(the window of ``reels`` shows ``symbol`` at least ``least`` times): each strip's law
-    of its count (kept in ``laws``) convolved."""
-    total = {0: 1}
-    cycle = 1
-    for reel, r in zip(reels, rows):
-        key = (reel, r)
-        if key not in laws:
-            step: dict = {}
-            for stop, w in enumerate(reel.stop_weights):
-                if w:
-                    k = reel.window(stop, r).count(symbol)
-                    step[k] = step.get(k, 0) + w
-            laws[key] = step
-        out: dict = {}
-        for a, wa in total.items():
-            for b, wb in laws[key].items():
-                out[min(a + b, least)] = out.get(min(a + b, least), 0) + wa * wb
-        total, cycle = out, cycle * reel.cycle
-    return Fraction(total.get(least, 0), cycle)
+def _started_by_count(reels, rows, symbol: str, least: int) -> Fraction:
+    """P(the window of ``reels`` shows ``symbol`` at least ``least`` times), by the reel
+    set's count law (:meth:`slotmath.model.game.ReelSet.count_law`)."""
+    strips = ReelSet("proxy", tuple(reels))
+    law = strips.count_law(symbol, rows)
+    return Fraction(sum(w for k, w in law.items() if k >= least), strips.cycle)
 
 
 def _mapped(span, real: float, proxy: float, slope: float, name: str) -> tuple:

@@ -297,6 +297,9 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
     def left() -> float:
         return time_limit - (time.monotonic() - started)
 
+    def at_limit() -> bool:  # the steps max_rounds allows are taken
+        return max_rounds is not None and number >= max_rounds
+
     check_reel_set(game, reel_set)
     if targets.feature_one_in is not None:
         raise ValueError(f"{game.name}: a feature's '1 in N' range is not offered for games "
@@ -425,7 +428,7 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
         if left() <= 0:
             stopped = "time limit"
             break
-        if max_rounds is not None and number >= max_rounds:
+        if at_limit():
             stopped = f"{max_rounds} rounds"
             break
         if stale and not rank_reels(stale):
@@ -433,7 +436,7 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
             break
         kept_one = False
         for _, moves in proposals():
-            if left() <= 0 or (max_rounds is not None and number >= max_rounds):
+            if left() <= 0 or at_limit():
                 break
             t0 = time.monotonic()
             new = list(reels)
@@ -488,7 +491,7 @@ def search(game: Game, targets: Targets, reel_set: str = "base", *, layout=None,
         if left() <= 0:
             stopped = "time limit"
             break
-        if max_rounds is not None and number >= max_rounds:
+        if at_limit():
             stopped = f"{max_rounds} rounds"
             break
         if len(fresh) == len(reels) or not estimates:

@@ -731,12 +731,11 @@ def _not_by_tables(game: Game, targets: Targets, reel_set: str, method: str | No
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "proxy":
-        from slotmath.tune.proxy import ROUNDS as PROXY_ROUNDS
         from slotmath.tune.proxy import tune_by_proxy
 
         return tune_by_proxy(game, targets, reel_set, layout=layout, symbols=symbols,
                              time_limit=time_limit, level=level, progress=progress, why=why,
-                             max_rounds=max_rounds or PROXY_ROUNDS)
+                             max_rounds=max_rounds)
     if method == "crn":
         from slotmath.tune.crn import tune_by_crn
 
