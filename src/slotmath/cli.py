@@ -401,7 +401,7 @@ def _tune(args) -> int:
     from slotmath.tune.game_file import tuned_text, tuned_weights_text
     from slotmath.tune.layout import parse_rules
     from slotmath.tune.prize_weights import prize_weights
-    from slotmath.tune.solver import step_line, summary_text, tune
+    from slotmath.tune.solver import sd_range, step_line, summary_text, tune
 
     def number(text, label):
         try:
@@ -428,7 +428,7 @@ def _tune(args) -> int:
     z = normal_quantile(0.90)
     hit = span(args.hit_frequency, "--hit-frequency", 1)
     vi = span(args.volatility_index, "--volatility-index")
-    sd = None if vi is None else (float(vi[0]) / z, float(vi[1]) / z)
+    sd = None if vi is None else sd_range(vi)
     one_in = span(args.feature_one_in, "--feature-one-in")
     top_odds = span(args.max_win_one_in, "--max-win-one-in")
 

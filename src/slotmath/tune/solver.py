@@ -384,6 +384,22 @@ def _layout(layout) -> Layout:
                      f"scatter_spacing, no_repeat; got {layout!r}")
 
 
+def sd_range(volatility_index) -> tuple[float, float]:
+    """An SD range (in total bets) from a volatility-index range at 90 % (VI = z SD, z the
+    normal quantile), as the CLI's ``--volatility-index`` and the tuning panel take it.
+
+    Examples
+    --------
+    >>> lo, hi = sd_range((1.6448536269514722, 3.2897072539029444))
+    >>> round(lo, 12), round(hi, 12)
+    (1.0, 2.0)
+    """
+    from slotmath.stats.par import normal_quantile
+
+    z = normal_quantile(0.90)
+    return float(volatility_index[0]) / z, float(volatility_index[1]) / z
+
+
 def _range(value, name: str):
     if value is None:
         return None

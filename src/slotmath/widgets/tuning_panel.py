@@ -24,7 +24,6 @@ from slotmath import report
 from slotmath.analysis import Analysis, analyze
 from slotmath.model.game import Game
 from slotmath.plot.tuning import plot_sensitivity_heatmap
-from slotmath.stats.par import normal_quantile
 from slotmath.tune import check_tunable, sensitivities, tune
 from slotmath.tune.awards import one_in as award_one_in
 from slotmath.tune.game_file import tuned_text, tuned_weights_text
@@ -32,7 +31,7 @@ from slotmath.tune.layout import Layout, parse_rules, violations
 from slotmath.tune.prize_weights import prize_weights
 from slotmath.tune.reel_tables import NotWindowTunable
 from slotmath.tune.sensitivity import modifiers_only
-from slotmath.tune.solver import Step, TuneResult, default_method, step_line
+from slotmath.tune.solver import Step, TuneResult, default_method, sd_range, step_line
 from slotmath.widgets.figure_view import FigureView
 
 __all__ = ["TuningPanel", "layout_line", "par_side_by_side", "strip_changes", "weight_changes"]
@@ -386,10 +385,8 @@ class TuningPanel(widgets.VBox):
             if self.hit_on.value:
                 kwargs["hit_frequency"] = (Fraction(str(self.hit_lo.value)) / 100,
                                            Fraction(str(self.hit_hi.value)) / 100)
-            if self.vi_on.value:
-                z = normal_quantile(0.90)
-                kwargs["sd"] = (Fraction(self.vi_lo.value) / Fraction(z),
-                                Fraction(self.vi_hi.value) / Fraction(z))
+            if self.vi_on.value:  # (at 90 %, as the CLI's)
+                kwargs["sd"] = sd_range((self.vi_lo.value, self.vi_hi.value))
             if self.feature_on.value:
                 kwargs["feature_one_in"] = (self.feature_lo.value, self.feature_hi.value)
             if self.max_win_on.value:
